@@ -1,0 +1,162 @@
+/**
+ * The one configuration table. Every process reads its settings from the environment through
+ * this table, asking only for the variables it uses; the README's configuration table is
+ * rendered from it (`node infra/local/dist/cli.js config-table`) and a test keeps the two equal.
+ */
+
+type Env = Record<string, string | undefined>;
+
+interface VariableSpec<T> {
+  description: string;
+  /** A literal default, or one derived from other variables (read through `get`). */
+  fallback?: string | ((get: (name: string) => string | undefined) => string | undefined);
+  /** How a derived default reads in the docs. */
+  fallbackText?: string;
+  parse: (raw: string, name: string) => T;
+  /** Printed as `(generated)` or `(none)` in docs; never logged. */
+  secret?: boolean;
+}
+
+const text = (raw: string) => raw;
+const integer = (raw: string, name: string) => {
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be an integer, got "${raw}"`);
+  return value;
+};
+const port = (raw: string, name: string) => {
+  const value = integer(raw, name);
+  if (value < 0 || value > 65535) throw new Error(`${name} must be a TCP port, got "${raw}"`);
+  return value;
+};
+const url = (raw: string, name: string) => {
+  try {
+    return new URL(raw).toString().replace(/\/$/, '');
+  } catch {
+    throw new Error(`${name} must be a URL, got "${raw}"`);
+  }
+};
+const level = (raw: string, name: string) => {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(raw)) throw new Error(`${name} must be one of ${levels.join(', ')}`);
+  return raw;
+};
+
+const spec = <T>(s: VariableSpec<T>) => s;
+const local = (portVar: string) => (get: (name: string) => string | undefined) =>
+  `http://127.0.0.1:${get(portVar)}`;
+
+export const CONFIG_TABLE = {
+  PORT: spec({ description: 'Port of the REST facade (`/api/v3`, `/oauth/token`, git over HTTP).', fallback: '8080', parse: port }),
+  GATEWAY_PORT: spec({ description: 'Port of the GraphQL gateway (`/graphql`).', fallback: '4000', parse: port }),
+  IDENTITY_PORT: spec({ description: 'Port of the identity subgraph.', fallback: '4001', parse: port }),
+  GATEWAY_URL: spec({
+    description: 'Where the facade reaches the gateway.',
+    fallback: local('GATEWAY_PORT'),
+    fallbackText: 'http://127.0.0.1:$GATEWAY_PORT',
+    parse: url,
+  }),
+  IDENTITY_URL: spec({
+    description: 'Where the gateway reaches the identity subgraph.',
+    fallback: local('IDENTITY_PORT'),
+    fallbackText: 'http://127.0.0.1:$IDENTITY_PORT',
+    parse: url,
+  }),
+  EXTERNAL_URL: spec({
+    description: 'Base URL users see; web and clone URLs are built from it.',
+    fallback: (get) => `http://localhost:${get('PORT')}`,
+    fallbackText: 'http://localhost:$PORT',
+    parse: url,
+  }),
+  DATABASE_URL: spec({
+    description: 'Postgres connection string. `npm start` starts a local server under `DATA_DIR` when unset.',
+    parse: text,
+    secret: true,
+  }),
+  DB_POOL_MAX: spec({ description: 'Postgres connections per process.', fallback: '10', parse: integer }),
+  REDIS_URL: spec({
+    description: 'Redis connection string. `npm start` starts a local server under `DATA_DIR` when unset.',
+    parse: text,
+  }),
+  PRINCIPAL_SECRET: spec({
+    description: 'Shared secret the gateway signs the principal header with and subgraphs verify it with.',
+    parse: (raw, name) => {
+      if (raw.length < 32) throw new Error(`${name} must be at least 32 characters`);
+      return raw;
+    },
+    secret: true,
+  }),
+  PRINCIPAL_CACHE_TTL_MS: spec({
+    description: 'How long the gateway caches a credential → principal lookup.',
+    fallback: '5000',
+    parse: integer,
+  }),
+  OAUTH_TOKEN_TTL_S: spec({ description: 'Lifetime of OAuth access tokens, in seconds.', fallback: '7200', parse: integer }),
+  EVENTS_STREAM_MAXLEN: spec({
+    description: 'Approximate length cap of each Redis event stream fed by the outbox relays.',
+    fallback: '100000',
+    parse: integer,
+  }),
+  LOG_LEVEL: spec({ description: 'pino log level.', fallback: 'info', parse: level }),
+  SHUTDOWN_GRACE_MS: spec({
+    description: 'How long a process waits for in-flight work on SIGTERM before exiting.',
+    fallback: '10000',
+    parse: integer,
+  }),
+  DATA_DIR: spec({ description: 'Where `npm start` keeps local Postgres and Redis data.', fallback: '.data', parse: text }),
+  ROOT_TOKEN: spec({ description: 'Private token given to the seeded admin `root` (20 characters); generated when unset.', parse: text, secret: true }),
+  ROOT_PASSWORD: spec({ description: 'Password given to `root`; generated on first seed when unset.', parse: text, secret: true }),
+} as const;
+
+export type VariableName = keyof typeof CONFIG_TABLE;
+export type Config = { [K in VariableName]: ReturnType<(typeof CONFIG_TABLE)[K]['parse']> };
+
+/**
+ * Reads the named variables, applying defaults. Throws one error listing every missing or
+ * malformed variable so a misconfigured pod fails at start with the whole story.
+ * Names in `optional` may stay unset (their value is then undefined).
+ */
+export function loadConfig<K extends VariableName, O extends VariableName = never>(
+  names: readonly K[],
+  options: { optional?: readonly O[]; env?: Env } = {},
+): Pick<Config, K> & Partial<Pick<Config, O>> {
+  const env = options.env ?? process.env;
+  const get = (name: string): string | undefined => {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') return raw;
+    const { fallback } = CONFIG_TABLE[name as VariableName] as VariableSpec<unknown>;
+    return typeof fallback === 'function' ? fallback(get) : fallback;
+  };
+  const problems: string[] = [];
+  const result: Record<string, unknown> = {};
+  for (const name of [...names, ...(options.optional ?? [])]) {
+    const raw = get(name);
+    if (raw === undefined) {
+      if (!(options.optional as readonly string[] | undefined)?.includes(name)) problems.push(`${name} is required`);
+      continue;
+    }
+    try {
+      result[name] = (CONFIG_TABLE[name] as VariableSpec<unknown>).parse(raw, name);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return result as Pick<Config, K> & Partial<Pick<Config, O>>;
+}
+
+/** The README's configuration table, rendered from CONFIG_TABLE. */
+export function renderConfigTable(): string {
+  const rows = Object.entries(CONFIG_TABLE).map(([name, s]) => {
+    const v = s as VariableSpec<unknown>;
+    const fallback =
+      typeof v.fallback === 'function'
+        ? `\`${v.fallbackText}\``
+        : v.fallback !== undefined
+          ? `\`${v.fallback}\``
+          : v.secret
+            ? 'generated or none'
+            : 'none';
+    return `| \`${name}\` | ${fallback} | ${v.description} |`;
+  });
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}

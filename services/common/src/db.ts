@@ -1,0 +1,25 @@
+import postgres from 'postgres';
+
+export type Sql = postgres.Sql;
+export type TransactionSql = postgres.TransactionSql;
+
+/**
+ * A pool bound to one service's schema: `search_path` points at it, so a service's queries
+ * name its own tables only and cannot wander into another service's schema by accident.
+ */
+export function createSql(options: { url: string; schema: string; max: number; onnotice?: boolean }): Sql {
+  return postgres(options.url, {
+    max: options.max,
+    idle_timeout: 60,
+    connect_timeout: 10,
+    connection: { search_path: options.schema, application_name: options.schema },
+    // Migrations print NOTICEs for `if not exists`; they are noise in service logs.
+    onnotice: options.onnotice ? undefined : () => {},
+    transform: { undefined: null },
+  });
+}
+
+/** Readiness probe for a pool. */
+export async function pingSql(sql: Sql): Promise<void> {
+  await sql`select 1`;
+}

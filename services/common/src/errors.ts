@@ -1,0 +1,62 @@
+import { GraphQLError } from 'graphql';
+
+/**
+ * The error codes that cross the GraphQL boundary (ARCHITECTURE.md). Subgraphs raise them with a
+ * message already in GitLab v3's wording; the facade maps each code to an HTTP status in one table.
+ */
+export const ErrorCode = {
+  NOT_FOUND: 'NOT_FOUND',
+  FORBIDDEN: 'FORBIDDEN',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  BAD_REQUEST: 'BAD_REQUEST',
+  VALIDATION: 'VALIDATION',
+  CONFLICT: 'CONFLICT',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  UNPROCESSABLE: 'UNPROCESSABLE',
+  /** A service the operation needs is down or unreachable. */
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Per-field validation messages, GitLab's `render_validation_error!` shape. */
+export type FieldErrors = Record<string, string[]>;
+
+/** An expected domain outcome: shown to the caller as is, never logged as a failure. */
+export class DomainError extends GraphQLError {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ) {
+    super(message, { extensions: { code, ...extra } });
+  }
+}
+
+const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
+export const isDomainCode = (code: unknown): code is ErrorCode => typeof code === 'string' && KNOWN_CODES.has(code);
+
+export const notFound = (what?: string) => new DomainError(ErrorCode.NOT_FOUND, what ? `404 ${what} Not Found` : '404 Not Found');
+export const forbidden = (message = '403 Forbidden') => new DomainError(ErrorCode.FORBIDDEN, message);
+export const unauthenticated = () => new DomainError(ErrorCode.UNAUTHENTICATED, '401 Unauthorized');
+export const missingAttribute = (attribute: string) =>
+  new DomainError(ErrorCode.BAD_REQUEST, `400 (Bad request) "${attribute}" not given`);
+export const badRequest = (message: string) => new DomainError(ErrorCode.BAD_REQUEST, message);
+export const invalid = (fields: FieldErrors) => new DomainError(ErrorCode.VALIDATION, 'Validation failed', { fields });
+export const conflict = (message: string) => new DomainError(ErrorCode.CONFLICT, message);
+export const methodNotAllowed = (message = '405 Method Not Allowed') => new DomainError(ErrorCode.METHOD_NOT_ALLOWED, message);
+export const unprocessable = (message: string) => new DomainError(ErrorCode.UNPROCESSABLE, message);
+
+/** Collects per-field problems and throws them together, as a model's `valid?` did. */
+export class FieldErrorCollector {
+  private readonly fields: FieldErrors = {};
+  add(field: string, message: string): void {
+    (this.fields[field] ??= []).push(message);
+  }
+  get empty(): boolean {
+    return Object.keys(this.fields).length === 0;
+  }
+  throwIfAny(): void {
+    if (!this.empty) throw invalid(this.fields);
+  }
+}

@@ -1,0 +1,133 @@
+import type { Logger } from './logger';
+import type { Redis } from './redis';
+import type { Sql, TransactionSql } from './db';
+
+/** The Redis stream a service's events land on; consumers read `events:<service>`. */
+export const eventStream = (service: string) => `events:${service}`;
+const channel = (service: string) => `outbox_${service}`;
+
+export interface DomainEvent {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** A relayed event as consumers read it from the stream. */
+export interface StreamedEvent extends DomainEvent {
+  /** The outbox row id: increasing per service, so consumers can ignore replays. */
+  id: string;
+  service: string;
+  occurredAt: string;
+}
+
+/**
+ * Records a domain event inside the caller's transaction: it becomes visible to the relay
+ * exactly when the change it describes commits, and is lost only if the change is.
+ */
+export async function recordEvent(tx: TransactionSql, service: string, event: DomainEvent): Promise<void> {
+  await tx`insert into outbox (event_type, payload) values (${event.type}, ${tx.json(event.payload as never)})`;
+  await tx`select pg_notify(${channel(service)}, '')`;
+}
+
+/** Decodes a stream entry written by the relay. */
+export function parseStreamEntry(service: string, id: string, fields: string[]): StreamedEvent {
+  const map: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) map[fields[i]] = fields[i + 1];
+  return {
+    id: id.replace(/^0-/, ''),
+    service,
+    type: map.type,
+    payload: JSON.parse(map.payload ?? '{}'),
+    occurredAt: map.occurred_at,
+  };
+}
+
+/**
+ * Moves outbox rows to the service's Redis stream in id order, then deletes them. Each stream
+ * entry's id is `0-<outbox id>`, so Redis itself refuses a row relayed twice (after a crash
+ * between XADD and the delete): delivery is effectively once, in order. One relay per schema
+ * works at a time (an advisory lock), so replicas can all run one. While Redis is down rows
+ * simply wait; the relay retries with backoff and catches up when it is back.
+ */
+export function startOutboxRelay(options: {
+  sql: Sql;
+  redis: Redis;
+  service: string;
+  logger: Logger;
+  maxLen: number;
+  batchSize?: number;
+  pollMs?: number;
+}): { stop: () => Promise<void> } {
+  const { sql, redis, service, logger, maxLen } = options;
+  const batchSize = options.batchSize ?? 200;
+  const pollMs = options.pollMs ?? 1000;
+  const stream = eventStream(service);
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  let failing = false;
+
+  const relayBatch = () =>
+    sql.begin(async (tx) => {
+      const [{ locked }] = await tx`select pg_try_advisory_xact_lock(hashtext(${'outbox:' + service})) as locked`;
+      if (!locked) return 0;
+      const rows = await tx`
+        select id, event_type, payload, created_at from outbox order by id limit ${batchSize}`;
+      if (rows.length === 0) return 0;
+      const multi = redis.multi();
+      for (const row of rows) {
+        multi.xadd(stream, 'MAXLEN', '~', String(maxLen), `0-${row.id}`,
+          'type', row.event_type, 'payload', JSON.stringify(row.payload),
+          'occurred_at', new Date(row.created_at).toISOString());
+      }
+      const results = (await multi.exec()) ?? [];
+      for (const [error] of results) {
+        // An id at or below the stream's top was relayed before the last crash: skip it.
+        if (error && !/equal or smaller/.test(error.message)) throw error;
+      }
+      await tx`delete from outbox where id <= ${rows[rows.length - 1].id}`;
+      return rows.length;
+    });
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  const listening = sql.listen(channel(service), () => wake?.()).catch((error) => {
+    logger.warn({ err: error }, 'outbox relay cannot LISTEN; polling only');
+    return null;
+  });
+
+  const loop = (async () => {
+    let backoff = pollMs;
+    while (!stopped) {
+      try {
+        const moved = await relayBatch();
+        if (failing) logger.info({ service }, 'outbox relay recovered');
+        failing = false;
+        backoff = pollMs;
+        if (moved < batchSize) await sleep(pollMs);
+      } catch (error) {
+        if (!failing) logger.warn({ err: error, service }, 'outbox relay failed; events wait in Postgres');
+        failing = true;
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 10_000);
+      }
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await loop;
+      const listener = await listening;
+      await listener?.unlisten().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Who a request acts for, as the gateway resolved it. Subgraphs trust nothing else. */
+export interface Principal {
+  /** The acting user (after sudo); null for anonymous requests. */
+  userId: number | null;
+  username: string | null;
+  isAdmin: boolean;
+  /** The admin who used sudo to act as `userId`, when sudo was used. */
+  impersonatorId: number | null;
+  /** Set when the gateway itself calls a subgraph (e.g. to resolve credentials). */
+  system?: 'gateway';
+}
+
+export const ANONYMOUS: Principal = Object.freeze({ userId: null, username: null, isAdmin: false, impersonatorId: null });
+export const GATEWAY_SYSTEM: Principal = Object.freeze({ ...ANONYMOUS, system: 'gateway' as const });
+
+export const PRINCIPAL_HEADER = 'x-hub-principal';
+
+/**
+ * A signed header lives for a short while only, so a captured header cannot be replayed later;
+ * the window covers clock skew between pods plus the longest subgraph call.
+ */
+const MAX_AGE_MS = 5 * 60_000;
+
+const mac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('base64url');
+
+/** `<base64url(json)>.<base64url(hmac)>`; the gateway signs one per request. */
+export function signPrincipal(principal: Principal, secret: string, now = Date.now()): string {
+  const body = Buffer.from(JSON.stringify({ ...principal, iat: now })).toString('base64url');
+  return `${body}.${mac(secret, body)}`;
+}
+
+/** Returns the principal, or null when the header is missing, forged, or stale. */
+export function verifyPrincipal(header: string | undefined, secret: string, now = Date.now()): Principal | null {
+  if (!header) return null;
+  const dot = header.indexOf('.');
+  if (dot <= 0) return null;
+  const body = header.slice(0, dot);
+  const given = Buffer.from(header.slice(dot + 1));
+  const expected = Buffer.from(mac(secret, body));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const { iat, ...principal } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    if (typeof iat !== 'number' || Math.abs(now - iat) > MAX_AGE_MS) return null;
+    return principal as Principal;
+  } catch {
+    return null;
+  }
+}

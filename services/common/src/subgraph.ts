@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { ApolloServer } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { expressMiddleware } from '@as-integrations/express5';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import express, { type Express } from 'express';
+import { parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { DomainError, ErrorCode, isDomainCode } from './errors';
+import type { Logger } from './logger';
+import { PRINCIPAL_HEADER, verifyPrincipal, type Principal } from './principal';
+
+export const loadSdl = (path: string): DocumentNode => parse(readFileSync(path, 'utf8'));
+
+/** Errors GraphQL itself raises about a malformed request: safe to show as they are. */
+const REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'BAD_REQUEST',
+]);
+
+/**
+ * One function decides what a caller sees of a thrown value: domain errors and request errors
+ * pass through; anything else is logged with its stack and shown as a generic 500.
+ */
+export function createErrorFormatter(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const code = formatted.extensions?.code;
+    if (original instanceof DomainError || isDomainCode(code) || (typeof code === 'string' && REQUEST_ERROR_CODES.has(code))) {
+      const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    }
+    logger.error({ err: original, path: formatted.path }, 'unexpected error in resolver');
+    return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
+  };
+}
+
+/**
+ * Mounts a Federation 2 subgraph at `/graphql`. Only requests carrying a principal signed by the
+ * gateway get through; the context holds that principal plus whatever `createContext` adds
+ * (per-request loaders), nothing else.
+ */
+export async function mountSubgraph<TContext extends { principal: Principal }>(options: {
+  app: Express;
+  typeDefs: DocumentNode;
+  // The generated resolver types are stricter than @apollo/subgraph's map; they meet here.
+  resolvers: unknown;
+  principalSecret: string;
+  logger: Logger;
+  createContext: (principal: Principal) => TContext;
+}): Promise<ApolloServer<TContext>> {
+  const { app, logger } = options;
+  const server = new ApolloServer<TContext>({
+    schema: buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
+    formatError: createErrorFormatter(logger),
+    includeStacktraceInErrorResponses: false,
+  });
+  await server.start();
+  app.use(
+    '/graphql',
+    (req, res, next) => {
+      const principal = verifyPrincipal(req.header(PRINCIPAL_HEADER), options.principalSecret);
+      if (!principal) {
+        res.status(401).json({ errors: [{ message: '401 Unauthorized', extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
+        return;
+      }
+      res.locals.principal = principal;
+      next();
+    },
+    express.json({ limit: '1mb' }),
+    expressMiddleware(server, { context: async ({ res }) => options.createContext(res.locals.principal as Principal) }),
+  );
+  return server;
+}
