@@ -15,7 +15,8 @@ export function createSql(options: { url: string; schema: string; max: number; o
     connection: { search_path: options.schema, application_name: options.schema },
     // Migrations print NOTICEs for `if not exists`; they are noise in service logs.
     onnotice: options.onnotice ? undefined : () => {},
-    transform: { undefined: null },
+    // Rows come back camelCase and objects passed to sql() go in snake_case.
+    transform: { ...postgres.camel, undefined: null },
   });
 }
 

@@ -9,3 +9,5 @@ export * from './pagination';
 export * from './principal';
 export * from './redis';
 export * from './subgraph';
+export * from './scalars';
+export * from './authz';

@@ -1,0 +1,107 @@
+import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+
+/** A row of identity.users, camelCased. */
+export interface UserRow {
+  id: number;
+  username: string;
+  email: string;
+  name: string;
+  state: 'active' | 'blocked';
+  isAdmin: boolean;
+  passwordHash: string;
+  privateToken: string;
+  bio: string | null;
+  skype: string;
+  linkedin: string;
+  twitter: string;
+  websiteUrl: string;
+  projectsLimit: number;
+  canCreateGroup: boolean;
+  themeId: number;
+  colorSchemeId: number;
+  externUid: string | null;
+  provider: string | null;
+  currentSignInAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Columns a create or update may set. */
+export type UserWritable = Partial<Omit<UserRow, 'id' | 'createdAt' | 'updatedAt' | 'currentSignInAt'>>;
+
+type Db = Sql | TransactionSql;
+
+export async function findUsersByIds(sql: Db, ids: readonly number[]): Promise<UserRow[]> {
+  return sql<UserRow[]>`select * from users where id in ${sql(ids as number[])}`;
+}
+
+export async function findUserById(sql: Db, id: number): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from users where id = ${id}`;
+  return row;
+}
+
+export async function findUserByUsername(sql: Db, username: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from users where lower(username) = lower(${username})`;
+  return row;
+}
+
+/** `login` is a username or an email, compared case-insensitively as GitLab's `by_login` did. */
+export async function findUserByLogin(sql: Db, login: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    select * from users where lower(username) = lower(${login}) or lower(email) = lower(${login})
+    order by (lower(username) = lower(${login})) desc limit 1`;
+  return row;
+}
+
+export async function findUserByEmail(sql: Db, email: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from users where lower(email) = lower(${email})`;
+  return row;
+}
+
+export async function findUserByPrivateToken(sql: Db, token: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from users where private_token = ${token}`;
+  return row;
+}
+
+export interface UserFilter {
+  search?: string | null;
+  username?: string | null;
+  active?: boolean | null;
+  blocked?: boolean | null;
+}
+
+export async function listUsers(sql: Db, filter: UserFilter, window: PageWindow): Promise<{ rows: UserRow[]; total: number }> {
+  const pattern = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => '\\' + c)}%` : null;
+  const where = sql`
+    where true
+    ${pattern ? sql`and (username || ' ' || name || ' ' || email) ilike ${pattern}` : sql``}
+    ${filter.username ? sql`and lower(username) = lower(${filter.username})` : sql``}
+    ${filter.active ? sql`and state = 'active'` : sql``}
+    ${filter.blocked ? sql`and state = 'blocked'` : sql``}`;
+  const [rows, [{ count }]] = await Promise.all([
+    sql<UserRow[]>`select * from users ${where} order by id limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from users ${where}`,
+  ]);
+  return { rows, total: count };
+}
+
+export async function insertUser(tx: TransactionSql, values: UserWritable): Promise<UserRow> {
+  const [row] = await tx<UserRow[]>`insert into users ${tx(values as Record<string, unknown>)} returning *`;
+  return row;
+}
+
+export async function updateUser(tx: TransactionSql, id: number, values: UserWritable): Promise<UserRow | undefined> {
+  if (Object.keys(values).length === 0) return findUserById(tx, id);
+  const [row] = await tx<UserRow[]>`
+    update users set ${tx(values as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
+  return row;
+}
+
+export async function deleteUser(tx: TransactionSql, id: number): Promise<UserRow | undefined> {
+  const [row] = await tx<UserRow[]>`delete from users where id = ${id} returning *`;
+  return row;
+}
+
+export async function touchSignIn(sql: Db, id: number): Promise<void> {
+  await sql`update users set current_sign_in_at = now() where id = ${id}`;
+}

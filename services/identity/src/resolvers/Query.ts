@@ -1,0 +1,29 @@
+import { pageWindow, requireUser } from '@hub/common';
+import { listNamespaces } from '../db/namespaces';
+import { listUsers } from '../db/users';
+import type { QueryResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+export const createQueryResolvers = ({ sql }: ResolverDeps): QueryResolvers => ({
+  viewer: (_parent, _args, { principal, loaders }) =>
+    principal.userId === null ? null : loaders.userById.load(principal.userId),
+
+  user: (_parent, { id }, { principal, loaders }) => {
+    requireUser(principal);
+    return loaders.userById.load(id);
+  },
+
+  users: async (_parent, args, { principal }) => {
+    requireUser(principal);
+    const { rows, total } = await listUsers(sql, args, pageWindow(args.page, args.perPage));
+    return { nodes: rows, total };
+  },
+
+  // GitLab v3: admins see every namespace, others the ones they own.
+  namespaces: async (_parent, args, { principal }) => {
+    const userId = requireUser(principal);
+    const ownerId = principal.isAdmin ? null : userId;
+    const { rows, total } = await listNamespaces(sql, { ownerId, search: args.search }, pageWindow(args.page, args.perPage));
+    return { nodes: rows, total };
+  },
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { createLogger, createSql, loadConfig, migrate, recordEvent, type Sql } from '@hub/common';
+import * as users from './db/users';
+import { hashPassword } from './domain/passwords';
+import { SERVICE } from './env';
+import { createIdentityService } from './identity-service';
+
+const ROOT = { username: 'root', email: 'admin@example.com', name: 'Administrator' };
+
+/**
+ * Ensures the admin `root` exists and prints `{"token": ..., "password": ...}` on stdout.
+ * ROOT_TOKEN / ROOT_PASSWORD, when set, are applied on every run; otherwise a first run
+ * generates them and later runs keep what is there (the password is then not printed).
+ */
+export async function seedRoot(sql: Sql, env: { token?: string; password?: string }) {
+  if (env.token !== undefined && !/^[A-Za-z0-9_-]{20,64}$/.test(env.token)) {
+    throw new Error('ROOT_TOKEN must be 20 to 64 characters of letters, digits, "_" or "-"');
+  }
+  if (env.password !== undefined && env.password.length < 8) throw new Error('ROOT_PASSWORD must be at least 8 characters');
+  const existing = await users.findUserByUsername(sql, ROOT.username);
+  let password: string | null = env.password ?? null;
+  let root = existing;
+  if (!root) {
+    password ??= randomBytes(12).toString('base64url');
+    const identity = createIdentityService({ sql, logger: createLogger('seed', 'silent'), oauthTokenTtlSeconds: 0 });
+    root = await identity.createUser({ ...ROOT, password, isAdmin: true });
+  }
+  const changes: users.UserWritable = { isAdmin: true, state: 'active' };
+  if (env.token) changes.privateToken = env.token;
+  if (existing && env.password) changes.passwordHash = await hashPassword(env.password);
+  const id = root.id;
+  root = await sql.begin(async (tx) => {
+    const updated = (await users.updateUser(tx, id, changes))!;
+    if (env.token && env.token !== existing?.privateToken) {
+      await recordEvent(tx, SERVICE, { type: 'user.private_token_reset', payload: { user_id: id, username: updated.username } });
+    }
+    return updated;
+  });
+  return { token: root.privateToken, password };
+}
+
+async function run() {
+  const config = loadConfig(['DATABASE_URL'] as const, { optional: ['ROOT_TOKEN', 'ROOT_PASSWORD'] as const });
+  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: 2 });
+  try {
+    await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger: createLogger('seed', 'warn') });
+    const result = await seedRoot(sql, { token: config.ROOT_TOKEN, password: config.ROOT_PASSWORD });
+    process.stdout.write(JSON.stringify(result) + '\n');
+  } finally {
+    await sql.end();
+  }
+}
+
+if (require.main === module) {
+  run().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
