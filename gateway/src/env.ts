@@ -1,0 +1,14 @@
+import { loadConfig } from '@hub/common';
+
+export const loadGatewayConfig = () =>
+  loadConfig([
+    'GATEWAY_PORT',
+    'IDENTITY_URL',
+    'REDIS_URL',
+    'PRINCIPAL_SECRET',
+    'PRINCIPAL_CACHE_TTL_MS',
+    'LOG_LEVEL',
+    'SHUTDOWN_GRACE_MS',
+  ] as const);
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -1,0 +1,47 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import { ErrorCode, isDomainCode, type Logger } from '@hub/common';
+import type { GraphQLFormattedError } from 'graphql';
+
+const REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'BAD_REQUEST',
+]);
+
+/** A fetch to a subgraph that never got an answer: the service is down or unreachable. */
+function isUnreachable(error: unknown): boolean {
+  for (let e = error as { cause?: unknown; code?: string; message?: string } | undefined; e; e = e.cause as typeof e) {
+    if (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'].includes(e.code ?? '')) {
+      return true;
+    }
+    if (e.message === 'fetch failed') return true;
+  }
+  return false;
+}
+
+/**
+ * What callers see of gateway errors: subgraphs' domain errors pass through; an unreachable
+ * subgraph becomes SERVICE_UNAVAILABLE (the facade answers 503 for the routes that need it);
+ * anything else is logged and masked.
+ */
+export function createGatewayErrorFormatter(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const code = formatted.extensions?.code;
+    const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+    if (isDomainCode(code) || (typeof code === 'string' && REQUEST_ERROR_CODES.has(code))) {
+      return { ...formatted, extensions };
+    }
+    const original = unwrapResolverError(error);
+    if (isUnreachable(original) || isUnreachable(error)) {
+      const service = extensions.serviceName ?? 'a service';
+      logger.warn({ service, err: original }, 'subgraph unreachable');
+      return { message: '503 Service Unavailable', path: formatted.path, extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, service } };
+    }
+    logger.error({ err: original, formatted }, 'unexpected gateway error');
+    return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
+  };
+}

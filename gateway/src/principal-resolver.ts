@@ -1,0 +1,80 @@
+import { DomainError, ErrorCode, GATEWAY_SYSTEM, PRINCIPAL_HEADER, signPrincipal, ANONYMOUS, type Principal } from '@hub/common';
+import type { Dispatcher } from 'undici';
+import { hasCredentials, type PresentedCredentials } from './credentials';
+import type { PrincipalCache } from './principal-cache';
+
+interface PrincipalUser {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+}
+interface IdentityAnswer {
+  user: PrincipalUser | null;
+  sudo?: PrincipalUser | null;
+}
+
+/** An auth failure, raised before any subgraph is called; the HTTP status helps direct GraphQL users. */
+const authError = (code: ErrorCode, message: string, status: number) =>
+  new DomainError(code, message, { http: { status } });
+
+/** Outcomes are cached whole, failures included, so a bad token costs one identity call per TTL. */
+type Outcome = { principal: Principal } | { error: { code: ErrorCode; message: string; status: number } };
+
+/**
+ * Turns presented credentials into a principal: one call to identity (user and sudo target
+ * together), then GitLab v3's sudo rules, cached briefly per credential + sudo value.
+ */
+export function createPrincipalResolver(deps: {
+  identity: Dispatcher;
+  secret: string;
+  cache: PrincipalCache<Outcome>;
+}) {
+  async function askIdentity(credentials: PresentedCredentials): Promise<IdentityAnswer> {
+    const response = await deps.identity.request({
+      path: '/internal/principal',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(GATEWAY_SYSTEM, deps.secret) },
+      body: JSON.stringify(credentials),
+    });
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw new Error(`identity answered ${response.statusCode} to a principal lookup`);
+    }
+    return (await response.body.json()) as IdentityAnswer;
+  }
+
+  function decide(credentials: PresentedCredentials, answer: IdentityAnswer): Outcome {
+    const { user } = answer;
+    if (!user) return { error: { code: ErrorCode.UNAUTHENTICATED, message: '401 Unauthorized', status: 401 } };
+    const self: Principal = { userId: user.id, username: user.username, isAdmin: user.isAdmin, impersonatorId: null };
+    const sudo = credentials.sudo;
+    // Sudo to oneself, by id or username, changes nothing and needs no admin rights.
+    if (sudo === undefined || sudo === String(user.id) || sudo === user.username) return { principal: self };
+    if (!user.isAdmin) {
+      return { error: { code: ErrorCode.FORBIDDEN, message: '403 Forbidden: Must be admin to use sudo', status: 403 } };
+    }
+    if (!answer.sudo) {
+      return { error: { code: ErrorCode.NOT_FOUND, message: `404 Not Found: No user id or username for: ${sudo}`, status: 404 } };
+    }
+    const target = answer.sudo;
+    return { principal: { userId: target.id, username: target.username, isAdmin: target.isAdmin, impersonatorId: user.id } };
+  }
+
+  return async function resolvePrincipal(credentials: PresentedCredentials): Promise<Principal> {
+    // Without credentials the request is anonymous (sudo then means nothing, as in GitLab);
+    // subgraphs decide what anonymous callers may do.
+    if (!hasCredentials(credentials)) return ANONYMOUS;
+    const key = JSON.stringify([credentials.privateToken ?? null, credentials.bearer ?? null, credentials.sudo ?? null]);
+    let outcome = deps.cache.get(key);
+    if (!outcome) {
+      const answer = await askIdentity(credentials);
+      outcome = decide(credentials, answer);
+      const userIds = [answer.user?.id, answer.sudo?.id].filter((id): id is number => typeof id === 'number');
+      deps.cache.set(key, outcome, userIds);
+    }
+    if ('error' in outcome) throw authError(outcome.error.code, outcome.error.message, outcome.error.status);
+    return outcome.principal;
+  };
+}
+
+export type PrincipalOutcome = Outcome;
