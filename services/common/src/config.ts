@@ -102,6 +102,8 @@ export const CONFIG_TABLE = {
     fallback: '10000',
     parse: integer,
   }),
+  LOCAL_POSTGRES_PORT: spec({ description: 'Port of the Postgres server `npm start` runs when `DATABASE_URL` is unset.', fallback: '15432', parse: port }),
+  LOCAL_REDIS_PORT: spec({ description: 'Port of the Redis server `npm start` runs when `REDIS_URL` is unset.', fallback: '16379', parse: port }),
   DATA_DIR: spec({ description: 'Where `npm start` keeps local Postgres and Redis data.', fallback: '.data', parse: text }),
   ROOT_TOKEN: spec({ description: 'Private token given to the seeded admin `root` (20 characters); generated when unset.', parse: text, secret: true }),
   ROOT_PASSWORD: spec({ description: 'Password given to `root`; generated on first seed when unset.', parse: text, secret: true }),

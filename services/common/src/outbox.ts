@@ -71,12 +71,13 @@ export function startOutboxRelay(options: {
       if (!locked) return 0;
       const rows = await tx`
         select id, event_type, payload, created_at from outbox order by id limit ${batchSize}`;
+      // Columns arrive camelCased (the pool's transform).
       if (rows.length === 0) return 0;
       const multi = redis.multi();
       for (const row of rows) {
         multi.xadd(stream, 'MAXLEN', '~', String(maxLen), `0-${row.id}`,
-          'type', row.event_type, 'payload', JSON.stringify(row.payload),
-          'occurred_at', new Date(row.created_at).toISOString());
+          'type', row.eventType, 'payload', JSON.stringify(row.payload),
+          'occurred_at', new Date(row.createdAt).toISOString());
       }
       const results = (await multi.exec()) ?? [];
       for (const [error] of results) {

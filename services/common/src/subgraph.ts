@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
@@ -59,6 +60,8 @@ export async function mountSubgraph<TContext extends { principal: Principal }>(o
     schema: buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
     formatError: createErrorFormatter(logger),
     includeStacktraceInErrorResponses: false,
+    // Traces are for Apollo Studio, which this system does not report to.
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await server.start();
   app.use(

@@ -160,8 +160,7 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
     async signIn(login: string, password: string): Promise<UserRow> {
       const user = await authenticatePassword(login, password);
       if (!user) throw new DomainError(ErrorCode.UNAUTHENTICATED, '401 Unauthorized');
-      await users.touchSignIn(sql, user.id);
-      return user;
+      return users.touchSignIn(sql, user.id);
     },
 
     /** The OAuth2 token endpoint's password and refresh_token grants. */

@@ -102,6 +102,7 @@ export async function deleteUser(tx: TransactionSql, id: number): Promise<UserRo
   return row;
 }
 
-export async function touchSignIn(sql: Db, id: number): Promise<void> {
-  await sql`update users set current_sign_in_at = now() where id = ${id}`;
+export async function touchSignIn(sql: Db, id: number): Promise<UserRow> {
+  const [row] = await sql<UserRow[]>`update users set current_sign_in_at = now() where id = ${id} returning *`;
+  return row;
 }

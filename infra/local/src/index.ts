@@ -1,0 +1,5 @@
+export * from './processes';
+export * from './stack';
+export { freePort, sleep } from './system';
+export { startPostgres } from './postgres-server';
+export { startRedis } from './redis-server';

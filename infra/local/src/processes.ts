@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { sleep } from './system';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+
+/** Every long-running process of the system, in start order by tier, with its port variable. */
+export const PROCESSES = [
+  { name: 'identity', entry: 'services/identity/dist/main.js', portVariable: 'IDENTITY_PORT', tier: 0 },
+  { name: 'gateway', entry: 'gateway/dist/main.js', portVariable: 'GATEWAY_PORT', tier: 1 },
+  { name: 'rest-facade', entry: 'rest-facade/dist/main.js', portVariable: 'PORT', tier: 2 },
+] as const;
+
+export type ProcessName = (typeof PROCESSES)[number]['name'];
+
+/** Where a process's output goes: prefixed lines on our stdout, or a file per process. */
+export type LogSink = { kind: 'console' } | { kind: 'files'; dir: string };
+
+export interface RunningProcess {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stop: () => Promise<void>;
+}
+
+const COLORS = [36, 35, 33, 32, 34, 31];
+
+export function startProcess(options: { name: string; entry: string; env: NodeJS.ProcessEnv; logs: LogSink; index: number }): RunningProcess {
+  const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, options.entry)], {
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (options.logs.kind === 'files') {
+    const file = createWriteStream(join(options.logs.dir, `${options.name}.log`), { flags: 'a' });
+    child.stdout!.pipe(file);
+    child.stderr!.pipe(file);
+  } else {
+    const prefix = `\x1b[${COLORS[options.index % COLORS.length]}m${options.name.padEnd(12)}|\x1b[0m `;
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => process.stdout.write(prefix + line + '\n'));
+    }
+  }
+  const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+  return {
+    name: options.name,
+    child,
+    exited,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timeout = sleep(15_000).then(() => 'timeout' as const);
+      if ((await Promise.race([exited, timeout])) === 'timeout') child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Polls `/readyz` until it answers 200; fails early if the process dies. */
+export async function waitReady(process: RunningProcess, url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let died = false;
+  void process.exited.then(() => (died = true));
+  while (Date.now() < deadline) {
+    if (died) throw new Error(`${process.name} exited during start-up (exit code ${process.child.exitCode})`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${process.name} was not ready within ${timeoutMs} ms`);
+}

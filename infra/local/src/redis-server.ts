@@ -1,0 +1,36 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDebianPackage, run, sleep } from './system';
+
+/** Starts a loopback-only Redis under `dir` (no persistence: it carries events in flight only). */
+export async function startRedis(options: { dir: string; port: number; log: (line: string) => void }) {
+  const { dir, port, log } = options;
+  await ensureDebianPackage('redis-server', 'redis-server', log);
+  mkdirSync(dir, { recursive: true });
+  const pidFile = join(dir, 'redis.pid');
+  await run('redis-server', [
+    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes',
+    '--dir', dir, '--pidfile', pidFile, '--logfile', join(dir, 'redis.log'),
+  ]);
+  for (let i = 0; i < 100 && !existsSync(pidFile); i++) await sleep(50);
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    pid,
+    stop: async () => {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        return;
+      }
+      for (let i = 0; i < 100; i++) {
+        try {
+          process.kill(pid, 0);
+          await sleep(50);
+        } catch {
+          return;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PROCESSES, REPO_ROOT, startProcess, waitReady, type LogSink, type RunningProcess } from './processes';
+import { startPostgres } from './postgres-server';
+import { startRedis } from './redis-server';
+import { freePort, run } from './system';
+
+export interface StackOptions {
+  /** Where Postgres and Redis keep their data (and logs, when `logs` is files). */
+  dataDir: string;
+  /** Variables for every process; unset ports are taken from here or picked free when `freePorts`. */
+  env: NodeJS.ProcessEnv;
+  freePorts: boolean;
+  logs: LogSink;
+  log: (line: string) => void;
+}
+
+export interface Stack {
+  restUrl: string;
+  graphqlUrl: string;
+  urls: Record<string, string>;
+  env: NodeJS.ProcessEnv;
+  rootToken: string;
+  rootPassword: string | null;
+  processes: RunningProcess[];
+  /** Stops one process (for outage tests) and starts it again with the same settings. */
+  restart: (name: string) => Promise<void>;
+  stopProcess: (name: string) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Brings the whole system up: Postgres and Redis (local processes unless DATABASE_URL /
+ * REDIS_URL are given), the root seed, then every process tier by tier, each waited on until ready.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...options.env };
+  const stops: Array<() => Promise<void>> = [];
+  const port = async (name: string, fallback: number) => {
+    if (!env[name]) env[name] = String(options.freePorts ? await freePort() : fallback);
+    return Number(env[name]);
+  };
+  try {
+    if (!env.DATABASE_URL) {
+      const pg = await startPostgres({ dir: join(dataDir, 'postgres'), port: await port('LOCAL_POSTGRES_PORT', 15432), log: options.log });
+      stops.unshift(pg.stop);
+      env.DATABASE_URL = pg.url;
+    }
+    if (!env.REDIS_URL) {
+      const redis = await startRedis({ dir: join(dataDir, 'redis'), port: await port('LOCAL_REDIS_PORT', 16379), log: options.log });
+      stops.unshift(redis.stop);
+      env.REDIS_URL = redis.url;
+    }
+    await port('PORT', 8080);
+    await port('GATEWAY_PORT', 4000);
+    await port('IDENTITY_PORT', 4001);
+    env.PRINCIPAL_SECRET ??= randomBytes(32).toString('base64url');
+    env.EXTERNAL_URL ??= `http://localhost:${env.PORT}`;
+
+    const seeded = JSON.parse(
+      (await run(process.execPath, [join(REPO_ROOT, 'services/identity/dist/seed-root.js')], { env })).trim().split('\n').pop()!,
+    ) as { token: string; password: string | null };
+
+    const processes = new Map<string, RunningProcess>();
+    const urlOf = (name: string) => {
+      const spec = PROCESSES.find((p) => p.name === name)!;
+      return `http://127.0.0.1:${env[spec.portVariable]}`;
+    };
+    const launch = async (name: string) => {
+      const index = PROCESSES.findIndex((p) => p.name === name);
+      const spec = PROCESSES[index];
+      const running = startProcess({ name, entry: spec.entry, env, logs: options.logs, index });
+      processes.set(name, running);
+      await waitReady(running, urlOf(name));
+    };
+    stops.unshift(async () => {
+      for (const p of [...processes.values()].reverse()) await p.stop();
+    });
+    for (const tier of [0, 1, 2]) {
+      await Promise.all(PROCESSES.filter((p) => p.tier === tier).map((p) => launch(p.name)));
+    }
+
+    const stop = async () => {
+      for (const s of stops) await s();
+    };
+    return {
+      restUrl: `http://127.0.0.1:${env.PORT}/api/v3`,
+      graphqlUrl: `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
+      urls: Object.fromEntries(PROCESSES.map((p) => [p.name, urlOf(p.name)])),
+      env,
+      rootToken: seeded.token,
+      rootPassword: seeded.password,
+      get processes() {
+        return [...processes.values()];
+      },
+      stopProcess: async (name) => {
+        await processes.get(name)?.stop();
+      },
+      restart: async (name) => {
+        await processes.get(name)?.stop();
+        await launch(name);
+      },
+      stop,
+    };
+  } catch (error) {
+    for (const s of stops) await s().catch(() => {});
+    throw error;
+  }
+}

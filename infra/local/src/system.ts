@@ -1,0 +1,59 @@
+import { execFile, spawn, type SpawnOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+
+export const execFileAsync = promisify(execFile);
+
+export const isRoot = () => process.getuid?.() === 0;
+
+/** A free TCP port on loopback (bound, read, released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function which(command: string): Promise<string | null> {
+  try {
+    const { stdout } = await execFileAsync('sh', ['-c', `command -v ${command}`]);
+    return stdout.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Installs Debian packages when running as root and they are missing; explains otherwise. */
+export async function ensureDebianPackage(binary: string, pkg: string, log: (line: string) => void): Promise<void> {
+  if (await which(binary)) return;
+  if (!isRoot() || !existsSync('/usr/bin/apt-get')) {
+    throw new Error(`${binary} is not installed: install the Debian package ${pkg}, or set the matching *_URL variable`);
+  }
+  log(`installing ${pkg} with apt-get (one time)`);
+  await run('apt-get', ['install', '-y', '-q', pkg], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch(async () => {
+    await run('apt-get', ['update', '-q']);
+    await run('apt-get', ['install', '-y', '-q', pkg], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  });
+}
+
+/** Runs a command to completion; rejects with its output on failure. */
+export function run(command: string, args: string[], options: SpawnOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output}`)),
+    );
+  });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

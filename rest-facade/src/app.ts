@@ -1,0 +1,64 @@
+import { createObservedApp, type Logger } from '@hub/common';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { GatewayClient } from './gateway-client';
+import { routeHandler } from './route';
+import { apiRoutes, oauthTokenRoute } from './routes';
+import { V3Error } from './v3-errors';
+
+/** v3 clients may append `.json` to any API path (Grape's format suffix); the routes never see it. */
+const stripJsonSuffix: RequestHandler = (req, _res, next) => {
+  const [path, query] = req.url.split('?', 2);
+  if (path.endsWith('.json')) req.url = path.slice(0, -'.json'.length) + (query === undefined ? '' : `?${query}`);
+  next();
+};
+
+/** Every error becomes a JSON body: v3's `{"message": ...}`, or a route's own shape. */
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    if (error instanceof V3Error) {
+      res.status(error.status).json(error.body);
+      return;
+    }
+    const parseError = error as { type?: string; status?: number };
+    if (parseError.type === 'entity.parse.failed') {
+      res.status(400).json({ message: '400 (Bad request) malformed request body' });
+      return;
+    }
+    if (parseError.type === 'entity.too.large') {
+      res.status(413).json({ message: '413 Request Entity Too Large' });
+      return;
+    }
+    if (typeof parseError.status === 'number' && parseError.status >= 400 && parseError.status < 500) {
+      res.status(parseError.status).json({ message: `${parseError.status} (Bad request)` });
+      return;
+    }
+    logger.error({ err: error }, 'unexpected facade error');
+    res.status(500).json({ message: '500 Internal Server Error' });
+  };
+}
+
+export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gatewayReady: () => Promise<void> }): Express {
+  const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gatewayReady } });
+  app.set('trust proxy', false);
+
+  const api = express.Router();
+  api.use(stripJsonSuffix);
+  // A JSON body is read whatever the method: some clients send `{}` with GET and DELETE.
+  api.use(express.json({ limit: '10mb', strict: false }));
+  api.use(express.urlencoded({ extended: true, limit: '10mb' }));
+  for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway));
+  app.use('/api/v3', api);
+
+  app.post(
+    oauthTokenRoute.path,
+    express.json({ limit: '64kb', strict: false }),
+    express.urlencoded({ extended: false, limit: '64kb' }),
+    routeHandler(oauthTokenRoute, deps.gateway),
+  );
+
+  app.use((_req, res) => {
+    res.status(404).json({ message: '404 Not Found' });
+  });
+  app.use(errorHandler(deps.logger));
+  return app;
+}

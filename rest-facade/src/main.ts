@@ -1,0 +1,25 @@
+import { closeServer, createLogger, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
+import { request } from 'undici';
+import { createFacadeApp } from './app';
+import { loadFacadeConfig } from './env';
+import { createGatewayClient } from './gateway-client';
+
+async function main() {
+  const config = loadFacadeConfig();
+  const logger = createLogger('rest-facade', config.LOG_LEVEL);
+  const gateway = createGatewayClient(config.GATEWAY_URL);
+  const app = createFacadeApp({
+    gateway,
+    logger,
+    gatewayReady: async () => {
+      const response = await request(`${config.GATEWAY_URL}/healthz`);
+      await response.body.dump();
+      if (response.statusCode !== 200) throw new Error(`gateway answered ${response.statusCode}`);
+    },
+  });
+  const server = await listen(app, config.PORT);
+  logger.info({ port: config.PORT, gateway: config.GATEWAY_URL }, 'rest facade listening');
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close()]);
+}
+
+main().catch(exitOnStartupFailure(createLogger('rest-facade')));

@@ -1,0 +1,93 @@
+import { pageWindow, type PageWindow } from '@hub/common';
+import { v3Error } from './v3-errors';
+
+const TRUE = new Set(['true', 't', '1', 'yes', 'y', 'on']);
+const FALSE = new Set(['false', 'f', '0', 'no', 'n', 'off']);
+const MAX_INT32 = 2 ** 31 - 1;
+
+/** Credential parameters: read by the credentials module, never passed on as data. */
+export const CREDENTIAL_PARAMS = ['private_token', 'access_token', 'sudo'];
+
+/**
+ * A request's parameters from the path, the query string and a form or JSON body (body wins over
+ * query, path over both, as in Grape). Values may be strings or JSON numbers and booleans; empty
+ * values count as absent; a value of the wrong type is a 400 naming the field.
+ */
+export class Params {
+  private readonly values: Record<string, unknown>;
+
+  constructor(query: unknown, body: unknown, path: Record<string, string>) {
+    this.values = { ...asRecord(query), ...asRecord(body), ...path };
+  }
+
+  private raw(name: string): unknown {
+    let value = this.values[name];
+    if (Array.isArray(value)) value = value[0];
+    if (value === undefined || value === null || value === '') return undefined;
+    return value;
+  }
+
+  has(name: string): boolean {
+    return this.raw(name) !== undefined;
+  }
+
+  string(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    if (typeof value === 'object') throw invalid(name);
+    return String(value);
+  }
+
+  int(name: string): number | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+    if (!Number.isInteger(n) || Math.abs(n) > MAX_INT32) throw invalid(name);
+    return n;
+  }
+
+  bool(name: string): boolean | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    if (typeof value === 'boolean') return value;
+    const text = String(value).toLowerCase();
+    if (TRUE.has(text)) return true;
+    if (FALSE.has(text)) return false;
+    throw invalid(name);
+  }
+
+  /** An id from the path: anything but a positive 32-bit integer names no record (404). */
+  id(name: string): number {
+    const value = this.raw(name);
+    const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_INT32) throw v3Error(404, '404 Not Found');
+    return n;
+  }
+
+  /** page and per_page, clamped like kaminari: never an error. */
+  window(): PageWindow {
+    const safe = (name: string) => {
+      try {
+        return this.int(name);
+      } catch {
+        return undefined;
+      }
+    };
+    return pageWindow(safe('page'), safe('per_page'));
+  }
+
+  /** GitLab's `required_attributes!`: the first one missing gives 400 '"x" not given'. */
+  require(...names: string[]): void {
+    for (const name of names) if (!this.has(name)) throw v3Error(400, `400 (Bad request) "${name}" not given`);
+  }
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+const invalid = (name: string) => v3Error(400, { [name]: ['is invalid'] });
+
+/** Drops undefined members, so GraphQL inputs carry only what the client sent. */
+export function defined<T extends Record<string, unknown>>(object: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as never;
+}

@@ -1,0 +1,9 @@
+import type { Route } from '../route';
+import { namespaceRoutes } from './namespaces';
+import { sessionRoutes } from './session';
+import { userRoutes } from './users';
+
+export { oauthTokenRoute } from './oauth';
+
+/** Every route under /api/v3. */
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes];

@@ -1,0 +1,33 @@
+import { CreateOAuthTokenDocument } from '../generated/operations';
+import type { Route } from '../route';
+import { V3Error } from '../v3-errors';
+
+/**
+ * POST /oauth/token at the server root, as GitLab (Doorkeeper) served it. Success is a 200 with
+ * the RFC 6749 token body; errors use OAuth's `{error, error_description}` body, not v3's.
+ */
+export const oauthTokenRoute: Route = {
+  method: 'post',
+  path: '/oauth/token',
+  auth: false,
+  handle: async (p, gateway) => {
+    try {
+      const { createOAuthToken } = await gateway(CreateOAuthTokenDocument, {
+        grantType: p.string('grant_type') ?? '',
+        username: p.string('username') ?? null,
+        password: p.string('password') ?? null,
+        refreshToken: p.string('refresh_token') ?? null,
+      });
+      return { status: 200, body: createOAuthToken };
+    } catch (error) {
+      const oauthError = error instanceof V3Error ? error.extensions.oauthError : undefined;
+      if (typeof oauthError === 'string') {
+        throw new V3Error(error instanceof V3Error ? error.status : 400, {
+          error: oauthError,
+          error_description: (error as V3Error).message,
+        });
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,114 @@
+import {
+  BlockUserDocument,
+  CreateUserDocument,
+  CurrentUserDocument,
+  DeleteUserDocument,
+  GetUserDocument,
+  ListUsersDocument,
+  UnblockUserDocument,
+  UpdateUserDocument,
+} from '../generated/operations';
+import { presentUser, presentUserFull, presentUserLogin } from '../entities/user';
+import { defined, type Params } from '../params';
+import type { Route } from '../route';
+import { UNAUTHORIZED, v3Error } from '../v3-errors';
+
+/** The attributes POST and PUT /users accept (GitLab 7.14's list), as GraphQL input. */
+const userInput = (p: Params) =>
+  defined({
+    email: p.string('email'),
+    password: p.string('password'),
+    username: p.string('username'),
+    name: p.string('name'),
+    isAdmin: p.bool('admin'),
+    bio: p.string('bio'),
+    skype: p.string('skype'),
+    linkedin: p.string('linkedin'),
+    twitter: p.string('twitter'),
+    websiteUrl: p.string('website_url'),
+    projectsLimit: p.int('projects_limit'),
+    canCreateGroup: p.bool('can_create_group'),
+    externUid: p.string('extern_uid'),
+    provider: p.string('provider'),
+  });
+
+export const userRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/user',
+    handle: async (_p, gateway) => {
+      const { viewer } = await gateway(CurrentUserDocument, {});
+      if (!viewer) throw UNAUTHORIZED();
+      return { body: presentUserLogin(viewer) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/users',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { viewer, users } = await gateway(ListUsersDocument, {
+        search: p.string('search') ?? null,
+        username: p.string('username') ?? null,
+        active: p.bool('active') ?? null,
+        blocked: p.bool('blocked') ?? null,
+        page: window.page,
+        perPage: window.perPage,
+      });
+      const admin = viewer?.is_admin ?? false;
+      return { body: users.nodes.map((user) => presentUser(user, admin)), page: { window, total: users.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/users/:id',
+    handle: async (p, gateway) => {
+      const { viewer, user } = await gateway(GetUserDocument, { id: p.id('id') });
+      if (!user) throw v3Error(404, '404 User Not Found');
+      return { body: presentUser(user, viewer?.is_admin ?? false) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/users',
+    handle: async (p, gateway) => {
+      p.require('email', 'password', 'name', 'username');
+      const { createUser } = await gateway(CreateUserDocument, { input: userInput(p) as never });
+      return { body: presentUserFull(createUser) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/users/:id',
+    handle: async (p, gateway) => {
+      const { updateUser } = await gateway(UpdateUserDocument, { id: p.id('id'), input: userInput(p) });
+      return { body: presentUserFull(updateUser) };
+    },
+  },
+  {
+    // The spec makes DELETE idempotent: a user that is already gone is a 200 as well.
+    method: 'delete',
+    path: '/users/:id',
+    handle: async (p, gateway) => {
+      const { deleteUser } = await gateway(DeleteUserDocument, { id: p.id('id') });
+      return { body: deleteUser ? presentUserFull(deleteUser) : {} };
+    },
+  },
+  {
+    // GitLab 7.x answered these with `true`.
+    method: 'put',
+    path: '/users/:id/block',
+    handle: async (p, gateway) => {
+      await gateway(BlockUserDocument, { id: p.id('id') });
+      return { body: true };
+    },
+  },
+  {
+    method: 'put',
+    path: '/users/:id/unblock',
+    handle: async (p, gateway) => {
+      await gateway(UnblockUserDocument, { id: p.id('id') });
+      return { body: true };
+    },
+  },
+];

@@ -1,0 +1,56 @@
+import { ErrorCode } from '@hub/common';
+
+/** A finished v3 error response: the status and the `{"message": ...}` body. */
+export class V3Error extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+    /** The GraphQL error's extensions, when it came from one (routes with their own error shape read them). */
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(typeof body.message === 'string' ? body.message : `${status}`);
+  }
+}
+
+export const v3Error = (status: number, message: unknown) => new V3Error(status, { message });
+
+/** The one table from a GraphQL error code to a v3 status. */
+const STATUS_BY_CODE: Record<string, number> = {
+  [ErrorCode.BAD_REQUEST]: 400,
+  [ErrorCode.VALIDATION]: 400,
+  [ErrorCode.UNAUTHENTICATED]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.METHOD_NOT_ALLOWED]: 405,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.UNPROCESSABLE]: 422,
+  [ErrorCode.SERVICE_UNAVAILABLE]: 503,
+  [ErrorCode.INTERNAL]: 500,
+  // Requests GraphQL refused before running them: an input the facade passed on unchecked.
+  GRAPHQL_VALIDATION_FAILED: 400,
+  BAD_USER_INPUT: 400,
+};
+
+export interface GraphQLErrorShape {
+  message: string;
+  extensions?: { code?: string; fields?: Record<string, string[]>; [key: string]: unknown };
+}
+
+/** The v3 response for the first error of a gateway answer. */
+export function fromGraphQLError(error: GraphQLErrorShape): V3Error {
+  const extensions = error.extensions ?? {};
+  const code = extensions.code ?? ErrorCode.INTERNAL;
+  const status = STATUS_BY_CODE[code] ?? 500;
+  const message =
+    code === ErrorCode.VALIDATION && extensions.fields
+      ? extensions.fields
+      : code === 'GRAPHQL_VALIDATION_FAILED' || code === 'BAD_USER_INPUT'
+        ? '400 (Bad request)'
+        : status === 500
+          ? '500 Internal Server Error'
+          : error.message;
+  return new V3Error(status, { message }, extensions);
+}
+
+export const NOT_FOUND = () => v3Error(404, '404 Not Found');
+export const UNAUTHORIZED = () => v3Error(401, '401 Unauthorized');
