@@ -15,8 +15,9 @@ export function createSql(options: { url: string; schema: string; max: number; o
     connection: { search_path: options.schema, application_name: options.schema },
     // Migrations print NOTICEs for `if not exists`; they are noise in service logs.
     onnotice: options.onnotice ? undefined : () => {},
-    // Rows come back camelCase and objects passed to sql() go in snake_case.
-    transform: { ...postgres.camel, undefined: null },
+    // Column names come back camelCase and objects passed to sql() go in snake_case. Only column
+    // names: postgres.camel would also rewrite the keys inside jsonb values (event payloads).
+    transform: { column: { from: postgres.toCamel, to: postgres.fromCamel }, undefined: null },
   });
 }
 

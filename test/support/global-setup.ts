@@ -1,0 +1,49 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStack, type Stack } from '@hub/local';
+import { CONFIG_TABLE } from '@hub/common';
+import type { StackInfo } from './stack-info';
+
+/** A clean environment for the stack: nothing of the developer's own configuration leaks in. */
+export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(CONFIG_TABLE)) delete env[name];
+  return { ...env, LOG_LEVEL: 'info', ...extra };
+}
+
+/** A temporary folder the unprivileged Postgres user can enter. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+export default async function globalSetup(): Promise<void> {
+  const dir = tempDir('hub-e2e-');
+  const stack = await startStack({
+    dataDir: dir,
+    // A long principal TTL makes the token-reset test prove that events, not expiry, invalidate.
+    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000' }),
+    freePorts: true,
+    logs: { kind: 'files', dir },
+    log: () => {},
+  });
+  (globalThis as { __hubStack?: Stack; __hubDir?: string }).__hubStack = stack;
+  (globalThis as { __hubDir?: string }).__hubDir = dir;
+  const info: StackInfo = {
+    dir,
+    restUrl: stack.restUrl,
+    baseUrl: stack.restUrl.replace(/\/api\/v3$/, ''),
+    graphqlUrl: stack.graphqlUrl,
+    urls: stack.urls,
+    rootToken: stack.rootToken,
+    rootPassword: stack.rootPassword!,
+    databaseUrl: stack.env.DATABASE_URL!,
+    redisUrl: stack.env.REDIS_URL!,
+    principalSecret: stack.env.PRINCIPAL_SECRET!,
+  };
+  const file = join(dir, 'stack.json');
+  writeFileSync(file, JSON.stringify(info));
+  process.env.HUB_E2E_STACK = file;
+}

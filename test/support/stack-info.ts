@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+
+/** What the global setup tells the test files about the running stack. */
+export interface StackInfo {
+  dir: string;
+  restUrl: string;
+  baseUrl: string;
+  graphqlUrl: string;
+  urls: Record<string, string>;
+  rootToken: string;
+  rootPassword: string;
+  databaseUrl: string;
+  redisUrl: string;
+  principalSecret: string;
+}
+
+export function stackInfo(): StackInfo {
+  const file = process.env.HUB_E2E_STACK;
+  if (!file) throw new Error('HUB_E2E_STACK is not set: run the e2e tests through jest (npm test)');
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
