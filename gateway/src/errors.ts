@@ -37,9 +37,8 @@ export function createGatewayErrorFormatter(logger: Logger) {
     }
     const original = unwrapResolverError(error);
     if (isUnreachable(original) || isUnreachable(error)) {
-      const service = extensions.serviceName ?? 'a service';
-      logger.warn({ service, err: original }, 'subgraph unreachable');
-      return { message: '503 Service Unavailable', path: formatted.path, extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, service } };
+      logger.warn({ err: original, path: formatted.path }, 'subgraph unreachable');
+      return { message: '503 Service Unavailable', path: formatted.path, extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };
     }
     logger.error({ err: original, formatted }, 'unexpected gateway error');
     return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };

@@ -41,7 +41,12 @@ async function main() {
   );
   const identity = new Pool(subgraphUrls.identity, { connections: 32, keepAliveTimeout: 30_000 });
   const cache = new PrincipalCache<PrincipalOutcome>(config.PRINCIPAL_CACHE_TTL_MS);
-  const resolvePrincipal = createPrincipalResolver({ identity, secret: config.PRINCIPAL_SECRET, cache });
+  const resolvePrincipal = createPrincipalResolver({
+    identity,
+    secret: config.PRINCIPAL_SECRET,
+    cache,
+    onUnavailable: (error) => logger.warn({ err: error }, 'identity unavailable for a credential lookup'),
+  });
   const events = followIdentityEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     logger,

@@ -28,19 +28,28 @@ export function createPrincipalResolver(deps: {
   identity: Dispatcher;
   secret: string;
   cache: PrincipalCache<Outcome>;
+  onUnavailable?: (error: unknown) => void;
 }) {
+  /** Any failure to get an answer means identity is unavailable: 503, never a 500 or a hang. */
   async function askIdentity(credentials: PresentedCredentials): Promise<IdentityAnswer> {
-    const response = await deps.identity.request({
-      path: '/internal/principal',
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(GATEWAY_SYSTEM, deps.secret) },
-      body: JSON.stringify(credentials),
-    });
-    if (response.statusCode !== 200) {
-      await response.body.dump();
-      throw new Error(`identity answered ${response.statusCode} to a principal lookup`);
+    try {
+      const response = await deps.identity.request({
+        path: '/internal/principal',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(GATEWAY_SYSTEM, deps.secret) },
+        body: JSON.stringify(credentials),
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+      });
+      if (response.statusCode !== 200) {
+        await response.body.dump();
+        throw new Error(`identity answered ${response.statusCode} to a principal lookup`);
+      }
+      return (await response.body.json()) as IdentityAnswer;
+    } catch (error) {
+      deps.onUnavailable?.(error);
+      throw authError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable', 503);
     }
-    return (await response.body.json()) as IdentityAnswer;
   }
 
   function decide(credentials: PresentedCredentials, answer: IdentityAnswer): Outcome {

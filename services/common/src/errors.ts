@@ -33,8 +33,10 @@ export class DomainError extends GraphQLError {
   }
 }
 
-const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
-export const isDomainCode = (code: unknown): code is ErrorCode => typeof code === 'string' && KNOWN_CODES.has(code);
+// INTERNAL_SERVER_ERROR is also what Apollo stamps on any unexpected throw, so it never counts as
+// an expected outcome: such errors are logged and masked wherever they surface.
+const DOMAIN_CODES = new Set<string>(Object.values(ErrorCode).filter((code) => code !== ErrorCode.INTERNAL));
+export const isDomainCode = (code: unknown): code is ErrorCode => typeof code === 'string' && DOMAIN_CODES.has(code);
 
 export const notFound = (what?: string) => new DomainError(ErrorCode.NOT_FOUND, what ? `404 ${what} Not Found` : '404 Not Found');
 export const forbidden = (message = '403 Forbidden') => new DomainError(ErrorCode.FORBIDDEN, message);

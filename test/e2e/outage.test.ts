@@ -1,0 +1,49 @@
+import { rmSync } from 'node:fs';
+import { startStack, type Stack } from '@hub/local';
+import { isolatedEnv, tempDir } from '../support/global-setup';
+
+// A private stack: stopping its processes must not disturb the tests sharing the global one.
+describe('when a service is down', () => {
+  let stack: Stack;
+  let dir: string;
+  const get = async (path: string, token: string | null) => {
+    const response = await fetch(stack.restUrl + path, { headers: token ? { 'PRIVATE-TOKEN': token } : {} });
+    return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
+  };
+
+  beforeAll(async () => {
+    dir = tempDir('hub-outage-');
+    stack = await startStack({ dataDir: dir, env: isolatedEnv(), freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('answers 503 with a JSON message while identity is down, and recovers when it is back', async () => {
+    expect((await get('/user', stack.rootToken)).status).toBe(200);
+    await stack.stopProcess('identity');
+    const down = await get('/users', 'a-token-nobody-has-cached');
+    expect(down.status).toBe(503);
+    expect(down.type).toMatch(/^application\/json/);
+    expect(down.body).toEqual({ message: '503 Service Unavailable' });
+    // A credential the gateway had cached still authenticates; the query itself then needs identity.
+    const cached = await get('/user', stack.rootToken);
+    expect(cached.status).toBe(503);
+    const ready = await fetch(`${stack.urls.gateway}/readyz`);
+    expect(ready.status).toBe(503);
+    await stack.restart('identity');
+    expect((await get('/user', stack.rootToken)).status).toBe(200);
+  }, 60_000);
+
+  it('answers 502 with a JSON message while the gateway is down', async () => {
+    await stack.stopProcess('gateway');
+    const res = await get('/user', stack.rootToken);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ message: '502 Bad Gateway' });
+    expect((await fetch(`${stack.urls['rest-facade']}/readyz`)).status).toBe(503);
+    await stack.restart('gateway');
+    expect((await get('/user', stack.rootToken)).status).toBe(200);
+  }, 60_000);
+});
