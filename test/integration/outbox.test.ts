@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, createRedis, createSql, eventStream, migrate, parseStreamEntry, recordEvent, startOutboxRelay, type Redis, type Sql } from '@hub/common';
+import { freePort, startRedis } from '@hub/local';
+import { eventually, unique } from '../support/api';
+import { stackInfo } from '../support/stack-info';
+import { tempDir } from '../support/global-setup';
+
+// Real Postgres (the test stack's) and a Redis of this test's own, so it can be taken down.
+describe('transactional outbox and relay', () => {
+  const service = unique('outbox_test_');
+  const logger = createLogger('outbox-test', 'silent');
+  const emptyMigrations = mkdtempSync(join(tmpdir(), 'no-migrations-'));
+  let sql: Sql;
+  let redisDir: string;
+  let redisPort: number;
+  let redisServer: Awaited<ReturnType<typeof startRedis>>;
+  let reader: Redis;
+  let relayRedis: Redis;
+  let relay: { stop: () => Promise<void> } | null = null;
+
+  const record = (type: string, payload: Record<string, unknown> = {}) => sql.begin((tx) => recordEvent(tx, service, { type, payload }));
+  const streamed = async () => {
+    const entries = (await reader.xrange(eventStream(service), '-', '+')) as Array<[string, string[]]>;
+    return entries.map(([id, fields]) => parseStreamEntry(service, id, fields));
+  };
+  const waiting = async () => (await sql<{ count: number }[]>`select count(*)::int as count from outbox`)[0].count;
+  const startRelay = () => (relay = startOutboxRelay({ sql, redis: relayRedis, service, logger, maxLen: 1000, pollMs: 50 }));
+
+  beforeAll(async () => {
+    sql = createSql({ url: stackInfo().databaseUrl, schema: service, max: 4 });
+    await migrate({ sql, schema: service, dir: emptyMigrations, logger });
+    redisDir = tempDir('hub-redis-');
+    redisPort = await freePort();
+    redisServer = await startRedis({ dir: redisDir, port: redisPort, log: () => {} });
+    reader = createRedis(redisServer.url);
+    relayRedis = createRedis(redisServer.url);
+    startRelay();
+  });
+
+  afterAll(async () => {
+    await relay?.stop();
+    reader.disconnect();
+    relayRedis.disconnect();
+    await redisServer.stop();
+    await sql.unsafe(`drop schema "${service}" cascade`);
+    await sql.end();
+    rmSync(redisDir, { recursive: true, force: true });
+    rmSync(emptyMigrations, { recursive: true, force: true });
+  });
+
+  it('moves committed events to the stream in order, and never a rolled-back one', async () => {
+    await record('thing.one', { n: 1, nested: { snake_case: true } });
+    await expect(
+      sql.begin(async (tx) => {
+        await recordEvent(tx, service, { type: 'thing.rolled_back', payload: {} });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await record('thing.two', { n: 2 });
+    await record('thing.three', { n: 3 });
+    await eventually(async () => expect((await streamed()).map((e) => e.type)).toEqual(['thing.one', 'thing.two', 'thing.three']));
+    const [first] = await streamed();
+    expect(first.payload).toEqual({ n: 1, nested: { snake_case: true } });
+    expect(first.occurredAt).toEqual(expect.any(String));
+    expect(await waiting()).toBe(0);
+  });
+
+  it('keeps events in Postgres while Redis is down and catches up, in order, when it is back', async () => {
+    await redisServer.stop();
+    await record('during.outage.1');
+    await record('during.outage.2');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await waiting()).toBe(2);
+    // Same port, a new empty server (this Redis keeps nothing on disk).
+    redisServer = await startRedis({ dir: redisDir, port: redisPort, log: () => {} });
+    await eventually(async () => expect(await waiting()).toBe(0), 15_000);
+    expect((await streamed()).map((e) => e.type)).toEqual(['during.outage.1', 'during.outage.2']);
+  });
+
+  it('relays an event only once when a crash left it in both places', async () => {
+    await relay!.stop();
+    await record('crash.replay');
+    const [{ id }] = await sql<{ id: string }[]>`select id from outbox order by id desc limit 1`;
+    // As if the relay had XADDed and died before deleting the row.
+    await reader.xadd(eventStream(service), `0-${id}`, 'type', 'crash.replay', 'payload', '{}', 'occurred_at', new Date().toISOString());
+    startRelay();
+    await eventually(async () => expect(await waiting()).toBe(0));
+    const replays = (await streamed()).filter((e) => e.type === 'crash.replay');
+    expect(replays).toHaveLength(1);
+    expect(replays[0].id).toBe(String(id));
+  });
+});
