@@ -7,8 +7,10 @@ const { resolve } = require('node:path');
 const { composeServices } = require('@apollo/composition');
 const { parse, printSchema } = require('graphql');
 
+// Arguments (for tests): a subgraph list and an output folder; paths in the list are relative to the repository.
 const root = resolve(__dirname, '..', '..');
-const subgraphs = require('../subgraphs.json');
+const listFile = resolve(process.argv[2] ?? resolve(__dirname, '..', 'subgraphs.json'));
+const subgraphs = JSON.parse(readFileSync(listFile, 'utf8'));
 
 const result = composeServices(
   subgraphs.map(({ name, sdl }) => ({
@@ -21,8 +23,8 @@ if (result.errors) {
   for (const error of result.errors) console.error(`composition error: ${error.message}`);
   process.exit(1);
 }
-const out = resolve(__dirname, '..', 'generated');
+const out = resolve(process.argv[3] ?? resolve(__dirname, '..', 'generated'));
 mkdirSync(out, { recursive: true });
 writeFileSync(resolve(out, 'supergraph.graphql'), result.supergraphSdl);
 writeFileSync(resolve(out, 'api-schema.graphql'), printSchema(result.schema.toAPISchema().toGraphQLJSSchema()));
-console.log(`composed ${subgraphs.length} subgraph(s) into gateway/generated/supergraph.graphql`);
+console.log(`composed ${subgraphs.length} subgraph(s) into ${out}`);

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CONFIG_TABLE, loadConfig, renderConfigTable } from './config';
+
+describe('loadConfig', () => {
+  it('applies literal and derived defaults', () => {
+    const config = loadConfig(['PORT', 'GATEWAY_PORT', 'GATEWAY_URL', 'EXTERNAL_URL'] as const, { env: { GATEWAY_PORT: '4100' } });
+    expect(config).toEqual({ PORT: 8080, GATEWAY_PORT: 4100, GATEWAY_URL: 'http://127.0.0.1:4100', EXTERNAL_URL: 'http://localhost:8080' });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig(['PORT'] as const, { env: { PORT: '' } }).PORT).toBe(8080);
+  });
+
+  it('reports every missing or malformed variable at once', () => {
+    expect(() =>
+      loadConfig(['DATABASE_URL', 'PORT', 'PRINCIPAL_SECRET', 'LOG_LEVEL'] as const, {
+        env: { PORT: 'eighty', PRINCIPAL_SECRET: 'short', LOG_LEVEL: 'loud' },
+      }),
+    ).toThrow(/DATABASE_URL is required; PORT must be an integer.*; PRINCIPAL_SECRET must be at least 32 characters; LOG_LEVEL must be one of/);
+  });
+
+  it('leaves optional variables undefined', () => {
+    expect(loadConfig(['PORT'] as const, { optional: ['ROOT_TOKEN'] as const, env: {} })).toEqual({ PORT: 8080 });
+  });
+
+  it('strips a trailing slash from URLs', () => {
+    expect(loadConfig(['EXTERNAL_URL'] as const, { env: { EXTERNAL_URL: 'https://git.example.com/' } }).EXTERNAL_URL).toBe('https://git.example.com');
+  });
+});
+
+describe('the README configuration table', () => {
+  it('is the one rendered from CONFIG_TABLE (regenerate with `node infra/local/dist/cli.js config-table`)', () => {
+    const readme = readFileSync(resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    expect(readme).toContain(renderConfigTable());
+    expect(Object.keys(CONFIG_TABLE).length).toBeGreaterThan(10);
+  });
+});

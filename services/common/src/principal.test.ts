@@ -1,0 +1,26 @@
+import { signPrincipal, verifyPrincipal, type Principal } from './principal';
+
+const secret = 's'.repeat(40);
+const alice: Principal = { userId: 7, username: 'alice', isAdmin: false, impersonatorId: 1 };
+
+describe('signed principal header', () => {
+  it('round-trips', () => {
+    expect(verifyPrincipal(signPrincipal(alice, secret), secret)).toEqual(alice);
+  });
+
+  it('refuses a missing, malformed, tampered or foreign header', () => {
+    const header = signPrincipal(alice, secret);
+    const [body, mac] = header.split('.');
+    const elevated = Buffer.from(JSON.stringify({ ...alice, isAdmin: true, iat: Date.now() })).toString('base64url');
+    expect(verifyPrincipal(undefined, secret)).toBeNull();
+    expect(verifyPrincipal('garbage', secret)).toBeNull();
+    expect(verifyPrincipal(`${elevated}.${mac}`, secret)).toBeNull();
+    expect(verifyPrincipal(`${body}.${mac.slice(0, -2)}`, secret)).toBeNull();
+    expect(verifyPrincipal(header, 't'.repeat(40))).toBeNull();
+  });
+
+  it('refuses a stale header', () => {
+    const header = signPrincipal(alice, secret, Date.now() - 10 * 60_000);
+    expect(verifyPrincipal(header, secret)).toBeNull();
+  });
+});
