@@ -1,0 +1,77 @@
+// npm run bench: times GET /api/v3/user through the facade, the same query straight to the gateway,
+// and straight to the identity subgraph, in one run on one stack, and prints the ratios.
+// Options: --duration <s> (default 10), --connections <n> (default 10).
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { CONFIG_TABLE, signPrincipal } from '@hub/common';
+import { REPO_ROOT, startStack } from '@hub/local';
+import { Kind, parse, print, type DefinitionNode } from 'graphql';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const duration = arg('duration', 10);
+const connections = arg('connections', 10);
+
+/** The facade's own CurrentUser document (operation + fragment), so every hop runs the same query. */
+function currentUserQuery(): string {
+  const document = parse(readFileSync(resolve(REPO_ROOT, 'rest-facade/src/operations/users.graphql'), 'utf8'));
+  const wanted = (d: DefinitionNode) =>
+    (d.kind === Kind.OPERATION_DEFINITION && d.name?.value === 'CurrentUser') || (d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === 'V3User');
+  return print({ ...document, definitions: document.definitions.filter(wanted) });
+}
+
+interface Figures {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(name: string, options: autocannon.Options): Promise<Figures> {
+  await autocannon({ ...options, duration: 2, connections }); // warm-up: JIT, pools, caches
+  const result = await autocannon({ ...options, duration, connections });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
+  chmodSync(dir, 0o755);
+  const env = { ...process.env };
+  for (const name of Object.keys(CONFIG_TABLE)) delete env[name];
+  env.LOG_LEVEL = 'warn';
+  process.stdout.write(`starting a stack in ${dir} ...\n`);
+  const stack = await startStack({ dataDir: dir, env, freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
+  try {
+    const query = JSON.stringify({ query: currentUserQuery(), variables: {} });
+    const json = { 'content-type': 'application/json' };
+    const principal = signPrincipal({ userId: 1, username: 'root', isAdmin: true, impersonatorId: null }, stack.env.PRINCIPAL_SECRET!);
+    process.stdout.write(`${connections} connections, ${duration} s per target after a 2 s warm-up\n\n`);
+    const rows = [
+      await measure('facade  GET /api/v3/user', { url: `${stack.restUrl}/user`, headers: { 'PRIVATE-TOKEN': stack.rootToken } }),
+      await measure('gateway POST /graphql', { url: stack.graphqlUrl, method: 'POST', headers: { ...json, 'PRIVATE-TOKEN': stack.rootToken }, body: query }),
+      await measure('identity subgraph', { url: `${stack.urls.identity}/graphql`, method: 'POST', headers: { ...json, 'x-hub-principal': principal }, body: query }),
+    ];
+    const pad = (s: string | number, n: number) => String(s).padStart(n);
+    process.stdout.write(`${'target'.padEnd(26)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 9)}\n`);
+    for (const r of rows) process.stdout.write(`${r.name.padEnd(26)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50, 9)}${pad(r.p99, 9)}${pad(r.errors, 9)}\n`);
+    const [facade, gateway, identity] = rows;
+    process.stdout.write(
+      `\nthroughput ratios: facade/gateway ${(facade.rps / gateway.rps).toFixed(2)}, gateway/identity ${(gateway.rps / identity.rps).toFixed(2)}, facade/identity ${(facade.rps / identity.rps).toFixed(2)}\n`,
+    );
+    if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
+  } finally {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
