@@ -1,16 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ErrorCode, isDomainCode, type Logger } from '@hub/common';
+import { ErrorCode, isShownAsIs, type Logger } from '@hub/common';
 import type { GraphQLFormattedError } from 'graphql';
-
-const REQUEST_ERROR_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-  'BAD_REQUEST',
-]);
 
 /** A fetch to a subgraph that never got an answer: the service is down or unreachable. */
 function isUnreachable(error: unknown): boolean {
@@ -32,7 +22,7 @@ export function createGatewayErrorFormatter(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const code = formatted.extensions?.code;
     const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
-    if (isDomainCode(code) || (typeof code === 'string' && REQUEST_ERROR_CODES.has(code))) {
+    if (isShownAsIs(code)) {
       return { ...formatted, extensions };
     }
     const original = unwrapResolverError(error);

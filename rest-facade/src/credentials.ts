@@ -1,4 +1,10 @@
 import type { Request } from 'express';
+import { v3Error } from './v3-errors';
+
+// Tokens and usernames are printable ASCII; anything else matches nobody and could not be
+// forwarded in a header anyway.
+const PRINTABLE = /^[\x21-\x7e]+$/;
+const INVALID_TOKEN = 'invalid';
 
 /**
  * The headers the gateway reads credentials from. The spec lets clients send them as headers or
@@ -18,10 +24,15 @@ export function credentialHeaders(req: Request): Record<string, string> {
   const accessToken = param('access_token');
   const authorization = req.header('authorization');
   const sudo = req.header('sudo') || param('sudo');
-  if (privateToken) headers['private-token'] = privateToken;
-  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-  else if (authorization && /^Bearer\s+\S+$/i.test(authorization)) headers.authorization = authorization;
-  if (sudo) headers.sudo = sudo;
+  const token = (value: string) => (PRINTABLE.test(value) ? value : INVALID_TOKEN);
+  if (privateToken) headers['private-token'] = token(privateToken);
+  if (accessToken) headers.authorization = `Bearer ${token(accessToken)}`;
+  else if (authorization && /^Bearer\s+\S+$/i.test(authorization)) headers.authorization = `Bearer ${token(authorization.replace(/^Bearer\s+/i, ''))}`;
+  if (sudo) {
+    // No user can have such a name (usernames are ASCII): the spec's 404 for an unknown sudo target.
+    if (!PRINTABLE.test(sudo)) throw v3Error(404, `404 Not Found: No user id or username for: ${sudo}`);
+    headers.sudo = sudo;
+  }
   return headers;
 }
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { api, createUser, stack, unique } from '../support/api';
 
 describe('credentials', () => {
@@ -20,6 +21,24 @@ describe('credentials', () => {
     const victim = await createUser();
     const deleted = await api('DELETE', `/users/${victim.id}`, { token: null, body: { private_token: stack.rootToken } });
     expect(deleted.status).toBe(200);
+  });
+
+  it('answers credentials that are not printable ASCII with 401, and such a sudo value with 404, never a 5xx', async () => {
+    // fetch refuses such header bytes; node's http client sends latin1 as it is.
+    const send = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        const req = httpRequest(`${stack.restUrl}/user`, { headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        });
+        req.on('error', reject).end();
+      });
+    expect(await send({ 'PRIVATE-TOKEN': 't\u00f6k\u00e9n-t\u00f6k\u00e9n-t\u00f6k' })).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
+    expect((await send({ Authorization: 'Bearer t\u00f6k\u00e9n' })).status).toBe(401);
+    expect(await send({ 'PRIVATE-TOKEN': stack.rootToken, SUDO: 'j\u00fcrgen' })).toEqual({
+      status: 404,
+      body: { message: '404 Not Found: No user id or username for: j\u00fcrgen' },
+    });
   });
 
   it('accepts a private token sent as Authorization: Bearer', async () => {

@@ -49,6 +49,20 @@ export const conflict = (message: string) => new DomainError(ErrorCode.CONFLICT,
 export const methodNotAllowed = (message = '405 Method Not Allowed') => new DomainError(ErrorCode.METHOD_NOT_ALLOWED, message);
 export const unprocessable = (message: string) => new DomainError(ErrorCode.UNPROCESSABLE, message);
 
+/** Errors GraphQL itself raises about a malformed request: safe to show as they are. */
+const REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'BAD_REQUEST',
+]);
+
+/** Whether an error with this code reaches the caller unchanged (anything else is logged and masked). */
+export const isShownAsIs = (code: unknown) => isDomainCode(code) || (typeof code === 'string' && REQUEST_ERROR_CODES.has(code));
+
 /** Collects per-field problems and throws them together, as a model's `valid?` did. */
 export class FieldErrorCollector {
   private readonly fields: FieldErrors = {};

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
 import type { Sql, TransactionSql } from './db';
@@ -62,6 +63,8 @@ export function startOutboxRelay(options: {
   const pollMs = options.pollMs ?? 1000;
   const stream = eventStream(service);
   let stopped = false;
+  let signalStop = () => {};
+  const stopSignal = new Promise<void>((resolve) => (signalStop = resolve));
   let wake: (() => void) | null = null;
   let failing = false;
 
@@ -105,6 +108,8 @@ export function startOutboxRelay(options: {
   });
 
   const loop = (async () => {
+    // Not an outage yet: Redis is still connecting at start-up.
+    if (redis.status !== 'ready') await Promise.race([once(redis, 'ready'), stopSignal]);
     let backoff = pollMs;
     while (!stopped) {
       try {
@@ -125,6 +130,7 @@ export function startOutboxRelay(options: {
   return {
     stop: async () => {
       stopped = true;
+      signalStop();
       wake?.();
       await loop;
       const listener = await listening;

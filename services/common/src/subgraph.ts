@@ -7,22 +7,11 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import express, { type Express } from 'express';
 import { parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
-import { DomainError, ErrorCode, isDomainCode } from './errors';
+import { DomainError, ErrorCode, isShownAsIs } from './errors';
 import type { Logger } from './logger';
 import { PRINCIPAL_HEADER, verifyPrincipal, type Principal } from './principal';
 
 export const loadSdl = (path: string): DocumentNode => parse(readFileSync(path, 'utf8'));
-
-/** Errors GraphQL itself raises about a malformed request: safe to show as they are. */
-const REQUEST_ERROR_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-  'BAD_REQUEST',
-]);
 
 /**
  * One function decides what a caller sees of a thrown value: domain errors and request errors
@@ -32,7 +21,7 @@ export function createErrorFormatter(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     const code = formatted.extensions?.code;
-    if (original instanceof DomainError || isDomainCode(code) || (typeof code === 'string' && REQUEST_ERROR_CODES.has(code))) {
+    if (original instanceof DomainError || isShownAsIs(code)) {
       const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
     }
