@@ -79,16 +79,34 @@ describe('transactional outbox and relay', () => {
     expect((await streamed()).map((e) => e.type)).toEqual(['during.outage.1', 'during.outage.2']);
   });
 
-  it('relays an event only once when a crash left it in both places', async () => {
+  it('relays a lower id that commits after a higher one was relayed', async () => {
+    let commitFirst!: () => void;
+    const held = new Promise<void>((resolve) => (commitFirst = resolve));
+    const slow = sql.begin(async (tx) => {
+      await recordEvent(tx, service, { type: 'slow.lower.id', payload: {} });
+      await held; // stays uncommitted while the next event is recorded, committed and relayed
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await record('fast.higher.id');
+    await eventually(async () => expect((await streamed()).map((e) => e.type)).toContain('fast.higher.id'));
+    commitFirst();
+    await slow;
+    await eventually(async () => expect((await streamed()).map((e) => e.type)).toContain('slow.lower.id'));
+    const [slowEvent, fastEvent] = ['slow.lower.id', 'fast.higher.id'].map((type) => streamed().then((all) => all.find((e) => e.type === type)!));
+    expect(Number((await slowEvent).id)).toBeLessThan(Number((await fastEvent).id));
+    expect(await waiting()).toBe(0);
+  });
+
+  it('sends a replayed event under its first outbox id, so consumers can drop it', async () => {
     await relay!.stop();
     await record('crash.replay');
     const [{ id }] = await sql<{ id: string }[]>`select id from outbox order by id desc limit 1`;
     // As if the relay had XADDed and died before deleting the row.
-    await reader.xadd(eventStream(service), `0-${id}`, 'type', 'crash.replay', 'payload', '{}', 'occurred_at', new Date().toISOString());
+    await reader.xadd(eventStream(service), '*', 'type', 'crash.replay', 'outbox_id', String(id), 'payload', '{}', 'occurred_at', new Date().toISOString());
     startRelay();
     await eventually(async () => expect(await waiting()).toBe(0));
     const replays = (await streamed()).filter((e) => e.type === 'crash.replay');
-    expect(replays).toHaveLength(1);
-    expect(replays[0].id).toBe(String(id));
+    expect(replays.map((e) => e.id)).toEqual([String(id), String(id)]);
+    expect(new Set(replays.map((e) => e.streamId)).size).toBe(2);
   });
 });

@@ -14,8 +14,11 @@ export interface DomainEvent {
 
 /** A relayed event as consumers read it from the stream. */
 export interface StreamedEvent extends DomainEvent {
-  /** The outbox row id: increasing per service, so consumers can ignore replays. */
+  /** The outbox row id. A relay that crashed between XADD and its delete sends an event again
+   * under the same id: consumers drop ids they have already handled. */
   id: string;
+  /** The entry's position in the stream. */
+  streamId: string;
   service: string;
   occurredAt: string;
 }
@@ -34,7 +37,8 @@ export function parseStreamEntry(service: string, id: string, fields: string[]):
   const map: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) map[fields[i]] = fields[i + 1];
   return {
-    id: id.replace(/^0-/, ''),
+    id: map.outbox_id,
+    streamId: id,
     service,
     type: map.type,
     payload: JSON.parse(map.payload ?? '{}'),
@@ -43,11 +47,12 @@ export function parseStreamEntry(service: string, id: string, fields: string[]):
 }
 
 /**
- * Moves outbox rows to the service's Redis stream in id order, then deletes them. Each stream
- * entry's id is `0-<outbox id>`, so Redis itself refuses a row relayed twice (after a crash
- * between XADD and the delete): delivery is effectively once, in order. One relay per schema
- * works at a time (an advisory lock), so replicas can all run one. While Redis is down rows
- * simply wait; the relay retries with backoff and catches up when it is back.
+ * Moves committed outbox rows to the service's Redis stream, oldest first, then deletes them.
+ * Delivery is at least once: a crash between XADD and the delete sends a batch again, under the
+ * same outbox ids. Redis assigns the stream ids: outbox ids are taken at insert but become
+ * visible at commit, so a lower id can commit after a higher one was relayed, and must still go
+ * out. One relay per schema works at a time (an advisory lock), so every replica can run one.
+ * While Redis is down rows simply wait; the relay retries with backoff and catches up.
  */
 export function startOutboxRelay(options: {
   sql: Sql;
@@ -78,16 +83,13 @@ export function startOutboxRelay(options: {
       if (rows.length === 0) return 0;
       const multi = redis.multi();
       for (const row of rows) {
-        multi.xadd(stream, 'MAXLEN', '~', String(maxLen), `0-${row.id}`,
-          'type', row.eventType, 'payload', JSON.stringify(row.payload),
+        multi.xadd(stream, 'MAXLEN', '~', String(maxLen), '*',
+          'type', row.eventType, 'outbox_id', String(row.id), 'payload', JSON.stringify(row.payload),
           'occurred_at', new Date(row.createdAt).toISOString());
       }
       const results = (await multi.exec()) ?? [];
-      for (const [error] of results) {
-        // An id at or below the stream's top was relayed before the last crash: skip it.
-        if (error && !/equal or smaller/.test(error.message)) throw error;
-      }
-      await tx`delete from outbox where id <= ${rows[rows.length - 1].id}`;
+      for (const [error] of results) if (error) throw error;
+      await tx`delete from outbox where id in ${tx(rows.map((row) => row.id))}`;
       return rows.length;
     });
 
