@@ -38,7 +38,7 @@ switch (command) {
     sh(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(3)]);
     break;
   case 'bench':
-    sh(process.execPath, [join(root, 'test/bench/dist/bench.js'), ...process.argv.slice(3)]);
+    sh(process.execPath, [join(root, 'test/dist/bench/bench.js'), ...process.argv.slice(3)]);
     break;
   default:
     console.error('usage: bootstrap.cjs start | test | bench');
