@@ -35,7 +35,10 @@ export class Params {
     const value = this.raw(name);
     if (value === undefined) return undefined;
     if (typeof value === 'object') throw invalid(name);
-    return String(value);
+    const text = String(value);
+    // No stored text can hold a NUL byte; say which field carried one.
+    if (text.includes('\u0000')) throw invalid(name);
+    return text;
   }
 
   int(name: string): number | undefined {

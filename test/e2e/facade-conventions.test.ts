@@ -85,6 +85,15 @@ describe('request forms', () => {
     expect(res.body).not.toHaveProperty('favourite_colour');
   });
 
+  it('answers a NUL byte in any string parameter with a per-field 400, never a 500', async () => {
+    const search = await api('GET', '/users', { query: { search: 'a\u0000b' } });
+    expect([search.status, search.body]).toEqual([400, { message: { search: ['is invalid'] } }]);
+    const session = await api('POST', '/session', { token: null, body: { login: 'ro\u0000ot', password: 'whatever1' } });
+    expect([session.status, session.body]).toEqual([400, { message: { login: ['is invalid'] } }]);
+    const create = await api('POST', '/users', { body: { email: 'n@example.com', password: 'password1', username: unique('nul'), name: 'a\u0000b' } });
+    expect([create.status, create.body]).toEqual([400, { message: { name: ['is invalid'] } }]);
+  });
+
   it('answers a malformed JSON body with a 400 JSON message', async () => {
     const res = await api('POST', '/users', { body: '{"email": ' });
     expect(res.status).toBe(400);

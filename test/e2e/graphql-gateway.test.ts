@@ -26,6 +26,11 @@ describe('the gateway for internal teams', () => {
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
   });
 
+  it('answers a value Postgres cannot store with BAD_REQUEST, not a 500, in any service', async () => {
+    const res = await graphql('query ($q: String) { users(search: $q) { total } }', { q: 'a\u0000b' }, { 'PRIVATE-TOKEN': stack.rootToken });
+    expect(res.body.errors![0]).toMatchObject({ message: '400 (Bad request) invalid value', extensions: { code: 'BAD_REQUEST' } });
+  });
+
   it('hides other users’ private tokens and settings', async () => {
     const [a, b] = await Promise.all([createUser(), createUser()]);
     const res = await graphql('query ($id: Int!) { user(id: $id) { privateToken projectsLimit email } }', { id: a.id }, { 'PRIVATE-TOKEN': b.token });

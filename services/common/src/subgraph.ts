@@ -13,6 +13,9 @@ import { PRINCIPAL_HEADER, verifyPrincipal, type Principal } from './principal';
 
 export const loadSdl = (path: string): DocumentNode => parse(readFileSync(path, 'utf8'));
 
+const isPostgresDataException = (error: unknown) =>
+  (error as { name?: string })?.name === 'PostgresError' && /^22/.test((error as { code?: string }).code ?? '');
+
 /**
  * One function decides what a caller sees of a thrown value: domain errors and request errors
  * pass through; anything else is logged with its stack and shown as a generic 500.
@@ -24,6 +27,11 @@ export function createErrorFormatter(logger: Logger) {
     if (original instanceof DomainError || isShownAsIs(code)) {
       const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
+    }
+    // Postgres class 22 (data exception: a NUL byte in text, a number out of range...) is always
+    // caused by a value the caller sent, in any service: a bad request, not a server failure.
+    if (isPostgresDataException(original)) {
+      return { message: '400 (Bad request) invalid value', path: formatted.path, extensions: { code: ErrorCode.BAD_REQUEST } };
     }
     logger.error({ err: original, path: formatted.path }, 'unexpected error in resolver');
     return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
