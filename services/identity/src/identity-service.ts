@@ -195,9 +195,10 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
       );
     },
 
-    async resetPrivateToken(userId: number): Promise<string> {
+    /** A new random token, or the one given (the seeded root's ROOT_TOKEN). */
+    async resetPrivateToken(userId: number, token = newPrivateToken()): Promise<string> {
       return sql.begin(async (tx) => {
-        const user = await users.updateUser(tx, userId, { privateToken: newPrivateToken() });
+        const user = await users.updateUser(tx, userId, { privateToken: token });
         if (!user) throw new DomainError(ErrorCode.NOT_FOUND, '404 User Not Found');
         await event(tx, 'user.private_token_reset', user);
         return user.privateToken;

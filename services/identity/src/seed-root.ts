@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createLogger, createSql, loadConfig, migrate, recordEvent, type Sql } from '@hub/common';
+import { createLogger, createSql, loadConfig, migrate, type Sql } from '@hub/common';
 import * as users from './db/users';
-import { hashPassword } from './domain/passwords';
 import { SERVICE } from './env';
 import { createIdentityService } from './identity-service';
 
@@ -18,26 +17,19 @@ export async function seedRoot(sql: Sql, env: { token?: string; password?: strin
     throw new Error('ROOT_TOKEN must be 20 to 64 characters of letters, digits, "_" or "-"');
   }
   if (env.password !== undefined && env.password.length < 8) throw new Error('ROOT_PASSWORD must be at least 8 characters');
-  const existing = await users.findUserByUsername(sql, ROOT.username);
+  const identity = createIdentityService({ sql, logger: createLogger('seed', 'silent'), oauthTokenTtlSeconds: 0 });
   let password: string | null = env.password ?? null;
-  let root = existing;
+  let root = await users.findUserByUsername(sql, ROOT.username);
   if (!root) {
     password ??= randomBytes(12).toString('base64url');
-    const identity = createIdentityService({ sql, logger: createLogger('seed', 'silent'), oauthTokenTtlSeconds: 0 });
     root = await identity.createUser({ ...ROOT, password, isAdmin: true });
+  } else {
+    // Keep root an active admin; a ROOT_PASSWORD given replaces the old password.
+    if (!root.isAdmin || env.password) root = (await identity.updateUser(root.id, { isAdmin: true, password: env.password }))!;
+    if (root.state !== 'active') root = (await identity.setState(root.id, 'active'))!;
   }
-  const changes: users.UserWritable = { isAdmin: true, state: 'active' };
-  if (env.token) changes.privateToken = env.token;
-  if (existing && env.password) changes.passwordHash = await hashPassword(env.password);
-  const id = root.id;
-  root = await sql.begin(async (tx) => {
-    const updated = (await users.updateUser(tx, id, changes))!;
-    if (env.token && env.token !== existing?.privateToken) {
-      await recordEvent(tx, SERVICE, { type: 'user.private_token_reset', payload: { user_id: id, username: updated.username } });
-    }
-    return updated;
-  });
-  return { token: root.privateToken, password };
+  if (env.token && env.token !== root.privateToken) await identity.resetPrivateToken(root.id, env.token);
+  return { token: env.token ?? root.privateToken, password };
 }
 
 async function run() {
