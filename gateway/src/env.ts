@@ -4,6 +4,8 @@ export const loadGatewayConfig = () =>
   loadConfig([
     'GATEWAY_PORT',
     'IDENTITY_URL',
+    'PROJECTS_URL',
+    'MEMBERSHIP_URL',
     'REDIS_URL',
     'PRINCIPAL_SECRET',
     'PRINCIPAL_CACHE_TTL_MS',

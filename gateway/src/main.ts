@@ -9,6 +9,7 @@ import {
   createObservedApp,
   createRedis,
   exitOnStartupFailure,
+  followEvents,
   listen,
   onShutdown,
   signPrincipal,
@@ -19,7 +20,6 @@ import type { GatewayContext } from './context';
 import { readCredentials } from './credentials';
 import { loadGatewayConfig } from './env';
 import { createGatewayErrorFormatter } from './errors';
-import { followIdentityEvents } from './identity-events';
 import { PrincipalCache } from './principal-cache';
 import { createPrincipalResolver, type PrincipalOutcome } from './principal-resolver';
 import { SignedSubgraphSource, subgraphAgent } from './subgraph-source';
@@ -47,10 +47,15 @@ async function main() {
     cache,
     onUnavailable: (error) => logger.warn({ err: error }, 'identity unavailable for a credential lookup'),
   });
-  const events = followIdentityEvents({
+  // Cached principals die with a token reset, block, admin change or deletion, not with the TTL.
+  const events = followEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
+    services: ['identity'],
     logger,
-    onUserChanged: (userId) => cache.invalidateUser(userId),
+    onEvent: (event) => {
+      const userId = Number(event.payload.user_id);
+      if (Number.isInteger(userId)) cache.invalidateUser(userId);
+    },
   });
 
   const gateway = new ApolloGateway({

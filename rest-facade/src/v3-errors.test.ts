@@ -23,3 +23,13 @@ describe('the GraphQL error → v3 table', () => {
     expect([error.status, error.body]).toEqual([400, { message: { name: ["can't be blank"] } }]);
   });
 });
+
+describe('per-field messages beyond validation', () => {
+  it.each([
+    ['CONFLICT', 409, { name: ['has already been taken'] }],
+    ['UNPROCESSABLE', 422, { access_level: ['is not included in the list'] }],
+  ])('%s keeps its fields', (code, status, fields) => {
+    const error = fromGraphQLError({ message: 'x', extensions: { code, fields } });
+    expect([error.status, error.body]).toEqual([status, { message: fields }]);
+  });
+});

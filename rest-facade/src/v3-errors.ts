@@ -42,7 +42,8 @@ export function fromGraphQLError(error: GraphQLErrorShape): V3Error {
   const code = extensions.code ?? ErrorCode.INTERNAL;
   const status = STATUS_BY_CODE[code] ?? 500;
   const message =
-    code === ErrorCode.VALIDATION && extensions.fields
+    // Validation, and the conflicts and unprocessable entities GitLab also reported per field.
+    extensions.fields && status < 500
       ? extensions.fields
       : code === 'GRAPHQL_VALIDATION_FAILED' || code === 'BAD_USER_INPUT'
         ? '400 (Bad request)'

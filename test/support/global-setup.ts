@@ -23,8 +23,9 @@ export default async function globalSetup(): Promise<void> {
   const dir = tempDir('hub-e2e-');
   const stack = await startStack({
     dataDir: dir,
-    // A long principal TTL makes the token-reset test prove that events, not expiry, invalidate.
-    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000' }),
+    // Long cache TTLs make the tests prove that events, not expiry, invalidate cached principals
+    // and access answers.
+    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000', ACCESS_CACHE_TTL_MS: '60000' }),
     freePorts: true,
     logs: { kind: 'files', dir },
     log: () => {},

@@ -9,6 +9,8 @@ export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 /** Every long-running process of the system, in start order by tier, with its port variable. */
 export const PROCESSES = [
   { name: 'identity', entry: 'services/identity/dist/main.js', portVariable: 'IDENTITY_PORT', tier: 0 },
+  { name: 'membership', entry: 'services/membership/dist/main.js', portVariable: 'MEMBERSHIP_PORT', tier: 0 },
+  { name: 'projects', entry: 'services/projects/dist/main.js', portVariable: 'PROJECTS_PORT', tier: 0 },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVariable: 'GATEWAY_PORT', tier: 1 },
   { name: 'rest-facade', entry: 'rest-facade/dist/main.js', portVariable: 'PORT', tier: 2 },
 ] as const;

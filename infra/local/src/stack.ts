@@ -1,3 +1,4 @@
+import { CONFIG_TABLE } from '@hub/common';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -54,9 +55,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       stops.unshift(redis.stop);
       env.REDIS_URL = redis.url;
     }
-    await port('PORT', 8080);
-    await port('GATEWAY_PORT', 4000);
-    await port('IDENTITY_PORT', 4001);
+    for (const { portVariable } of PROCESSES) await port(portVariable, Number(CONFIG_TABLE[portVariable].fallback));
     env.PRINCIPAL_SECRET ??= randomBytes(32).toString('base64url');
     env.EXTERNAL_URL ??= `http://localhost:${env.PORT}`;
 

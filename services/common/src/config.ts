@@ -49,6 +49,8 @@ export const CONFIG_TABLE = {
   PORT: spec({ description: 'Port of the REST facade (`/api/v3`, `/oauth/token`, git over HTTP).', fallback: '8080', parse: port }),
   GATEWAY_PORT: spec({ description: 'Port of the GraphQL gateway (`/graphql`).', fallback: '4000', parse: port }),
   IDENTITY_PORT: spec({ description: 'Port of the identity subgraph.', fallback: '4001', parse: port }),
+  PROJECTS_PORT: spec({ description: 'Port of the projects subgraph.', fallback: '4002', parse: port }),
+  MEMBERSHIP_PORT: spec({ description: 'Port of the membership subgraph and its authorization API.', fallback: '4003', parse: port }),
   GATEWAY_URL: spec({
     description: 'Where the facade reaches the gateway.',
     fallback: local('GATEWAY_PORT'),
@@ -56,9 +58,21 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   IDENTITY_URL: spec({
-    description: 'Where the gateway reaches the identity subgraph.',
+    description: 'Where the gateway and the services reach identity (subgraph and internal lookups).',
     fallback: local('IDENTITY_PORT'),
     fallbackText: 'http://127.0.0.1:$IDENTITY_PORT',
+    parse: url,
+  }),
+  PROJECTS_URL: spec({
+    description: 'Where the gateway reaches the projects subgraph.',
+    fallback: local('PROJECTS_PORT'),
+    fallbackText: 'http://127.0.0.1:$PROJECTS_PORT',
+    parse: url,
+  }),
+  MEMBERSHIP_URL: spec({
+    description: 'Where the gateway and the services reach membership (subgraph and authorization API).',
+    fallback: local('MEMBERSHIP_PORT'),
+    fallbackText: 'http://127.0.0.1:$MEMBERSHIP_PORT',
     parse: url,
   }),
   EXTERNAL_URL: spec({
@@ -88,6 +102,11 @@ export const CONFIG_TABLE = {
   PRINCIPAL_CACHE_TTL_MS: spec({
     description: 'How long the gateway caches a credential → principal lookup.',
     fallback: '5000',
+    parse: integer,
+  }),
+  ACCESS_CACHE_TTL_MS: spec({
+    description: "How long a service reuses membership's answer to what a user may do on a project; membership's events end it sooner.",
+    fallback: '2000',
     parse: integer,
   }),
   OAUTH_TOKEN_TTL_S: spec({ description: 'Lifetime of OAuth access tokens, in seconds.', fallback: '7200', parse: integer }),

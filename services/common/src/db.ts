@@ -25,3 +25,6 @@ export function createSql(options: { url: string; schema: string; max: number; o
 export async function pingSql(sql: Sql): Promise<void> {
   await sql`select 1`;
 }
+
+/** An ILIKE pattern matching `text` anywhere, with LIKE's wildcards in it taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;

@@ -45,9 +45,16 @@ export const missingAttribute = (attribute: string) =>
   new DomainError(ErrorCode.BAD_REQUEST, `400 (Bad request) "${attribute}" not given`);
 export const badRequest = (message: string) => new DomainError(ErrorCode.BAD_REQUEST, message);
 export const invalid = (fields: FieldErrors) => new DomainError(ErrorCode.VALIDATION, 'Validation failed', { fields });
-export const conflict = (message: string) => new DomainError(ErrorCode.CONFLICT, message);
+/** A string message, or per-field messages (GitLab answered some conflicts with a validation hash). */
+export const conflict = (message: string | FieldErrors) =>
+  typeof message === 'string'
+    ? new DomainError(ErrorCode.CONFLICT, message)
+    : new DomainError(ErrorCode.CONFLICT, '409 Conflict', { fields: message });
 export const methodNotAllowed = (message = '405 Method Not Allowed') => new DomainError(ErrorCode.METHOD_NOT_ALLOWED, message);
-export const unprocessable = (message: string) => new DomainError(ErrorCode.UNPROCESSABLE, message);
+export const unprocessable = (message: string | FieldErrors) =>
+  typeof message === 'string'
+    ? new DomainError(ErrorCode.UNPROCESSABLE, message)
+    : new DomainError(ErrorCode.UNPROCESSABLE, '422 Unprocessable Entity', { fields: message });
 
 /** Errors GraphQL itself raises about a malformed request: safe to show as they are. */
 const REQUEST_ERROR_CODES = new Set([

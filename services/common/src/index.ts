@@ -11,3 +11,8 @@ export * from './redis';
 export * from './subgraph';
 export * from './scalars';
 export * from './authz';
+export * from './access';
+export * from './access-client';
+export * from './event-streams';
+export * from './internal-http';
+export * from './internal-contracts';

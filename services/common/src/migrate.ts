@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Logger } from './logger';
-import type { Sql } from './db';
+import { loadConfig } from './config';
+import { createLogger, type Logger } from './logger';
+import { createSql, type Sql } from './db';
 
 /** Migrations every service schema gets before its own (the outbox table). */
 export const COMMON_MIGRATIONS_DIR = resolve(__dirname, '..', 'migrations');
@@ -61,4 +62,23 @@ export async function migrate(options: {
     }
   });
   return applied;
+}
+
+/** A service's `migrate` command: applies its migrations (as on start) and exits. */
+export function runMigrations(schema: string, dir: string): void {
+  const run = async () => {
+    const config = loadConfig(['DATABASE_URL', 'LOG_LEVEL'] as const);
+    const logger = createLogger(`${schema}-migrate`, config.LOG_LEVEL);
+    const sql = createSql({ url: config.DATABASE_URL, schema, max: 1 });
+    try {
+      const applied = await migrate({ sql, schema, dir, logger });
+      logger.info({ applied: applied.length }, 'schema up to date');
+    } finally {
+      await sql.end();
+    }
+  };
+  run().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

@@ -8,8 +8,9 @@ export interface Principal {
   isAdmin: boolean;
   /** The admin who used sudo to act as `userId`, when sudo was used. */
   impersonatorId: number | null;
-  /** Set when the gateway itself calls a subgraph (e.g. to resolve credentials). */
-  system?: 'gateway';
+  /** The calling process's name when a process calls on its own behalf: the gateway resolving
+   * credentials, a service asking membership for access. Internal endpoints admit only these. */
+  system?: string;
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ userId: null, username: null, isAdmin: false, impersonatorId: null });

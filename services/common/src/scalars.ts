@@ -8,3 +8,12 @@ export const DateTimeScalar = new GraphQLScalarType({
   parseValue: (value) => new Date(value as string),
   parseLiteral: (ast) => (ast.kind === Kind.STRING ? new Date(ast.value) : null),
 });
+
+/** Any JSON value, passed through as is (push payloads in the events feed). */
+export const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast) => (ast.kind === Kind.STRING ? ast.value : null),
+});

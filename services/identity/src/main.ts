@@ -17,6 +17,7 @@ import {
 import { createLoaders, type IdentityContext } from './context';
 import { loadIdentityConfig, SERVICE } from './env';
 import { createIdentityService } from './identity-service';
+import { createLookupRouter } from './internal/lookup-routes';
 import { createPrincipalRouter } from './internal/principal-route';
 import { createResolvers } from './resolvers';
 
@@ -39,6 +40,7 @@ async function main() {
     readiness: { postgres: () => pingSql(sql) },
   });
   app.use(createPrincipalRouter(identity, config.PRINCIPAL_SECRET));
+  app.use(createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger }));
   await mountSubgraph<IdentityContext>({
     app,
     typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),

@@ -1,4 +1,4 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
 
 export interface NamespaceRow {
   id: number;
@@ -39,7 +39,7 @@ export async function listNamespaces(
   filter: { ownerId: number | null; search?: string | null },
   window: PageWindow,
 ): Promise<{ rows: NamespaceRow[]; total: number }> {
-  const pattern = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => '\\' + c)}%` : null;
+  const pattern = filter.search ? containsPattern(filter.search) : null;
   const where = sql`
     where true
     ${filter.ownerId !== null ? sql`and owner_id = ${filter.ownerId}` : sql``}

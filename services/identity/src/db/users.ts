@@ -1,4 +1,4 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
 
 /** A row of identity.users, camelCased. */
 export interface UserRow {
@@ -33,6 +33,15 @@ type Db = Sql | TransactionSql;
 
 export async function findUsersByIds(sql: Db, ids: readonly number[]): Promise<UserRow[]> {
   return sql<UserRow[]>`select * from users where id in ${sql(ids as number[])}`;
+}
+
+/** The users among `ids`, narrowed to those whose username, name or email contains `query`. */
+export async function lookupUsers(sql: Db, ids: number[], query?: string): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  const pattern = query ? containsPattern(query) : null;
+  return sql<UserRow[]>`select * from users where id in ${sql(ids)}
+    ${pattern ? sql`and (username ilike ${pattern} or name ilike ${pattern} or email ilike ${pattern})` : sql``}
+    order by id`;
 }
 
 export async function findUserById(sql: Db, id: number): Promise<UserRow | undefined> {
@@ -71,7 +80,7 @@ export interface UserFilter {
 }
 
 export async function listUsers(sql: Db, filter: UserFilter, window: PageWindow): Promise<{ rows: UserRow[]; total: number }> {
-  const pattern = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => '\\' + c)}%` : null;
+  const pattern = filter.search ? containsPattern(filter.search) : null;
   const where = sql`
     where true
     ${pattern ? sql`and (username || ' ' || name || ' ' || email) ilike ${pattern}` : sql``}

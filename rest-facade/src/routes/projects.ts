@@ -1,0 +1,176 @@
+import {
+  CreateForkRelationDocument,
+  CreateProjectDocument,
+  CreateProjectForUserDocument,
+  DeleteForkRelationDocument,
+  DeleteProjectDocument,
+  ForkProjectDocument,
+  GetProjectDocument,
+  ListProjectsDocument,
+  ProjectEventsDocument,
+  UpdateProjectDocument,
+  type ProjectOrder,
+  type ProjectScope,
+} from '../generated/operations';
+import { presentProject } from '../entities/project';
+import { defined, type Params } from '../params';
+import type { Route } from '../route';
+import { v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+const LIST_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'];
+const SEARCH_ORDERS = ['id', 'name', 'created_at', 'last_activity_at'];
+
+/** A parameter limited to a set of values: another value is a 400 naming it, never a 500. */
+function oneOf(p: Params, name: string, allowed: string[], fallback: string): string {
+  const value = p.string(name) ?? fallback;
+  if (!allowed.includes(value)) throw v3Error(400, { [name]: ['does not have a valid value'] });
+  return value;
+}
+
+/** The list parameters every project list shares (search lists allow fewer orders). */
+function listVariables(p: Params, scope: ProjectScope, orders: string[]) {
+  const window = p.window();
+  return {
+    window,
+    variables: {
+      scope,
+      archived: p.bool('archived') ?? null,
+      search: p.string('search') ?? null,
+      orderBy: oneOf(p, 'order_by', orders, 'created_at').toUpperCase() as ProjectOrder,
+      sort: oneOf(p, 'sort', ['asc', 'desc'], 'desc').toUpperCase() as 'ASC' | 'DESC',
+      ciEnabledFirst: p.bool('ci_enabled_first') ?? null,
+      page: window.page,
+      perPage: window.perPage,
+    },
+  };
+}
+
+const listRoute = (path: string, scope: ProjectScope): Route => ({
+  method: 'get',
+  path,
+  handle: async (p, gateway) => {
+    const { window, variables } = listVariables(p, scope, LIST_ORDERS);
+    const { projects } = await gateway(ListProjectsDocument, variables);
+    return { body: projects.nodes.map(presentProject), page: { window, total: projects.total } };
+  },
+});
+
+/** The settings POST and PUT accept, as GraphQL input. */
+const settings = (p: Params) =>
+  defined({
+    description: p.string('description'),
+    defaultBranch: p.string('default_branch'),
+    issuesEnabled: p.bool('issues_enabled'),
+    mergeRequestsEnabled: p.bool('merge_requests_enabled'),
+    wikiEnabled: p.bool('wiki_enabled'),
+    snippetsEnabled: p.bool('snippets_enabled'),
+    public: p.bool('public'),
+    visibilityLevel: p.int('visibility_level'),
+  });
+
+export const projectRoutes: Route[] = [
+  listRoute('/projects', 'MEMBER'),
+  listRoute('/projects/owned', 'OWNED'),
+  listRoute('/projects/all', 'ALL'),
+  {
+    // Finds internal and public projects of others too; private ones only for their members.
+    method: 'get',
+    path: '/projects/search/:query',
+    handle: async (p, gateway) => {
+      const { window, variables } = listVariables(p, 'VISIBLE', SEARCH_ORDERS);
+      const { projects } = await gateway(ListProjectsDocument, { ...variables, search: p.string('query') ?? '' });
+      return { body: projects.nodes.map(presentProject), page: { window, total: projects.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetProjectDocument, projectKey(p));
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: presentProject(project) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/events',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(ProjectEventsDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.events.nodes, page: { window, total: project.events.total } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects',
+    handle: async (p, gateway) => {
+      p.require('name');
+      const input = { ...settings(p), ...defined({ name: p.string('name'), path: p.string('path'), namespaceId: p.int('namespace_id'), importUrl: p.string('import_url') }) };
+      const { createProject } = await gateway(CreateProjectDocument, { input });
+      return { body: presentProject(createProject) };
+    },
+  },
+  {
+    // GitLab answered a missing name here with a validation object, not "not given".
+    method: 'post',
+    path: '/projects/user/:user_id',
+    handle: async (p, gateway) => {
+      const input = { ...settings(p), ...defined({ name: p.string('name'), importUrl: p.string('import_url') }) };
+      const { createProjectForUser } = await gateway(CreateProjectForUserDocument, { userId: p.id('user_id'), input });
+      return { body: presentProject(createProjectForUser) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id',
+    handle: async (p, gateway) => {
+      const input = { ...settings(p), ...defined({ name: p.string('name'), path: p.string('path') }) };
+      const { updateProject } = await gateway(UpdateProjectDocument, { id: await projectIdOf(p, gateway), input });
+      return { body: presentProject(updateProject) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/fork/:id',
+    handle: async (p, gateway) => {
+      const { forkProject } = await gateway(ForkProjectDocument, { id: await projectIdOf(p, gateway) });
+      return { body: presentProject(forkProject) };
+    },
+  },
+  {
+    // GitLab answered `true`. DELETE is idempotent (spec): a project that does not exist is a 200 too.
+    method: 'delete',
+    path: '/projects/:id',
+    handle: async (p, gateway) => {
+      const key = projectKey(p);
+      if (key.id === null) {
+        const { project } = await gateway(GetProjectDocument, key);
+        if (!project) return { body: true };
+        key.id = project.id;
+      }
+      await gateway(DeleteProjectDocument, { id: key.id });
+      return { body: true };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/fork/:forked_from_id',
+    handle: async (p, gateway) => {
+      const { createForkRelation } = await gateway(CreateForkRelationDocument, {
+        id: await projectIdOf(p, gateway),
+        forkedFromId: p.id('forked_from_id'),
+      });
+      return { body: presentProject(createForkRelation) };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/projects/:id/fork',
+    handle: async (p, gateway) => {
+      const { deleteForkRelation } = await gateway(DeleteForkRelationDocument, { id: await projectIdOf(p, gateway) });
+      return { body: presentProject(deleteForkRelation) };
+    },
+  },
+];

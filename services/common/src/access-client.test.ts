@@ -1,0 +1,69 @@
+import { Visibility, type ProjectAccess } from './access';
+import { createAccessClient, type AccessRequest } from './access-client';
+import type { InternalClient } from './internal-http';
+import type { Principal } from './principal';
+
+const alice: Principal = { userId: 1, username: 'alice', isAdmin: false, impersonatorId: null };
+const bob: Principal = { userId: 2, username: 'bob', isAdmin: false, impersonatorId: null };
+
+function fakeMembership() {
+  const calls: AccessRequest[] = [];
+  const client = {
+    post: async (_path: string, body: AccessRequest) => {
+      calls.push(body);
+      const access = body.projectIds.map((projectId): ProjectAccess | null =>
+        projectId > 100
+          ? null
+          : {
+              projectId,
+              visibilityLevel: Visibility.PRIVATE,
+              ownerId: 1,
+              memberLevel: null,
+              notificationLevel: null,
+              archived: false,
+              issuesEnabled: true,
+              mergeRequestsEnabled: true,
+              snippetsEnabled: false,
+              wikiEnabled: true,
+            },
+      );
+      return { access };
+    },
+  } as unknown as InternalClient;
+  return { client, calls };
+}
+
+describe('access client', () => {
+  it('asks once for every project a request touches', async () => {
+    const { client, calls } = fakeMembership();
+    const access = createAccessClient({ membership: client, ttlMs: 0 });
+    const loader = access.loader(alice);
+    const [a, b, missing] = await Promise.all([loader.load(1), loader.load(2), loader.load(101)]);
+    expect(calls).toEqual([{ userId: 1, projectIds: [1, 2, 101] }]);
+    expect([a?.projectId, b?.projectId, missing]).toEqual([1, 2, null]);
+  });
+
+  it('reuses answers across requests until they expire, per user', async () => {
+    let clock = 0;
+    const { client, calls } = fakeMembership();
+    const access = createAccessClient({ membership: client, ttlMs: 1000, now: () => clock });
+    await access.loader(alice).load(1);
+    await access.loader(alice).load(1);
+    await access.loader(bob).load(1);
+    expect(calls.map((c) => c.userId)).toEqual([1, 2]);
+    clock = 1001;
+    await access.loader(alice).load(1);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('forgets a project when told it changed', async () => {
+    const { client, calls } = fakeMembership();
+    const access = createAccessClient({ membership: client, ttlMs: 60_000 });
+    await access.loader(alice).load(1);
+    await access.loader(alice).load(2);
+    access.invalidateProject(1);
+    await access.loader(alice).load(1);
+    await access.loader(alice).load(2);
+    expect(calls.map((c) => c.projectIds)).toEqual([[1], [2], [1]]);
+  });
+});

@@ -1,0 +1,88 @@
+import DataLoader from 'dataloader';
+import type { ProjectAccess } from './access';
+import type { InternalClient } from './internal-http';
+import type { Principal } from './principal';
+
+/** The body of membership's `POST /internal/access`. */
+export interface AccessRequest {
+  userId: number | null;
+  projectIds: number[];
+}
+/** Its answer: one entry per asked id, in order; null where no such project exists. */
+export interface AccessResponse {
+  access: Array<ProjectAccess | null>;
+}
+
+export const ACCESS_PATH = '/internal/access';
+
+const MAX_CACHED = 50_000;
+
+/**
+ * Asks membership what a user may do on projects: one call per request for all the projects the
+ * request touches (DataLoader), and answers kept `ttlMs` across requests. Services drop entries
+ * early through `invalidateProject` when membership's events say a project's access changed.
+ */
+export function createAccessClient(options: { membership: InternalClient; ttlMs: number; now?: () => number }) {
+  const now = options.now ?? Date.now;
+  // projectId → (user key → entry), so one event drops every user's entry for the project.
+  const cache = new Map<number, Map<string, { value: ProjectAccess | null; expires: number }>>();
+  let size = 0;
+  const userKey = (principal: Principal) => String(principal.userId ?? 'anonymous');
+
+  function remember(projectId: number, user: string, value: ProjectAccess | null) {
+    if (options.ttlMs <= 0) return;
+    if (size >= MAX_CACHED) {
+      cache.clear();
+      size = 0;
+    }
+    let entries = cache.get(projectId);
+    if (!entries) cache.set(projectId, (entries = new Map()));
+    if (!entries.has(user)) size++;
+    entries.set(user, { value, expires: now() + options.ttlMs });
+  }
+
+  function cached(projectId: number, user: string) {
+    const entry = cache.get(projectId)?.get(user);
+    if (!entry) return undefined;
+    if (entry.expires <= now()) {
+      cache.get(projectId)!.delete(user);
+      size--;
+      return undefined;
+    }
+    return entry;
+  }
+
+  return {
+    /** A loader for one request's principal. */
+    loader(principal: Principal): DataLoader<number, ProjectAccess | null> {
+      const user = userKey(principal);
+      return new DataLoader<number, ProjectAccess | null>(async (ids) => {
+        const results = new Map<number, ProjectAccess | null>();
+        const missing: number[] = [];
+        for (const id of ids) {
+          const hit = cached(id, user);
+          if (hit) results.set(id, hit.value);
+          else missing.push(id);
+        }
+        if (missing.length) {
+          const request: AccessRequest = { userId: principal.userId, projectIds: missing };
+          const { access } = await options.membership.post<AccessResponse>(ACCESS_PATH, request);
+          missing.forEach((id, i) => {
+            results.set(id, access[i] ?? null);
+            remember(id, user, access[i] ?? null);
+          });
+        }
+        return ids.map((id) => results.get(id) ?? null);
+      });
+    },
+
+    invalidateProject(projectId: number) {
+      const entries = cache.get(projectId);
+      if (!entries) return;
+      size -= entries.size;
+      cache.delete(projectId);
+    },
+  };
+}
+
+export type AccessClient = ReturnType<typeof createAccessClient>;

@@ -1,0 +1,72 @@
+import { AccessLevel, authorize, can, Visibility, type Ability, type ProjectAccess } from './access';
+import { ErrorCode } from './errors';
+import type { Principal } from './principal';
+
+const OWNER_ID = 1;
+const facts = (overrides: Partial<ProjectAccess> = {}): ProjectAccess => ({
+  projectId: 7,
+  visibilityLevel: Visibility.PRIVATE,
+  ownerId: OWNER_ID,
+  memberLevel: null,
+  notificationLevel: null,
+  archived: false,
+  issuesEnabled: true,
+  mergeRequestsEnabled: true,
+  snippetsEnabled: true,
+  wikiEnabled: true,
+  ...overrides,
+});
+const user = (userId: number | null, isAdmin = false): Principal => ({ userId, username: userId ? `u${userId}` : null, isAdmin, impersonatorId: null });
+
+describe('can', () => {
+  const member = (level: number) => [facts({ memberLevel: level }), user(2)] as const;
+  it.each<[string, readonly [ProjectAccess, Principal], Ability, boolean]>([
+    ['guest reads', member(AccessLevel.GUEST), 'read_project', true],
+    ['guest cannot download code', member(AccessLevel.GUEST), 'download_code', false],
+    ['reporter downloads code', member(AccessLevel.REPORTER), 'download_code', true],
+    ['reporter cannot open a merge request', member(AccessLevel.REPORTER), 'create_merge_request', false],
+    ['developer opens merge requests', member(AccessLevel.DEVELOPER), 'create_merge_request', true],
+    ['developer cannot administer', member(AccessLevel.DEVELOPER), 'admin_project', false],
+    ['master administers', member(AccessLevel.MASTER), 'admin_project', true],
+    ['master pushes to protected branches', member(AccessLevel.MASTER), 'push_code_to_protected_branches', true],
+    ['master cannot remove the project', member(AccessLevel.MASTER), 'remove_project', false],
+    ['master cannot change visibility', member(AccessLevel.MASTER), 'change_visibility_level', false],
+    ['namespace owner removes', [facts(), user(OWNER_ID)], 'remove_project', true],
+    ['admin removes', [facts(), user(99, true)], 'remove_project', true],
+    ['stranger cannot read a private project', [facts(), user(3)], 'read_project', false],
+    ['stranger reads an internal project', [facts({ visibilityLevel: Visibility.INTERNAL }), user(3)], 'read_project', true],
+    ['stranger forks an internal project', [facts({ visibilityLevel: Visibility.INTERNAL }), user(3)], 'fork_project', true],
+    ['stranger cannot push to a public project', [facts({ visibilityLevel: Visibility.PUBLIC }), user(3)], 'push_code', false],
+    ['anonymous cannot read an internal project', [facts({ visibilityLevel: Visibility.INTERNAL }), user(null)], 'read_project', false],
+    ['anonymous downloads a public project', [facts({ visibilityLevel: Visibility.PUBLIC }), user(null)], 'download_code', true],
+    ['anonymous cannot comment on a public project', [facts({ visibilityLevel: Visibility.PUBLIC }), user(null)], 'create_note', false],
+    ['disabled merge requests stop even the owner', [facts({ mergeRequestsEnabled: false }), user(OWNER_ID)], 'create_merge_request', false],
+    ['archived projects take no pushes', [facts({ archived: true }), user(OWNER_ID)], 'push_code', false],
+    ['archived projects stay readable', [facts({ archived: true, memberLevel: AccessLevel.GUEST }), user(2)], 'read_project', true],
+  ])('%s', (_name, [access, principal], ability, expected) => {
+    expect(can(access, principal, ability)).toBe(expected);
+  });
+});
+
+describe('authorize', () => {
+  const codeOf = (fn: () => unknown) => {
+    try {
+      fn();
+      return 'ok';
+    } catch (error) {
+      return (error as { extensions: { code: string } }).extensions.code;
+    }
+  };
+  it('hides a private project from strangers as 404', () => {
+    expect(codeOf(() => authorize(facts(), user(3), 'admin_project'))).toBe(ErrorCode.NOT_FOUND);
+  });
+  it('answers 403 to a member without the ability', () => {
+    expect(codeOf(() => authorize(facts({ memberLevel: AccessLevel.GUEST }), user(2), 'admin_project'))).toBe(ErrorCode.FORBIDDEN);
+  });
+  it('answers 404 for a project that does not exist', () => {
+    expect(codeOf(() => authorize(null, user(2, true), 'read_project'))).toBe(ErrorCode.NOT_FOUND);
+  });
+  it('lets the owner through', () => {
+    expect(codeOf(() => authorize(facts(), user(OWNER_ID), 'remove_project'))).toBe('ok');
+  });
+});

@@ -1,0 +1,123 @@
+import { forbidden, notFound } from './errors';
+import type { Principal } from './principal';
+
+/** GitLab's project access levels; the namespace owner is Owner, admins may do anything. */
+export const AccessLevel = { NONE: 0, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MASTER: 40, OWNER: 50 } as const;
+
+/** The levels a team member may be given through the API (Owner comes from owning the namespace). */
+export const MEMBER_ACCESS_LEVELS: readonly number[] = [AccessLevel.GUEST, AccessLevel.REPORTER, AccessLevel.DEVELOPER, AccessLevel.MASTER];
+
+export const Visibility = { PRIVATE: 0, INTERNAL: 10, PUBLIC: 20 } as const;
+export const VISIBILITY_LEVELS: readonly number[] = [Visibility.PRIVATE, Visibility.INTERNAL, Visibility.PUBLIC];
+
+/** GitLab's default notification level for a membership ("global"). */
+export const DEFAULT_NOTIFICATION_LEVEL = 3;
+
+/**
+ * What membership knows about one project and one user: everything an access decision needs.
+ * Membership's authorization API answers with these; `can` decides from them.
+ */
+export interface ProjectAccess {
+  projectId: number;
+  visibilityLevel: number;
+  /** The namespace owner, who is Owner of the project. */
+  ownerId: number | null;
+  /** The user's membership level, null when the user is not a member. */
+  memberLevel: number | null;
+  notificationLevel: number | null;
+  archived: boolean;
+  issuesEnabled: boolean;
+  mergeRequestsEnabled: boolean;
+  snippetsEnabled: boolean;
+  wikiEnabled: boolean;
+}
+
+/** The project abilities of GitLab v3's ability model that this system checks. */
+export type Ability =
+  | 'read_project'
+  | 'download_code'
+  | 'fork_project'
+  | 'create_issue'
+  | 'create_note'
+  | 'create_snippet'
+  | 'admin_issue'
+  | 'create_merge_request'
+  | 'push_code'
+  | 'admin_merge_request'
+  | 'admin_project'
+  | 'admin_note'
+  | 'push_code_to_protected_branches'
+  | 'rename_project'
+  | 'change_visibility_level'
+  | 'remove_project';
+
+/** The lowest level that has each ability (GitLab's project_{guest,report,dev,master,admin}_rules). */
+const MIN_LEVEL: Record<Ability, number> = {
+  read_project: AccessLevel.GUEST,
+  create_issue: AccessLevel.GUEST,
+  create_note: AccessLevel.GUEST,
+  download_code: AccessLevel.REPORTER,
+  fork_project: AccessLevel.REPORTER,
+  create_snippet: AccessLevel.REPORTER,
+  admin_issue: AccessLevel.REPORTER,
+  create_merge_request: AccessLevel.DEVELOPER,
+  push_code: AccessLevel.DEVELOPER,
+  admin_merge_request: AccessLevel.DEVELOPER,
+  admin_project: AccessLevel.MASTER,
+  admin_note: AccessLevel.MASTER,
+  push_code_to_protected_branches: AccessLevel.MASTER,
+  rename_project: AccessLevel.OWNER,
+  change_visibility_level: AccessLevel.OWNER,
+  remove_project: AccessLevel.OWNER,
+};
+
+/** What any signed-in user may do on internal and public projects (GitLab's public_project_rules). */
+const OPEN_PROJECT_ABILITIES = new Set<Ability>(['read_project', 'download_code', 'fork_project', 'create_issue', 'create_note']);
+/** What anybody, signed in or not, may do on public projects (anonymous clone). */
+const ANONYMOUS_PUBLIC_ABILITIES = new Set<Ability>(['read_project', 'download_code']);
+
+/** A disabled feature takes its abilities away even from the owner, as in GitLab. */
+const FEATURE_OF: Partial<Record<Ability, keyof ProjectAccess>> = {
+  create_issue: 'issuesEnabled',
+  admin_issue: 'issuesEnabled',
+  create_snippet: 'snippetsEnabled',
+  create_merge_request: 'mergeRequestsEnabled',
+  admin_merge_request: 'mergeRequestsEnabled',
+};
+
+/** An archived project is read-only: nothing new is created in it and nothing is pushed. */
+const WRITES = new Set<Ability>([
+  'create_issue',
+  'create_note',
+  'create_snippet',
+  'create_merge_request',
+  'push_code',
+  'push_code_to_protected_branches',
+]);
+
+/** The user's level on the project: Owner for the namespace owner, else the membership level. */
+export function accessLevelOf(access: ProjectAccess, principal: Principal): number {
+  if (principal.userId === null) return AccessLevel.NONE;
+  if (access.ownerId !== null && access.ownerId === principal.userId) return AccessLevel.OWNER;
+  return access.memberLevel ?? AccessLevel.NONE;
+}
+
+export function can(access: ProjectAccess, principal: Principal, ability: Ability): boolean {
+  const feature = FEATURE_OF[ability];
+  if (feature && !access[feature]) return false;
+  if (access.archived && WRITES.has(ability)) return false;
+  if (principal.isAdmin) return true;
+  if (accessLevelOf(access, principal) >= MIN_LEVEL[ability]) return true;
+  if (access.visibilityLevel === Visibility.PUBLIC && ANONYMOUS_PUBLIC_ABILITIES.has(ability)) return true;
+  return principal.userId !== null && access.visibilityLevel >= Visibility.INTERNAL && OPEN_PROJECT_ABILITIES.has(ability);
+}
+
+/**
+ * The one authorization check: 404 when the project does not exist or the user may not see it
+ * (private projects never reveal themselves), 403 when the user sees it but may not do this.
+ */
+export function authorize(access: ProjectAccess | null, principal: Principal, ability: Ability): ProjectAccess {
+  if (!access || !can(access, principal, 'read_project')) throw notFound('Project');
+  if (!can(access, principal, ability)) throw forbidden();
+  return access;
+}

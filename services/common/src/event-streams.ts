@@ -1,0 +1,169 @@
+import { hostname } from 'node:os';
+import type { Logger } from './logger';
+import { eventStream, parseStreamEntry, type StreamedEvent } from './outbox';
+import type { Redis } from './redis';
+import type { Sql, TransactionSql } from './db';
+
+type StreamReply = Array<[string, Array<[string, string[]]>]> | null;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Every instance sees every new event of `services` (XREAD from the end): for caches that must
+ * drop what an event made stale. Older events are covered by the cache's TTL. Needs a Redis
+ * connection of its own, since XREAD BLOCK holds it.
+ */
+export function followEvents(options: {
+  redis: Redis;
+  services: string[];
+  logger: Logger;
+  onEvent: (event: StreamedEvent) => void;
+}) {
+  const streams = options.services.map(eventStream);
+  const lastIds = options.services.map(() => '$');
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const reply = (await options.redis.xread('BLOCK', 2000, 'STREAMS', ...streams, ...lastIds)) as StreamReply;
+        for (const [stream, entries] of reply ?? []) {
+          const index = streams.indexOf(stream);
+          for (const [id, fields] of entries) {
+            lastIds[index] = id;
+            options.onEvent(parseStreamEntry(options.services[index], id, fields));
+          }
+        }
+      } catch (error) {
+        if (stopped) break;
+        options.logger.warn({ err: error, streams }, 'event streams unavailable; cached entries expire by TTL');
+        await sleep(1000);
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      options.redis.disconnect();
+      await loop;
+    },
+  };
+}
+
+/** Entries pending longer than this on a consumer that went away are taken over. */
+const CLAIM_IDLE_MS = 60_000;
+/** A handler that fails this often on one event gets the event logged and skipped. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Processes events of `services` once per consumer group, however many replicas run: each entry
+ * goes to one member, is acknowledged after its handler succeeds, and is retried (by this
+ * instance, or claimed by another after CLAIM_IDLE_MS) when it fails or its consumer dies. A new
+ * group starts from the oldest entry the streams still hold. Delivery is at least once: make
+ * handlers idempotent, e.g. with `handleOnce`.
+ */
+export function consumeEvents(options: {
+  redis: Redis;
+  group: string;
+  services: string[];
+  logger: Logger;
+  handle: (event: StreamedEvent) => Promise<void>;
+  batchSize?: number;
+}) {
+  const { redis, group, logger } = options;
+  const consumer = `${hostname()}-${process.pid}`;
+  const streams = options.services.map(eventStream);
+  const serviceOf = new Map(options.services.map((service) => [eventStream(service), service]));
+  const attempts = new Map<string, number>();
+  const count = options.batchSize ?? 100;
+  let stopped = false;
+
+  async function ensureGroups() {
+    for (const stream of streams) {
+      try {
+        await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+      } catch (error) {
+        if (!String((error as Error).message).includes('BUSYGROUP')) throw error;
+      }
+    }
+  }
+
+  /** Handles entries in order; returns false when one failed (it stays pending for a retry). */
+  async function handleEntries(stream: string, entries: Array<[string, string[] | null]>): Promise<boolean> {
+    for (const [id, fields] of entries) {
+      // A claimed entry that was trimmed from the stream meanwhile comes back without fields.
+      if (fields) {
+        const event = parseStreamEntry(serviceOf.get(stream)!, id, fields);
+        try {
+          await options.handle(event);
+        } catch (error) {
+          const tries = (attempts.get(id) ?? 0) + 1;
+          attempts.set(id, tries);
+          if (tries < MAX_ATTEMPTS) {
+            logger.warn({ err: error, stream, id, type: event.type, tries }, 'event handler failed; will retry');
+            return false;
+          }
+          logger.error({ err: error, stream, id, type: event.type, payload: event.payload }, 'event handler keeps failing; skipping the event');
+        }
+      }
+      attempts.delete(id);
+      await redis.xack(stream, group, id);
+    }
+    return true;
+  }
+
+  const loop = (async () => {
+    let lastClaim = 0;
+    while (!stopped) {
+      try {
+        await ensureGroups();
+        // Our own unacknowledged entries first (a failed handler, or a restart under the same name).
+        let retry = false;
+        const pending = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', ...streams, ...streams.map(() => '0'))) as StreamReply;
+        for (const [stream, entries] of pending ?? []) {
+          if (entries.length && !(await handleEntries(stream, entries))) retry = true;
+        }
+        if (retry) {
+          await sleep(1000);
+          continue;
+        }
+        if (Date.now() - lastClaim > CLAIM_IDLE_MS / 2) {
+          lastClaim = Date.now();
+          for (const stream of streams) {
+            const [, claimed] = (await redis.xautoclaim(stream, group, consumer, CLAIM_IDLE_MS, '0-0', 'COUNT', count)) as [string, Array<[string, string[] | null]>];
+            if (claimed.length) await handleEntries(stream, claimed);
+          }
+        }
+        const fresh = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'BLOCK', 2000, 'STREAMS', ...streams, ...streams.map(() => '>'))) as StreamReply;
+        for (const [stream, entries] of fresh ?? []) await handleEntries(stream, entries);
+      } catch (error) {
+        if (stopped) break;
+        logger.warn({ err: error, group }, 'event streams unavailable; retrying');
+        await sleep(1000);
+      }
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      redis.disconnect();
+      await loop;
+    },
+  };
+}
+
+/**
+ * Runs `effect` in a transaction that also records the event as consumed, so a redelivered event
+ * changes nothing: exactly-once effects on top of at-least-once delivery. Returns false for a
+ * duplicate.
+ */
+export async function handleOnce(sql: Sql, event: StreamedEvent, effect: (tx: TransactionSql) => Promise<void>): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const fresh = await tx`
+      insert into consumed_events (service, outbox_id) values (${event.service}, ${event.id})
+      on conflict do nothing returning 1`;
+    if (fresh.length === 0) return false;
+    await effect(tx);
+    return true;
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * The JSON contracts of the internal (non-graph) endpoints, in one place so caller and owner share
+ * one definition. Membership's authorization API is in access-client.ts.
+ */
+
+/** identity `POST /internal/users/lookup`: the users among `ids`, narrowed by `query` when given. */
+export const USERS_LOOKUP_PATH = '/internal/users/lookup';
+export interface UsersLookupRequest {
+  ids: number[];
+  /** Substring of username, name or email, case-insensitive. */
+  query?: string;
+}
+export interface UserSummary {
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+}
+export interface UsersLookupResponse {
+  users: UserSummary[];
+}
+
+/** identity `POST /internal/namespaces/lookup`: namespaces by id, or users' personal namespaces. */
+export const NAMESPACES_LOOKUP_PATH = '/internal/namespaces/lookup';
+export interface NamespacesLookupRequest {
+  ids?: number[];
+  ownerIds?: number[];
+}
+export interface NamespaceSummary {
+  id: number;
+  path: string;
+  name: string;
+  ownerId: number | null;
+}
+export interface NamespacesLookupResponse {
+  namespaces: NamespaceSummary[];
+}
+
+/**
+ * membership `PUT /internal/projects/:id`: what projects tells membership about a project so it
+ * can decide access. Applied only when `version` is newer than what membership holds, so the
+ * direct call and the `project.*` event that carries the same facts may arrive in any order.
+ */
+export const projectFactsPath = (projectId: number) => `/internal/projects/${projectId}`;
+export interface ProjectFacts {
+  projectId: number;
+  ownerId: number | null;
+  visibilityLevel: number;
+  archived: boolean;
+  issuesEnabled: boolean;
+  mergeRequestsEnabled: boolean;
+  snippetsEnabled: boolean;
+  wikiEnabled: boolean;
+  version: number;
+  deleted: boolean;
+}
+
+/** membership `POST /internal/member-projects`: the projects a user is a member of. */
+export const MEMBER_PROJECTS_PATH = '/internal/member-projects';
+export interface MemberProjectsRequest {
+  userId: number;
+}
+export interface MemberProjectsResponse {
+  projectIds: number[];
+}

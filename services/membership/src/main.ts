@@ -1,0 +1,74 @@
+import { resolve } from 'node:path';
+import {
+  closeServer,
+  consumeEvents,
+  createInternalClient,
+  createLogger,
+  createObservedApp,
+  createRedis,
+  createSql,
+  exitOnStartupFailure,
+  listen,
+  loadSdl,
+  migrate,
+  mountSubgraph,
+  onShutdown,
+  pingSql,
+  startOutboxRelay,
+} from '@hub/common';
+import { createLoaders, type MembershipContext } from './context';
+import { loadMembershipConfig, SERVICE } from './env';
+import { createEventHandler } from './events';
+import { createInternalRoutes } from './internal/routes';
+import { createMembershipService } from './membership-service';
+import { createResolvers } from './resolvers';
+
+/** Composition root: config → clients → services → server → health → listen → shutdown. */
+async function main() {
+  const config = loadMembershipConfig();
+  const logger = createLogger(SERVICE, config.LOG_LEVEL);
+  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
+  const redis = createRedis(config.REDIS_URL);
+  const identity = createInternalClient({ baseUrl: config.IDENTITY_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
+
+  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
+
+  const membership = createMembershipService({ sql, identity });
+  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
+  const consumer = consumeEvents({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    group: SERVICE,
+    services: ['projects', 'identity'],
+    logger,
+    handle: createEventHandler(sql),
+  });
+
+  const { app } = createObservedApp({
+    service: SERVICE,
+    // Answers come from Postgres alone; events wait in Redis or the outbox while either is away.
+    readiness: { postgres: () => pingSql(sql) },
+  });
+  app.use(createInternalRoutes({ sql, membership, secret: config.PRINCIPAL_SECRET, logger }));
+  await mountSubgraph<MembershipContext>({
+    app,
+    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+    resolvers: createResolvers({ sql, membership }),
+    principalSecret: config.PRINCIPAL_SECRET,
+    logger,
+    createContext: (principal) => ({ principal, loaders: createLoaders(membership, principal) }),
+  });
+
+  const server = await listen(app, config.MEMBERSHIP_PORT);
+  logger.info({ port: config.MEMBERSHIP_PORT }, 'membership subgraph listening');
+
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => closeServer(server),
+    () => consumer.stop(),
+    () => relay.stop(),
+    () => identity.close(),
+    () => sql.end({ timeout: 5 }),
+    async () => redis.disconnect(),
+  ]);
+}
+
+main().catch(exitOnStartupFailure(createLogger(SERVICE)));

@@ -1,0 +1,110 @@
+import {
+  authorize,
+  forbidden,
+  MEMBER_ACCESS_LEVELS,
+  notFound,
+  recordEvent,
+  unprocessable,
+  USERS_LOOKUP_PATH,
+  type InternalClient,
+  type Principal,
+  type ProjectAccess,
+  type TransactionSql,
+  type UserSummary,
+  type UsersLookupRequest,
+  type UsersLookupResponse,
+  type Sql,
+} from '@hub/common';
+import * as members from './db/members';
+import { findAccess } from './db/project-facts';
+import { SERVICE } from './env';
+
+/** Team changes and the access answers built on them. */
+export function createMembershipService(deps: { sql: Sql; identity: InternalClient }) {
+  const { sql } = deps;
+
+  async function lookupUsers(ids: number[], query?: string): Promise<UserSummary[]> {
+    const request: UsersLookupRequest = { ids, query };
+    return (await deps.identity.post<UsersLookupResponse>(USERS_LOOKUP_PATH, request)).users;
+  }
+
+  async function accessOf(principal: Principal, projectId: number): Promise<ProjectAccess | null> {
+    return (await findAccess(sql, principal.userId, [projectId])).get(projectId) ?? null;
+  }
+
+  function checkLevel(accessLevel: number) {
+    if (!MEMBER_ACCESS_LEVELS.includes(accessLevel)) throw unprocessable({ access_level: ['is not included in the list'] });
+  }
+
+  const event = (tx: TransactionSql, type: string, principal: Principal, member: members.MemberRow, username: string | null) =>
+    recordEvent(tx, SERVICE, {
+      type,
+      payload: {
+        project_id: member.projectId,
+        user_id: member.userId,
+        user_username: username,
+        access_level: member.accessLevel,
+        actor_id: principal.userId,
+        actor_username: principal.username,
+      },
+    });
+
+  return {
+    accessFor: (userId: number | null, projectIds: readonly number[]) => findAccess(sql, userId, projectIds),
+
+    /** The team, or the members matching `query` (username, name or email). */
+    async listMembers(projectId: number, query: string | undefined, window: Parameters<typeof members.listMembers>[3]) {
+      let userIds: number[] | null = null;
+      if (query) {
+        const ids = await members.memberUserIds(sql, projectId);
+        userIds = (await lookupUsers(ids, query)).map((u) => u.id);
+      }
+      return members.listMembers(sql, projectId, userIds, window);
+    },
+
+    /** GitLab's idempotent add: an existing member keeps the existing membership. */
+    async addMember(principal: Principal, projectId: number, userId: number, accessLevel: number) {
+      authorize(await accessOf(principal, projectId), principal, 'admin_project');
+      const existing = await members.findMember(sql, projectId, userId);
+      if (existing) return existing;
+      checkLevel(accessLevel);
+      const [user] = await lookupUsers([userId]);
+      if (!user) throw notFound('User');
+      return sql.begin(async (tx) => {
+        const added = await members.insertMember(tx, projectId, userId, accessLevel);
+        // A concurrent add won the race: that membership stands, as with any existing one.
+        if (!added) return (await members.findMember(tx, projectId, userId))!;
+        await event(tx, 'member.added', principal, added, user.username);
+        return added;
+      });
+    },
+
+    async updateMember(principal: Principal, projectId: number, userId: number, accessLevel: number) {
+      const access = authorize(await accessOf(principal, projectId), principal, 'admin_project');
+      checkLevel(accessLevel);
+      // The namespace owner is Owner by owning the namespace; that is not a team setting.
+      if (access.ownerId === userId) throw forbidden();
+      return sql.begin(async (tx) => {
+        const updated = await members.updateMemberLevel(tx, projectId, userId, accessLevel);
+        if (!updated) throw notFound('User can not be found');
+        await event(tx, 'member.updated', principal, updated, null);
+        return updated;
+      });
+    },
+
+    /** Idempotent: removing a non-member succeeds and changes nothing. */
+    async removeMember(principal: Principal, projectId: number, userId: number) {
+      const access = authorize(await accessOf(principal, projectId), principal, 'admin_project');
+      if (access.ownerId === userId) throw forbidden();
+      if (!(await members.findMember(sql, projectId, userId))) return null;
+      const [user] = await lookupUsers([userId]);
+      return sql.begin(async (tx) => {
+        const removed = await members.deleteMember(tx, projectId, userId);
+        if (removed) await event(tx, 'member.removed', principal, removed, user?.username ?? null);
+        return removed ?? null;
+      });
+    },
+  };
+}
+
+export type MembershipService = ReturnType<typeof createMembershipService>;

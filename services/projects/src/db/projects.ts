@@ -1,0 +1,157 @@
+import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+
+/** A row of projects.projects, camelCased. */
+export interface ProjectRow {
+  id: number;
+  namespaceId: number;
+  namespacePath: string;
+  namespaceName: string;
+  ownerId: number | null;
+  creatorId: number;
+  name: string;
+  path: string;
+  description: string | null;
+  defaultBranch: string;
+  visibilityLevel: number;
+  issuesEnabled: boolean;
+  mergeRequestsEnabled: boolean;
+  wikiEnabled: boolean;
+  snippetsEnabled: boolean;
+  archived: boolean;
+  importUrl: string | null;
+  tagList: string[];
+  forkedFromProjectId: number | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  lastActivityAt: Date;
+}
+
+/** Columns a create sets. */
+export type ProjectInsert = Omit<ProjectRow, 'id' | 'version' | 'createdAt' | 'updatedAt' | 'lastActivityAt' | 'tagList'>;
+/** Columns an update may change. */
+export type ProjectChanges = Partial<
+  Pick<
+    ProjectRow,
+    | 'name'
+    | 'path'
+    | 'description'
+    | 'defaultBranch'
+    | 'visibilityLevel'
+    | 'issuesEnabled'
+    | 'mergeRequestsEnabled'
+    | 'wikiEnabled'
+    | 'snippetsEnabled'
+    | 'archived'
+    | 'forkedFromProjectId'
+  >
+>;
+
+type Db = Sql | TransactionSql;
+
+export async function findProjectsByIds(sql: Db, ids: readonly number[]): Promise<ProjectRow[]> {
+  return sql<ProjectRow[]>`select * from projects where id in ${sql(ids as number[])}`;
+}
+
+export async function findProjectByFullPath(sql: Db, namespacePath: string, path: string): Promise<ProjectRow | undefined> {
+  const [row] = await sql<ProjectRow[]>`
+    select * from projects where lower(namespace_path) = lower(${namespacePath}) and lower(path) = lower(${path})`;
+  return row;
+}
+
+/** Which of `name` and `path` another project of the namespace already uses. */
+export async function takenInNamespace(
+  sql: Db,
+  namespaceId: number,
+  name: string | undefined,
+  path: string | undefined,
+  exceptId: number | null,
+): Promise<{ name: boolean; path: boolean }> {
+  const rows = await sql<{ name: string; path: string }[]>`
+    select name, path from projects
+    where namespace_id = ${namespaceId} and id <> ${exceptId ?? 0}
+      and (lower(name) = lower(${name ?? ''}) or lower(path) = lower(${path ?? ''}))`;
+  return {
+    name: name !== undefined && rows.some((r) => r.name.toLowerCase() === name.toLowerCase()),
+    path: path !== undefined && rows.some((r) => r.path.toLowerCase() === path.toLowerCase()),
+  };
+}
+
+export async function insertProject(tx: TransactionSql, values: ProjectInsert): Promise<ProjectRow> {
+  const [row] = await tx<ProjectRow[]>`insert into projects ${tx(values as never)} returning *`;
+  return row;
+}
+
+export async function updateProject(tx: TransactionSql, id: number, changes: ProjectChanges): Promise<ProjectRow | undefined> {
+  const set = Object.keys(changes).length ? tx`${tx(changes as never)},` : tx``;
+  const [row] = await tx<ProjectRow[]>`
+    update projects set ${set} version = version + 1, updated_at = now() where id = ${id} returning *`;
+  return row;
+}
+
+export async function deleteProject(tx: TransactionSql, id: number): Promise<ProjectRow | undefined> {
+  const [row] = await tx<ProjectRow[]>`delete from projects where id = ${id} returning *`;
+  return row;
+}
+
+export async function countForks(sql: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  const rows = await sql<{ id: number; count: number }[]>`
+    select forked_from_project_id as id, count(*)::int as count from projects
+    where forked_from_project_id in ${sql(ids as number[])} group by forked_from_project_id`;
+  return new Map(rows.map((r) => [r.id, r.count]));
+}
+
+/** A personal namespace was renamed (its owner's username changed). */
+export async function renameNamespace(tx: TransactionSql, ownerId: number, path: string, name: string): Promise<void> {
+  await tx`update projects set namespace_path = ${path}, namespace_name = ${name}
+    where owner_id = ${ownerId} and (namespace_path <> ${path} or namespace_name <> ${name})`;
+}
+
+export async function projectIdsOwnedBy(sql: Db, ownerId: number): Promise<number[]> {
+  const rows = await sql<{ id: number }[]>`select id from projects where owner_id = ${ownerId}`;
+  return rows.map((r) => r.id);
+}
+
+export async function touchActivity(tx: TransactionSql, id: number, at: Date): Promise<void> {
+  await tx`update projects set last_activity_at = ${at} where id = ${id} and last_activity_at < ${at}`;
+}
+
+export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
+
+/** Who may appear in a list; the resolver turns the viewer and scope into one of these. */
+export type ListAudience =
+  | { kind: 'all' }
+  | { kind: 'owner'; userId: number }
+  | { kind: 'member'; userId: number; memberOf: number[] }
+  /** Their own and member projects, plus every internal and public one. */
+  | { kind: 'visible'; userId: number; memberOf: number[] };
+
+export interface ListFilter {
+  audience: ListAudience;
+  archived?: boolean | null;
+  search?: string | null;
+  orderBy: ProjectOrder;
+  sort: 'asc' | 'desc';
+}
+
+export async function listProjects(sql: Db, filter: ListFilter, window: PageWindow): Promise<{ rows: ProjectRow[]; total: number }> {
+  const a = filter.audience;
+  const audience =
+    a.kind === 'all'
+      ? sql``
+      : a.kind === 'owner'
+        ? sql`and owner_id = ${a.userId}`
+        : a.kind === 'member'
+          ? sql`and (owner_id = ${a.userId} or id = any(${a.memberOf}::int[]))`
+          : sql`and (visibility_level >= 10 or owner_id = ${a.userId} or id = any(${a.memberOf}::int[]))`;
+  const where = sql`where true ${audience}
+    ${filter.archived === undefined || filter.archived === null ? sql`` : sql`and archived = ${filter.archived}`}
+    ${filter.search ? sql`and name ilike ${containsPattern(filter.search)}` : sql``}`;
+  // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
+  const order = sql`order by ${sql(filter.orderBy)} ${filter.sort === 'asc' ? sql`asc` : sql`desc`}, id ${filter.sort === 'asc' ? sql`asc` : sql`desc`}`;
+  const [rows, [{ count }]] = await Promise.all([
+    sql<ProjectRow[]>`select * from projects ${where} ${order} limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from projects ${where}`,
+  ]);
+  return { rows, total: count };
+}

@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import {
+  closeServer,
+  consumeEvents,
+  createAccessClient,
+  createInternalClient,
+  createLogger,
+  createObservedApp,
+  createRedis,
+  createSql,
+  exitOnStartupFailure,
+  followEvents,
+  listen,
+  loadSdl,
+  migrate,
+  mountSubgraph,
+  onShutdown,
+  pingSql,
+  startOutboxRelay,
+} from '@hub/common';
+import { createLoaders, type ProjectsContext } from './context';
+import { loadProjectsConfig, SERVICE } from './env';
+import { createEventHandler } from './events';
+import { createProjectsService } from './projects-service';
+import { createResolvers } from './resolvers';
+
+/** Composition root: config → clients → services → server → health → listen → shutdown. */
+async function main() {
+  const config = loadProjectsConfig();
+  const logger = createLogger(SERVICE, config.LOG_LEVEL);
+  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
+  const redis = createRedis(config.REDIS_URL);
+  const internal = { secret: config.PRINCIPAL_SECRET, caller: SERVICE };
+  const identity = createInternalClient({ ...internal, baseUrl: config.IDENTITY_URL });
+  const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
+  const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+
+  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
+
+  const projects = createProjectsService({ sql, identity, membership, access, logger });
+  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
+  const consumer = consumeEvents({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    group: SERVICE,
+    services: ['projects', 'membership', 'identity'],
+    logger,
+    handle: createEventHandler({ sql, projects }),
+  });
+  // Every replica drops cached access answers a team or project change made stale.
+  const invalidation = followEvents({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    services: ['membership', 'projects'],
+    logger,
+    onEvent: (event) => {
+      const projectId = Number(event.payload.project_id);
+      if (Number.isInteger(projectId)) access.invalidateProject(projectId);
+    },
+  });
+
+  const { app } = createObservedApp({
+    service: SERVICE,
+    readiness: { postgres: () => pingSql(sql) },
+  });
+  await mountSubgraph<ProjectsContext>({
+    app,
+    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+    resolvers: createResolvers({ sql, projects, membership, externalUrl: config.EXTERNAL_URL }),
+    principalSecret: config.PRINCIPAL_SECRET,
+    logger,
+    createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
+  });
+
+  const server = await listen(app, config.PROJECTS_PORT);
+  logger.info({ port: config.PROJECTS_PORT }, 'projects subgraph listening');
+
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => closeServer(server),
+    () => consumer.stop(),
+    () => invalidation.stop(),
+    () => relay.stop(),
+    () => identity.close(),
+    () => membership.close(),
+    () => sql.end({ timeout: 5 }),
+    async () => redis.disconnect(),
+  ]);
+}
+
+main().catch(exitOnStartupFailure(createLogger(SERVICE)));

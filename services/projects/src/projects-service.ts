@@ -1,0 +1,290 @@
+import {
+  authorize,
+  conflict,
+  invalid,
+  NAMESPACES_LOOKUP_PATH,
+  notFound,
+  projectFactsPath,
+  recordEvent,
+  requireAdmin,
+  requireUser,
+  type AccessClient,
+  type Ability,
+  type FieldErrors,
+  type InternalClient,
+  type Logger,
+  type NamespaceSummary,
+  type NamespacesLookupRequest,
+  type NamespacesLookupResponse,
+  type Principal,
+  type ProjectFacts,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
+import * as projects from './db/projects';
+import type { ProjectChanges, ProjectRow } from './db/projects';
+import { pathFromName, validateProjectAttributes, visibilityOf, type ProjectAttributes } from './domain/project-attributes';
+import { SERVICE } from './env';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** What membership needs to know to decide access to a project. */
+export const factsOf = (row: ProjectRow, deleted = false): ProjectFacts => ({
+  projectId: row.id,
+  ownerId: row.ownerId,
+  visibilityLevel: row.visibilityLevel,
+  archived: row.archived,
+  issuesEnabled: row.issuesEnabled,
+  mergeRequestsEnabled: row.mergeRequestsEnabled,
+  snippetsEnabled: row.snippetsEnabled,
+  wikiEnabled: row.wikiEnabled,
+  // A deletion outranks every change before it.
+  version: deleted ? row.version + 1 : row.version,
+  deleted,
+});
+
+const takenErrors = (taken: { name: boolean; path: boolean }): FieldErrors | null => {
+  const fields: FieldErrors = {};
+  if (taken.name) fields.name = ['has already been taken'];
+  if (taken.path) fields.path = ['has already been taken'];
+  return Object.keys(fields).length ? fields : null;
+};
+
+/** Everything projects does to its data; each change records its event and tells membership. */
+export function createProjectsService(deps: {
+  sql: Sql;
+  identity: InternalClient;
+  membership: InternalClient;
+  access: AccessClient;
+  logger: Logger;
+}) {
+  const { sql, logger } = deps;
+
+  async function lookupNamespaces(request: NamespacesLookupRequest): Promise<NamespaceSummary[]> {
+    return (await deps.identity.post<NamespacesLookupResponse>(NAMESPACES_LOOKUP_PATH, request)).namespaces;
+  }
+
+  const personalNamespace = async (userId: number) => (await lookupNamespaces({ ownerIds: [userId] }))[0];
+
+  async function findProject(id: number): Promise<ProjectRow | undefined> {
+    return (await projects.findProjectsByIds(sql, [id]))[0];
+  }
+
+  async function authorized(principal: Principal, id: number, ability: Ability): Promise<ProjectRow> {
+    const row = await findProject(id);
+    authorize(row ? await deps.access.loader(principal).load(id) : null, principal, ability);
+    return row!;
+  }
+
+  /**
+   * Membership learns of every change twice: right here, so the next request sees it, and
+   * through the event in the outbox, in case this call fails. Versions make the order moot.
+   */
+  async function tellMembership(row: ProjectRow, deleted = false) {
+    try {
+      await deps.membership.put(projectFactsPath(row.id), factsOf(row, deleted));
+    } catch (error) {
+      logger.warn({ err: error, projectId: row.id }, 'membership not told directly; the project event will tell it');
+    }
+    deps.access.invalidateProject(row.id);
+  }
+
+  const event = (tx: TransactionSql, type: string, actor: Principal | null, row: ProjectRow, deleted = false, extra: Record<string, unknown> = {}) =>
+    recordEvent(tx, SERVICE, {
+      type,
+      payload: {
+        project_id: row.id,
+        name: row.name,
+        path: row.path,
+        path_with_namespace: `${row.namespacePath}/${row.path}`,
+        namespace_id: row.namespaceId,
+        actor_id: actor?.userId ?? null,
+        actor_username: actor?.username ?? null,
+        facts: factsOf(row, deleted),
+        ...extra,
+      },
+    });
+
+  async function refuseTaken(namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) {
+    const fields = takenErrors(await projects.takenInNamespace(sql, namespaceId, name, path, exceptId));
+    if (fields) throw conflict(fields);
+  }
+
+  /** Two concurrent creates can both pass refuseTaken; the unique index decides, with the same answer. */
+  function mapUniqueViolation(error: unknown): never {
+    const pg = error as { code?: string; constraint_name?: string };
+    if (pg.code === UNIQUE_VIOLATION && pg.constraint_name === 'projects_namespace_name_key') throw conflict({ name: ['has already been taken'] });
+    if (pg.code === UNIQUE_VIOLATION && pg.constraint_name === 'projects_namespace_path_key') throw conflict({ path: ['has already been taken'] });
+    throw error;
+  }
+
+  async function insert(principal: Principal, namespace: NamespaceSummary, values: Omit<projects.ProjectInsert, 'namespaceId' | 'namespacePath' | 'namespaceName' | 'ownerId' | 'creatorId'>) {
+    await refuseTaken(namespace.id, values.name, values.path, null);
+    const row = await sql
+      .begin(async (tx) => {
+        const created = await projects.insertProject(tx, {
+          ...values,
+          namespaceId: namespace.id,
+          namespacePath: namespace.path,
+          namespaceName: namespace.name,
+          ownerId: namespace.ownerId,
+          creatorId: principal.userId!,
+        });
+        await event(tx, 'project.created', principal, created, false, { forked_from_project_id: created.forkedFromProjectId });
+        return created;
+      })
+      .catch(mapUniqueViolation);
+    await tellMembership(row);
+    return row;
+  }
+
+  async function deleteRow(actor: Principal | null, row: ProjectRow): Promise<boolean> {
+    const deleted = await sql.begin(async (tx) => {
+      const gone = await projects.deleteProject(tx, row.id);
+      if (gone) await event(tx, 'project.deleted', actor, gone, true);
+      return gone;
+    });
+    if (deleted) await tellMembership(deleted, true);
+    return Boolean(deleted);
+  }
+
+  return {
+    findProject,
+
+    /** GitLab's create: the caller's namespace unless another one they own (any, for admins) is named. */
+    async create(principal: Principal, attrs: ProjectAttributes & { namespaceId?: number | null }, forUserId?: number) {
+      requireUser(principal);
+      let namespace: NamespaceSummary | undefined;
+      if (forUserId !== undefined) {
+        requireAdmin(principal);
+        namespace = await personalNamespace(forUserId);
+        if (!namespace) throw notFound('User');
+      } else if (attrs.namespaceId !== undefined && attrs.namespaceId !== null) {
+        [namespace] = await lookupNamespaces({ ids: [attrs.namespaceId] });
+        if (!namespace || (namespace.ownerId !== principal.userId && !principal.isAdmin)) throw invalid({ namespace: ['is not valid'] });
+      } else {
+        namespace = await personalNamespace(principal.userId!);
+        if (!namespace) throw notFound('Namespace');
+      }
+      validateProjectAttributes(attrs, true);
+      const name = attrs.name!;
+      const path = attrs.path ?? pathFromName(name);
+      if (path === '') throw invalid({ path: ["can't be blank"] });
+      return insert(principal, namespace, {
+        name,
+        path,
+        description: attrs.description ?? null,
+        defaultBranch: attrs.defaultBranch ?? 'master',
+        visibilityLevel: visibilityOf(attrs) ?? 0,
+        issuesEnabled: attrs.issuesEnabled ?? true,
+        mergeRequestsEnabled: attrs.mergeRequestsEnabled ?? true,
+        wikiEnabled: attrs.wikiEnabled ?? true,
+        snippetsEnabled: attrs.snippetsEnabled ?? false,
+        archived: false,
+        importUrl: attrs.importUrl ?? null,
+        forkedFromProjectId: null,
+      });
+    },
+
+    /** Settings need Master; the name, the path and the visibility need Owner. */
+    async update(principal: Principal, id: number, attrs: ProjectAttributes) {
+      requireUser(principal);
+      const row = await authorized(principal, id, 'admin_project');
+      const access = (await deps.access.loader(principal).load(id))!;
+      const changes: ProjectChanges = {};
+      const set = <K extends keyof ProjectChanges>(key: K, value: ProjectChanges[K] | null | undefined) => {
+        if (value !== undefined && value !== null && value !== row[key]) changes[key] = value;
+      };
+      set('name', attrs.name);
+      set('path', attrs.path);
+      set('description', attrs.description);
+      set('defaultBranch', attrs.defaultBranch);
+      set('visibilityLevel', visibilityOf(attrs));
+      set('issuesEnabled', attrs.issuesEnabled);
+      set('mergeRequestsEnabled', attrs.mergeRequestsEnabled);
+      set('wikiEnabled', attrs.wikiEnabled);
+      set('snippetsEnabled', attrs.snippetsEnabled);
+      set('archived', attrs.archived);
+      validateProjectAttributes(attrs, false);
+      if (changes.name !== undefined || changes.path !== undefined) authorize(access, principal, 'rename_project');
+      if (changes.visibilityLevel !== undefined) authorize(access, principal, 'change_visibility_level');
+      if (Object.keys(changes).length === 0) return row;
+      await refuseTaken(row.namespaceId, changes.name, changes.path, row.id);
+      const updated = await sql
+        .begin(async (tx) => {
+          const after = (await projects.updateProject(tx, id, changes))!;
+          await event(tx, 'project.updated', principal, after);
+          return after;
+        })
+        .catch(mapUniqueViolation);
+      await tellMembership(updated);
+      return updated;
+    },
+
+    /** Owner only. False when the project does not exist (DELETE is idempotent). */
+    async remove(principal: Principal, id: number): Promise<boolean> {
+      requireUser(principal);
+      if (!(await findProject(id))) return false;
+      const row = await authorized(principal, id, 'remove_project');
+      return deleteRow(principal, row);
+    },
+
+    /** A deleted user's projects go with them, as in GitLab; each deletion cascades as usual. */
+    async removeOwnedBy(userId: number): Promise<void> {
+      for (const id of await projects.projectIdsOwnedBy(sql, userId)) {
+        const row = await findProject(id);
+        if (row) await deleteRow(null, row);
+      }
+    },
+
+    /** A copy of the project's settings in the caller's namespace, marked as its fork. */
+    async fork(principal: Principal, id: number) {
+      const userId = requireUser(principal);
+      const source = await authorized(principal, id, 'fork_project');
+      const namespace = await personalNamespace(userId);
+      if (!namespace) throw notFound('Namespace');
+      return insert(principal, namespace, {
+        name: source.name,
+        path: source.path,
+        description: source.description,
+        defaultBranch: source.defaultBranch,
+        visibilityLevel: source.visibilityLevel,
+        issuesEnabled: source.issuesEnabled,
+        mergeRequestsEnabled: source.mergeRequestsEnabled,
+        wikiEnabled: source.wikiEnabled,
+        snippetsEnabled: source.snippetsEnabled,
+        archived: false,
+        importUrl: null,
+        forkedFromProjectId: source.id,
+      });
+    },
+
+    async createForkRelation(principal: Principal, id: number, forkedFromId: number) {
+      requireAdmin(principal);
+      const row = await findProject(id);
+      if (!row) throw notFound('Project');
+      if (!(await findProject(forkedFromId))) throw notFound('Source Project');
+      if (row.forkedFromProjectId !== null) throw conflict('Project already forked');
+      return sql.begin(async (tx) => {
+        const updated = (await projects.updateProject(tx, id, { forkedFromProjectId: forkedFromId }))!;
+        await event(tx, 'project.updated', principal, updated);
+        return updated;
+      });
+    },
+
+    /** Succeeds also for a project that is not a fork. */
+    async deleteForkRelation(principal: Principal, id: number) {
+      requireAdmin(principal);
+      const row = await findProject(id);
+      if (!row) throw notFound('Project');
+      if (row.forkedFromProjectId === null) return row;
+      return sql.begin(async (tx) => {
+        const updated = (await projects.updateProject(tx, id, { forkedFromProjectId: null }))!;
+        await event(tx, 'project.updated', principal, updated);
+        return updated;
+      });
+    },
+  };
+}
+
+export type ProjectsService = ReturnType<typeof createProjectsService>;

@@ -1,0 +1,46 @@
+import { Visibility, pageWindow } from '@hub/common';
+import { listEvents } from '../db/events';
+import type { ProjectRow } from '../db/projects';
+import type { ProjectResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+import { visibleProject } from './Query';
+
+const fullPath = (p: ProjectRow) => `${p.namespacePath}/${p.path}`;
+
+export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): ProjectResolvers => {
+  const sshHost = new URL(externalUrl).hostname;
+  return {
+    // Other subgraphs only reference projects the viewer reached through this one, but the check
+    // is cheap and keeps a reference from revealing a private project.
+    __resolveReference: async (reference, context) =>
+      visibleProject(await context.loaders.projectById.load((reference as { id: number }).id), context),
+
+    public: (p) => p.visibilityLevel === Visibility.PUBLIC,
+    sshUrlToRepo: (p) => `git@${sshHost}:${fullPath(p)}.git`,
+    httpUrlToRepo: (p) => `${externalUrl}/${fullPath(p)}.git`,
+    webUrl: (p) => `${externalUrl}/${fullPath(p)}`,
+    namespace: (p) => ({ id: p.namespaceId }),
+    owner: (p) => (p.ownerId === null ? null : { id: p.ownerId }),
+    nameWithNamespace: (p) => `${p.namespaceName} / ${p.name}`,
+    pathWithNamespace: fullPath,
+    avatarUrl: () => null,
+    starCount: () => 0,
+    forksCount: (p, _args, { loaders }) => loaders.forksCount.load(p.id),
+    forkedFromProject: async (p, _args, context) =>
+      p.forkedFromProjectId === null ? null : visibleProject(await context.loaders.projectById.load(p.forkedFromProjectId), context),
+
+    permissions: async (p, _args, { loaders }) => {
+      const access = await loaders.access.load(p.id);
+      return {
+        projectAccess:
+          access?.memberLevel != null ? { accessLevel: access.memberLevel, notificationLevel: access.notificationLevel ?? 3 } : null,
+        groupAccess: null,
+      };
+    },
+
+    events: async (p, args) => {
+      const { rows, total } = await listEvents(sql, p.id, pageWindow(args.page, args.perPage));
+      return { nodes: rows, total };
+    },
+  };
+};

@@ -1,0 +1,69 @@
+import {
+  can,
+  MEMBER_PROJECTS_PATH,
+  pageWindow,
+  requireAdmin,
+  requireUser,
+  type MemberProjectsRequest,
+  type MemberProjectsResponse,
+  type Principal,
+} from '@hub/common';
+import { findProjectByFullPath, listProjects, type ListAudience, type ProjectRow } from '../db/projects';
+import type { ProjectsContext } from '../context';
+import type { QueryResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+/** A project the viewer may see, or null: a private project never reveals that it exists. */
+export async function visibleProject(row: ProjectRow | null | undefined, { principal, loaders }: ProjectsContext): Promise<ProjectRow | null> {
+  if (!row) return null;
+  const access = await loaders.access.load(row.id);
+  return access && can(access, principal, 'read_project') ? row : null;
+}
+
+export const createQueryResolvers = ({ sql, membership }: ResolverDeps): QueryResolvers => {
+  const memberOf = async (userId: number) => {
+    const request: MemberProjectsRequest = { userId };
+    return (await membership.post<MemberProjectsResponse>(MEMBER_PROJECTS_PATH, request)).projectIds;
+  };
+
+  async function audience(scope: string, principal: Principal): Promise<ListAudience> {
+    const userId = requireUser(principal);
+    switch (scope) {
+      case 'ALL':
+        requireAdmin(principal);
+        return { kind: 'all' };
+      case 'OWNED':
+        return { kind: 'owner', userId };
+      case 'VISIBLE':
+        return principal.isAdmin ? { kind: 'all' } : { kind: 'visible', userId, memberOf: await memberOf(userId) };
+      default:
+        return { kind: 'member', userId, memberOf: await memberOf(userId) };
+    }
+  }
+
+  return {
+    project: async (_parent, { id, fullPath }, context) => {
+      requireUser(context.principal);
+      if (id !== undefined && id !== null) return visibleProject(await context.loaders.projectById.load(id), context);
+      const slash = fullPath?.lastIndexOf('/') ?? -1;
+      if (!fullPath || slash <= 0) return null;
+      const row = await findProjectByFullPath(sql, fullPath.slice(0, slash), fullPath.slice(slash + 1));
+      return visibleProject(row, context);
+    },
+
+    projects: async (_parent, args, { principal }) => {
+      const { rows, total } = await listProjects(
+        sql,
+        {
+          audience: await audience(args.scope ?? 'MEMBER', principal),
+          archived: args.archived,
+          search: args.search,
+          orderBy: (args.orderBy ?? 'CREATED_AT').toLowerCase() as never,
+          sort: args.sort === 'ASC' ? 'asc' : 'desc',
+        },
+        pageWindow(args.page, args.perPage),
+      );
+      return { nodes: rows, total };
+    },
+  };
+};
