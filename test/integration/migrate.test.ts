@@ -32,16 +32,16 @@ describe('per-service migrations', () => {
 
   it('applies the common and the service migrations once, in the service schema', async () => {
     const m = setup({ '0001_things.sql': 'create table things (id int primary key);' });
-    expect(await m.run()).toEqual(['common/0001_outbox.sql', `${m.schema}/0001_things.sql`]);
+    expect(await m.run()).toEqual(['common/0001_outbox.sql', 'common/0002_consumed_events.sql', `${m.schema}/0001_things.sql`]);
     expect(await m.run()).toEqual([]);
     const tables = await m.sql`select table_name from information_schema.tables where table_schema = ${m.schema} order by 1`;
-    expect(tables.map((t) => t.tableName)).toEqual(['outbox', 'schema_migrations', 'things']);
+    expect(tables.map((t) => t.tableName)).toEqual(['consumed_events', 'outbox', 'schema_migrations', 'things']);
   });
 
   it('lets replicas start at once: concurrent runs apply each migration once', async () => {
     const m = setup({ '0001_things.sql': 'create table things (id int primary key);' });
     const results = await Promise.all([m.run(), m.run(), m.run()]);
-    expect(results.flat().sort()).toEqual(['common/0001_outbox.sql', `${m.schema}/0001_things.sql`].sort());
+    expect(results.flat().sort()).toEqual(['common/0001_outbox.sql', 'common/0002_consumed_events.sql', `${m.schema}/0001_things.sql`].sort());
   });
 
   it('refuses a migration edited after it was applied', async () => {

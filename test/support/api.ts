@@ -98,3 +98,32 @@ export async function eventually(check: () => Promise<void>, timeoutMs = 5000): 
     }
   }
 }
+
+export interface TestProject {
+  id: number;
+  name: string;
+  path: string;
+  path_with_namespace: string;
+  [field: string]: unknown;
+}
+
+/** Creates a project as `token`'s user (root by default) with a unique name. */
+export async function createProject(token: string = stack.rootToken, attrs: Record<string, unknown> = {}): Promise<TestProject> {
+  const res = await api('POST', '/projects', { token, body: { name: unique('proj'), ...attrs } });
+  if (res.status !== 201) throw new Error(`creating a project failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Adds a team member as root. */
+export async function addMember(projectId: number, userId: number, accessLevel: number): Promise<void> {
+  const res = await api('POST', `/projects/${projectId}/members`, { body: { user_id: userId, access_level: accessLevel } });
+  if (res.status !== 201) throw new Error(`adding a member failed: ${res.status} ${res.text}`);
+}
+
+/** Asserts GitLab v3's pagination headers on a list response. */
+export function expectPaginationHeaders(res: ApiResponse, total: number, perPage = 20): void {
+  if (res.headers.get('x-total') !== String(total)) throw new Error(`X-Total ${res.headers.get('x-total')}, expected ${total}`);
+  if (res.headers.get('x-per-page') !== String(perPage)) throw new Error(`X-Per-Page ${res.headers.get('x-per-page')}, expected ${perPage}`);
+  const link = res.headers.get('link') ?? '';
+  if (!link.includes('rel="first"') || !link.includes('rel="last"')) throw new Error(`Link header without first/last: ${link}`);
+}

@@ -37,6 +37,7 @@ export default async function globalSetup(): Promise<void> {
     restUrl: stack.restUrl,
     baseUrl: stack.restUrl.replace(/\/api\/v3$/, ''),
     graphqlUrl: stack.graphqlUrl,
+    externalUrl: stack.env.EXTERNAL_URL!,
     urls: stack.urls,
     rootToken: stack.rootToken,
     rootPassword: stack.rootPassword!,

@@ -5,6 +5,8 @@ export interface StackInfo {
   dir: string;
   restUrl: string;
   baseUrl: string;
+  /** What clone and web URLs are built from. */
+  externalUrl: string;
   graphqlUrl: string;
   urls: Record<string, string>;
   rootToken: string;

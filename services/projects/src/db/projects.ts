@@ -83,9 +83,11 @@ export async function insertProject(tx: TransactionSql, values: ProjectInsert): 
 }
 
 export async function updateProject(tx: TransactionSql, id: number, changes: ProjectChanges): Promise<ProjectRow | undefined> {
-  const set = Object.keys(changes).length ? tx`${tx(changes as never)},` : tx``;
-  const [row] = await tx<ProjectRow[]>`
-    update projects set ${set} version = version + 1, updated_at = now() where id = ${id} returning *`;
+  // postgres.js expands an object into `col = value, ...` only right after `set`.
+  const [row] = Object.keys(changes).length
+    ? await tx<ProjectRow[]>`
+        update projects set ${tx(changes as Record<string, unknown>)}, version = version + 1, updated_at = now() where id = ${id} returning *`
+    : await tx<ProjectRow[]>`update projects set version = version + 1, updated_at = now() where id = ${id} returning *`;
   return row;
 }
 
