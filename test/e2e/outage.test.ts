@@ -37,6 +37,31 @@ describe('when a service is down', () => {
     expect((await get('/user', stack.rootToken)).status).toBe(200);
   }, 60_000);
 
+  it('keeps creating projects while membership is down; access follows from the event once it is back', async () => {
+    await stack.stopProcess('membership');
+    const created = await fetch(stack.restUrl + '/projects', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': stack.rootToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `made-during-outage-${Date.now()}` }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    // Reading needs membership's access answer; other routes keep working.
+    const read = await get(`/projects/${id}`, stack.rootToken);
+    expect([read.status, read.body]).toEqual([503, { message: '503 Service Unavailable' }]);
+    expect((await get('/user', stack.rootToken)).status).toBe(200);
+    await stack.restart('membership');
+    // Membership learns of the project from its project.created event and makes root its Owner.
+    const deadline = Date.now() + 10_000;
+    let after = await get(`/projects/${id}`, stack.rootToken);
+    while (after.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      after = await get(`/projects/${id}`, stack.rootToken);
+    }
+    expect(after.status).toBe(200);
+    expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({ access_level: 50, notification_level: 3 });
+  }, 60_000);
+
   it('answers 502 with a JSON message while the gateway is down', async () => {
     await stack.stopProcess('gateway');
     const res = await get('/user', stack.rootToken);
