@@ -1,5 +1,6 @@
 // npm run bench: times GET /api/v3/user through the facade, the same query straight to the gateway,
-// and straight to the identity subgraph, in one run on one stack, and prints the ratios.
+// and straight to the identity subgraph, then the project routes (which cross projects, membership
+// and identity) through the facade, in one run on one stack, and prints the ratios.
 // Options: --duration <s> (default 10), --connections <n> (default 10).
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,23 @@ async function measure(name: string, options: autocannon.Options): Promise<Figur
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
+/** A page of root's projects and one project with a small team, for the project routes. */
+async function seedProjects(restUrl: string, token: string): Promise<{ projectId: number; listSize: number }> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(restUrl + path, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (response.status !== 201) throw new Error(`seeding ${path} failed: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: number };
+  };
+  const listSize = 20;
+  const projects = [];
+  for (let i = 0; i < listSize; i++) projects.push(await post('/projects', { name: `bench-${i}` }));
+  for (let i = 0; i < 3; i++) {
+    const user = await post('/users', { email: `bench${i}@example.com`, password: 'bench-password', username: `bench${i}`, name: `Bench ${i}` });
+    await post(`/projects/${projects[0].id}/members`, { user_id: user.id, access_level: 30 });
+  }
+  return { projectId: projects[0].id, listSize };
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
   chmodSync(dir, 0o755);
@@ -57,12 +75,25 @@ async function main() {
       await measure('gateway POST /graphql', { url: stack.graphqlUrl, method: 'POST', headers: { ...json, 'PRIVATE-TOKEN': stack.rootToken }, body: query }),
       await measure('identity subgraph', { url: `${stack.urls.identity}/graphql`, method: 'POST', headers: { ...json, 'x-hub-principal': principal }, body: query }),
     ];
+    const { projectId, listSize } = await seedProjects(stack.restUrl, stack.rootToken);
+    const asRoot = { headers: { 'PRIVATE-TOKEN': stack.rootToken } };
+    rows.push(
+      await measure('facade  GET project', { url: `${stack.restUrl}/projects/${projectId}`, ...asRoot }),
+      await measure(`facade  GET projects (${listSize})`, { url: `${stack.restUrl}/projects`, ...asRoot }),
+      await measure('facade  GET members', { url: `${stack.restUrl}/projects/${projectId}/members`, ...asRoot }),
+    );
     const pad = (s: string | number, n: number) => String(s).padStart(n);
     process.stdout.write(`${'target'.padEnd(26)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 9)}\n`);
     for (const r of rows) process.stdout.write(`${r.name.padEnd(26)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50, 9)}${pad(r.p99, 9)}${pad(r.errors, 9)}\n`);
     const [facade, gateway, identity] = rows;
     process.stdout.write(
       `\nthroughput ratios: facade/gateway ${(facade.rps / gateway.rps).toFixed(2)}, gateway/identity ${(gateway.rps / identity.rps).toFixed(2)}, facade/identity ${(facade.rps / identity.rps).toFixed(2)}\n`,
+    );
+    process.stdout.write(
+      `project routes / GET user through the facade: ${rows
+        .slice(3)
+        .map((r) => `${r.name.replace('facade  GET ', '')} ${(r.rps / facade.rps).toFixed(2)}`)
+        .join(', ')}\n`,
     );
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {
