@@ -389,14 +389,18 @@ describe('GET /projects/:id/events', () => {
 });
 
 describe('what projects learns from identity', () => {
-  it('follows a username change into paths and URLs', async () => {
+  it('follows a username and name change into paths, URLs, namespace and owner', async () => {
     const erin = await createUser();
     const project = await createProject(erin.token);
     const renamed = unique('renamed');
-    expect((await api('PUT', `/users/${erin.id}`, { body: { username: renamed } })).status).toBe(200);
+    expect((await api('PUT', `/users/${erin.id}`, { body: { username: renamed, name: 'Erin Renamed' } })).status).toBe(200);
     await eventually(async () => {
       const res = await api('GET', `/projects/${project.id}`, { token: erin.token });
       expect(res.body.path_with_namespace).toBe(`${renamed}/${project.path}`);
+      expect(res.body.http_url_to_repo).toBe(`${stack.externalUrl}/${renamed}/${project.path}.git`);
+      // projects serves its copy of the namespace and owner: it must follow identity too.
+      expect(res.body.namespace).toMatchObject({ path: renamed, name: renamed });
+      expect(res.body.owner).toMatchObject({ id: erin.id, name: 'Erin Renamed', username: renamed });
     });
     expect((await api('GET', `/projects/${encodeURIComponent(`${renamed}/${project.path}`)}`, { token: erin.token })).status).toBe(200);
   });

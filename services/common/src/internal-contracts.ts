@@ -20,17 +20,36 @@ export interface UsersLookupResponse {
   users: UserSummary[];
 }
 
-/** identity `POST /internal/namespaces/lookup`: namespaces by id, or users' personal namespaces. */
+/**
+ * identity `POST /internal/namespaces/lookup`: namespaces by id, or users' personal namespaces,
+ * with everything a project response shows of them (projects keeps a copy, so project reads need
+ * no identity round trip).
+ */
 export const NAMESPACES_LOOKUP_PATH = '/internal/namespaces/lookup';
 export interface NamespacesLookupRequest {
   ids?: number[];
   ownerIds?: number[];
 }
+/** A user's public profile, as the graph's User shows it. */
+export interface UserProfile {
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatarUrl: string | null;
+  webUrl: string;
+  createdAt: string;
+}
+/** A namespace as the graph's Namespace shows it, with its owner's profile. */
 export interface NamespaceSummary {
   id: number;
   path: string;
   name: string;
+  description: string;
   ownerId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  owner: UserProfile | null;
 }
 export interface NamespacesLookupResponse {
   namespaces: NamespaceSummary[];

@@ -40,7 +40,7 @@ async function main() {
     readiness: { postgres: () => pingSql(sql) },
   });
   app.use(createPrincipalRouter(identity, config.PRINCIPAL_SECRET));
-  app.use(createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger }));
+  app.use(createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger, externalUrl: config.EXTERNAL_URL }));
   await mountSubgraph<IdentityContext>({
     app,
     typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),

@@ -1,6 +1,8 @@
-import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
+import type { AccessClient, Principal, ProjectAccess, Sql, UserProfile } from '@hub/common';
 import DataLoader from 'dataloader';
+import type { NamespaceCopyRow } from './db/namespaces';
 import { countForks, findProjectsByIds, type ProjectRow } from './db/projects';
+import type { ProjectsService } from './projects-service';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
 export interface ProjectsContext {
@@ -14,8 +16,12 @@ const byKey = <K, V>(keys: readonly K[], rows: V[], key: (row: V) => K) => {
 };
 
 /** One query (or one membership call) per kind per request, however many projects a list holds. */
-export function createLoaders(sql: Sql, access: AccessClient, principal: Principal) {
+export function createLoaders(sql: Sql, access: AccessClient, projects: ProjectsService, principal: Principal) {
   return {
+    namespaceById: new DataLoader<number, NamespaceCopyRow | null>(async (ids) => {
+      const found = await projects.namespacesByIds(ids);
+      return ids.map((id) => found.get(id) ?? null);
+    }),
     projectById: new DataLoader<number, ProjectRow | null>(async (ids) => byKey(ids, await findProjectsByIds(sql, ids), (p) => p.id)),
     forksCount: new DataLoader<number, number>(async (ids) => {
       const counts = await countForks(sql, ids);
@@ -24,3 +30,6 @@ export function createLoaders(sql: Sql, access: AccessClient, principal: Princip
     access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,
   };
 }
+
+/** A user as this subgraph returns one: a bare reference, or an owner's copied profile. */
+export type UserRef = { id: number } & Partial<UserProfile>;

@@ -1,6 +1,6 @@
 import { handleOnce, type Sql, type StreamedEvent, type TransactionSql } from '@hub/common';
 import { insertEvent, type EventInsert } from './db/events';
-import { renameNamespace, touchActivity } from './db/projects';
+import { touchActivity } from './db/projects';
 import type { ProjectsService } from './projects-service';
 
 type FeedEntry = Omit<EventInsert, 'createdAt'>;
@@ -54,12 +54,11 @@ export function createEventHandler(deps: { sql: Sql; projects: ProjectsService }
       await handleOnce(sql, event, async (tx: TransactionSql) => {
         if (await insertEvent(tx, { ...entry, createdAt })) await touchActivity(tx, entry.projectId, createdAt);
       });
-    } else if (key === 'identity:user.updated') {
-      // A personal namespace is named after its owner's username.
-      const username = str(event.payload.username);
-      if (username) await sql.begin((tx) => renameNamespace(tx, num(event.payload.user_id), username, username));
     } else if (key === 'identity:user.deleted') {
       await deps.projects.removeOwnedBy(num(event.payload.user_id));
+    } else if (event.service === 'identity' && event.type.startsWith('user.')) {
+      // A rename moves the personal namespace; a new name or state changes the owner's profile.
+      await deps.projects.refreshOwner(num(event.payload.user_id));
     }
   };
 }

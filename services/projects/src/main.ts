@@ -67,7 +67,7 @@ async function main() {
     resolvers: createResolvers({ sql, projects, membership, externalUrl: config.EXTERNAL_URL }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
-    createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
+    createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, projects, principal) }),
   });
 
   const server = await listen(app, config.PROJECTS_PORT);

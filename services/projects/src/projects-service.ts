@@ -21,6 +21,7 @@ import {
   type Sql,
   type TransactionSql,
 } from '@hub/common';
+import * as namespaceCopies from './db/namespaces';
 import * as projects from './db/projects';
 import type { ProjectChanges, ProjectRow } from './db/projects';
 import { pathFromName, validateProjectAttributes, visibilityOf, type ProjectAttributes } from './domain/project-attributes';
@@ -65,6 +66,27 @@ export function createProjectsService(deps: {
   }
 
   const personalNamespace = async (userId: number) => (await lookupNamespaces({ ownerIds: [userId] }))[0];
+
+  /** Namespaces as project responses show them: the local copy, filled from identity when missing. */
+  async function namespacesByIds(ids: readonly number[]): Promise<Map<number, namespaceCopies.NamespaceCopyRow>> {
+    const found = new Map((await namespaceCopies.findNamespaces(sql, ids)).map((n) => [n.id, n]));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) {
+      await namespaceCopies.upsertNamespaces(sql, await lookupNamespaces({ ids: missing }));
+      for (const n of await namespaceCopies.findNamespaces(sql, missing)) found.set(n.id, n);
+    }
+    return found;
+  }
+
+  /** Identity said a user changed: refresh the copies of their namespace, if projects holds any. */
+  async function refreshOwner(userId: number): Promise<void> {
+    if ((await projects.projectIdsOwnedBy(sql, userId)).length === 0) return;
+    const fresh = await lookupNamespaces({ ownerIds: [userId] });
+    await sql.begin(async (tx) => {
+      await namespaceCopies.upsertNamespaces(tx, fresh);
+      for (const n of fresh) await projects.renameNamespace(tx, userId, n.path, n.name);
+    });
+  }
 
   async function findProject(id: number): Promise<ProjectRow | undefined> {
     return (await projects.findProjectsByIds(sql, [id]))[0];
@@ -122,6 +144,7 @@ export function createProjectsService(deps: {
     await refuseTaken(namespace.id, values.name, values.path, null);
     const row = await sql
       .begin(async (tx) => {
+        await namespaceCopies.upsertNamespaces(tx, [namespace]);
         const created = await projects.insertProject(tx, {
           ...values,
           namespaceId: namespace.id,
@@ -150,6 +173,8 @@ export function createProjectsService(deps: {
 
   return {
     findProject,
+    namespacesByIds,
+    refreshOwner,
 
     /** GitLab's create: the caller's namespace unless another one they own (any, for admins) is named. */
     async create(principal: Principal, attrs: ProjectAttributes & { namespaceId?: number | null }, forUserId?: number) {
@@ -235,6 +260,7 @@ export function createProjectsService(deps: {
         const row = await findProject(id);
         if (row) await deleteRow(null, row);
       }
+      await sql.begin((tx) => namespaceCopies.deleteNamespacesOwnedBy(tx, userId));
     },
 
     /** A copy of the project's settings in the caller's namespace, marked as its fork. */

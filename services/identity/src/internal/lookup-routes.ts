@@ -4,19 +4,42 @@ import {
   NAMESPACES_LOOKUP_PATH,
   USERS_LOOKUP_PATH,
   type Logger,
+  type NamespaceSummary,
   type NamespacesLookupResponse,
+  type UserProfile,
   type Sql,
   type UsersLookupResponse,
 } from '@hub/common';
 import type { Router } from 'express';
-import { findNamespacesByIds, findUserNamespaces } from '../db/namespaces';
-import { lookupUsers } from '../db/users';
+import { findNamespacesByIds, findUserNamespaces, type NamespaceRow } from '../db/namespaces';
+import { findUsersByIds, lookupUsers, type UserRow } from '../db/users';
+import { gravatarUrl } from '../domain/tokens';
 
 const ids = (value: unknown): number[] =>
   Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v) && v > 0 && v < 2 ** 31).slice(0, 1000) : [];
 
 /** Lookups other services make outside the graph (membership checks users, projects namespaces). */
-export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Logger }): Router {
+export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Logger; externalUrl: string }): Router {
+  const profile = (user: UserRow): UserProfile => ({
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    avatarUrl: gravatarUrl(user.email),
+    webUrl: `${deps.externalUrl}/u/${user.username}`,
+    createdAt: user.createdAt.toISOString(),
+  });
+  const summary = (n: NamespaceRow, owner: UserRow | undefined): NamespaceSummary => ({
+    id: n.id,
+    path: n.path,
+    name: n.name,
+    description: n.description,
+    ownerId: n.ownerId,
+    createdAt: n.createdAt.toISOString(),
+    updatedAt: n.updatedAt.toISOString(),
+    owner: owner ? profile(owner) : null,
+  });
+
   const router = createInternalRouter(deps.secret);
   router.post(
     USERS_LOOKUP_PATH,
@@ -33,8 +56,10 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
         ids(body.ids).length ? findNamespacesByIds(deps.sql, ids(body.ids)) : [],
         ids(body.ownerIds).length ? findUserNamespaces(deps.sql, ids(body.ownerIds)) : [],
       ]);
-      const seen = new Map([...byId, ...byOwner].map((n) => [n.id, { id: n.id, path: n.path, name: n.name, ownerId: n.ownerId }]));
-      return { namespaces: [...seen.values()] };
+      const found = [...new Map([...byId, ...byOwner].map((n) => [n.id, n])).values()];
+      const ownerIds = [...new Set(found.map((n) => n.ownerId).filter((id): id is number => id !== null))];
+      const owners = new Map((ownerIds.length ? await findUsersByIds(deps.sql, ownerIds) : []).map((u) => [u.id, u]));
+      return { namespaces: found.map((n) => summary(n, n.ownerId === null ? undefined : owners.get(n.ownerId))) };
     }),
   );
   return router;

@@ -19,8 +19,13 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
     sshUrlToRepo: (p) => `git@${sshHost}:${fullPath(p)}.git`,
     httpUrlToRepo: (p) => `${externalUrl}/${fullPath(p)}.git`,
     webUrl: (p) => `${externalUrl}/${fullPath(p)}`,
-    namespace: (p) => ({ id: p.namespaceId }),
-    owner: (p) => (p.ownerId === null ? null : { id: p.ownerId }),
+    // Both from projects' copy of the namespace (see the @provides in the schema).
+    namespace: async (p, _args, { loaders }) => {
+      const namespace = await loaders.namespaceById.load(p.namespaceId);
+      if (!namespace) throw new Error(`namespace ${p.namespaceId} of project ${p.id} is unknown to identity`);
+      return namespace;
+    },
+    owner: async (p, _args, { loaders }) => (await loaders.namespaceById.load(p.namespaceId))?.owner ?? null,
     nameWithNamespace: (p) => `${p.namespaceName} / ${p.name}`,
     pathWithNamespace: fullPath,
     avatarUrl: () => null,
