@@ -8,37 +8,34 @@ const num = (value: unknown) => (typeof value === 'number' ? value : Number(valu
 const str = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /**
+ * A feed entry about the project itself (no target), authored by `author`: the payload's actor,
+ * or for joined and left the member (as GitLab did), not whoever made the change.
+ */
+const projectEntry =
+  (actionName: string, author: 'actor' | 'user') =>
+  (p: Record<string, unknown>): FeedEntry | null =>
+    p[`${author}_id`] == null
+      ? null
+      : {
+          projectId: num(p.project_id),
+          actionName,
+          title: null,
+          targetId: null,
+          targetType: null,
+          targetTitle: null,
+          authorId: num(p[`${author}_id`]),
+          authorUsername: str(p[`${author}_username`]) ?? '',
+          data: null,
+        };
+
+/**
  * Which domain events show in a project's feed, and how (GitLab's Event model: the action, its
  * author, its target). Services added later extend this table with their own events.
  */
 const FEED: Record<string, (payload: Record<string, unknown>) => FeedEntry | null> = {
-  'projects:project.created': (p) =>
-    p.actor_id == null
-      ? null
-      : { projectId: num(p.project_id), actionName: 'created', title: null, targetId: null, targetType: null, targetTitle: null, authorId: num(p.actor_id), authorUsername: str(p.actor_username) ?? '', data: null },
-  // GitLab's joined and left events are authored by the member, not by whoever made the change.
-  'membership:member.added': (p) => ({
-    projectId: num(p.project_id),
-    actionName: 'joined',
-    title: null,
-    targetId: null,
-    targetType: null,
-    targetTitle: null,
-    authorId: num(p.user_id),
-    authorUsername: str(p.user_username) ?? '',
-    data: null,
-  }),
-  'membership:member.removed': (p) => ({
-    projectId: num(p.project_id),
-    actionName: 'left',
-    title: null,
-    targetId: null,
-    targetType: null,
-    targetTitle: null,
-    authorId: num(p.user_id),
-    authorUsername: str(p.user_username) ?? '',
-    data: null,
-  }),
+  'projects:project.created': projectEntry('created', 'actor'),
+  'membership:member.added': projectEntry('joined', 'user'),
+  'membership:member.removed': projectEntry('left', 'user'),
 };
 
 /** The events projects acts on: the feed, renamed namespaces, deleted users. */

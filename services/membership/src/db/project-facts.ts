@@ -33,27 +33,14 @@ export async function applyProjectFacts(tx: TransactionSql, facts: ProjectFacts)
   return true;
 }
 
-interface AccessRow {
-  projectId: number;
-  ownerId: number | null;
-  visibilityLevel: number;
-  archived: boolean;
-  issuesEnabled: boolean;
-  mergeRequestsEnabled: boolean;
-  snippetsEnabled: boolean;
-  wikiEnabled: boolean;
-  memberLevel: number | null;
-  notificationLevel: number | null;
-}
-
 /** The access facts of `projectIds` for one user (anonymous: no membership), in one query. */
 export async function findAccess(sql: Db, userId: number | null, projectIds: readonly number[]): Promise<Map<number, ProjectAccess>> {
   if (projectIds.length === 0) return new Map();
-  const rows = await sql<AccessRow[]>`
+  const rows = await sql<ProjectAccess[]>`
     select f.project_id, f.owner_id, f.visibility_level, f.archived, f.issues_enabled, f.merge_requests_enabled,
       f.snippets_enabled, f.wiki_enabled, m.access_level as member_level, m.notification_level
     from project_facts f
     left join members m on m.project_id = f.project_id and m.user_id = ${userId ?? 0}
     where f.project_id in ${sql(projectIds as number[])} and not f.deleted`;
-  return new Map(rows.map((row) => [row.projectId, { ...row }]));
+  return new Map(rows.map((row) => [row.projectId, row]));
 }
