@@ -8,6 +8,7 @@ import {
   GetProjectDocument,
   ListProjectsDocument,
   ProjectEventsDocument,
+  ProjectIdDocument,
   UpdateProjectDocument,
   type ProjectOrder,
   type ProjectScope,
@@ -145,12 +146,13 @@ export const projectRoutes: Route[] = [
     path: '/projects/:id',
     handle: async (p, gateway) => {
       const key = projectKey(p);
-      if (key.id === null) {
-        const { project } = await gateway(GetProjectDocument, key);
+      let id = key.id;
+      if (id === null) {
+        const { project } = await gateway(ProjectIdDocument, { fullPath: key.fullPath! });
         if (!project) return { body: true };
-        key.id = project.id;
+        id = project.id;
       }
-      await gateway(DeleteProjectDocument, { id: key.id });
+      await gateway(DeleteProjectDocument, { id });
       return { body: true };
     },
   },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from './logger';
 import { eventStream, parseStreamEntry, type StreamedEvent } from './outbox';
@@ -70,7 +71,9 @@ export function consumeEvents(options: {
   batchSize?: number;
 }) {
   const { redis, group, logger } = options;
-  const consumer = `${hostname()}-${process.pid}`;
+  // Unique per consumer, even two in one process: members of a group must never share a name,
+  // or each would re-handle the other's pending entries. A dead member's entries are claimed.
+  const consumer = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const streams = options.services.map(eventStream);
   const serviceOf = new Map(options.services.map((service) => [eventStream(service), service]));
   const attempts = new Map<string, number>();
@@ -113,10 +116,15 @@ export function consumeEvents(options: {
 
   const loop = (async () => {
     let lastClaim = 0;
+    // Created once, and again after a failure (a Redis that lost its data forgets the groups).
+    let groupsReady = false;
     while (!stopped) {
       try {
-        await ensureGroups();
-        // Our own unacknowledged entries first (a failed handler, or a restart under the same name).
+        if (!groupsReady) {
+          await ensureGroups();
+          groupsReady = true;
+        }
+        // Our own unacknowledged entries first: one whose handler failed is retried before newer ones.
         let retry = false;
         const pending = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', ...streams, ...streams.map(() => '0'))) as StreamReply;
         for (const [stream, entries] of pending ?? []) {
@@ -137,6 +145,7 @@ export function consumeEvents(options: {
         for (const [stream, entries] of fresh ?? []) await handleEntries(stream, entries);
       } catch (error) {
         if (stopped) break;
+        groupsReady = false;
         logger.warn({ err: error, group }, 'event streams unavailable; retrying');
         await sleep(1000);
       }

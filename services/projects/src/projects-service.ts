@@ -17,6 +17,7 @@ import {
   type NamespacesLookupRequest,
   type NamespacesLookupResponse,
   type Principal,
+  type ProjectAccess,
   type ProjectFacts,
   type Sql,
   type TransactionSql,
@@ -92,10 +93,10 @@ export function createProjectsService(deps: {
     return (await projects.findProjectsByIds(sql, [id]))[0];
   }
 
-  async function authorized(principal: Principal, id: number, ability: Ability): Promise<ProjectRow> {
+  async function authorized(principal: Principal, id: number, ability: Ability): Promise<{ row: ProjectRow; access: ProjectAccess }> {
     const row = await findProject(id);
-    authorize(row ? await deps.access.loader(principal).load(id) : null, principal, ability);
-    return row!;
+    const access = authorize(row ? await deps.access.loader(principal).load(id) : null, principal, ability);
+    return { row: row!, access };
   }
 
   /**
@@ -214,8 +215,7 @@ export function createProjectsService(deps: {
     /** Settings need Master; the name, the path and the visibility need Owner. */
     async update(principal: Principal, id: number, attrs: ProjectAttributes) {
       requireUser(principal);
-      const row = await authorized(principal, id, 'admin_project');
-      const access = (await deps.access.loader(principal).load(id))!;
+      const { row, access } = await authorized(principal, id, 'admin_project');
       const changes: ProjectChanges = {};
       const set = <K extends keyof ProjectChanges>(key: K, value: ProjectChanges[K] | null | undefined) => {
         if (value !== undefined && value !== null && value !== row[key]) changes[key] = value;
@@ -250,7 +250,7 @@ export function createProjectsService(deps: {
     async remove(principal: Principal, id: number): Promise<boolean> {
       requireUser(principal);
       if (!(await findProject(id))) return false;
-      const row = await authorized(principal, id, 'remove_project');
+      const { row } = await authorized(principal, id, 'remove_project');
       return deleteRow(principal, row);
     },
 
@@ -266,7 +266,7 @@ export function createProjectsService(deps: {
     /** A copy of the project's settings in the caller's namespace, marked as its fork. */
     async fork(principal: Principal, id: number) {
       const userId = requireUser(principal);
-      const source = await authorized(principal, id, 'fork_project');
+      const { row: source } = await authorized(principal, id, 'fork_project');
       const namespace = await personalNamespace(userId);
       if (!namespace) throw notFound('Namespace');
       return insert(principal, namespace, {

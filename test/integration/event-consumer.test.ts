@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { consumeEvents, createLogger, createRedis, createSql, eventStream, handleOnce, migrate, type Redis, type Sql, type StreamedEvent } from '@hub/common';
+import { eventually, unique } from '../support/api';
+import { stackInfo } from '../support/stack-info';
+
+// The test stack's Redis and Postgres, with streams and a schema of this test's own.
+describe('consumer groups over the event streams', () => {
+  const logger = createLogger('consumer-test', 'silent');
+  let writer: Redis;
+  const stops: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    writer = createRedis(stackInfo().redisUrl);
+    // No offline queue: wait for the connection before the first command.
+    if (writer.status !== 'ready') await new Promise((resolve) => writer.once('ready', resolve));
+  });
+  afterAll(async () => {
+    for (const stop of stops) await stop();
+    writer.disconnect();
+  });
+
+  /** Writes an entry the way the outbox relay does. */
+  const publish = (service: string, outboxId: number, type = 'thing.happened') =>
+    writer.xadd(eventStream(service), '*', 'type', type, 'outbox_id', String(outboxId), 'payload', JSON.stringify({ n: outboxId }), 'occurred_at', new Date().toISOString());
+
+  const consumer = (service: string, group: string, handle: (event: StreamedEvent) => Promise<void>) => {
+    const running = consumeEvents({ redis: createRedis(stackInfo().redisUrl, { blocking: true }), group, services: [service], logger, handle });
+    stops.push(running.stop);
+    return running;
+  };
+
+  it('gives each event to one member of a group, and every event to each group', async () => {
+    const service = unique('svc');
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    const seenOther: string[] = [];
+    consumer(service, 'g1', async (e) => void seenA.push(e.id));
+    consumer(service, 'g1', async (e) => void seenB.push(e.id));
+    consumer(service, 'g2', async (e) => void seenOther.push(e.id));
+    for (let i = 1; i <= 40; i++) await publish(service, i);
+    const all = Array.from({ length: 40 }, (_, i) => String(i + 1));
+    await eventually(async () => {
+      expect([...seenA, ...seenB].sort()).toEqual([...all].sort());
+      expect([...seenOther].sort()).toEqual([...all].sort());
+    });
+  });
+
+  it('starts a new group from the oldest entry the stream holds', async () => {
+    const service = unique('svc');
+    await publish(service, 1);
+    await publish(service, 2);
+    const seen: string[] = [];
+    consumer(service, 'late', async (e) => void seen.push(e.id));
+    await eventually(async () => expect(seen).toEqual(['1', '2']));
+  });
+
+  it('retries an event whose handler failed, in order, before later ones', async () => {
+    const service = unique('svc');
+    let failures = 2;
+    const handled: string[] = [];
+    consumer(service, 'g', async (e) => {
+      if (e.id === '1' && failures-- > 0) throw new Error('not yet');
+      handled.push(e.id);
+    });
+    await publish(service, 1);
+    await publish(service, 2);
+    await eventually(async () => expect(handled).toEqual(['1', '2']), 10_000);
+  });
+
+  describe('handleOnce', () => {
+    const schema = unique('consumer_test_');
+    const noMigrations = mkdtempSync(join(tmpdir(), 'no-migrations-'));
+    let sql: Sql;
+    beforeAll(async () => {
+      sql = createSql({ url: stackInfo().databaseUrl, schema, max: 2 });
+      await migrate({ sql, schema, dir: noMigrations, logger });
+      await sql`create table effects (n int)`;
+    });
+    afterAll(async () => {
+      await sql.unsafe(`drop schema "${schema}" cascade`);
+      await sql.end();
+      rmSync(noMigrations, { recursive: true, force: true });
+    });
+
+    it('applies a redelivered event once, and not at all when the effect fails', async () => {
+      const event: StreamedEvent = { id: '7', streamId: '1-0', service: 'svc', type: 't', payload: {}, occurredAt: new Date().toISOString() };
+      const effect = async (tx: Parameters<Parameters<typeof handleOnce>[2]>[0]) => void (await tx`insert into effects values (1)`);
+      expect(await handleOnce(sql, event, effect)).toBe(true);
+      expect(await handleOnce(sql, event, effect)).toBe(false);
+      const failing = { ...event, id: '8' };
+      await expect(handleOnce(sql, failing, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+      expect(await handleOnce(sql, failing, effect)).toBe(true);
+      const [{ count }] = await sql`select count(*)::int as count from effects`;
+      expect(count).toBe(2);
+    });
+  });
+});
