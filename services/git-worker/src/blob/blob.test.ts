@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { call, collect, failureKind, startHarness } from '../testing/harness';
+
+let h: Awaited<ReturnType<typeof startHarness>>;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+const bytesOf = (messages: Array<{ data?: Buffer; info?: unknown }>) => Buffer.concat(messages.filter((m) => m.data).map((m) => m.data!));
+
+describe('BlobService', () => {
+  const binary = randomBytes(300 * 1024); // more than two chunks
+  let r: Awaited<ReturnType<typeof h.repo>>;
+  beforeAll(async () => {
+    r = await h.repo([{ files: { 'README.md': '# hi\n', 'src/deep/nested/ünï cödé.txt': 'grüße\n', 'bin/data.bin': binary } }]);
+  });
+
+  it('GetTreeEntries: the root and nested folders', async () => {
+    const root = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '' });
+    expect(root.entries.map((e: { name: string; type: string; mode: string }) => [e.name, e.type, e.mode])).toEqual([
+      ['README.md', 'blob', '100644'],
+      ['bin', 'tree', '040000'],
+      ['src', 'tree', '040000'],
+    ]);
+    const nested = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '/src/deep/nested/' });
+    expect(nested.entries.map((e: { name: string }) => e.name)).toEqual(['ünï cödé.txt']);
+  });
+
+  it('GetTreeEntries: missing paths, files, escapes and bad refs are refused', async () => {
+    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'nope' }))).toBe('PATH_NOT_FOUND');
+    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'README.md' }))).toBe('PATH_NOT_FOUND');
+    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '../..' }))).toBe('INVALID_ARGUMENT');
+    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'nope', path: '' }))).toBe('REF_NOT_FOUND');
+  });
+
+  it('GetBlob: metadata first, then the bytes in chunks, for text and binary files', async () => {
+    const text = await collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'src/deep/nested/ünï cödé.txt' });
+    expect(text[0].info).toMatchObject({ size: Buffer.byteLength('grüße\n'), text: true });
+    expect(bytesOf(text).toString('utf8')).toBe('grüße\n');
+    const bin = await collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'bin/data.bin' });
+    expect(bin[0].info).toMatchObject({ size: binary.length, text: false });
+    expect(bin.length).toBeGreaterThan(3);
+    expect(bytesOf(bin).equals(binary)).toBe(true);
+  });
+
+  it('GetBlob: missing files and hostile paths', async () => {
+    expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'missing.txt' }))).toBe('PATH_NOT_FOUND');
+    expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: '../../etc/passwd' }))).toBe('INVALID_ARGUMENT');
+    expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: '--output=/tmp/x', path: 'README.md' }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('GetRawBlob: by object id; a tree id or an unknown id is not a blob', async () => {
+    const { entries } = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '' });
+    const readme = entries.find((e: { name: string }) => e.name === 'README.md');
+    const raw = await collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: readme.id });
+    expect(bytesOf(raw).toString('utf8')).toBe('# hi\n');
+    const tree = entries.find((e: { name: string }) => e.name === 'src');
+    expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: tree.id }))).toBe('OBJECT_NOT_FOUND');
+    expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: 'f'.repeat(40) }))).toBe('OBJECT_NOT_FOUND');
+    expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: 'HEAD' }))).toBe('INVALID_ARGUMENT');
+  });
+});

@@ -1,0 +1,43 @@
+import { call, failureKind, startHarness } from '../testing/harness';
+
+let h: Awaited<ReturnType<typeof startHarness>>;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+describe('DiffService', () => {
+  it('CompareRefs: commits oldest first and per-file diffs from the merge base', async () => {
+    const r = await h.repo([
+      { files: { 'keep.txt': 'one\n', 'gone.txt': 'bye\n', 'old name.txt': 'same content here\n'.repeat(5) }, message: 'base' },
+      { files: { 'keep.txt': 'one\ntwo\n', 'gone.txt': null, 'new.txt': 'new\n' }, branch: 'feature', message: 'change one' },
+      { files: { 'old name.txt': null, 'new name.txt': 'same content here\n'.repeat(5) }, message: 'rename' },
+    ]);
+    const result = await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'feature' });
+    expect(result.sameRef).toBe(false);
+    expect(result.timedOut).toBe(false);
+    expect(result.commits.map((c: { message: string }) => c.message.trim())).toEqual(['change one', 'rename']);
+    expect(result.commit.message.trim()).toBe('rename');
+    const byPath = Object.fromEntries(result.diffs.map((d: { newPath: string }) => [d.newPath, d]));
+    expect(byPath['keep.txt']).toMatchObject({ oldPath: 'keep.txt', aMode: '100644', bMode: '100644', newFile: false, deletedFile: false });
+    expect(byPath['keep.txt'].diff).toContain('+two');
+    expect(byPath['keep.txt'].diff.startsWith('--- a/keep.txt')).toBe(true);
+    expect(byPath['gone.txt']).toMatchObject({ deletedFile: true, bMode: '' });
+    expect(byPath['new.txt']).toMatchObject({ newFile: true, aMode: '' });
+    expect(byPath['new name.txt']).toMatchObject({ renamedFile: true, oldPath: 'old name.txt' });
+  });
+
+  it('CompareRefs: the same ref, and refs that do not exist or are hostile', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
+    expect(await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'master' })).toMatchObject({ sameRef: true, commits: [], diffs: [] });
+    expect(await failureKind(call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'nope' }))).toBe('REF_NOT_FOUND');
+    expect(await failureKind(call(h.diff, 'CompareRefs', { repository: r.repository, from: '--output=/tmp/pwned', to: 'master' }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('ListContributors: commits, additions and deletions per author on the default branch', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'one\ntwo\n' } }, { files: { 'a.txt': 'one\n' } }]);
+    const { contributors } = await call(h.diff, 'ListContributors', { repository: r.repository });
+    expect(contributors).toEqual([{ name: 'Ada Lovelace', email: 'ada@example.com', commits: 2, additions: 2, deletions: 1 }]);
+    expect((await call(h.diff, 'ListContributors', { repository: (await h.repo()).repository })).contributors).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+import type { Commit, Signature } from '@hub/protos';
+import { spawnGit } from './run';
+
+interface RawObject {
+  oid: string;
+  type: string;
+  body: Buffer;
+}
+
+/**
+ * Reads objects with one `git cat-file --batch` for the whole list (a round trip per object would
+ * cost a process each). Missing objects come back as null.
+ */
+export function readObjects(repo: string, oids: string[]): Promise<Array<RawObject | null>> {
+  if (oids.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    const child = spawnGit(repo, ['cat-file', '--batch']);
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.on('error', reject);
+    child.on('close', () => {
+      const data = Buffer.concat(chunks);
+      const results: Array<RawObject | null> = [];
+      let at = 0;
+      for (let i = 0; i < oids.length; i++) {
+        const eol = data.indexOf(0x0a, at);
+        if (eol < 0) return reject(new Error('cat-file output ended early'));
+        const header = data.subarray(at, eol).toString('utf8');
+        at = eol + 1;
+        if (header.endsWith(' missing')) {
+          results.push(null);
+          continue;
+        }
+        const [oid, type, size] = header.split(' ');
+        const length = Number(size);
+        results.push({ oid, type, body: data.subarray(at, at + length) });
+        at += length + 1;
+      }
+      resolve(results);
+    });
+    child.stdin.end(oids.join('\n') + '\n');
+  });
+}
+
+/** `Name <email> 1700000000 +0130` → a Signature with an ISO date in the signer's offset. */
+export function parseSignature(line: string): Signature {
+  const match = /^(.*) <([^>]*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(line);
+  if (!match) return { name: line, email: '', date: new Date(0).toISOString() };
+  const [, name, email, seconds, sign, hh, mm] = match;
+  const offsetMinutes = (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm));
+  const local = new Date(Number(seconds) * 1000 + offsetMinutes * 60_000).toISOString().replace(/\.\d{3}Z$/, '');
+  return { name, email, date: `${local}${sign}${hh}:${mm}` };
+}
+
+/** Splits a commit or tag object into its headers and its message. */
+function splitObject(body: Buffer): { headers: Map<string, string[]>; message: string } {
+  const text = body.toString('utf8');
+  const end = text.indexOf('\n\n');
+  const head = end < 0 ? text : text.slice(0, end);
+  const headers = new Map<string, string[]>();
+  let last = '';
+  for (const line of head.split('\n')) {
+    if (line.startsWith(' ')) continue; // continuation of a multi-line header (gpgsig)
+    const space = line.indexOf(' ');
+    last = line.slice(0, space);
+    headers.set(last, [...(headers.get(last) ?? []), line.slice(space + 1)]);
+  }
+  return { headers, message: end < 0 ? '' : text.slice(end + 2) };
+}
+
+export function parseCommit(oid: string, body: Buffer): Commit {
+  const { headers, message } = splitObject(body);
+  return {
+    id: oid,
+    parentIds: headers.get('parent') ?? [],
+    treeId: headers.get('tree')?.[0] ?? '',
+    message,
+    author: parseSignature(headers.get('author')?.[0] ?? ''),
+    committer: parseSignature(headers.get('committer')?.[0] ?? ''),
+  };
+}
+
+/** An annotated tag object: what it points at and its message. */
+export function parseTag(body: Buffer): { object: string; type: string; message: string } {
+  const { headers, message } = splitObject(body);
+  // A signed tag's signature follows the message.
+  const signature = message.indexOf('-----BEGIN PGP SIGNATURE-----');
+  return { object: headers.get('object')?.[0] ?? '', type: headers.get('type')?.[0] ?? '', message: signature >= 0 ? message.slice(0, signature) : message };
+}
+
+/** The commits of `oids`, in order; a sha that is not a commit is skipped. */
+export async function readCommits(repo: string, oids: string[]): Promise<Commit[]> {
+  const objects = await readObjects(repo, oids);
+  return objects.filter((o): o is RawObject => o !== null && o.type === 'commit').map((o) => parseCommit(o.oid, o.body));
+}

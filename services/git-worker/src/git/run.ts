@@ -1,0 +1,83 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitError } from './errors';
+
+export interface GitResult {
+  stdout: Buffer;
+  stderr: string;
+  code: number | null;
+}
+
+/** Settings every git command runs with: no pager, no prompts, paths printed raw, no system config surprises. */
+const GIT_ENV = {
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_PAGER: 'cat',
+  LC_ALL: 'C',
+};
+const BASE_ARGS = ['-c', 'core.quotepath=false', '-c', 'safe.directory=*'];
+
+/** The bare repository of a project: REPOS_ROOT/<project id>.git. */
+export function repoPath(root: string, projectId: number): string {
+  if (!Number.isInteger(projectId) || projectId < 1) throw gitError('INVALID_ARGUMENT', 'project id is invalid', 'repository');
+  return join(root, `${projectId}.git`);
+}
+
+/** The repository's path, or REPOSITORY_NOT_FOUND. */
+export function existingRepo(root: string, projectId: number): string {
+  const path = repoPath(root, projectId);
+  if (!existsSync(join(path, 'HEAD'))) throw gitError('REPOSITORY_NOT_FOUND', '404 Repository Not Found');
+  return path;
+}
+
+/** Spawns git with an argument array (never a shell) in `cwd`. */
+export function spawnGit(cwd: string, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  return spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...process.env, ...GIT_ENV, ...env } });
+}
+
+/** Runs git to completion, collecting its output; `timeoutMs` kills it and reports code null. */
+export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnGit(cwd, args, options.env);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : null;
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Runs git and returns stdout as text; a non-zero exit is an unexpected failure. */
+export async function gitText(cwd: string, args: string[], options: Parameters<typeof runGit>[2] = {}): Promise<string> {
+  const result = await runGit(cwd, args, options);
+  if (result.code !== 0) throw new Error(`git ${args[0]} failed (${result.code}): ${result.stderr.trim()}`);
+  return result.stdout.toString('utf8');
+}
+
+/** The commit a branch, tag or sha names, or REF_NOT_FOUND. The ref must be validated first. */
+export async function resolveCommit(repo: string, ref: string, notFound = '404 Commit Not Found'): Promise<string> {
+  const result = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  const sha = result.stdout.toString('utf8').trim();
+  if (result.code !== 0 || !/^[0-9a-f]{40}$/.test(sha)) throw gitError('REF_NOT_FOUND', notFound, 'ref');
+  return sha;
+}
+
+/** Whether the repository has no commits at all. */
+export async function isEmptyRepo(repo: string): Promise<boolean> {
+  const result = await runGit(repo, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads', 'refs/tags']);
+  return result.stdout.length === 0;
+}
+
+/** The branch HEAD points at. */
+export async function headBranch(repo: string): Promise<string> {
+  const result = await runGit(repo, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  return result.stdout.toString('utf8').trim() || 'master';
+}

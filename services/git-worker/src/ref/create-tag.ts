@@ -1,0 +1,38 @@
+import type { RefServiceHandlers } from '@hub/protos';
+import { gitError } from '../git/errors';
+import { existingRepo, resolveCommit, runGit } from '../git/run';
+import { validateRef, validateTagName } from '../git/validate';
+import { projectIdOf, unary, type WorkerDeps } from '../rpc';
+import { describeTags } from './list-tags';
+
+const ZERO = '0'.repeat(40);
+
+/** A lightweight tag, or an annotated one when a message is given; never moves an existing tag. */
+export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
+  unary('CreateTag', deps, async (request) => {
+    const repo = existingRepo(deps.root, projectIdOf(request));
+    const name = validateTagName(request.name);
+    const check = await runGit(repo, ['check-ref-format', `refs/tags/${name}`]);
+    if (check.code !== 0) throw gitError('INVALID_ARGUMENT', 'Tag name invalid', 'tag_name');
+    let sha: string;
+    try {
+      sha = await resolveCommit(repo, validateRef(request.ref, 'ref'));
+    } catch {
+      throw gitError('INVALID_ARGUMENT', 'Invalid reference name', 'ref');
+    }
+    let target = sha;
+    if (request.message) {
+      // Header fields must not break the object's format: no angle brackets or line breaks.
+      const clean = (text: string) => text.replace(/[<>\r\n\0]/g, '').trim();
+      const tagger = request.tagger ?? { name: 'Hub', email: 'hub@localhost' };
+      const body = `object ${sha}\ntype commit\ntag ${name}\ntagger ${clean(tagger.name) || 'Hub'} <${clean(tagger.email)}> ${Math.floor(Date.now() / 1000)} +0000\n\n${request.message.endsWith('\n') ? request.message : request.message + '\n'}`;
+      const made = await runGit(repo, ['mktag'], { input: body });
+      if (made.code !== 0) throw gitError('INVALID_ARGUMENT', 'Tag message invalid', 'message');
+      target = made.stdout.toString('utf8').trim();
+    }
+    // The zero old value makes the update fail if the tag exists, even under a concurrent create.
+    const update = await runGit(repo, ['update-ref', '--', `refs/tags/${name}`, target, ZERO]);
+    if (update.code !== 0) throw gitError('ALREADY_EXISTS', `Tag ${name} already exists`, 'tag_name');
+    const [tag] = await describeTags(repo, [{ name, oid: target }]);
+    return tag;
+  });

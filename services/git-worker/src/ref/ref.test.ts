@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { call, failureKind, startHarness } from '../testing/harness';
+
+let h: Awaited<ReturnType<typeof startHarness>>;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+describe('RefService', () => {
+  it('ListBranches: every branch with its commit, by name', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' }, message: 'first\n\nbody' }, { files: { 'b.txt': 'b' }, branch: 'feature/x', message: 'second' }]);
+    const { branches } = await call(h.ref, 'ListBranches', { repository: r.repository });
+    expect(branches.map((b: { name: string }) => b.name)).toEqual(['feature/x', 'master']);
+    const master = branches[1].commit;
+    expect(master).toMatchObject({ message: 'first\n\nbody\n', author: { name: 'Ada Lovelace', email: 'ada@example.com' }, parentIds: [] });
+    expect(master.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(master.author.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+    expect(branches[0].commit.parentIds).toEqual([master.id]);
+  });
+
+  it('ListBranches: an empty repository has none', async () => {
+    const r = await h.repo();
+    expect((await call(h.ref, 'ListBranches', { repository: r.repository })).branches).toEqual([]);
+  });
+
+  it('FindBranch: one branch, or REF_NOT_FOUND; hostile names never reach git', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
+    expect((await call(h.ref, 'FindBranch', { repository: r.repository, name: 'master' })).name).toBe('master');
+    expect(await failureKind(call(h.ref, 'FindBranch', { repository: r.repository, name: 'nope' }))).toBe('REF_NOT_FOUND');
+    expect(await failureKind(call(h.ref, 'FindBranch', { repository: r.repository, name: '--upload-pack=x' }))).toBe('INVALID_ARGUMENT');
+    expect(await failureKind(call(h.ref, 'FindBranch', { repository: { projectId: 9999 }, name: 'master' }))).toBe('REPOSITORY_NOT_FOUND');
+  });
+
+  it('CreateTag and ListTags: lightweight and annotated tags; existing, bad names and bad refs refused', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
+    const light = await call(h.ref, 'CreateTag', { repository: r.repository, name: 'v1.0', ref: 'master', message: '' });
+    expect(light).toMatchObject({ name: 'v1.0', annotated: false, message: '' });
+    const annotated = await call(h.ref, 'CreateTag', { repository: r.repository, name: 'v2.0', ref: light.commit.id, message: 'Release 2', tagger: { name: 'Root <x>\nevil', email: 'root@example.com' } });
+    expect(annotated).toMatchObject({ name: 'v2.0', annotated: true, message: 'Release 2', commit: { id: light.commit.id } });
+    expect(execFileSync('git', ['for-each-ref', '--format=%(taggername)', 'refs/tags/v2.0'], { cwd: r.bare }).toString().trim()).toBe('Root xevil');
+    expect(await failureKind(call(h.ref, 'CreateTag', { repository: r.repository, name: 'v1.0', ref: 'master' }))).toBe('ALREADY_EXISTS');
+    expect(await failureKind(call(h.ref, 'CreateTag', { repository: r.repository, name: 'bad name', ref: 'master' }))).toBe('INVALID_ARGUMENT');
+    expect(await failureKind(call(h.ref, 'CreateTag', { repository: r.repository, name: 'v3', ref: 'no-such-branch' }))).toBe('INVALID_ARGUMENT');
+    const { tags } = await call(h.ref, 'ListTags', { repository: r.repository });
+    expect(tags.map((t: { name: string }) => t.name)).toEqual(['v1.0', 'v2.0']);
+  });
+
+  it('FindCommit: resolves branches, tags and shas', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
+    const sha = r.git('rev-parse', 'HEAD');
+    expect((await call(h.ref, 'FindCommit', { repository: r.repository, ref: 'master' })).id).toBe(sha);
+    expect((await call(h.ref, 'FindCommit', { repository: r.repository, ref: sha })).id).toBe(sha);
+    expect(await failureKind(call(h.ref, 'FindCommit', { repository: r.repository, ref: '-o' }))).toBe('INVALID_ARGUMENT');
+  });
+});

@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RepositoryServiceHandlers } from '@hub/protos';
+import { existingRepo, gitText, repoPath } from '../git/run';
+import { projectIdOf, unary, type WorkerDeps } from '../rpc';
+
+/**
+ * A fork borrows the source's objects through alternates (`clone --shared`): only refs are
+ * copied, so it takes constant time and space whatever the source's size. Deleting the source
+ * later makes the fork take its own copy first (see delete-repository).
+ */
+export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['ForkRepository'] =>
+  unary('ForkRepository', deps, async (request) => {
+    const target = repoPath(deps.root, projectIdOf(request));
+    const source = existingRepo(deps.root, request.source?.projectId ?? 0);
+    if (existsSync(join(target, 'HEAD'))) return {};
+    const temp = `${target}.tmp-${process.pid}-${Date.now()}`;
+    try {
+      await gitText(deps.root, ['clone', '--bare', '--shared', '--quiet', '--', source, temp]);
+      await gitText(temp, ['config', 'http.receivepack', 'true']);
+      await rename(temp, target);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+    return {};
+  });

@@ -1,0 +1,57 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { loadGitProtos } from '@hub/protos';
+import { GetBlob } from './blob/get-blob';
+import { GetRawBlob } from './blob/get-raw-blob';
+import { GetTreeEntries } from './blob/get-tree-entries';
+import { CompareRefs } from './diff/compare-refs';
+import { ListContributors } from './diff/list-contributors';
+import { CreateTag } from './ref/create-tag';
+import { FindBranch } from './ref/find-branch';
+import { FindCommit } from './ref/find-commit';
+import { ListBranches } from './ref/list-branches';
+import { ListTags } from './ref/list-tags';
+import { CreateRepository } from './repository/create-repository';
+import { DeleteRepository } from './repository/delete-repository';
+import { ForkRepository } from './repository/fork-repository';
+import { GetArchive } from './repository/get-archive';
+import { ImportRepository } from './repository/import-repository';
+import { RepositoryInfo } from './repository/repository-info';
+import type { WorkerDeps } from './rpc';
+
+/** The gRPC server with every service of protos/ registered, one handler per RPC. */
+export function createGrpcServer(deps: WorkerDeps): Server {
+  const protos = loadGitProtos();
+  const server = new Server({ 'grpc.max_send_message_length': 16 * 1024 * 1024 });
+  server.addService(protos.RepositoryService.service, {
+    CreateRepository: CreateRepository(deps),
+    DeleteRepository: DeleteRepository(deps),
+    ForkRepository: ForkRepository(deps),
+    ImportRepository: ImportRepository(deps),
+    RepositoryInfo: RepositoryInfo(deps),
+    GetArchive: GetArchive(deps),
+  });
+  server.addService(protos.RefService.service, {
+    ListBranches: ListBranches(deps),
+    FindBranch: FindBranch(deps),
+    ListTags: ListTags(deps),
+    CreateTag: CreateTag(deps),
+    FindCommit: FindCommit(deps),
+  });
+  server.addService(protos.BlobService.service, {
+    GetTreeEntries: GetTreeEntries(deps),
+    GetBlob: GetBlob(deps),
+    GetRawBlob: GetRawBlob(deps),
+  });
+  server.addService(protos.DiffService.service, {
+    CompareRefs: CompareRefs(deps),
+    ListContributors: ListContributors(deps),
+  });
+  return server;
+}
+
+/** Binds and starts; port 0 picks a free one. */
+export function bindGrpc(server: Server, port: number, host = '0.0.0.0'): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+}
