@@ -5,6 +5,8 @@ export interface PresentedCredentials {
   privateToken?: string;
   /** A Bearer value: an OAuth access token, or a private token from clients that send it so. */
   bearer?: string;
+  /** HTTP basic credentials, as git sends them: a login with a password or a private token. */
+  basic?: { login: string; secret: string };
   sudo?: string;
 }
 
@@ -13,7 +15,16 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export function readCredentials(headers: IncomingHttpHeaders): PresentedCredentials {
   const authorization = first(headers.authorization);
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  return { privateToken: first(headers['private-token']), bearer, sudo: first(headers.sudo) };
+  return { privateToken: first(headers['private-token']), bearer, basic: basicOf(authorization), sudo: first(headers.sudo) };
 }
 
-export const hasCredentials = (c: PresentedCredentials) => Boolean(c.privateToken || c.bearer);
+function basicOf(authorization: string | undefined): PresentedCredentials['basic'] {
+  const encoded = authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { login: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+export const hasCredentials = (c: PresentedCredentials) => Boolean(c.privateToken || c.bearer || c.basic);

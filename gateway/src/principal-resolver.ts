@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DomainError, ErrorCode, GATEWAY_SYSTEM, PRINCIPAL_HEADER, signPrincipal, ANONYMOUS, type Principal } from '@hub/common';
 import type { Dispatcher } from 'undici';
 import { hasCredentials, type PresentedCredentials } from './credentials';
@@ -73,7 +74,9 @@ export function createPrincipalResolver(deps: {
     // Without credentials the request is anonymous (sudo then means nothing, as in GitLab);
     // subgraphs decide what anonymous callers may do.
     if (!hasCredentials(credentials)) return ANONYMOUS;
-    const key = JSON.stringify([credentials.privateToken ?? null, credentials.bearer ?? null, credentials.sudo ?? null]);
+    // A password never sits in the cache as such: basic credentials are keyed by their digest.
+    const basic = credentials.basic ? createHash('sha256').update(`${credentials.basic.login}\0${credentials.basic.secret}`).digest('base64') : null;
+    const key = JSON.stringify([credentials.privateToken ?? null, credentials.bearer ?? null, basic, credentials.sudo ?? null]);
     let outcome = deps.cache.get(key);
     if (!outcome) {
       const answer = await askIdentity(credentials);

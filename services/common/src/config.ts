@@ -50,6 +50,9 @@ export const CONFIG_TABLE = {
   GATEWAY_PORT: spec({ description: 'Port of the GraphQL gateway (`/graphql`).', fallback: '4000', parse: port }),
   IDENTITY_PORT: spec({ description: 'Port of the identity subgraph.', fallback: '4001', parse: port }),
   PROJECTS_PORT: spec({ description: 'Port of the projects subgraph.', fallback: '4002', parse: port }),
+  REPOSITORY_PORT: spec({ description: 'Port of the repository subgraph.', fallback: '4004', parse: port }),
+  GIT_WORKER_HTTP_PORT: spec({ description: 'Port of the git worker\'s HTTP side (git smart HTTP for the facade, health, metrics).', fallback: '4011', parse: port }),
+  GIT_WORKER_GRPC_PORT: spec({ description: 'Port of the git worker\'s gRPC services.', fallback: '4010', parse: port }),
   MEMBERSHIP_PORT: spec({ description: 'Port of the membership subgraph and its authorization API.', fallback: '4003', parse: port }),
   GATEWAY_URL: spec({
     description: 'Where the facade reaches the gateway.',
@@ -74,6 +77,39 @@ export const CONFIG_TABLE = {
     fallback: local('MEMBERSHIP_PORT'),
     fallbackText: 'http://127.0.0.1:$MEMBERSHIP_PORT',
     parse: url,
+  }),
+  REPOSITORY_URL: spec({
+    description: 'Where the gateway reaches the repository subgraph.',
+    fallback: local('REPOSITORY_PORT'),
+    fallbackText: 'http://127.0.0.1:$REPOSITORY_PORT',
+    parse: url,
+  }),
+  GIT_WORKER_GRPC_ADDRESS: spec({
+    description: 'host:port of the git worker\'s gRPC services, for the repository service and the facade.',
+    fallback: (get) => `127.0.0.1:${get('GIT_WORKER_GRPC_PORT')}`,
+    fallbackText: '127.0.0.1:$GIT_WORKER_GRPC_PORT',
+    parse: text,
+  }),
+  GIT_WORKER_HTTP_URL: spec({
+    description: 'Where the facade proxies git clone and push to.',
+    fallback: local('GIT_WORKER_HTTP_PORT'),
+    fallbackText: 'http://127.0.0.1:$GIT_WORKER_HTTP_PORT',
+    parse: url,
+  }),
+  REPOS_ROOT: spec({
+    description: 'Folder of the bare repositories (`<project id>.git`), owned by the git worker.',
+    fallback: (get) => `${get('DATA_DIR') ?? '.data'}/repositories`,
+    fallbackText: '$DATA_DIR/repositories',
+    parse: text,
+  }),
+  COMPARE_TIMEOUT_MS: spec({ description: 'How long a compare may compute its diff before it answers with compare_timeout.', fallback: '5000', parse: integer }),
+  IMPORT_ALLOW_LOCAL: spec({
+    description: 'Whether `import_url` may point at loopback or private addresses (GitLab refuses them by default).',
+    fallback: 'false',
+    parse: (raw, name) => {
+      if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false`);
+      return raw === 'true';
+    },
   }),
   EXTERNAL_URL: spec({
     description: 'Base URL users see; web and clone URLs are built from it.',

@@ -82,3 +82,22 @@ export interface MemberProjectsRequest {
 export interface MemberProjectsResponse {
   projectIds: number[];
 }
+
+/**
+ * What the facade tells the git worker about a git-over-HTTP request it has authorized, signed
+ * with the shared secret (signClaims) in this header. The worker enforces the push rules with it.
+ */
+export const GIT_ACCESS_HEADER = 'x-hub-git-access';
+export interface GitAccessClaims {
+  projectId: number;
+  /** The pusher; null for anonymous clones of public projects. */
+  userId: number | null;
+  username: string | null;
+  /** May push to unprotected branches (Developer and above). */
+  push: boolean;
+  /** May push to protected branches (Master and above). Nobody force-pushes or deletes them. */
+  pushProtected: boolean;
+  protectedBranches: string[];
+  /** HEAD of a repository the worker has to create on the spot. */
+  defaultBranch: string;
+}

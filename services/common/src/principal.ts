@@ -26,26 +26,32 @@ const MAX_AGE_MS = 5 * 60_000;
 
 const mac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('base64url');
 
-/** `<base64url(json)>.<base64url(hmac)>`; the gateway signs one per request. */
-export function signPrincipal(principal: Principal, secret: string, now = Date.now()): string {
-  const body = Buffer.from(JSON.stringify({ ...principal, iat: now })).toString('base64url');
+/** `<base64url(json)>.<base64url(hmac)>` of any claims, stamped with the time of signing. */
+export function signClaims(claims: object, secret: string, now = Date.now()): string {
+  const body = Buffer.from(JSON.stringify({ ...claims, iat: now })).toString('base64url');
   return `${body}.${mac(secret, body)}`;
 }
 
-/** Returns the principal, or null when the header is missing, forged, or stale. */
-export function verifyPrincipal(header: string | undefined, secret: string, now = Date.now()): Principal | null {
-  if (!header) return null;
-  const dot = header.indexOf('.');
+/** The claims, or null when the value is missing, forged, or older than MAX_AGE_MS. */
+export function verifyClaims<T>(value: string | undefined, secret: string, now = Date.now()): T | null {
+  if (!value) return null;
+  const dot = value.indexOf('.');
   if (dot <= 0) return null;
-  const body = header.slice(0, dot);
-  const given = Buffer.from(header.slice(dot + 1));
+  const body = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1));
   const expected = Buffer.from(mac(secret, body));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
-    const { iat, ...principal } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    const { iat, ...claims } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     if (typeof iat !== 'number' || Math.abs(now - iat) > MAX_AGE_MS) return null;
-    return principal as Principal;
+    return claims as T;
   } catch {
     return null;
   }
 }
+
+/** The gateway signs one per request. */
+export const signPrincipal = (principal: Principal, secret: string, now = Date.now()) => signClaims(principal, secret, now);
+
+/** Returns the principal, or null when the header is missing, forged, or stale. */
+export const verifyPrincipal = (header: string | undefined, secret: string, now = Date.now()) => verifyClaims<Principal>(header, secret, now);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { conflict, DomainError, ErrorCode, recordEvent, type Logger, type Sql, type TransactionSql } from '@hub/common';
 import * as namespaces from './db/namespaces';
 import * as oauthTokens from './db/oauth-tokens';
@@ -29,6 +30,7 @@ export interface Credentials {
   privateToken?: string | null;
   accessToken?: string | null;
   bearer?: string | null;
+  basic?: { login: string; secret: string };
 }
 
 /** OAuth errors carry RFC 6749's error name; the facade renders them in OAuth's own body shape. */
@@ -209,7 +211,15 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
     async userForCredentials(credentials: Credentials): Promise<UserRow | undefined> {
       let user: UserRow | undefined;
       if (credentials.privateToken) user = await users.findUserByPrivateToken(sql, credentials.privateToken);
-      else {
+      else if (credentials.basic) {
+        // git's basic auth: the private token is accepted in place of the password, as GitLab did.
+        const { login, secret } = credentials.basic;
+        const owner = await users.findUserByLogin(sql, login);
+        const given = Buffer.from(secret);
+        const token = Buffer.from(owner?.privateToken ?? '');
+        if (owner && given.length === token.length && timingSafeEqual(given, token)) user = owner;
+        else user = (await authenticatePassword(login, secret)) ?? undefined;
+      } else {
         const token = credentials.accessToken ?? credentials.bearer;
         if (!token) return undefined;
         const userId = await oauthTokens.findLiveTokenUser(sql, digest(token));

@@ -15,6 +15,8 @@ export interface PrincipalRequest {
   privateToken?: string;
   accessToken?: string;
   bearer?: string;
+  /** HTTP basic: a login (username or email) with a password or the user's private token. */
+  basic?: { login: string; secret: string };
   sudo?: string;
 }
 
@@ -29,6 +31,11 @@ const summary = (user: UserRow | undefined): PrincipalUser | null =>
   user ? { id: user.id, username: user.username, isAdmin: user.isAdmin } : null;
 
 const asString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+const basicOf = (value: unknown) => {
+  const { login, secret } = (value ?? {}) as Record<string, unknown>;
+  return asString(login) && asString(secret) ? { login: login as string, secret: secret as string } : undefined;
+};
 
 /**
  * Credentials → user, for the gateway only (it signs as the system principal). Kept off the
@@ -51,6 +58,7 @@ export function createPrincipalRouter(identity: IdentityService, principalSecret
           privateToken: asString(body.privateToken),
           accessToken: asString(body.accessToken),
           bearer: asString(body.bearer),
+          basic: basicOf(body.basic),
         }),
         sudo === undefined ? undefined : identity.findSudoTarget(sudo),
       ]);

@@ -1,0 +1,61 @@
+import { recordEvent, type Sql } from '@hub/common';
+import { readCommits } from '../git/objects';
+import { runGit } from '../git/run';
+
+const ZERO = '0'.repeat(40);
+/** GitLab's push payloads carry at most this many commits (the newest, oldest first). */
+const MAX_COMMITS = 20;
+
+export interface RefUpdate {
+  before: string;
+  after: string;
+  ref: string;
+}
+
+/** `old new ref` lines as post-receive prints them. */
+export const parseRefUpdates = (log: string): RefUpdate[] =>
+  log
+    .split('\n')
+    .map((line) => line.trim().split(' '))
+    .filter((parts) => parts.length === 3 && /^[0-9a-f]{40}$/.test(parts[0]) && /^[0-9a-f]{40}$/.test(parts[1]))
+    .map(([before, after, ref]) => ({ before, after, ref }));
+
+/** The commits a ref update brought: since `before`, or for a new branch those on no other branch. */
+async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
+  if (update.after === ZERO) return [];
+  const range =
+    update.before === ZERO
+      ? [update.after, '--not', `--exclude=${update.ref}`, '--branches']
+      : [`${update.before}..${update.after}`];
+  const result = await runGit(repo, ['rev-list', '--reverse', ...range]);
+  return result.stdout.toString('utf8').split('\n').filter(Boolean);
+}
+
+/**
+ * Records one `push` (branches) or `tag_push` (tags) event per ref update through the outbox, in
+ * GitLab's push-hook terms, for the events feed and the webhooks.
+ */
+export async function recordPushEvents(deps: { sql: Sql; service: string; repo: string; projectId: number; userId: number | null; username: string | null; updates: RefUpdate[] }) {
+  for (const update of deps.updates) {
+    const ids = await commitsOf(deps.repo, update);
+    const commits = await readCommits(deps.repo, ids.slice(-MAX_COMMITS));
+    const payload = {
+      project_id: deps.projectId,
+      actor_id: deps.userId,
+      actor_username: deps.username,
+      before: update.before,
+      after: update.after,
+      ref: update.ref,
+      checkout_sha: update.after === ZERO ? null : update.after,
+      commits: commits.map((c) => ({
+        id: c.id,
+        message: c.message,
+        timestamp: c.author?.date,
+        author: { name: c.author?.name, email: c.author?.email },
+      })),
+      total_commits_count: ids.length,
+    };
+    const type = update.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
+    await deps.sql.begin((tx) => recordEvent(tx, deps.service, { type, payload }));
+  }
+}

@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  closeServer,
+  createLogger,
+  createObservedApp,
+  createRedis,
+  createSql,
+  exitOnStartupFailure,
+  listen,
+  migrate,
+  onShutdown,
+  pingSql,
+  startOutboxRelay,
+} from '@hub/common';
+import { loadGitWorkerConfig, SERVICE } from './env';
+import { createGitHttpHandler } from './http/git-http';
+import { installHooks } from './http/hooks';
+import type { WorkerDeps } from './rpc';
+import { bindGrpc, createGrpcServer } from './server';
+
+/** Composition root: config → repositories folder → gRPC server → git HTTP → health → shutdown. */
+async function main() {
+  const config = loadGitWorkerConfig();
+  const logger = createLogger('git-worker', config.LOG_LEVEL);
+  const root = resolve(config.REPOS_ROOT);
+  mkdirSync(root, { recursive: true });
+  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
+  const redis = createRedis(config.REDIS_URL);
+  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
+  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
+
+  const deps: WorkerDeps = { root, logger, compareTimeoutMs: config.COMPARE_TIMEOUT_MS, importAllowLocal: config.IMPORT_ALLOW_LOCAL };
+  const grpc = createGrpcServer(deps);
+  await bindGrpc(grpc, config.GIT_WORKER_GRPC_PORT);
+
+  const { app } = createObservedApp({ service: 'git-worker', readiness: { postgres: () => pingSql(sql) } });
+  const hooksDir = installHooks(join(root, '.hooks'));
+  app.use(createGitHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET, hooksDir, sql, service: SERVICE }));
+  const http = await listen(app, config.GIT_WORKER_HTTP_PORT);
+  logger.info({ grpc: config.GIT_WORKER_GRPC_PORT, http: config.GIT_WORKER_HTTP_PORT, root }, 'git worker listening');
+
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => closeServer(http),
+    () => new Promise<void>((done) => grpc.tryShutdown(() => done())),
+    () => relay.stop(),
+    () => sql.end({ timeout: 5 }),
+    async () => redis.disconnect(),
+  ]);
+}
+
+main().catch(exitOnStartupFailure(createLogger('git-worker')));
