@@ -6,6 +6,7 @@ export const loadGatewayConfig = () =>
     'IDENTITY_URL',
     'PROJECTS_URL',
     'MEMBERSHIP_URL',
+    'REPOSITORY_URL',
     'REDIS_URL',
     'PRINCIPAL_SECRET',
     'PRINCIPAL_CACHE_TTL_MS',

@@ -40,3 +40,4 @@ export function decodeErrorDetail(bytes: Buffer): { kind: string; message: strin
   const decoded = errorDetailType.toObject(errorDetailType.decode(bytes), { enums: String, defaults: true });
   return decoded as { kind: string; message: string; field: string };
 }
+export * from './client';

@@ -1,5 +1,5 @@
 import { createObservedApp, type Logger } from '@hub/common';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { GatewayClient } from './gateway-client';
 import { routeHandler } from './route';
 import { apiRoutes, oauthTokenRoute } from './routes';
@@ -37,15 +37,19 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gatewayReady: () => Promise<void> }): Express {
+export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gatewayReady: () => Promise<void>; gitHttp: Router; downloads: Router }): Express {
   const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gatewayReady } });
   app.set('trust proxy', false);
+  // git's own paths, before any body parser: pushes stream through untouched.
+  app.use(deps.gitHttp);
 
   const api = express.Router();
   api.use(stripJsonSuffix);
   // A JSON body is read whatever the method: some clients send `{}` with GET and DELETE.
   api.use(express.json({ limit: '10mb', strict: false }));
   api.use(express.urlencoded({ extended: true, limit: '10mb' }));
+  // Raw files and archives stream from the git worker rather than answering JSON.
+  api.use(deps.downloads);
   for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway));
   app.use('/api/v3', api);
 

@@ -3,14 +3,22 @@ import { request } from 'undici';
 import { createFacadeApp } from './app';
 import { loadFacadeConfig } from './env';
 import { createGatewayClient } from './gateway-client';
+import { createGitHttpProxy } from './git-http';
+import { createDownloadRoutes } from './routes/repository-downloads';
+import { createGitClients } from '@hub/protos';
 
 async function main() {
   const config = loadFacadeConfig();
   const logger = createLogger('rest-facade', config.LOG_LEVEL);
   const gateway = createGatewayClient(config.GATEWAY_URL);
+  const gitHttp = createGitHttpProxy({ gateway, workerUrl: config.GIT_WORKER_HTTP_URL, secret: config.PRINCIPAL_SECRET, logger });
+  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS);
+  const downloads = createDownloadRoutes({ gateway, git, logger });
   const app = createFacadeApp({
     gateway,
     logger,
+    gitHttp,
+    downloads,
     gatewayReady: async () => {
       const response = await request(`${config.GATEWAY_URL}/healthz`);
       await response.body.dump();
@@ -19,7 +27,7 @@ async function main() {
   });
   const server = await listen(app, config.PORT);
   logger.info({ port: config.PORT, gateway: config.GATEWAY_URL }, 'rest facade listening');
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close()]);
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close()]);
 }
 
 main().catch(exitOnStartupFailure(createLogger('rest-facade')));

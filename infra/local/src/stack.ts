@@ -56,7 +56,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       env.REDIS_URL = redis.url;
     }
     for (const { portVariable } of PROCESSES) await port(portVariable, Number(CONFIG_TABLE[portVariable].fallback));
+    // The git worker's second port (gRPC), beside the HTTP one it is health-checked on.
+    await port('GIT_WORKER_GRPC_PORT', Number(CONFIG_TABLE.GIT_WORKER_GRPC_PORT.fallback));
     env.PRINCIPAL_SECRET ??= randomBytes(32).toString('base64url');
+    // Repositories live with the rest of this stack's data, never in a folder another stack shares.
+    env.REPOS_ROOT ??= join(dataDir, 'repositories');
     env.EXTERNAL_URL ??= `http://localhost:${env.PORT}`;
 
     const seeded = JSON.parse(

@@ -2,10 +2,11 @@ import type { Route } from '../route';
 import { memberRoutes } from './members';
 import { namespaceRoutes } from './namespaces';
 import { projectRoutes } from './projects';
+import { repositoryRoutes } from './repository';
 import { sessionRoutes } from './session';
 import { userRoutes } from './users';
 
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes];

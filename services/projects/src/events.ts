@@ -28,6 +28,36 @@ const projectEntry =
           data: null,
         };
 
+const ZERO = '0'.repeat(40);
+
+/**
+ * A push, as GitLab's feed showed it: "pushed new" for a new ref, "deleted" for a removed one,
+ * "pushed to" otherwise, with the push payload as data (the repository part is added on insert).
+ */
+function pushEntry(p: Record<string, unknown>): FeedEntry | null {
+  if (p.actor_id == null) return null;
+  const actionName = p.before === ZERO ? 'pushed new' : p.after === ZERO ? 'deleted' : 'pushed to';
+  return {
+    projectId: num(p.project_id),
+    actionName,
+    title: null,
+    targetId: null,
+    targetType: null,
+    targetTitle: null,
+    authorId: num(p.actor_id),
+    authorUsername: str(p.actor_username) ?? '',
+    data: {
+      before: p.before,
+      after: p.after,
+      ref: p.ref,
+      user_id: p.actor_id,
+      user_name: p.actor_username,
+      commits: p.commits,
+      total_commits_count: p.total_commits_count,
+    },
+  };
+}
+
 /**
  * Which domain events show in a project's feed, and how (GitLab's Event model: the action, its
  * author, its target). Services added later extend this table with their own events.
@@ -36,17 +66,29 @@ const FEED: Record<string, (payload: Record<string, unknown>) => FeedEntry | nul
   'projects:project.created': projectEntry('created', 'actor'),
   'membership:member.added': projectEntry('joined', 'user'),
   'membership:member.removed': projectEntry('left', 'user'),
+  'git_worker:push': pushEntry,
+  'git_worker:tag_push': pushEntry,
 };
 
 /** The events projects acts on: the feed, renamed namespaces, deleted users. */
-export function createEventHandler(deps: { sql: Sql; projects: ProjectsService }) {
+export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; externalUrl: string }) {
   const { sql } = deps;
+  /** GitLab's push data names the repository: its name, clone URL, description and home page. */
+  const withRepository = async (entry: FeedEntry): Promise<FeedEntry> => {
+    const data = entry.data as Record<string, unknown> | null;
+    if (!data || !('ref' in data)) return entry;
+    const project = await deps.projects.findProject(entry.projectId);
+    if (!project) return entry;
+    const home = `${deps.externalUrl}/${project.namespacePath}/${project.path}`;
+    return { ...entry, data: { ...data, repository: { name: project.name, url: `${home}.git`, description: project.description, homepage: home } } };
+  };
   return async (event: StreamedEvent): Promise<void> => {
     const key = `${event.service}:${event.type}`;
     const feed = FEED[key];
     if (feed) {
-      const entry = feed(event.payload);
-      if (!entry) return;
+      const built = feed(event.payload);
+      if (!built) return;
+      const entry = await withRepository(built);
       const createdAt = new Date(event.occurredAt);
       await handleOnce(sql, event, async (tx: TransactionSql) => {
         if (await insertEvent(tx, { ...entry, createdAt })) await touchActivity(tx, entry.projectId, createdAt);

@@ -42,9 +42,9 @@ async function main() {
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     group: SERVICE,
-    services: ['projects', 'membership', 'identity'],
+    services: ['projects', 'membership', 'identity', 'git_worker'],
     logger,
-    handle: createEventHandler({ sql, projects }),
+    handle: createEventHandler({ sql, projects, externalUrl: config.EXTERNAL_URL }),
   });
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followEvents({

@@ -154,7 +154,12 @@ export function createProjectsService(deps: {
           ownerId: namespace.ownerId,
           creatorId: principal.userId!,
         });
-        await event(tx, 'project.created', principal, created, false, { forked_from_project_id: created.forkedFromProjectId });
+        // The repository service makes the repository from these (forked or imported when asked).
+        await event(tx, 'project.created', principal, created, false, {
+          forked_from_project_id: created.forkedFromProjectId,
+          default_branch: created.defaultBranch,
+          import_url: created.importUrl,
+        });
         return created;
       })
       .catch(mapUniqueViolation);

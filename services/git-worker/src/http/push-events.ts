@@ -25,7 +25,8 @@ async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
   if (update.after === ZERO) return [];
   const range =
     update.before === ZERO
-      ? [update.after, '--not', `--exclude=${update.ref}`, '--branches']
+      ? // --exclude takes the name below refs/heads/ when it applies to --branches.
+        [update.after, '--not', `--exclude=${update.ref.replace(/^refs\/heads\//, '')}`, '--branches']
       : [`${update.before}..${update.after}`];
   const result = await runGit(repo, ['rev-list', '--reverse', ...range]);
   return result.stdout.toString('utf8').split('\n').filter(Boolean);

@@ -42,8 +42,9 @@ export const createQueryResolvers = ({ sql, membership }: ResolverDeps): QueryRe
   }
 
   return {
+    // Anonymous callers see public projects (git clones them); the v3 API itself requires
+    // credentials, which the facade enforces.
     project: async (_parent, { id, fullPath }, context) => {
-      requireUser(context.principal);
       if (id !== undefined && id !== null) return visibleProject(await context.loaders.projectById.load(id), context);
       const slash = fullPath?.lastIndexOf('/') ?? -1;
       if (!fullPath || slash <= 0) return null;

@@ -1,0 +1,52 @@
+import { credentials, type Client, type ClientUnaryCall, type Metadata, type requestCallback, type ServiceError } from '@grpc/grpc-js';
+import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos } from './index';
+import type { BlobServiceClient, DiffServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
+
+/** Typed clients for the git worker's services over one channel target (`host:port`). */
+export function createGitClients(address: string) {
+  const protos = loadGitProtos();
+  const insecure = credentials.createInsecure();
+  // Keep the channel warm between calls; gRPC multiplexes every call over it.
+  const options = { 'grpc.keepalive_time_ms': 30_000, 'grpc.max_receive_message_length': 64 * 1024 * 1024 };
+  const clients = {
+    repository: new protos.RepositoryService(address, insecure, options) as unknown as RepositoryServiceClient,
+    ref: new protos.RefService(address, insecure, options) as unknown as RefServiceClient,
+    blob: new protos.BlobService(address, insecure, options) as unknown as BlobServiceClient,
+    diff: new protos.DiffService(address, insecure, options) as unknown as DiffServiceClient,
+  };
+  return {
+    ...clients,
+    close: () => Object.values(clients).forEach((c) => (c as unknown as Client).close()),
+  };
+}
+
+export type GitClients = ReturnType<typeof createGitClients>;
+
+/** The unary methods of a generated client, as promise-returning functions of the request. */
+export type UnaryMethods<C> = {
+  [K in keyof C as K extends `${Uppercase<string>}${string}` ? K : never]: C[K] extends (argument: infer Req, callback: requestCallback<infer Res>) => ClientUnaryCall
+    ? (request: Req) => Promise<Res>
+    : never;
+};
+
+/**
+ * Wraps a generated client so each unary call is `await client.Method(request)`, with a deadline
+ * so a stuck worker never hangs a request.
+ */
+export function promised<C extends object>(client: C, timeoutMs = 30_000): UnaryMethods<C> {
+  return new Proxy({} as UnaryMethods<C>, {
+    get: (_target, name) => (request: unknown) =>
+      new Promise((resolve, reject) =>
+        (client as Record<string | symbol, Function>)[name].call(client, request, { deadline: new Date(Date.now() + timeoutMs) }, (error: ServiceError | null, response: unknown) =>
+          error ? reject(error) : resolve(response),
+        ),
+      ),
+  });
+}
+
+/** The ErrorDetail a failed call carries, when the worker sent one. */
+export function errorDetailOf(error: unknown): { kind: string; message: string; field: string } | null {
+  const metadata = (error as { metadata?: Metadata })?.metadata;
+  const bytes = metadata?.get?.(ERROR_DETAIL_TRAILER)?.[0];
+  return Buffer.isBuffer(bytes) ? decodeErrorDetail(bytes) : null;
+}

@@ -1,0 +1,63 @@
+/**
+ * GitLab v3's repository entities (lib/api/entities.rb): each shows a commit its own way. The
+ * documents fetch every commit field under its v3 name; these pick and shape them.
+ */
+type Commit = {
+  id: string;
+  short_id: string;
+  title: string;
+  message: string;
+  parent_ids: string[];
+  tree_id: string;
+  author_name: string;
+  author_email: string;
+  authored_date: string;
+  committer_name: string;
+  committer_email: string;
+  committed_date: string;
+};
+
+/** RepoCommit inside a Branch (gitlab_git's hash of the commit). */
+const branchCommit = (c: Commit) => ({
+  id: c.id,
+  message: c.message,
+  parents: c.parent_ids.map((id) => ({ id })),
+  tree: c.tree_id,
+  author: { name: c.author_name, email: c.author_email },
+  committer: { name: c.committer_name, email: c.committer_email },
+  authored_date: c.authored_date,
+  committed_date: c.committed_date,
+});
+
+export const presentBranch = (b: { name: string; protected: boolean; commit: Commit }) => ({
+  name: b.name,
+  commit: branchCommit(b.commit),
+  protected: b.protected,
+});
+
+/** RepoTag: the commit with flat author and committer fields. */
+export const presentTag = (t: { name: string; message: string | null; commit: Commit }) => ({
+  name: t.name,
+  message: t.message,
+  commit: {
+    id: t.commit.id,
+    message: t.commit.message,
+    parents_ids: t.commit.parent_ids,
+    authored_date: t.commit.authored_date,
+    author_name: t.commit.author_name,
+    author_email: t.commit.author_email,
+    committer_name: t.commit.committer_name,
+    committer_email: t.commit.committer_email,
+    committed_date: t.commit.committed_date,
+  },
+});
+
+/** RepoCommit as compare shows it. */
+export const presentCompareCommit = (c: Commit) => ({
+  id: c.id,
+  short_id: c.short_id,
+  title: c.title,
+  author_name: c.author_name,
+  author_email: c.author_email,
+  created_at: c.committed_date,
+});

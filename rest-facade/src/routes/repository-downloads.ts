@@ -1,0 +1,139 @@
+import type { ClientReadableStream, ServiceError } from '@grpc/grpc-js';
+import type { Logger } from '@hub/common';
+import { errorDetailOf, type GitClients } from '@hub/protos';
+import type { NextFunction, Request, Response, Router } from 'express';
+import express from 'express';
+import { credentialHeaders, presentsCredentials } from '../credentials';
+import type { GatewayClient } from '../gateway-client';
+import { RepositoryDownloadDocument } from '../generated/operations';
+import { Params } from '../params';
+import { UNAUTHORIZED, v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectKey } from './project-key';
+
+const ARCHIVE_TYPES: Record<string, string> = {
+  'tar.gz': 'application/x-gzip',
+  'tar.bz2': 'application/x-bzip2',
+  tar: 'application/x-tar',
+  zip: 'application/zip',
+};
+
+/** A worker failure before any byte was sent, as the v3 error it means. */
+function downloadError(error: unknown, notFound: string) {
+  const detail = errorDetailOf(error);
+  if (!detail) return (error as ServiceError).code === 14 ? v3Error(503, '503 Service Unavailable') : error;
+  if (detail.kind === 'INVALID_ARGUMENT') return v3Error(400, { [detail.field || 'sha']: ['is invalid'] });
+  return v3Error(404, detail.message.startsWith('404') ? detail.message : notFound);
+}
+
+/**
+ * Streams a worker stream to the client: `onFirst` sees the first message and sets the headers,
+ * later messages are written with backpressure. An error before the first byte is a v3 error.
+ */
+function relay<T>(stream: ClientReadableStream<T>, res: Response, next: NextFunction, notFound: string, onFirst: (message: T) => Buffer | null, dataOf: (message: T) => Buffer | null) {
+  let started = false;
+  res.on('close', () => stream.cancel());
+  stream.on('data', (message: T) => {
+    const data = started ? dataOf(message) : onFirst(message);
+    started = true;
+    if (data && data.length && !res.write(data)) {
+      stream.pause();
+      res.once('drain', () => stream.resume());
+    }
+  });
+  stream.on('error', (error) => {
+    if ((error as ServiceError).code === 1) return; // cancelled: the client left
+    if (!started) next(downloadError(error, notFound));
+    else res.destroy();
+  });
+  stream.on('end', () => res.end());
+}
+
+/**
+ * Raw files and archives: the gateway authorizes (the project's repository must be readable) and
+ * names the project; the bytes then stream from the git worker to the client in chunks.
+ */
+export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitClients; logger: Logger }): Router {
+  const router = express.Router();
+
+  const authorizeDownload = async (req: Request) => {
+    const headers = credentialHeaders(req);
+    if (!presentsCredentials(headers)) throw UNAUTHORIZED();
+    const p = new Params(req.query, {}, req.params as Record<string, string>);
+    const { project } = await deps.gateway.forRequest(headers)(RepositoryDownloadDocument, projectKey(p));
+    if (!project) throw PROJECT_NOT_FOUND();
+    return { p, project };
+  };
+
+  const blob = (pathOf: (p: Params) => { ref: string; path: string } | null, raw: boolean) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { p, project } = await authorizeDownload(req);
+      const repository = { projectId: project.id };
+      let stream;
+      if (raw) {
+        stream = deps.git.blob.GetRawBlob({ repository, oid: p.string('sha')! });
+      } else {
+        const target = pathOf(p)!;
+        stream = deps.git.blob.GetBlob({ repository, ref: target.ref, path: target.path });
+      }
+      relay(
+        stream,
+        res,
+        next,
+        raw ? '404 Blob Not Found' : '404 File Not Found',
+        (first) => {
+          const info = first.info!;
+          // Text as text; anything else as bytes, never with a charset.
+          res.status(200).setHeader('Content-Type', info.text ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+          res.setHeader('Content-Length', String(info.size));
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+          return null;
+        },
+        (message) => message.data ?? null,
+      );
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  const filepath = (p: Params) => {
+    p.require('filepath');
+    return { ref: p.string('sha')!, path: p.string('filepath')! };
+  };
+  router.get('/projects/:id/repository/blobs/:sha', blob(filepath, false));
+  // Later v3 servers' other way to a file at a commit, which existing clients use.
+  router.get('/projects/:id/repository/commits/:sha/blob', blob(filepath, false));
+  router.get('/projects/:id/repository/raw_blobs/:sha', blob(() => null, true));
+
+  const archive = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { p, project } = await authorizeDownload(req);
+      const format = (req.params as Record<string, string>).format ?? 'tar.gz';
+      const type = ARCHIVE_TYPES[format];
+      if (!type) throw v3Error(404, '404 Not Found');
+      const ref = p.string('sha') ?? project.repository.defaultBranch;
+      const name = `${project.path}-${ref}`.replace(/[^A-Za-z0-9._-]/g, '-');
+      const stream = deps.git.repository.GetArchive({ repository: { projectId: project.id }, ref, format, prefix: name });
+      relay(
+        stream,
+        res,
+        next,
+        '404 Commit Not Found',
+        (first) => {
+          res.status(200).setHeader('Content-Type', type);
+          res.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);
+          return first.data ?? null;
+        },
+        (message) => message.data ?? null,
+      );
+    } catch (error) {
+      next(error);
+    }
+  };
+  router.get('/projects/:id/repository/archive', archive);
+  router.get(/^\/projects\/([^/]+)\/repository\/archive\.(tar\.gz|tar\.bz2|tar|zip)$/, (req, res, next) => {
+    const [id, format] = [req.params[0], req.params[1]];
+    (req as unknown as { params: Record<string, string> }).params = { id, format };
+    return archive(req, res, next);
+  });
+  return router;
+}

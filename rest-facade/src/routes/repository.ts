@@ -1,0 +1,116 @@
+import {
+  CompareDocument,
+  ContributorsDocument,
+  CreateTagDocument,
+  GetBranchDocument,
+  ListBranchesDocument,
+  ListTagsDocument,
+  ProtectBranchDocument,
+  TreeDocument,
+  UnprotectBranchDocument,
+} from '../generated/operations';
+import { presentBranch, presentCompareCommit, presentTag } from '../entities/repository';
+import type { Route } from '../route';
+import { v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+const BRANCH_NOT_FOUND = () => v3Error(404, '404 Branch Not Found');
+
+export const repositoryRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/projects/:id/repository/branches',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(ListBranchesDocument, projectKey(p));
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.repository.branches.map(presentBranch) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/branches/:branch',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetBranchDocument, { ...projectKey(p), name: p.string('branch')! });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.repository.branch) throw BRANCH_NOT_FOUND();
+      return { body: presentBranch(project.repository.branch) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/repository/branches/:branch/protect',
+    handle: async (p, gateway) => {
+      const { protectBranch } = await gateway(ProtectBranchDocument, { projectId: await projectIdOf(p, gateway), branch: p.string('branch')! });
+      return { body: presentBranch(protectBranch) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/repository/branches/:branch/unprotect',
+    handle: async (p, gateway) => {
+      const { unprotectBranch } = await gateway(UnprotectBranchDocument, { projectId: await projectIdOf(p, gateway), branch: p.string('branch')! });
+      return { body: presentBranch(unprotectBranch) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/tags',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(ListTagsDocument, projectKey(p));
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.repository.tags.map(presentTag) };
+    },
+  },
+  {
+    // The spec: 200 on success (not 201), 405 with the reason on any refusal.
+    method: 'post',
+    path: '/projects/:id/repository/tags',
+    handle: async (p, gateway) => {
+      p.require('tag_name', 'ref');
+      const { createTag } = await gateway(CreateTagDocument, {
+        projectId: await projectIdOf(p, gateway),
+        tagName: p.string('tag_name')!,
+        ref: p.string('ref')!,
+        message: p.string('message') ?? null,
+      });
+      return { status: 200, body: presentTag(createTag) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/tree',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(TreeDocument, { ...projectKey(p), ref: p.string('ref_name') ?? null, path: p.string('path') ?? null });
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.repository.tree };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/compare',
+    handle: async (p, gateway) => {
+      p.require('from', 'to');
+      const { project } = await gateway(CompareDocument, { ...projectKey(p), from: p.string('from')!, to: p.string('to')! });
+      if (!project) throw PROJECT_NOT_FOUND();
+      const c = project.repository.compare;
+      return {
+        body: {
+          commit: c.commit ? presentCompareCommit(c.commit) : null,
+          commits: c.commits.map(presentCompareCommit),
+          diffs: c.diffs,
+          compare_timeout: c.compare_timeout,
+          compare_same_ref: c.compare_same_ref,
+        },
+      };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/contributors',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(ContributorsDocument, projectKey(p));
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.repository.contributors };
+    },
+  },
+];

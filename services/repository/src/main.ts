@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import {
+  closeServer,
+  consumeEvents,
+  createAccessClient,
+  createInternalClient,
+  createLogger,
+  createObservedApp,
+  createRedis,
+  createSql,
+  exitOnStartupFailure,
+  followEvents,
+  listen,
+  loadSdl,
+  migrate,
+  mountSubgraph,
+  onShutdown,
+  pingSql,
+} from '@hub/common';
+import { createGitClients } from '@hub/protos';
+import { createLoaders, type RepositoryContext } from './context';
+import { loadRepositoryConfig, SERVICE } from './env';
+import { createEventHandler } from './events';
+import { createGit } from './git';
+import { createResolvers } from './resolvers';
+
+/** Composition root: config → clients → server → health → listen → shutdown. */
+async function main() {
+  const config = loadRepositoryConfig();
+  const logger = createLogger(SERVICE, config.LOG_LEVEL);
+  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
+  const membership = createInternalClient({ baseUrl: config.MEMBERSHIP_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
+  const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+  const clients = createGitClients(config.GIT_WORKER_GRPC_ADDRESS);
+  const git = createGit(clients);
+
+  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
+
+  const consumer = consumeEvents({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    group: SERVICE,
+    services: ['projects'],
+    logger,
+    handle: createEventHandler({ sql, git, logger }),
+  });
+  const invalidation = followEvents({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    services: ['membership', 'projects'],
+    logger,
+    onEvent: (event) => {
+      const projectId = Number(event.payload.project_id);
+      if (Number.isInteger(projectId)) access.invalidateProject(projectId);
+    },
+  });
+
+  const { app } = createObservedApp({ service: SERVICE, readiness: { postgres: () => pingSql(sql) } });
+  await mountSubgraph<RepositoryContext>({
+    app,
+    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+    resolvers: createResolvers({ sql, git }),
+    principalSecret: config.PRINCIPAL_SECRET,
+    logger,
+    createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
+  });
+
+  const server = await listen(app, config.REPOSITORY_PORT);
+  logger.info({ port: config.REPOSITORY_PORT }, 'repository subgraph listening');
+
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => closeServer(server),
+    () => consumer.stop(),
+    () => invalidation.stop(),
+    () => membership.close(),
+    async () => clients.close(),
+    () => sql.end({ timeout: 5 }),
+  ]);
+}
+
+main().catch(exitOnStartupFailure(createLogger(SERVICE)));

@@ -1,0 +1,24 @@
+import { authorize, can } from '@hub/common';
+import type { ProjectResolvers } from '../generated/graphql';
+
+export const projectResolvers: ProjectResolvers = {
+  __resolveReference: (reference) => reference as { id: number; defaultBranch?: string },
+
+  repository: async (project, _args, { principal, loaders }) => {
+    authorize(await loaders.access.load(project.id), principal, 'download_code');
+    return { projectId: project.id, defaultBranch: project.defaultBranch ?? 'master' };
+  },
+
+  gitAccess: async (project, _args, { principal, loaders }) => {
+    const access = await loaders.access.load(project.id);
+    const allowed = (ability: Parameters<typeof can>[2]) => (access ? can(access, principal, ability) : false);
+    return {
+      download: allowed('download_code'),
+      push: allowed('push_code'),
+      pushProtected: allowed('push_code_to_protected_branches'),
+      protectedBranches: access ? await loaders.protectedBranches.load(project.id) : [],
+      userId: principal.userId,
+      username: principal.username,
+    };
+  },
+};

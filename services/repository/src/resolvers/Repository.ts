@@ -1,0 +1,29 @@
+import type { RepositoryResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryResolvers => ({
+  branches: async (repo) => (await git.listBranches(repo.projectId)).map((b) => ({ projectId: repo.projectId, name: b.name, commit: b.commit! })),
+  branch: async (repo, { name }) => {
+    const found = await git.findBranch(repo.projectId, name);
+    return found ? { projectId: repo.projectId, name: found.name, commit: found.commit! } : null;
+  },
+  // GitLab listed tags by name in reverse.
+  tags: async (repo) =>
+    (await git.listTags(repo.projectId))
+      .filter((t) => t.commit)
+      .sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))
+      .map((t) => ({ name: t.name, message: t.annotated ? t.message : null, commit: t.commit! })),
+  tree: (repo, { ref, path }) => git.tree(repo.projectId, ref ?? repo.defaultBranch, path ?? ''),
+  compare: async (repo, { from, to }) => {
+    const result = await git.compare(repo.projectId, from, to);
+    return {
+      commit: result.commit ?? null,
+      commits: result.commits,
+      diffs: result.diffs.map((d) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null })),
+      compareTimeout: result.timedOut,
+      compareSameRef: result.sameRef,
+    };
+  },
+  contributors: (repo) => git.contributors(repo.projectId),
+  commit: (repo, { ref }) => git.findCommit(repo.projectId, ref),
+});
