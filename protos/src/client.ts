@@ -1,6 +1,6 @@
 import { credentials, type Client, type ClientUnaryCall, type Metadata, type requestCallback, type ServiceError } from '@grpc/grpc-js';
 import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos } from './index';
-import type { BlobServiceClient, DiffServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
+import type { BlobServiceClient, DiffServiceClient, MergeServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
 
 /** Typed clients for the git worker's services over one channel target (`host:port`). */
 export function createGitClients(address: string) {
@@ -13,6 +13,7 @@ export function createGitClients(address: string) {
     ref: new protos.RefService(address, insecure, options) as unknown as RefServiceClient,
     blob: new protos.BlobService(address, insecure, options) as unknown as BlobServiceClient,
     diff: new protos.DiffService(address, insecure, options) as unknown as DiffServiceClient,
+    merge: new protos.MergeService(address, insecure, options) as unknown as MergeServiceClient,
   };
   return {
     ...clients,

@@ -15,6 +15,9 @@ import { DeleteRepository } from './repository/delete-repository';
 import { ForkRepository } from './repository/fork-repository';
 import { GetArchive } from './repository/get-archive';
 import { ImportRepository } from './repository/import-repository';
+import { CheckMergeability } from './merge/check-mergeability';
+import { MergeBranch } from './merge/merge-branch';
+import { MergeRequestDiffs } from './merge/merge-request-diffs';
 import { RepositoryInfo } from './repository/repository-info';
 import type { WorkerDeps } from './rpc';
 
@@ -45,6 +48,11 @@ export function createGrpcServer(deps: WorkerDeps): Server {
   server.addService(protos.DiffService.service, {
     CompareRefs: CompareRefs(deps),
     ListContributors: ListContributors(deps),
+  });
+  server.addService(protos.MergeService.service, {
+    CheckMergeability: CheckMergeability(deps),
+    MergeBranch: MergeBranch(deps),
+    MergeRequestDiffs: MergeRequestDiffs(deps),
   });
   return server;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { credentials, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@hub/common';
-import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos, type BlobServiceClient, type DiffServiceClient, type RefServiceClient, type RepositoryServiceClient } from '@hub/protos';
+import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos, type BlobServiceClient, type DiffServiceClient, type MergeServiceClient, type RefServiceClient, type RepositoryServiceClient } from '@hub/protos';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { WorkerDeps } from '../rpc';
 
@@ -24,6 +24,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     ref: new protos.RefService(address, insecure) as unknown as RefServiceClient,
     blob: new protos.BlobService(address, insecure) as unknown as BlobServiceClient,
     diff: new protos.DiffService(address, insecure) as unknown as DiffServiceClient,
+    merge: new protos.MergeService(address, insecure) as unknown as MergeServiceClient,
   };
   let nextId = 1;
 

@@ -1,0 +1,40 @@
+import type { MergeServiceHandlers } from '@hub/protos';
+import { gitError } from '../git/errors';
+import { existingRepo, resolveCommit, runGit } from '../git/run';
+import { validateBranchName } from '../git/validate';
+import { projectIdOf, unary, type WorkerDeps } from '../rpc';
+import { mergeSource, mergeTree } from './merge-source';
+
+const ATTEMPTS = 3;
+const clean = (text: string) => text.replace(/[<>\r\n\0]/g, '').trim();
+
+/**
+ * A merge commit of source into target, made without a working tree (merge-tree, commit-tree),
+ * then `target` is moved only if it has not moved meanwhile (update-ref with the old value);
+ * if it has, the merge is computed again on the new tip.
+ */
+export const MergeBranch = (deps: WorkerDeps): MergeServiceHandlers['MergeBranch'] =>
+  unary('MergeBranch', deps, async (request) => {
+    const projectId = projectIdOf(request);
+    const repo = existingRepo(deps.root, projectId);
+    const targetRef = `refs/heads/${validateBranchName(request.target)}`;
+    const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository?.projectId, projectId);
+    const author = { name: clean(request.author?.name ?? '') || 'Hub', email: clean(request.author?.email ?? '') };
+    const env = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
+    try {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const target = await resolveCommit(repo, targetRef, '404 Branch Not Found');
+        const { tree, conflicts } = await mergeTree(repo, target, source.sha);
+        if (conflicts.length) throw gitError('MERGE_CONFLICT', 'Branch cannot be merged');
+        const message = request.message || `Merge branch '${request.source}' into '${request.target}'`;
+        const commit = await runGit(repo, ['commit-tree', tree, '-p', target, '-p', source.sha, '-F', '-'], { input: message, env });
+        if (commit.code !== 0) throw new Error(`git commit-tree failed: ${commit.stderr.trim()}`);
+        const commitId = commit.stdout.toString('utf8').trim();
+        const moved = await runGit(repo, ['update-ref', '-m', 'merge', '--', targetRef, commitId, target]);
+        if (moved.code === 0) return { commitId };
+      }
+      throw gitError('MERGE_CONFLICT', 'Branch cannot be merged');
+    } finally {
+      await source.release();
+    }
+  });

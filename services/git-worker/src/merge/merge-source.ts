@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { gitError } from '../git/errors';
+import { existingRepo, resolveCommit, runGit } from '../git/run';
+import { validateBranchName } from '../git/validate';
+
+/**
+ * The commit of `source` for a merge into `repo`: a branch of the same repository, or of a fork
+ * (then fetched under a temporary ref, removed by `release`).
+ */
+export async function mergeSource(root: string, repo: string, source: string, sourceProjectId: number | undefined, targetProjectId: number) {
+  const branch = validateBranchName(source);
+  if (!sourceProjectId || sourceProjectId === targetProjectId) {
+    return { sha: await resolveCommit(repo, `refs/heads/${branch}`, '404 Branch Not Found'), release: async () => {} };
+  }
+  const fork = existingRepo(root, sourceProjectId);
+  const temp = `refs/hub/merge-source/${randomBytes(8).toString('hex')}`;
+  const fetched = await runGit(repo, ['fetch', '--quiet', '--no-tags', '--end-of-options', fork, `+refs/heads/${branch}:${temp}`]);
+  if (fetched.code !== 0) throw gitError('REF_NOT_FOUND', '404 Branch Not Found', 'source');
+  return {
+    sha: await resolveCommit(repo, temp, '404 Branch Not Found'),
+    release: async () => void (await runGit(repo, ['update-ref', '-d', '--', temp])),
+  };
+}
+
+/** `git merge-tree --write-tree`: the merged tree, or the conflicting paths. */
+export async function mergeTree(repo: string, target: string, source: string): Promise<{ tree: string; conflicts: string[] }> {
+  const result = await runGit(repo, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '--end-of-options', target, source]);
+  const lines = result.stdout.toString('utf8').split('\n').filter(Boolean);
+  if (result.code === 0) return { tree: lines[0], conflicts: [] };
+  if (result.code === 1) return { tree: lines[0], conflicts: lines.slice(1) };
+  throw new Error(`git merge-tree failed: ${result.stderr.trim()}`);
+}
