@@ -25,7 +25,8 @@ export default async function globalSetup(): Promise<void> {
     dataDir: dir,
     // Long cache TTLs make the tests prove that events, not expiry, invalidate cached principals
     // and access answers.
-    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000', ACCESS_CACHE_TTL_MS: '60000' }),
+    // Imports in the tests come from this same stack, on 127.0.0.1.
+    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000', ACCESS_CACHE_TTL_MS: '60000', IMPORT_ALLOW_LOCAL: 'true' }),
     freePorts: true,
     logs: { kind: 'files', dir },
     log: () => {},
