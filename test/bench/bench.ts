@@ -2,7 +2,8 @@
 // and straight to the identity subgraph, then the project routes (which cross projects, membership
 // and identity) through the facade, in one run on one stack, and prints the ratios.
 // Options: --duration <s> (default 10), --connections <n> (default 10).
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -57,6 +58,24 @@ async function seedProjects(restUrl: string, token: string): Promise<{ projectId
   return { projectId: projects[0].id, listSize };
 }
 
+/** A project with one pushed commit (git over HTTP through the facade), for the repository routes. */
+async function seedRepository(restUrl: string, token: string): Promise<number> {
+  const response = await fetch(`${restUrl}/projects`, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench-repo' }) });
+  const project = (await response.json()) as { id: number; path_with_namespace: string };
+  const work = mkdtempSync(join(tmpdir(), 'hub-bench-wc-'));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: work, stdio: 'pipe' });
+  git('init', '-q', '-b', 'master');
+  writeFileSync(join(work, 'README.md'), '# bench\n'.repeat(100));
+  git('add', '-A');
+  git('commit', '-q', '-m', 'bench');
+  const remote = new URL(restUrl.replace(/\/api\/v3$/, '') + `/${project.path_with_namespace}.git`);
+  remote.username = 'root';
+  remote.password = token;
+  git('push', '-q', remote.toString(), 'master');
+  rmSync(work, { recursive: true, force: true });
+  return project.id;
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
   chmodSync(dir, 0o755);
@@ -81,6 +100,11 @@ async function main() {
       await measure('facade  GET project', { url: `${stack.restUrl}/projects/${projectId}`, ...asRoot }),
       await measure(`facade  GET projects (${listSize})`, { url: `${stack.restUrl}/projects`, ...asRoot }),
       await measure('facade  GET members', { url: `${stack.restUrl}/projects/${projectId}/members`, ...asRoot }),
+    );
+    const repoId = await seedRepository(stack.restUrl, stack.rootToken);
+    rows.push(
+      await measure('facade  GET tree', { url: `${stack.restUrl}/projects/${repoId}/repository/tree`, ...asRoot }),
+      await measure('facade  GET blob (stream)', { url: `${stack.restUrl}/projects/${repoId}/repository/blobs/master?filepath=README.md`, ...asRoot }),
     );
     const pad = (s: string | number, n: number) => String(s).padStart(n);
     process.stdout.write(`${'target'.padEnd(26)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 9)}\n`);

@@ -1,6 +1,9 @@
 import DataLoader from 'dataloader';
 import type { ProjectAccess } from './access';
+import { followEvents } from './event-streams';
 import type { InternalClient } from './internal-http';
+import type { Logger } from './logger';
+import type { Redis } from './redis';
 import type { Principal } from './principal';
 
 /** The body of membership's `POST /internal/access`. */
@@ -86,3 +89,19 @@ export function createAccessClient(options: { membership: InternalClient; ttlMs:
 }
 
 export type AccessClient = ReturnType<typeof createAccessClient>;
+
+/**
+ * Drops cached answers for a project whenever membership (team changes) or projects (visibility,
+ * features, deletion) publish an event about it, on every replica. Needs its own Redis connection.
+ */
+export function followAccessChanges(options: { redis: Redis; access: AccessClient; logger: Logger }) {
+  return followEvents({
+    redis: options.redis,
+    services: ['membership', 'projects'],
+    logger: options.logger,
+    onEvent: (event) => {
+      const projectId = Number(event.payload.project_id);
+      if (Number.isInteger(projectId)) options.access.invalidateProject(projectId);
+    },
+  });
+}

@@ -7,26 +7,24 @@ type FeedEntry = Omit<EventInsert, 'createdAt'>;
 const num = (value: unknown) => (typeof value === 'number' ? value : Number(value));
 const str = (value: unknown) => (typeof value === 'string' ? value : null);
 
-/**
- * A feed entry about the project itself (no target), authored by `author`: the payload's actor,
- * or for joined and left the member (as GitLab did), not whoever made the change.
- */
-const projectEntry =
-  (actionName: string, author: 'actor' | 'user') =>
-  (p: Record<string, unknown>): FeedEntry | null =>
-    p[`${author}_id`] == null
-      ? null
-      : {
-          projectId: num(p.project_id),
-          actionName,
-          title: null,
-          targetId: null,
-          targetType: null,
-          targetTitle: null,
-          authorId: num(p[`${author}_id`]),
-          authorUsername: str(p[`${author}_username`]) ?? '',
-          data: null,
-        };
+/** A feed entry without a target, authored by the payload's actor or (for joined and left) member. */
+function entry(p: Record<string, unknown>, actionName: string, author: 'actor' | 'user', data: unknown = null): FeedEntry | null {
+  if (p[`${author}_id`] == null) return null;
+  return {
+    projectId: num(p.project_id),
+    actionName,
+    title: null,
+    targetId: null,
+    targetType: null,
+    targetTitle: null,
+    authorId: num(p[`${author}_id`]),
+    authorUsername: str(p[`${author}_username`]) ?? '',
+    data,
+  };
+}
+
+/** GitLab's joined and left events are authored by the member, not by whoever made the change. */
+const projectEntry = (actionName: string, author: 'actor' | 'user') => (p: Record<string, unknown>) => entry(p, actionName, author);
 
 const ZERO = '0'.repeat(40);
 
@@ -35,27 +33,16 @@ const ZERO = '0'.repeat(40);
  * "pushed to" otherwise, with the push payload as data (the repository part is added on insert).
  */
 function pushEntry(p: Record<string, unknown>): FeedEntry | null {
-  if (p.actor_id == null) return null;
   const actionName = p.before === ZERO ? 'pushed new' : p.after === ZERO ? 'deleted' : 'pushed to';
-  return {
-    projectId: num(p.project_id),
-    actionName,
-    title: null,
-    targetId: null,
-    targetType: null,
-    targetTitle: null,
-    authorId: num(p.actor_id),
-    authorUsername: str(p.actor_username) ?? '',
-    data: {
-      before: p.before,
-      after: p.after,
-      ref: p.ref,
-      user_id: p.actor_id,
-      user_name: p.actor_username,
-      commits: p.commits,
-      total_commits_count: p.total_commits_count,
-    },
-  };
+  return entry(p, actionName, 'actor', {
+    before: p.before,
+    after: p.after,
+    ref: p.ref,
+    user_id: p.actor_id,
+    user_name: p.actor_username,
+    commits: p.commits,
+    total_commits_count: p.total_commits_count,
+  });
 }
 
 /**

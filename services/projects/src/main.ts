@@ -9,7 +9,7 @@ import {
   createRedis,
   createSql,
   exitOnStartupFailure,
-  followEvents,
+  followAccessChanges,
   listen,
   loadSdl,
   migrate,
@@ -47,15 +47,7 @@ async function main() {
     handle: createEventHandler({ sql, projects, externalUrl: config.EXTERNAL_URL }),
   });
   // Every replica drops cached access answers a team or project change made stale.
-  const invalidation = followEvents({
-    redis: createRedis(config.REDIS_URL, { blocking: true }),
-    services: ['membership', 'projects'],
-    logger,
-    onEvent: (event) => {
-      const projectId = Number(event.payload.project_id);
-      if (Number.isInteger(projectId)) access.invalidateProject(projectId);
-    },
-  });
+  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
 
   const { app } = createObservedApp({
     service: SERVICE,

@@ -9,7 +9,7 @@ import {
   createRedis,
   createSql,
   exitOnStartupFailure,
-  followEvents,
+  followAccessChanges,
   listen,
   loadSdl,
   migrate,
@@ -43,15 +43,8 @@ async function main() {
     logger,
     handle: createEventHandler({ sql, git, logger }),
   });
-  const invalidation = followEvents({
-    redis: createRedis(config.REDIS_URL, { blocking: true }),
-    services: ['membership', 'projects'],
-    logger,
-    onEvent: (event) => {
-      const projectId = Number(event.payload.project_id);
-      if (Number.isInteger(projectId)) access.invalidateProject(projectId);
-    },
-  });
+  // Every replica drops cached access answers a team or project change made stale.
+  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
 
   const { app } = createObservedApp({ service: SERVICE, readiness: { postgres: () => pingSql(sql) } });
   await mountSubgraph<RepositoryContext>({
