@@ -15,6 +15,7 @@ import {
 } from '@hub/common';
 import { loadGitWorkerConfig, SERVICE } from './env';
 import { createGitHttpHandler } from './http/git-http';
+import { createReaderPool } from './git/object-reader';
 import { installHooks } from './http/hooks';
 import type { WorkerDeps } from './rpc';
 import { bindGrpc, createGrpcServer } from './server';
@@ -30,7 +31,8 @@ async function main() {
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
-  const deps: WorkerDeps = { root, logger, compareTimeoutMs: config.COMPARE_TIMEOUT_MS, importAllowLocal: config.IMPORT_ALLOW_LOCAL };
+  const readers = createReaderPool();
+  const deps: WorkerDeps = { root, logger, compareTimeoutMs: config.COMPARE_TIMEOUT_MS, importAllowLocal: config.IMPORT_ALLOW_LOCAL, readers };
   const grpc = createGrpcServer(deps);
   await bindGrpc(grpc, config.GIT_WORKER_GRPC_PORT);
 
@@ -43,6 +45,7 @@ async function main() {
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => closeServer(http),
     () => new Promise<void>((done) => grpc.tryShutdown(() => done())),
+    async () => readers.close(),
     () => relay.stop(),
     () => sql.end({ timeout: 5 }),
     async () => redis.disconnect(),

@@ -1,6 +1,7 @@
 import { status, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
 import type { Logger } from '@hub/common';
 import { GitError } from './git/errors';
+import type { ReaderPool } from './git/object-reader';
 
 /** What every handler is built from. */
 export interface WorkerDeps {
@@ -11,6 +12,8 @@ export interface WorkerDeps {
   compareTimeoutMs: number;
   /** Whether imports may reach loopback and private addresses. */
   importAllowLocal: boolean;
+  /** Warm `cat-file --batch-command` processes for hot reads. */
+  readers: ReaderPool;
 }
 
 function toServiceError(error: unknown, logger: Logger, rpc: string) {

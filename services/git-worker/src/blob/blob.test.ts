@@ -60,4 +60,24 @@ describe('BlobService', () => {
     expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: 'f'.repeat(40) }))).toBe('OBJECT_NOT_FOUND');
     expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: 'HEAD' }))).toBe('INVALID_ARGUMENT');
   });
+
+  it('GetBlob: a blob larger than the warm reader takes streams from its own process', async () => {
+    const large = randomBytes(1536 * 1024);
+    const big = await h.repo([{ files: { 'large.bin': large } }]);
+    const messages = await collect(h.blob, 'GetBlob', { repository: big.repository, ref: 'master', path: 'large.bin' });
+    expect(messages[0].info).toMatchObject({ size: large.length, text: false });
+    expect(bytesOf(messages).equals(large)).toBe(true);
+  });
+
+  it('the warm reader sees what a later push brought', async () => {
+    const fresh = await h.repo([{ files: { 'f.txt': 'one\n' } }]);
+    const read = async () => bytesOf(await collect(h.blob, 'GetBlob', { repository: fresh.repository, ref: 'master', path: 'f.txt' })).toString();
+    expect(await read()).toBe('one\n');
+    require('node:fs').writeFileSync(require('node:path').join(fresh.work, 'f.txt'), 'two\n');
+    fresh.git('commit', '--quiet', '-am', 'two');
+    fresh.git('push', '--quiet', 'origin', 'HEAD');
+    expect(await read()).toBe('two\n');
+    const { entries } = await call(h.blob, 'GetTreeEntries', { repository: fresh.repository, ref: 'master', path: '' });
+    expect(entries.map((e: { name: string }) => e.name)).toEqual(['f.txt']);
+  });
 });

@@ -1,4 +1,5 @@
 import type { BlobServiceHandlers } from '@hub/protos';
+import { gitError } from '../git/errors';
 import { existingRepo } from '../git/run';
 import { validateOid } from '../git/validate';
 import { projectIdOf, streaming, type WorkerDeps } from '../rpc';
@@ -8,5 +9,8 @@ import { streamBlob } from './stream-blob';
 export const GetRawBlob = (deps: WorkerDeps): BlobServiceHandlers['GetRawBlob'] =>
   streaming('GetRawBlob', deps, async (request, call) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
-    await streamBlob(repo, validateOid(request.oid), call, '404 Blob Not Found');
+    const reader = deps.readers.get(repo);
+    const blob = await reader.info(validateOid(request.oid));
+    if (!blob || blob.type !== 'blob') throw gitError('OBJECT_NOT_FOUND', '404 Blob Not Found', 'sha');
+    await streamBlob(repo, reader, blob, call);
   });

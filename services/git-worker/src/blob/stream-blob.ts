@@ -1,29 +1,34 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { BlobMessage } from '@hub/protos';
-import { gitError } from '../git/errors';
-import { runGit, spawnGit } from '../git/run';
-import { pipeToCall } from '../git/stream';
+import type { ObjectInfo, ObjectReader } from '../git/object-reader';
+import { spawnGit } from '../git/run';
+import { CHUNK_SIZE, pipeToCall } from '../git/stream';
 
 /** How many leading bytes decide whether a blob is text (git's own heuristic looks at 8000). */
 const SNIFF = 8000;
+/** Blobs up to this size come from the warm reader; larger ones stream from their own process. */
+const READER_LIMIT = 1024 * 1024;
+
+const isText = (head: Buffer) => !head.subarray(0, SNIFF).includes(0);
 
 /** Sends a blob: its metadata first, then its bytes in chunks with backpressure. */
-export async function streamBlob(repo: string, oid: string, call: ServerWritableStream<unknown, BlobMessage>, notFound: string): Promise<void> {
-  const check = await runGit(repo, ['cat-file', '--batch-check'], { input: `${oid}\n` });
-  const [, type, size] = check.stdout.toString('utf8').trim().split(' ');
-  if (type !== 'blob') throw gitError('OBJECT_NOT_FOUND', notFound, 'sha');
-  const head = await new Promise<Buffer>((resolve, reject) => {
-    const child = spawnGit(repo, ['cat-file', 'blob', oid]);
-    const parts: Buffer[] = [];
-    let length = 0;
-    child.stdout.on('data', (d: Buffer) => {
-      parts.push(d);
-      length += d.length;
-      if (length >= SNIFF) child.kill();
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve(Buffer.concat(parts).subarray(0, SNIFF)));
+export async function streamBlob(repo: string, reader: ObjectReader, info: ObjectInfo, call: ServerWritableStream<unknown, BlobMessage>): Promise<void> {
+  if (info.size <= READER_LIMIT) {
+    const blob = await reader.contents(info.oid);
+    const data = blob?.data ?? Buffer.alloc(0);
+    call.write({ info: { oid: info.oid, size: info.size, text: isText(data) } });
+    for (let at = 0; at < data.length; at += CHUNK_SIZE) {
+      if (!call.write({ data: data.subarray(at, at + CHUNK_SIZE) })) await new Promise((resolve) => call.once('drain', resolve));
+    }
+    return;
+  }
+  // A large blob: the first chunk decides text or binary, then everything streams through.
+  let sentInfo = false;
+  await pipeToCall(spawnGit(repo, ['cat-file', 'blob', info.oid]), call, (data) => {
+    if (!sentInfo) {
+      sentInfo = true;
+      call.write({ info: { oid: info.oid, size: info.size, text: isText(data) } });
+    }
+    return { data };
   });
-  call.write({ info: { oid, size: Number(size), text: !head.includes(0) } });
-  await pipeToCall(spawnGit(repo, ['cat-file', 'blob', oid]), call, (data) => ({ data }));
 }

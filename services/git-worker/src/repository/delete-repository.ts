@@ -23,6 +23,7 @@ async function detachForks(root: string, source: string): Promise<void> {
 
 export async function deleteRepository(deps: WorkerDeps, projectId: number): Promise<void> {
   const path = repoPath(deps.root, projectId);
+  deps.readers.evict(path);
   await detachForks(deps.root, path);
   await rm(path, { recursive: true, force: true });
 }

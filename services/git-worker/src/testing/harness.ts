@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { credentials, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@hub/common';
 import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos, type BlobServiceClient, type DiffServiceClient, type MergeServiceClient, type RefServiceClient, type RepositoryServiceClient } from '@hub/protos';
+import { createReaderPool } from '../git/object-reader';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { WorkerDeps } from '../rpc';
 
@@ -13,7 +14,8 @@ const AUTHOR = ['-c', 'user.name=Ada Lovelace', '-c', 'user.email=ada@example.co
 /** A real gRPC server over a temporary REPOS_ROOT, and typed clients for it. */
 export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'git-worker-test-'));
-  const deps: WorkerDeps = { root, logger: createLogger('git-worker-test', 'silent'), compareTimeoutMs: 10_000, importAllowLocal: true, ...overrides };
+  const readers = createReaderPool();
+  const deps: WorkerDeps = { root, logger: createLogger('git-worker-test', 'silent'), compareTimeoutMs: 10_000, importAllowLocal: true, readers, ...overrides };
   const server = createGrpcServer(deps);
   const port = await bindGrpc(server, 0, '127.0.0.1');
   const protos = loadGitProtos();
@@ -60,6 +62,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     async stop() {
       for (const client of Object.values(clients)) (client as unknown as Client).close();
       server.forceShutdown();
+      readers.close();
       rmSync(root, { recursive: true, force: true });
     },
   };
