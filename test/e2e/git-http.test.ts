@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addMember, api, createProject, createUser, eventually, type TestUser } from '../support/api';
-import { commitFiles, git, remoteUrl, workingCopy } from '../support/git';
+import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'hub-clone-'));
 
@@ -70,7 +70,22 @@ describe('git over HTTP through the facade', () => {
       headers: { authorization: `Basic ${Buffer.from(`${reporter.username}:${reporter.token}`).toString('base64')}` },
     });
     expect(status.status).toBe(403);
-    expect((await git(wc, 'push', remoteUrl(project.path_with_namespace, developer.username, developer.token), 'master')).code).toBe(0);
+    // master was protected by the first push (GitLab's default); developers push other branches.
+    expect((await git(wc, 'push', remoteUrl(project.path_with_namespace, developer.username, developer.token), 'master:topic')).code).toBe(0);
+  });
+
+  it('protects the default branch on the first push into an empty repository, as GitLab did', async () => {
+    const project = await createProject(owner.token);
+    const wc = await workingCopy({ 'a.txt': 'a' });
+    ok(await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master'));
+    ok(await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master:other'));
+    await eventually(async () => {
+      const branches = await api('GET', `/projects/${project.id}/repository/branches`, { token: owner.token });
+      expect(branches.body.map((b: { name: string; protected: boolean }) => [b.name, b.protected])).toEqual([
+        ['master', true],
+        ['other', false],
+      ]);
+    });
   });
 
   it('protects branches: developers may not push to them, nobody force-pushes or deletes them', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { addMember, api, createProject, createUser, stack, type TestProject, type TestUser } from '../support/api';
+import { addMember, api, createProject, createUser, eventually, stack, type TestProject, type TestUser } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 const BINARY = randomBytes(200 * 1024);
@@ -36,9 +36,16 @@ const repo = (path: string) => `/projects/${project.id}/repository${path}`;
 
 describe('branches', () => {
   it('lists branches with their commits, sorted by name', async () => {
+    // The first push protects the default branch (through the push event, so: eventually).
+    await eventually(async () => {
+      const branches = await api('GET', repo('/branches'), { token: owner.token });
+      expect(branches.body.map((b: { name: string; protected: boolean }) => [b.name, b.protected])).toEqual([
+        ['feature', false],
+        ['master', true],
+      ]);
+    });
     const res = await api('GET', repo('/branches'), { token: owner.token });
     expect(res.status).toBe(200);
-    expect(res.body.map((b: { name: string }) => b.name)).toEqual(['feature', 'master']);
     expect(res.body[0]).toEqual({
       name: 'feature',
       protected: false,

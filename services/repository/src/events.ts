@@ -1,13 +1,20 @@
 import type { Logger, Sql, StreamedEvent } from '@hub/common';
-import { forgetProject } from './db/protected-branches';
+import { forgetProject, protect } from './db/protected-branches';
 import type { Git } from './git';
 
 /**
  * Repositories follow their projects: created with the project (forked or imported when it was),
- * removed with it. Each step is idempotent at the worker, so a redelivered event is harmless.
+ * removed with it. Each step is idempotent, so a redelivered event is harmless.
  */
 export function createEventHandler(deps: { sql: Sql; git: Git; logger: Logger }) {
   return async (event: StreamedEvent): Promise<void> => {
+    // GitLab's default: the first push of the default branch into an empty repository protects it.
+    if (event.service === 'git_worker') {
+      if (event.type === 'push' && event.payload.first_push_to_default_branch === true) {
+        await protect(deps.sql, Number(event.payload.project_id), String(event.payload.default_branch));
+      }
+      return;
+    }
     if (event.service !== 'projects') return;
     const projectId = Number(event.payload.project_id);
     if (!Number.isInteger(projectId)) return;

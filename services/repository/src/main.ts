@@ -39,7 +39,7 @@ async function main() {
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     group: SERVICE,
-    services: ['projects'],
+    services: ['projects', 'git_worker'],
     logger,
     handle: createEventHandler({ sql, git, logger }),
   });

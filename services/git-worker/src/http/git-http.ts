@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GIT_ACCESS_HEADER, verifyClaims, type GitAccessClaims, type Logger, type Sql } from '@hub/common';
 import type { Request, Response } from 'express';
+import { headBranch, isEmptyRepo } from '../git/run';
 import { createRepository } from '../repository/create-repository';
 import type { WorkerDeps } from '../rpc';
 import { parseRefUpdates, recordPushEvents } from './push-events';
@@ -73,6 +74,8 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
 
 async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims: GitAccessClaims, pathInfo: string, repo: string, logPush: boolean) {
   const logDir = logPush ? await mkdtemp(join(tmpdir(), 'hub-push-')) : null;
+  // A first push into an empty repository is when GitLab protected the default branch.
+  const wasEmpty = logPush ? await isEmptyRepo(repo) : false;
   const pushLog = logDir ? join(logDir, 'updates') : '';
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -152,7 +155,17 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
     try {
       const updates = parseRefUpdates(await readFile(pushLog, 'utf8').catch(() => ''));
       if (updates.length) {
-        await recordPushEvents({ sql: deps.sql, service: deps.service, repo, projectId: claims.projectId, userId: claims.userId, username: claims.username, updates });
+        await recordPushEvents({
+          sql: deps.sql,
+          service: deps.service,
+          repo,
+          projectId: claims.projectId,
+          userId: claims.userId,
+          username: claims.username,
+          updates,
+          wasEmpty,
+          defaultBranch: await headBranch(repo),
+        });
       }
     } finally {
       await rm(logDir, { recursive: true, force: true });

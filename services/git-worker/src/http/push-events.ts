@@ -36,7 +36,19 @@ async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
  * Records one `push` (branches) or `tag_push` (tags) event per ref update through the outbox, in
  * GitLab's push-hook terms, for the events feed and the webhooks.
  */
-export async function recordPushEvents(deps: { sql: Sql; service: string; repo: string; projectId: number; userId: number | null; username: string | null; updates: RefUpdate[] }) {
+export async function recordPushEvents(deps: {
+  sql: Sql;
+  service: string;
+  repo: string;
+  projectId: number;
+  userId: number | null;
+  username: string | null;
+  updates: RefUpdate[];
+  /** The repository had no refs before this push. */
+  wasEmpty: boolean;
+  /** The branch HEAD names. */
+  defaultBranch: string;
+}) {
   for (const update of deps.updates) {
     const ids = await commitsOf(deps.repo, update);
     const commits = await readCommits(deps.repo, ids.slice(-MAX_COMMITS));
@@ -55,6 +67,9 @@ export async function recordPushEvents(deps: { sql: Sql; service: string; repo: 
         author: { name: c.author?.name, email: c.author?.email },
       })),
       total_commits_count: ids.length,
+      default_branch: deps.defaultBranch,
+      // The push that created the default branch of an empty repository (which then gets protected).
+      first_push_to_default_branch: deps.wasEmpty && update.before === ZERO && update.ref === `refs/heads/${deps.defaultBranch}`,
     };
     const type = update.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
     await deps.sql.begin((tx) => recordEvent(tx, deps.service, { type, payload }));
