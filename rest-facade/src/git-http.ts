@@ -9,7 +9,10 @@ import { V3Error } from './v3-errors';
 
 /** `/<namespace>/<project>[.git]/<smart HTTP endpoint>`. */
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
-const REQUEST_HEADERS = ['content-type', 'content-encoding', 'git-protocol', 'accept', 'accept-encoding'];
+// Git-Protocol is not passed on: protocol v2's upload-pack serves any object a client names by
+// sha, reachable or not (with forks sharing objects, that would reach into a source's history).
+// v0 serves only what the advertised refs reach.
+const REQUEST_HEADERS = ['content-type', 'content-encoding', 'accept', 'accept-encoding'];
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 const text = (res: Response, status: number, body: string, headers: Record<string, string> = {}) => {

@@ -26,6 +26,8 @@ async function main() {
     },
   });
   const server = await listen(app, config.PORT);
+  // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
+  server.requestTimeout = 0;
   logger.info({ port: config.PORT, gateway: config.GATEWAY_URL }, 'rest facade listening');
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close()]);
 }

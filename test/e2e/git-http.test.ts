@@ -141,6 +141,18 @@ describe('git over HTTP through the facade', () => {
     });
   });
 
+  it('refuses a pushed tag named like a branch (it would stand in for the branch)', async () => {
+    const project = await createProject(owner.token);
+    const wc = await workingCopy({ 'a.txt': 'a' });
+    const url = remoteUrl(project.path_with_namespace, owner.username, owner.token);
+    ok(await git(wc, 'push', url, 'master'));
+    await git(wc, 'tag', 'master-tag');
+    const twin = await git(wc, 'push', url, 'refs/tags/master-tag:refs/tags/master');
+    expect(twin.code).not.toBe(0);
+    expect(twin.stderr).toContain('may not share the name');
+    ok(await git(wc, 'push', url, 'refs/tags/master-tag:refs/tags/v1'));
+  });
+
   it('never lets a hostile path reach git', async () => {
     const project = await createProject(owner.token, { visibility_level: 20 });
     for (const path of [`${project.path_with_namespace}.git/info/refs?service=--upload-pack=touch`, `${project.path_with_namespace}.git/objects/info/packs`, `${project.path_with_namespace}.git/HEAD`]) {

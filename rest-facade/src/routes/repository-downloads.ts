@@ -110,8 +110,10 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
       const format = (req.params as Record<string, string>).format ?? 'tar.gz';
       const type = ARCHIVE_TYPES[format];
       if (!type) throw v3Error(404, '404 Not Found');
-      const ref = p.string('sha') ?? project.repository.defaultBranch;
-      const name = `${project.path}-${ref}`.replace(/[^A-Za-z0-9._-]/g, '-');
+      const sha = p.string('sha');
+      const name = `${project.path}-${sha ?? project.repository.defaultBranch}`.replace(/[^A-Za-z0-9._-]/g, '-');
+      // The default branch by its full name: a tag of the same name must not stand in for it.
+      const ref = sha ?? `refs/heads/${project.repository.defaultBranch}`;
       const stream = deps.git.repository.GetArchive({ repository: { projectId: project.id }, ref, format, prefix: name });
       relay(
         stream,

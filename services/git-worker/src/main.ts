@@ -40,6 +40,8 @@ async function main() {
   const hooksDir = installHooks(join(root, '.hooks'));
   app.use(createGitHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET, hooksDir, sql, service: SERVICE }));
   const http = await listen(app, config.GIT_WORKER_HTTP_PORT);
+  // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
+  http.requestTimeout = 0;
   logger.info({ grpc: config.GIT_WORKER_GRPC_PORT, http: config.GIT_WORKER_HTTP_PORT, root }, 'git worker listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

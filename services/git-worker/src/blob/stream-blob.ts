@@ -18,7 +18,14 @@ export async function streamBlob(repo: string, reader: ObjectReader, info: Objec
     const data = blob?.data ?? Buffer.alloc(0);
     call.write({ info: { oid: info.oid, size: info.size, text: isText(data) } });
     for (let at = 0; at < data.length; at += CHUNK_SIZE) {
-      if (!call.write({ data: data.subarray(at, at + CHUNK_SIZE) })) await new Promise((resolve) => call.once('drain', resolve));
+      if (call.cancelled) return;
+      if (!call.write({ data: data.subarray(at, at + CHUNK_SIZE) })) {
+        // Resumes when the client catches up, or stops when it goes away.
+        await new Promise((resolve) => {
+          call.once('drain', resolve);
+          call.once('cancelled', resolve);
+        });
+      }
     }
     return;
   }

@@ -5,6 +5,7 @@ import { validateRef } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
 const ZERO_MODE = '000000';
+const MAX_COMMITS = 1000;
 
 /** `git diff --raw -z` records: modes, status and paths, in the same order as the patch. */
 function parseRaw(raw: string): Array<Omit<Diff, 'diff'>> {
@@ -60,7 +61,8 @@ export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'
     const from = await resolveCommit(repo, validateRef(request.from, 'from'));
     const to = await resolveCommit(repo, validateRef(request.to, 'to'));
     if (from === to) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: true };
-    const ids = (await gitText(repo, ['rev-list', '--reverse', '--end-of-options', to, `^${from}`])).split('\n').filter(Boolean);
+    // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
+    const ids = (await gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`])).split('\n').filter(Boolean);
     const commits = await readCommits(repo, ids);
     const base = (await runGit(repo, ['merge-base', '--end-of-options', from, to])).stdout.toString('utf8').trim() || from;
     const { diffs, timedOut } = await diffBetween(repo, base, to, deps.compareTimeoutMs);

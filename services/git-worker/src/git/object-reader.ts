@@ -25,14 +25,20 @@ export class ObjectReader {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly queue: Pending[] = [];
   private buffer: Buffer = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private received = 0;
+  /** Bytes the head of the queue needs before it can be answered (0: a header line will do). */
+  private needed = 0;
   private closed = false;
   lastUsed = Date.now();
 
   constructor(readonly repo: string, onExit: () => void) {
     this.child = spawn('git', ['-c', 'safe.directory=*', 'cat-file', '--batch-command'], { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' } });
     this.child.stdout.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
-      this.drain();
+      // Chunks wait in a list until an answer is complete: one concatenation per answer, not per chunk.
+      this.chunks.push(chunk);
+      this.received += chunk.length;
+      if (this.received >= this.needed) this.drain();
     });
     this.child.stderr.resume();
     const fail = () => {
@@ -69,6 +75,11 @@ export class ObjectReader {
   }
 
   private drain(): void {
+    if (this.chunks.length) {
+      this.buffer = Buffer.concat([this.buffer, ...this.chunks]);
+      this.chunks = [];
+    }
+    this.needed = 0;
     while (this.queue.length) {
       const eol = this.buffer.indexOf(0x0a);
       if (eol < 0) return;
@@ -89,7 +100,12 @@ export class ObjectReader {
         continue;
       }
       const end = eol + 1 + info.size;
-      if (this.buffer.length < end + 1) return; // the object and its trailing newline are not all here yet
+      if (this.buffer.length < end + 1) {
+        // The object and its trailing newline are not all here yet.
+        this.needed = end + 1;
+        this.received = this.buffer.length;
+        return;
+      }
       const data = Buffer.from(this.buffer.subarray(eol + 1, end));
       this.buffer = this.buffer.subarray(end + 1);
       this.queue.shift();

@@ -36,18 +36,31 @@ export function spawnGit(cwd: string, args: string[], env: Record<string, string
   return spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...process.env, ...GIT_ENV, ...env } });
 }
 
-/** Runs git to completion, collecting its output; `timeoutMs` kills it and reports code null. */
+/** Collected output is for answers that fit in a response; anything bigger streams instead. */
+const MAX_OUTPUT = 128 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * Runs git to completion, collecting its output. It is killed (and reports code null) after
+ * `timeoutMs` (two minutes unless given) or once its output passes MAX_OUTPUT, so one huge
+ * repository cannot hang or exhaust the worker.
+ */
 export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(cwd, args, options.env);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
+    let size = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size > MAX_OUTPUT) child.kill('SIGKILL');
+      else out.push(d);
+    });
     child.stderr.on('data', (d: Buffer) => err.push(d));
-    const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : null;
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code) => {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code });
     });
     child.stdin.on('error', () => {});

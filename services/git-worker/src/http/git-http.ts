@@ -99,8 +99,6 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
     HUB_PUSH_PROTECTED: claims.pushProtected ? '1' : '0',
     HUB_PUSH_LOG: pushLog,
   };
-  const protocol = req.header('git-protocol');
-  if (protocol) env.GIT_PROTOCOL = protocol;
   // Clients gzip larger requests; the backend inflates them when told.
   const encoding = req.header('content-encoding');
   if (encoding) env.HTTP_CONTENT_ENCODING = encoding;
@@ -145,7 +143,11 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0 && !headersDone) deps.logger.warn({ code, stderr: stderr.trim() }, 'git http-backend failed');
+      if (!headersDone) {
+        // Nothing usable came out: say so rather than answer an empty 200.
+        deps.logger.warn({ code, stderr: stderr.trim() }, 'git http-backend failed');
+        if (!res.headersSent) res.status(500).type('text/plain').write('git failed\n');
+      }
       resolve();
     });
   });

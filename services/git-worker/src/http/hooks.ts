@@ -9,6 +9,15 @@ const PRE_RECEIVE = `#!/bin/sh
 zero=0000000000000000000000000000000000000000
 status=0
 while read old new ref; do
+  # A branch and a tag of the same name would let the tag stand in for the branch.
+  case "$ref" in
+    refs/tags/*) twin="refs/heads/\${ref#refs/tags/}" ;;
+    refs/heads/*) twin="refs/tags/\${ref#refs/heads/}" ;;
+    *) twin="" ;;
+  esac
+  if [ "$new" != "$zero" ] && [ -n "$twin" ] && git show-ref --verify --quiet -- "$twin"; then
+    echo "GitLab: A branch and a tag may not share the name \${ref#refs/*/}."; status=1
+  fi
   if printf '%s\\n' "$HUB_PROTECTED_REFS" | grep -qxF -- "$ref"; then
     if [ "$HUB_PUSH_PROTECTED" != "1" ]; then
       echo "GitLab: You are not allowed to push code to protected branches on this project."; status=1

@@ -14,6 +14,10 @@ export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
     const name = validateTagName(request.name);
     const check = await runGit(repo, ['check-ref-format', `refs/tags/${name}`]);
     if (check.code !== 0) throw gitError('INVALID_ARGUMENT', 'Tag name invalid', 'tag_name');
+    // A tag named like a branch would win when the name is resolved (git looks in refs/tags first)
+    // and could stand in for a protected branch.
+    const branch = await runGit(repo, ['show-ref', '--verify', '--quiet', '--', `refs/heads/${name}`]);
+    if (branch.code === 0) throw gitError('INVALID_ARGUMENT', `Tag name invalid: a branch is named ${name}`, 'tag_name');
     let sha: string;
     try {
       sha = await resolveCommit(repo, validateRef(request.ref, 'ref'));

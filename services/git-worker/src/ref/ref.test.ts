@@ -42,6 +42,8 @@ describe('RefService', () => {
     expect(await failureKind(call(h.ref, 'CreateTag', { repository: r.repository, name: 'v1.0', ref: 'master' }))).toBe('ALREADY_EXISTS');
     expect(await failureKind(call(h.ref, 'CreateTag', { repository: r.repository, name: 'bad name', ref: 'master' }))).toBe('INVALID_ARGUMENT');
     expect(await failureKind(call(h.ref, 'CreateTag', { repository: r.repository, name: 'v3', ref: 'no-such-branch' }))).toBe('INVALID_ARGUMENT');
+    // A tag named like a branch would shadow it wherever the name is resolved.
+    expect(await failureKind(call(h.ref, 'CreateTag', { repository: r.repository, name: 'master', ref: 'master' }))).toBe('INVALID_ARGUMENT');
     const { tags } = await call(h.ref, 'ListTags', { repository: r.repository });
     expect(tags.map((t: { name: string }) => t.name)).toEqual(['v1.0', 'v2.0']);
   });

@@ -15,6 +15,8 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
     const target = repoPath(deps.root, projectIdOf(request));
     const source = existingRepo(deps.root, request.source?.projectId ?? 0);
     if (existsSync(join(target, 'HEAD'))) return {};
+    // Objects a fork borrows must outlive the source's garbage collection, even once unreachable there.
+    await gitText(source, ['config', 'gc.pruneExpire', 'never']);
     const temp = `${target}.tmp-${process.pid}-${Date.now()}`;
     try {
       await gitText(deps.root, ['clone', '--bare', '--shared', '--quiet', '--', source, temp]);

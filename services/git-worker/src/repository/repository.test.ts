@@ -26,8 +26,12 @@ describe('RepositoryService', () => {
     expect(readFileSync(join(fork, 'objects', 'info', 'alternates'), 'utf8')).toContain(`${source.projectId}.git`);
     const { branches } = await call(h.ref, 'ListBranches', { repository: { projectId: 600 } });
     expect(branches.map((b: { name: string }) => b.name)).toEqual(['master']);
+    // A fork of the fork borrows through the first fork.
+    await call(h.repository, 'ForkRepository', { repository: { projectId: 601 }, source: { projectId: 600 } });
     await call(h.repository, 'DeleteRepository', { repository: source.repository });
     expect(existsSync(source.bare)).toBe(false);
+    expect(execFileSync('git', ['fsck', '--no-progress'], { cwd: join(h.root, '601.git'), stdio: 'pipe' }).toString()).toBe('');
+    expect(readFileSync(join(source.bare.replace(/\d+\.git$/, '600.git'), 'HEAD'), 'utf8')).toContain('refs/heads/master');
     expect(existsSync(join(fork, 'objects', 'info', 'alternates'))).toBe(false);
     expect(execFileSync('git', ['fsck', '--no-progress'], { cwd: fork, stdio: 'pipe' }).toString()).toBe('');
     const blob = await collect(h.blob, 'GetBlob', { repository: { projectId: 600 }, ref: 'master', path: 'b.txt' });
@@ -59,7 +63,9 @@ describe('RepositoryService', () => {
     await call(h.repository, 'CreateRepository', { repository: { projectId: 700 }, defaultBranch: 'master' });
     expect(await failureKind(call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: 'file:///etc' }))).toBe('INVALID_ARGUMENT');
     expect(await failureKind(call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: '--upload-pack=touch /tmp/x' }))).toBe('INVALID_ARGUMENT');
-    expect(['127.0.0.1', '10.1.2.3', '192.168.0.1', '172.20.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1'].every(isInternalAddress)).toBe(true);
+    expect(['127.0.0.1', '10.1.2.3', '192.168.0.1', '172.20.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'fd00::1', 'not-an-ip'].every(isInternalAddress)).toBe(true);
+    // As the URL parser writes an IPv4-mapped host: it must not slip through.
+    expect(isInternalAddress(new URL('http://[::ffff:127.0.0.1]/').hostname.replace(/^\[|\]$/g, ''))).toBe(true);
     expect(['8.8.8.8', '2001:4860::8888'].some(isInternalAddress)).toBe(false);
   });
 });

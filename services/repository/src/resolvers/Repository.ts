@@ -13,7 +13,8 @@ export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryReso
       .filter((t) => t.commit)
       .sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))
       .map((t) => ({ name: t.name, message: t.annotated ? t.message : null, commit: t.commit! })),
-  tree: (repo, { ref, path }) => git.tree(repo.projectId, ref ?? repo.defaultBranch, path ?? ''),
+  // The default branch by its full name: a tag of the same name must not stand in for it.
+  tree: (repo, { ref, path }) => git.tree(repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, path ?? ''),
   compare: async (repo, { from, to }) => {
     const result = await git.compare(repo.projectId, from, to);
     return {
