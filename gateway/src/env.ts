@@ -7,6 +7,7 @@ export const loadGatewayConfig = () =>
     'PROJECTS_URL',
     'MEMBERSHIP_URL',
     'REPOSITORY_URL',
+    'MERGEREQUESTS_URL',
     'REDIS_URL',
     'PRINCIPAL_SECRET',
     'PRINCIPAL_CACHE_TTL_MS',

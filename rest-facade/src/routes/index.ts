@@ -1,5 +1,6 @@
 import type { Route } from '../route';
 import { memberRoutes } from './members';
+import { mergeRequestRoutes } from './merge-requests';
 import { namespaceRoutes } from './namespaces';
 import { projectRoutes } from './projects';
 import { repositoryRoutes } from './repository';
@@ -9,4 +10,4 @@ import { userRoutes } from './users';
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes];

@@ -50,6 +50,7 @@ export const CONFIG_TABLE = {
   GATEWAY_PORT: spec({ description: 'Port of the GraphQL gateway (`/graphql`).', fallback: '4000', parse: port }),
   IDENTITY_PORT: spec({ description: 'Port of the identity subgraph.', fallback: '4001', parse: port }),
   PROJECTS_PORT: spec({ description: 'Port of the projects subgraph.', fallback: '4002', parse: port }),
+  MERGEREQUESTS_PORT: spec({ description: 'Port of the merge requests subgraph.', fallback: '4005', parse: port }),
   REPOSITORY_PORT: spec({ description: 'Port of the repository subgraph.', fallback: '4004', parse: port }),
   GIT_WORKER_HTTP_PORT: spec({ description: 'Port of the git worker\'s HTTP side (git smart HTTP for the facade, health, metrics).', fallback: '4011', parse: port }),
   GIT_WORKER_GRPC_PORT: spec({ description: 'Port of the git worker\'s gRPC services.', fallback: '4010', parse: port }),
@@ -79,9 +80,15 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   REPOSITORY_URL: spec({
-    description: 'Where the gateway reaches the repository subgraph.',
+    description: 'Where the gateway and the merge requests service reach the repository service.',
     fallback: local('REPOSITORY_PORT'),
     fallbackText: 'http://127.0.0.1:$REPOSITORY_PORT',
+    parse: url,
+  }),
+  MERGEREQUESTS_URL: spec({
+    description: 'Where the gateway reaches the merge requests subgraph.',
+    fallback: local('MERGEREQUESTS_PORT'),
+    fallbackText: 'http://127.0.0.1:$MERGEREQUESTS_PORT',
     parse: url,
   }),
   GIT_WORKER_GRPC_ADDRESS: spec({

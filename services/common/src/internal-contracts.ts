@@ -101,3 +101,12 @@ export interface GitAccessClaims {
   /** HEAD of a repository the worker has to create on the spot. */
   defaultBranch: string;
 }
+
+/** repository `POST /internal/protected-branches`: a project's protected branch names. */
+export const PROTECTED_BRANCHES_PATH = '/internal/protected-branches';
+export interface ProtectedBranchesRequest {
+  projectId: number;
+}
+export interface ProtectedBranchesResponse {
+  names: string[];
+}

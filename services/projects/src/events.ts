@@ -45,6 +45,12 @@ function pushEntry(p: Record<string, unknown>): FeedEntry | null {
   });
 }
 
+/** A merge request opened, closed, reopened or merged: GitLab's target fields name it. */
+function mergeRequestEntry(p: Record<string, unknown>): FeedEntry | null {
+  const base = entry(p, String(p.action), 'actor');
+  return base && { ...base, targetId: num(p.merge_request_id), targetType: 'MergeRequest', targetTitle: str(p.title) };
+}
+
 /**
  * Which domain events show in a project's feed, and how (GitLab's Event model: the action, its
  * author, its target). Services added later extend this table with their own events.
@@ -55,6 +61,10 @@ const FEED: Record<string, (payload: Record<string, unknown>) => FeedEntry | nul
   'membership:member.removed': projectEntry('left', 'user'),
   'git_worker:push': pushEntry,
   'git_worker:tag_push': pushEntry,
+  'mergerequests:merge_request.opened': mergeRequestEntry,
+  'mergerequests:merge_request.closed': mergeRequestEntry,
+  'mergerequests:merge_request.reopened': mergeRequestEntry,
+  'mergerequests:merge_request.merged': mergeRequestEntry,
 };
 
 /** The events projects acts on: the feed, renamed namespaces, deleted users. */

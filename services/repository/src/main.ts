@@ -22,6 +22,7 @@ import { createLoaders, type RepositoryContext } from './context';
 import { loadRepositoryConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
 import { createGit } from './git';
+import { createInternalRoutes } from './internal-routes';
 import { createResolvers } from './resolvers';
 
 /** Composition root: config → clients → server → health → listen → shutdown. */
@@ -47,6 +48,7 @@ async function main() {
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
 
   const { app } = createObservedApp({ service: SERVICE, readiness: { postgres: () => pingSql(sql) } });
+  app.use(createInternalRoutes({ sql, secret: config.PRINCIPAL_SECRET, logger }));
   await mountSubgraph<RepositoryContext>({
     app,
     typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),

@@ -1,0 +1,74 @@
+import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+
+/** A row of mergerequests.merge_requests, camelCased. */
+export interface MergeRequestRow {
+  id: number;
+  projectId: number;
+  iid: number;
+  sourceProjectId: number;
+  sourceBranch: string;
+  targetBranch: string;
+  title: string;
+  description: string | null;
+  state: 'opened' | 'closed' | 'merged' | 'reopened';
+  authorId: number;
+  assigneeId: number | null;
+  mergeCommitSha: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  mergedAt: Date | null;
+}
+
+type Db = Sql | TransactionSql;
+
+/** The project's next iid; the row lock makes concurrent creates take turns. */
+export async function nextIid(tx: TransactionSql, projectId: number): Promise<number> {
+  const [row] = await tx<{ lastIid: number }[]>`
+    insert into project_iids (project_id, last_iid) values (${projectId}, 1)
+    on conflict (project_id) do update set last_iid = project_iids.last_iid + 1
+    returning last_iid`;
+  return row.lastIid;
+}
+
+export async function insertMergeRequest(tx: TransactionSql, values: Omit<MergeRequestRow, 'id' | 'state' | 'mergeCommitSha' | 'createdAt' | 'updatedAt' | 'mergedAt'>): Promise<MergeRequestRow> {
+  const [row] = await tx<MergeRequestRow[]>`insert into merge_requests ${tx(values as never)} returning *`;
+  return row;
+}
+
+export async function findMergeRequest(sql: Db, projectId: number, id: number, lock = false): Promise<MergeRequestRow | undefined> {
+  const [row] = await sql<MergeRequestRow[]>`
+    select * from merge_requests where id = ${id} and project_id = ${projectId} ${lock ? sql`for update` : sql``}`;
+  return row;
+}
+
+export async function updateMergeRequest(tx: TransactionSql, id: number, changes: Partial<MergeRequestRow>): Promise<MergeRequestRow> {
+  const [row] = await tx<MergeRequestRow[]>`
+    update merge_requests set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
+  return row;
+}
+
+export interface ListFilter {
+  projectId: number;
+  iid?: number | null;
+  states: string[] | null;
+  orderBy: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+}
+
+export async function listMergeRequests(sql: Db, filter: ListFilter, window: PageWindow): Promise<{ rows: MergeRequestRow[]; total: number }> {
+  const where = sql`where project_id = ${filter.projectId}
+    ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}
+    ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}`;
+  const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
+  const [rows, [{ count }]] = await Promise.all([
+    sql<MergeRequestRow[]>`select * from merge_requests ${where} order by ${sql(filter.orderBy)} ${direction}, id ${direction}
+      limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from merge_requests ${where}`,
+  ]);
+  return { rows, total: count };
+}
+
+export async function deleteProjectMergeRequests(sql: Sql, projectId: number): Promise<void> {
+  await sql`delete from merge_requests where project_id = ${projectId}`;
+  await sql`delete from project_iids where project_id = ${projectId}`;
+}

@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import {
+  closeServer,
+  consumeEvents,
+  createAccessClient,
+  createInternalClient,
+  createLogger,
+  createObservedApp,
+  createRedis,
+  createSql,
+  exitOnStartupFailure,
+  followAccessChanges,
+  listen,
+  loadSdl,
+  migrate,
+  mountSubgraph,
+  onShutdown,
+  pingSql,
+  startOutboxRelay,
+} from '@hub/common';
+import { createGitClients } from '@hub/protos';
+import type { MergeRequestsContext } from './context';
+import { deleteProjectMergeRequests } from './db/merge-requests';
+import { loadMergeRequestsConfig, SERVICE } from './env';
+import { createMergeRequestsService } from './merge-requests-service';
+import { createResolvers } from './resolvers';
+
+/** Composition root: config → clients → services → server → health → listen → shutdown. */
+async function main() {
+  const config = loadMergeRequestsConfig();
+  const logger = createLogger(SERVICE, config.LOG_LEVEL);
+  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
+  const redis = createRedis(config.REDIS_URL);
+  const internal = { secret: config.PRINCIPAL_SECRET, caller: SERVICE };
+  const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
+  const repository = createInternalClient({ ...internal, baseUrl: config.REPOSITORY_URL });
+  const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS);
+
+  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
+
+  const mergeRequests = createMergeRequestsService({ sql, access, git, repository });
+  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
+  // A deleted project takes its merge requests with it.
+  const consumer = consumeEvents({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    group: SERVICE,
+    services: ['projects'],
+    logger,
+    handle: async (event) => {
+      if (event.type === 'project.deleted') await deleteProjectMergeRequests(sql, Number(event.payload.project_id));
+    },
+  });
+  // Every replica drops cached access answers a team or project change made stale.
+  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
+
+  const { app } = createObservedApp({ service: SERVICE, readiness: { postgres: () => pingSql(sql) } });
+  await mountSubgraph<MergeRequestsContext>({
+    app,
+    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+    resolvers: createResolvers({ sql, mergeRequests, git }),
+    principalSecret: config.PRINCIPAL_SECRET,
+    logger,
+    createContext: (principal) => ({ principal }),
+  });
+
+  const server = await listen(app, config.MERGEREQUESTS_PORT);
+  logger.info({ port: config.MERGEREQUESTS_PORT }, 'merge requests subgraph listening');
+
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => closeServer(server),
+    () => consumer.stop(),
+    () => invalidation.stop(),
+    () => relay.stop(),
+    () => membership.close(),
+    () => repository.close(),
+    async () => git.close(),
+    () => sql.end({ timeout: 5 }),
+    async () => redis.disconnect(),
+  ]);
+}
+
+main().catch(exitOnStartupFailure(createLogger(SERVICE)));

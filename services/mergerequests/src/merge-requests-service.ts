@@ -1,0 +1,215 @@
+import {
+  authorize,
+  can,
+  conflict,
+  DomainError,
+  ErrorCode,
+  invalid,
+  methodNotAllowed,
+  notFound,
+  PROTECTED_BRANCHES_PATH,
+  recordEvent,
+  unauthenticated,
+  unprocessable,
+  type AccessClient,
+  type InternalClient,
+  type Principal,
+  type ProtectedBranchesRequest,
+  type ProtectedBranchesResponse,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
+import { errorDetailOf, promised, type GitClients } from '@hub/protos';
+import * as db from './db/merge-requests';
+import type { MergeRequestRow } from './db/merge-requests';
+import { SERVICE } from './env';
+
+const UNIQUE_VIOLATION = '23505';
+const OPEN_STATES = ['opened', 'reopened'];
+
+/** GitLab's work-in-progress marker: a title starting with WIP or [WIP]. */
+export const isWorkInProgress = (title: string) => /^\s*(\[wip\]|wip\b)/i.test(title);
+
+export interface CreateInput {
+  sourceBranch: string;
+  targetBranch: string;
+  title: string;
+  description?: string | null;
+  assigneeId?: number | null;
+  targetProjectId?: number | null;
+}
+
+export interface UpdateInput {
+  title?: string | null;
+  description?: string | null;
+  targetBranch?: string | null;
+  assigneeId?: number | null;
+  stateEvent?: string | null;
+}
+
+/** Merge requests: their state machine, iids, and merges done by the git worker. */
+export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient }) {
+  const { sql } = deps;
+  const ref = promised(deps.git.ref);
+  const merge = promised(deps.git.merge);
+
+  const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
+
+  async function branchExists(projectId: number, name: string): Promise<boolean> {
+    try {
+      await ref.FindBranch({ repository: { projectId }, name });
+      return true;
+    } catch (error) {
+      if (errorDetailOf(error)) return false;
+      throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable');
+    }
+  }
+
+  const event = (tx: TransactionSql, action: string, principal: Principal, mr: MergeRequestRow) =>
+    recordEvent(tx, SERVICE, {
+      type: `merge_request.${action}`,
+      payload: {
+        project_id: mr.projectId,
+        actor_id: principal.userId,
+        actor_username: principal.username,
+        action,
+        merge_request_id: mr.id,
+        iid: mr.iid,
+        title: mr.title,
+        state: mr.state,
+        source_project_id: mr.sourceProjectId,
+        source_branch: mr.sourceBranch,
+        target_branch: mr.targetBranch,
+        author_id: mr.authorId,
+        assignee_id: mr.assigneeId,
+        merge_commit_sha: mr.mergeCommitSha,
+      },
+    });
+
+  async function findOr404(projectId: number, id: number): Promise<MergeRequestRow> {
+    const mr = await db.findMergeRequest(sql, projectId, id);
+    if (!mr) throw notFound();
+    return mr;
+  }
+
+  /** Accepting needs push rights on the target branch: Master when it is protected (GitLab answered 401). */
+  async function authorizeMerge(principal: Principal, mr: MergeRequestRow) {
+    const access = authorize(await accessOf(principal, mr.projectId), principal, 'read_project');
+    const request: ProtectedBranchesRequest = { projectId: mr.projectId };
+    const { names } = await deps.repository.post<ProtectedBranchesResponse>(PROTECTED_BRANCHES_PATH, request);
+    const ability = names.includes(mr.targetBranch) ? 'push_code_to_protected_branches' : 'push_code';
+    if (!can(access, principal, ability)) throw unauthenticated();
+  }
+
+  async function accept(principal: Principal, projectId: number, id: number, message: string | null | undefined): Promise<MergeRequestRow> {
+    const current = await findOr404(projectId, id);
+    await authorizeMerge(principal, current);
+    // The row lock makes concurrent accepts take turns: the second finds it merged (405).
+    return sql.begin(async (tx) => {
+      const mr = (await db.findMergeRequest(tx, projectId, id, true))!;
+      if (!OPEN_STATES.includes(mr.state) || isWorkInProgress(mr.title)) throw methodNotAllowed('405 Method Not Allowed');
+      let commitId: string;
+      try {
+        ({ commitId } = await merge.MergeBranch({
+          repository: { projectId: mr.projectId },
+          source: mr.sourceBranch,
+          target: mr.targetBranch,
+          sourceRepository: { projectId: mr.sourceProjectId },
+          message: message || `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}`,
+          author: { name: principal.username ?? 'Hub', email: '' },
+        }));
+      } catch (error) {
+        if (errorDetailOf(error)) throw methodNotAllowed('Branch cannot be merged');
+        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable');
+      }
+      const merged = await db.updateMergeRequest(tx, mr.id, { state: 'merged', mergeCommitSha: commitId, mergedAt: new Date() });
+      await event(tx, 'merged', principal, merged);
+      return merged;
+    });
+  }
+
+  return {
+    accessOf,
+
+    async create(principal: Principal, projectId: number, input: CreateInput): Promise<MergeRequestRow> {
+      authorize(await accessOf(principal, projectId), principal, 'create_merge_request');
+      const targetProjectId = input.targetProjectId ?? projectId;
+      if (targetProjectId !== projectId) {
+        const target = await accessOf(principal, targetProjectId);
+        authorize(target, principal, 'read_project');
+        if (!target!.mergeRequestsEnabled) throw unprocessable('Merge requests are disabled on the target project');
+      }
+      if (targetProjectId === projectId && input.sourceBranch === input.targetBranch) {
+        throw unprocessable('You can not use same project/branch for source and target');
+      }
+      const [sourceOk, targetOk] = await Promise.all([branchExists(projectId, input.sourceBranch), branchExists(targetProjectId, input.targetBranch)]);
+      if (!sourceOk || !targetOk) {
+        throw invalid({ ...(sourceOk ? {} : { source_branch: ['does not exist'] }), ...(targetOk ? {} : { target_branch: ['does not exist'] }) });
+      }
+      return sql
+        .begin(async (tx) => {
+          const iid = await db.nextIid(tx, targetProjectId);
+          const mr = await db.insertMergeRequest(tx, {
+            projectId: targetProjectId,
+            iid,
+            sourceProjectId: projectId,
+            sourceBranch: input.sourceBranch,
+            targetBranch: input.targetBranch,
+            title: input.title,
+            description: input.description ?? null,
+            authorId: principal.userId!,
+            assigneeId: input.assigneeId ?? null,
+          });
+          await event(tx, 'opened', principal, mr);
+          return mr;
+        })
+        .catch((error) => {
+          if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+            throw conflict(`Cannot Create: This merge request already exists: ["${input.title}"]`);
+          }
+          throw error;
+        });
+    },
+
+    /** The spec's state table: close from opened, reopen from closed (state reopened), merge as accept. */
+    async update(principal: Principal, projectId: number, id: number, input: UpdateInput): Promise<MergeRequestRow> {
+      const mr = await findOr404(projectId, id);
+      const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+      if (mr.authorId !== principal.userId && !can(access, principal, 'admin_merge_request')) authorize(access, principal, 'admin_merge_request');
+      if (input.stateEvent && !['close', 'reopen', 'merge'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
+      if (input.targetBranch && !(await branchExists(projectId, input.targetBranch))) throw invalid({ target_branch: ['does not exist'] });
+      const changes: Partial<MergeRequestRow> = {};
+      if (input.title != null) changes.title = input.title;
+      if (input.description != null) changes.description = input.description;
+      if (input.targetBranch != null) changes.targetBranch = input.targetBranch;
+      if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
+      let action = 'updated';
+      if (input.stateEvent === 'close' && OPEN_STATES.includes(mr.state)) {
+        changes.state = 'closed';
+        action = 'closed';
+      } else if (input.stateEvent === 'reopen' && mr.state === 'closed') {
+        changes.state = 'reopened';
+        action = 'reopened';
+      }
+      let updated = mr;
+      if (Object.keys(changes).length) {
+        updated = await sql
+          .begin(async (tx) => {
+            const row = await db.updateMergeRequest(tx, mr.id, changes);
+            await event(tx, action, principal, row);
+            return row;
+          })
+          .catch((error) => {
+            if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict('Cannot Reopen: This merge request already exists');
+            throw error;
+          });
+      }
+      if (input.stateEvent === 'merge') return accept(principal, projectId, id, null);
+      return updated;
+    },
+
+    accept,
+  };
+}
+
+export type MergeRequestsService = ReturnType<typeof createMergeRequestsService>;

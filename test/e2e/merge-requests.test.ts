@@ -1,0 +1,193 @@
+import { addMember, api, createProject, createUser, eventually, type TestProject, type TestUser } from '../support/api';
+import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
+
+let owner: TestUser;
+let developer: TestUser;
+let reporter: TestUser;
+let project: TestProject;
+let wc: string;
+
+/** Pushes a branch `name` off master with one file changed. */
+async function branch(name: string, files: Record<string, string>) {
+  await git(wc, 'checkout', '-q', 'master');
+  await git(wc, 'checkout', '-q', '-B', name);
+  await commitFiles(wc, files, `work on ${name}`);
+  ok(await git(wc, 'push', '-q', '--force', remoteUrl(project.path_with_namespace, owner.username, owner.token), name));
+  await git(wc, 'checkout', '-q', 'master');
+}
+
+const mrPath = (id: number, suffix = '') => `/projects/${project.id}/merge_request/${id}${suffix}`;
+const create = (body: Record<string, unknown>, token = developer.token) => api('POST', `/projects/${project.id}/merge_requests`, { token, body });
+
+beforeAll(async () => {
+  owner = await createUser();
+  developer = await createUser();
+  reporter = await createUser();
+  project = await createProject(owner.token);
+  await addMember(project.id, developer.id, 30);
+  await addMember(project.id, reporter.id, 20);
+  wc = await workingCopy({ 'README.md': 'line one\n', 'shared.txt': 'base\n' });
+  ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master'));
+});
+
+describe('creating merge requests', () => {
+  it('opens one (201) with the v3 fields, global id and per-project iid', async () => {
+    await branch('feature-a', { 'a.txt': 'a\n' });
+    const res = await create({ source_branch: 'feature-a', target_branch: 'master', title: 'Add a', description: 'why', assignee_id: owner.id });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      iid: expect.any(Number),
+      project_id: project.id,
+      source_project_id: project.id,
+      target_project_id: project.id,
+      title: 'Add a',
+      description: 'why',
+      state: 'opened',
+      source_branch: 'feature-a',
+      target_branch: 'master',
+      upvotes: 0,
+      downvotes: 0,
+      work_in_progress: false,
+      labels: [],
+      author: { id: developer.id, username: developer.username, email: developer.email, state: 'active' },
+      assignee: { id: owner.id, username: owner.username },
+    });
+    expect(res.body.id).not.toBe(undefined);
+  });
+
+  it.each<[string, Record<string, unknown>, number, unknown]>([
+    ['no title', { source_branch: 'x', target_branch: 'master' }, 400, '400 (Bad request) "title" not given'],
+    ['no source branch', { target_branch: 'master', title: 't' }, 400, '400 (Bad request) "source_branch" not given'],
+    ['the same source and target', { source_branch: 'master', target_branch: 'master', title: 't' }, 422, 'You can not use same project/branch for source and target'],
+    ['an unknown branch', { source_branch: 'nope', target_branch: 'master', title: 't' }, 400, { source_branch: ['does not exist'] }],
+  ])('refuses %s', async (_name, body, status, message) => {
+    const res = await create(body);
+    expect([res.status, res.body]).toEqual([status, { message }]);
+  });
+
+  it('refuses a second open merge request for the same branches with 409', async () => {
+    await branch('feature-dup', { 'dup.txt': 'd\n' });
+    expect((await create({ source_branch: 'feature-dup', target_branch: 'master', title: 'one' })).status).toBe(201);
+    const second = await create({ source_branch: 'feature-dup', target_branch: 'master', title: 'two' });
+    expect(second.status).toBe(409);
+  });
+
+  it('gives concurrent creates distinct iids', async () => {
+    const names = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    for (const name of names) await branch(name, { [`${name}.txt`]: name });
+    const results = await Promise.all(names.map((name) => create({ source_branch: name, target_branch: 'master', title: name })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    const iids = results.map((r) => r.body.iid);
+    expect(new Set(iids).size).toBe(names.length);
+  });
+
+  it('lets developers create, not reporters', async () => {
+    await branch('feature-rep', { 'r.txt': 'r\n' });
+    expect((await create({ source_branch: 'feature-rep', target_branch: 'master', title: 'r' }, reporter.token)).status).toBe(403);
+  });
+});
+
+describe('reading merge requests', () => {
+  it('lists with state, iid, order and pagination headers; single by id (singular and plural paths)', async () => {
+    await branch('feature-list', { 'l.txt': 'l\n' });
+    const made = (await create({ source_branch: 'feature-list', target_branch: 'master', title: 'Listed' })).body;
+    const list = await api('GET', `/projects/${project.id}/merge_requests`, { token: reporter.token, query: { state: 'opened', per_page: 2 } });
+    expect(list.status).toBe(200);
+    expect(list.body[0].id).toBe(made.id);
+    expect(list.headers.get('x-per-page')).toBe('2');
+    expect(Number(list.headers.get('x-total'))).toBeGreaterThan(2);
+    expect(list.headers.get('link')).toContain('rel="next"');
+    const byIid = await api('GET', `/projects/${project.id}/merge_requests`, { token: reporter.token, query: { iid: made.iid } });
+    expect(byIid.body.map((m: { id: number }) => m.id)).toEqual([made.id]);
+    const asc = await api('GET', `/projects/${project.id}/merge_requests`, { token: reporter.token, query: { order_by: 'updated_at', sort: 'asc' } });
+    expect(asc.body[0].id).toBeLessThan(made.id);
+    expect((await api('GET', mrPath(made.id), { token: reporter.token })).body.title).toBe('Listed');
+    expect((await api('GET', `/projects/${project.id}/merge_requests/${made.id}`, { token: reporter.token })).body.id).toBe(made.id);
+    expect((await api('GET', mrPath(999999), { token: reporter.token })).status).toBe(404);
+    expect((await api('GET', `/projects/${project.id}/merge_requests`, { token: reporter.token, query: { state: 'bogus' } })).status).toBe(400);
+  });
+
+  it('shows the changes with files (diff entries)', async () => {
+    await branch('feature-changes', { 'changed.txt': 'new file\n' });
+    const made = (await create({ source_branch: 'feature-changes', target_branch: 'master', title: 'Changes' })).body;
+    const res = await api('GET', mrPath(made.id, '/changes'), { token: reporter.token });
+    expect(res.status).toBe(200);
+    expect(res.body.files).toEqual([
+      expect.objectContaining({ old_path: 'changed.txt', new_path: 'changed.txt', new_file: true, a_mode: null, b_mode: '100644', diff: expect.stringContaining('+new file') }),
+    ]);
+    for (const field of ['created_at', 'updated_at', 'source_project_id', 'target_project_id', 'labels', 'milestone']) expect(res.body).toHaveProperty(field);
+  });
+
+  it('hides merge requests of private projects from strangers', async () => {
+    const stranger = await createUser();
+    expect((await api('GET', `/projects/${project.id}/merge_requests`, { token: stranger.token })).status).toBe(404);
+  });
+});
+
+describe('the state table', () => {
+  it('closes, reopens (state reopened, listed as opened), and updates fields', async () => {
+    await branch('feature-states', { 's.txt': 's\n' });
+    const made = (await create({ source_branch: 'feature-states', target_branch: 'master', title: 'States' })).body;
+    const closed = await api('PUT', mrPath(made.id), { token: developer.token, body: { state_event: 'close' } });
+    expect([closed.status, closed.body.state]).toEqual([200, 'closed']);
+    const reopened = await api('PUT', mrPath(made.id), { token: developer.token, body: { state_event: 'reopen', title: 'WIP: States again', description: 'd2' } });
+    expect(reopened.body).toMatchObject({ state: 'reopened', title: 'WIP: States again', description: 'd2', work_in_progress: true });
+    const opened = await api('GET', `/projects/${project.id}/merge_requests`, { token: developer.token, query: { state: 'opened', iid: made.iid } });
+    expect(opened.body.map((m: { id: number }) => m.id)).toEqual([made.id]);
+    expect((await api('PUT', mrPath(made.id), { token: developer.token, body: { source_branch: 'x' } })).status).toBe(400);
+    expect((await api('PUT', mrPath(made.id), { token: developer.token, body: { state_event: 'explode' } })).status).toBe(400);
+    // Work in progress cannot be accepted.
+    expect((await api('PUT', mrPath(made.id, '/merge'), { token: owner.token })).status).toBe(405);
+  });
+
+  it('accepts: a real merge commit on the target, visible through the repository routes', async () => {
+    await branch('feature-merge', { 'merged.txt': 'merged content\n' });
+    const made = (await create({ source_branch: 'feature-merge', target_branch: 'master', title: 'Merge me' })).body;
+    const res = await api('PUT', mrPath(made.id, '/merge'), { token: owner.token, body: { merge_commit_message: 'Merged by the test' } });
+    expect([res.status, res.body.state]).toEqual([200, 'merged']);
+    const master = await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token });
+    expect(master.body.commit.message).toBe('Merged by the test');
+    expect(master.body.commit.parents).toHaveLength(2);
+    const blob = await api('GET', `/projects/${project.id}/repository/blobs/master`, { token: owner.token, query: { filepath: 'merged.txt' } });
+    expect(blob.text).toBe('merged content\n');
+    const again = await api('PUT', mrPath(made.id, '/merge'), { token: owner.token });
+    expect([again.status, again.body]).toEqual([405, { message: '405 Method Not Allowed' }]);
+    await eventually(async () => {
+      const events = await api('GET', `/projects/${project.id}/events`, { token: owner.token });
+      expect(events.body.find((e: { action_name: string; target_id: number }) => e.action_name === 'merged' && e.target_id === made.id)).toMatchObject({
+        target_type: 'MergeRequest',
+        target_title: 'Merge me',
+      });
+    });
+  });
+
+  it('refuses a closed merge request with 405 and a conflicting one with 405 "Branch cannot be merged"', async () => {
+    await branch('feature-closed', { 'closed.txt': 'c\n' });
+    const closedMr = (await create({ source_branch: 'feature-closed', target_branch: 'master', title: 'Closed' })).body;
+    await api('PUT', mrPath(closedMr.id), { token: developer.token, body: { state_event: 'close' } });
+    expect((await api('PUT', mrPath(closedMr.id, '/merge'), { token: owner.token })).body).toEqual({ message: '405 Method Not Allowed' });
+
+    await branch('feature-conflict', { 'shared.txt': 'from the branch\n' });
+    await git(wc, 'checkout', '-q', 'master');
+    await git(wc, 'pull', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master');
+    await commitFiles(wc, { 'shared.txt': 'from master\n' }, 'master edits shared');
+    ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master'));
+    const conflicting = (await create({ source_branch: 'feature-conflict', target_branch: 'master', title: 'Conflict' })).body;
+    const res = await api('PUT', mrPath(conflicting.id, '/merge'), { token: owner.token });
+    expect([res.status, res.body]).toEqual([405, { message: 'Branch cannot be merged' }]);
+    expect((await api('GET', mrPath(conflicting.id), { token: owner.token })).body.state).toBe('opened');
+  });
+
+  it('gives 401 to a developer accepting into a protected branch; two concurrent accepts merge once', async () => {
+    await branch('feature-race', { 'race.txt': 'race\n' });
+    const made = (await create({ source_branch: 'feature-race', target_branch: 'master', title: 'Race' })).body;
+    // master was protected by its first push.
+    await eventually(async () => expect((await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true));
+    expect((await api('PUT', mrPath(made.id, '/merge'), { token: developer.token })).status).toBe(401);
+    const before = (await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.commit.id;
+    const results = await Promise.all([1, 2].map(() => api('PUT', mrPath(made.id, '/merge'), { token: owner.token })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 405]);
+    const after = (await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.commit;
+    expect(after.parents.map((p: { id: string }) => p.id)[0]).toBe(before);
+  });
+});
