@@ -8,6 +8,7 @@ export const loadGatewayConfig = () =>
     'MEMBERSHIP_URL',
     'REPOSITORY_URL',
     'MERGEREQUESTS_URL',
+    'NOTES_URL',
     'REDIS_URL',
     'PRINCIPAL_SECRET',
     'PRINCIPAL_CACHE_TTL_MS',

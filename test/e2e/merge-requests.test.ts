@@ -191,3 +191,58 @@ describe('the state table', () => {
     expect(after.parents.map((p: { id: string }) => p.id)[0]).toBe(before);
   });
 });
+
+describe('comments and notes', () => {
+  it('a comment posted on one route shows on the other, with votes counted', async () => {
+    await branch('feature-notes', { 'n.txt': 'n\n' });
+    const made = (await create({ source_branch: 'feature-notes', target_branch: 'master', title: 'Talk about me' })).body;
+    const comment = await api('POST', mrPath(made.id, '/comments'), { token: reporter.token, body: { note: 'Looks good' } });
+    expect(comment.status).toBe(201);
+    expect(comment.body).toMatchObject({ note: 'Looks good', author: { id: reporter.id, username: reporter.username } });
+    const vote = await api('POST', `/projects/${project.id}/merge_requests/${made.id}/notes`, { token: developer.token, body: { body: ':+1:' } });
+    expect(vote.status).toBe(201);
+    expect(vote.body).toEqual({ id: expect.any(Number), body: ':+1:', attachment: null, author: expect.objectContaining({ id: developer.id }), created_at: expect.any(String) });
+    await api('POST', mrPath(made.id, '/comments'), { token: owner.token, body: { note: '-1' } });
+
+    const notes = await api('GET', `/projects/${project.id}/merge_requests/${made.id}/notes`, { token: reporter.token });
+    expect(notes.body.map((n: { body: string }) => n.body)).toEqual(['Looks good', ':+1:', '-1']);
+    expect(notes.headers.get('x-total')).toBe('3');
+    const comments = await api('GET', mrPath(made.id, '/comments'), { token: reporter.token });
+    expect(comments.body).toEqual([
+      { note: 'Looks good', author: expect.objectContaining({ id: reporter.id }) },
+      { note: ':+1:', author: expect.objectContaining({ id: developer.id }) },
+      { note: '-1', author: expect.objectContaining({ id: owner.id }) },
+    ]);
+    const mr = await api('GET', mrPath(made.id), { token: reporter.token });
+    expect([mr.body.upvotes, mr.body.downvotes]).toEqual([1, 1]);
+    const single = await api('GET', `/projects/${project.id}/merge_requests/${made.id}/notes/${vote.body.id}`, { token: reporter.token });
+    expect(single.body.body).toBe(':+1:');
+  });
+
+  it('requires the note or body, lets authors and Masters edit, nobody else', async () => {
+    await branch('feature-edit', { 'e.txt': 'e\n' });
+    const made = (await create({ source_branch: 'feature-edit', target_branch: 'master', title: 'Edit notes' })).body;
+    expect((await api('POST', mrPath(made.id, '/comments'), { token: reporter.token, body: {} })).body).toEqual({ message: '400 (Bad request) "note" not given' });
+    expect((await api('POST', `/projects/${project.id}/merge_requests/${made.id}/notes`, { token: reporter.token, body: {} })).body).toEqual({ message: '400 (Bad request) "body" not given' });
+    const note = (await api('POST', `/projects/${project.id}/merge_requests/${made.id}/notes`, { token: reporter.token, body: { body: 'typo' } })).body;
+    const path = `/projects/${project.id}/merge_requests/${made.id}/notes/${note.id}`;
+    expect((await api('PUT', path, { token: developer.token, body: { body: 'not yours' } })).status).toBe(403);
+    expect((await api('PUT', path, { token: reporter.token, body: { body: 'fixed' } })).body.body).toBe('fixed');
+    expect((await api('PUT', path, { token: owner.token, body: { body: 'moderated' } })).body.body).toBe('moderated');
+  });
+
+  it('adds system notes on state changes, and 404s notes of another project', async () => {
+    await branch('feature-system', { 'sys.txt': 's\n' });
+    const made = (await create({ source_branch: 'feature-system', target_branch: 'master', title: 'System notes' })).body;
+    await api('PUT', mrPath(made.id), { token: developer.token, body: { state_event: 'close' } });
+    await eventually(async () => {
+      const notes = await api('GET', `/projects/${project.id}/merge_requests/${made.id}/notes`, { token: owner.token });
+      expect(notes.body.map((n: { body: string }) => n.body)).toEqual(['Status changed to closed']);
+    });
+    const other = await createProject(owner.token);
+    const note = (await api('POST', mrPath(made.id, '/comments'), { token: owner.token, body: { note: 'here' } })).body;
+    expect(note.note).toBe('here');
+    expect((await api('GET', `/projects/${other.id}/merge_requests/${made.id}/notes`, { token: owner.token })).status).toBe(404);
+    expect((await api('POST', `/projects/${other.id}/merge_requests/${made.id}/notes`, { token: owner.token, body: { body: 'x' } })).status).toBe(404);
+  });
+});

@@ -14,6 +14,7 @@ export const PROCESSES = [
   { name: 'git-worker', entry: 'services/git-worker/dist/main.js', portVariable: 'GIT_WORKER_HTTP_PORT', tier: 0 },
   { name: 'repository', entry: 'services/repository/dist/main.js', portVariable: 'REPOSITORY_PORT', tier: 0 },
   { name: 'mergerequests', entry: 'services/mergerequests/dist/main.js', portVariable: 'MERGEREQUESTS_PORT', tier: 0 },
+  { name: 'notes', entry: 'services/notes/dist/main.js', portVariable: 'NOTES_PORT', tier: 0 },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVariable: 'GATEWAY_PORT', tier: 1 },
   { name: 'rest-facade', entry: 'rest-facade/dist/main.js', portVariable: 'PORT', tier: 2 },
 ] as const;

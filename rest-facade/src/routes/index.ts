@@ -1,5 +1,6 @@
 import type { Route } from '../route';
 import { memberRoutes } from './members';
+import { mergeRequestNoteRoutes } from './merge-request-notes';
 import { mergeRequestRoutes } from './merge-requests';
 import { namespaceRoutes } from './namespaces';
 import { projectRoutes } from './projects';
@@ -10,4 +11,4 @@ import { userRoutes } from './users';
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes];

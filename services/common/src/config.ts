@@ -50,6 +50,7 @@ export const CONFIG_TABLE = {
   GATEWAY_PORT: spec({ description: 'Port of the GraphQL gateway (`/graphql`).', fallback: '4000', parse: port }),
   IDENTITY_PORT: spec({ description: 'Port of the identity subgraph.', fallback: '4001', parse: port }),
   PROJECTS_PORT: spec({ description: 'Port of the projects subgraph.', fallback: '4002', parse: port }),
+  NOTES_PORT: spec({ description: 'Port of the notes subgraph.', fallback: '4006', parse: port }),
   MERGEREQUESTS_PORT: spec({ description: 'Port of the merge requests subgraph.', fallback: '4005', parse: port }),
   REPOSITORY_PORT: spec({ description: 'Port of the repository subgraph.', fallback: '4004', parse: port }),
   GIT_WORKER_HTTP_PORT: spec({ description: 'Port of the git worker\'s HTTP side (git smart HTTP for the facade, health, metrics).', fallback: '4011', parse: port }),
@@ -86,9 +87,15 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   MERGEREQUESTS_URL: spec({
-    description: 'Where the gateway reaches the merge requests subgraph.',
+    description: 'Where the gateway and the notes service reach merge requests.',
     fallback: local('MERGEREQUESTS_PORT'),
     fallbackText: 'http://127.0.0.1:$MERGEREQUESTS_PORT',
+    parse: url,
+  }),
+  NOTES_URL: spec({
+    description: 'Where the gateway reaches the notes subgraph.',
+    fallback: local('NOTES_PORT'),
+    fallbackText: 'http://127.0.0.1:$NOTES_PORT',
     parse: url,
   }),
   GIT_WORKER_GRPC_ADDRESS: spec({

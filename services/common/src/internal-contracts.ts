@@ -110,3 +110,13 @@ export interface ProtectedBranchesRequest {
 export interface ProtectedBranchesResponse {
   names: string[];
 }
+
+/** mergerequests `POST /internal/merge-requests/find`: whether a merge request belongs to a project. */
+export const MERGE_REQUEST_FIND_PATH = '/internal/merge-requests/find';
+export interface MergeRequestFindRequest {
+  projectId: number;
+  id: number;
+}
+export interface MergeRequestFindResponse {
+  found: boolean;
+}

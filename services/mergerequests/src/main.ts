@@ -22,6 +22,7 @@ import { createGitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { deleteProjectMergeRequests } from './db/merge-requests';
 import { loadMergeRequestsConfig, SERVICE } from './env';
+import { createInternalRoutes } from './internal-routes';
 import { createMergeRequestsService } from './merge-requests-service';
 import { createResolvers } from './resolvers';
 
@@ -55,6 +56,7 @@ async function main() {
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
 
   const { app } = createObservedApp({ service: SERVICE, readiness: { postgres: () => pingSql(sql) } });
+  app.use(createInternalRoutes({ sql, secret: config.PRINCIPAL_SECRET, logger }));
   await mountSubgraph<MergeRequestsContext>({
     app,
     typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),

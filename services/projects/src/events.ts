@@ -51,6 +51,13 @@ function mergeRequestEntry(p: Record<string, unknown>): FeedEntry | null {
   return base && { ...base, targetId: num(p.merge_request_id), targetType: 'MergeRequest', targetTitle: str(p.title) };
 }
 
+/** A comment: GitLab's "commented on", targeting the note (system notes stay out of the feed). */
+function noteEntry(p: Record<string, unknown>): FeedEntry | null {
+  if (p.system === true) return null;
+  const base = entry(p, 'commented on', 'actor');
+  return base && { ...base, targetId: num(p.note_id), targetType: 'Note', targetTitle: str(p.body)?.slice(0, 100) ?? null };
+}
+
 /**
  * Which domain events show in a project's feed, and how (GitLab's Event model: the action, its
  * author, its target). Services added later extend this table with their own events.
@@ -65,6 +72,7 @@ const FEED: Record<string, (payload: Record<string, unknown>) => FeedEntry | nul
   'mergerequests:merge_request.closed': mergeRequestEntry,
   'mergerequests:merge_request.reopened': mergeRequestEntry,
   'mergerequests:merge_request.merged': mergeRequestEntry,
+  'notes:note.created': noteEntry,
 };
 
 /** The events projects acts on: the feed, renamed namespaces, deleted users. */

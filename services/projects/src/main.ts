@@ -42,7 +42,7 @@ async function main() {
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     group: SERVICE,
-    services: ['projects', 'membership', 'identity', 'git_worker', 'mergerequests'],
+    services: ['projects', 'membership', 'identity', 'git_worker', 'mergerequests', 'notes'],
     logger,
     handle: createEventHandler({ sql, projects, externalUrl: config.EXTERNAL_URL }),
   });

@@ -41,6 +41,11 @@ export async function findMergeRequest(sql: Db, projectId: number, id: number, l
   return row;
 }
 
+export async function findMergeRequestById(sql: Db, id: number): Promise<MergeRequestRow | undefined> {
+  const [row] = await sql<MergeRequestRow[]>`select * from merge_requests where id = ${id}`;
+  return row;
+}
+
 export async function updateMergeRequest(tx: TransactionSql, id: number, changes: Partial<MergeRequestRow>): Promise<MergeRequestRow> {
   const [row] = await tx<MergeRequestRow[]>`
     update merge_requests set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;

@@ -1,6 +1,6 @@
 import { authorize, pageWindow, requireUser } from '@hub/common';
 import { errorDetailOf, promised, type GitClients } from '@hub/protos';
-import { findMergeRequest, listMergeRequests } from '../db/merge-requests';
+import { findMergeRequest, findMergeRequestById, listMergeRequests } from '../db/merge-requests';
 import type { Resolvers } from '../generated/graphql';
 import { isWorkInProgress, type MergeRequestsService } from '../merge-requests-service';
 import type { Sql } from '@hub/common';
@@ -42,9 +42,14 @@ export const createResolvers = ({ sql, mergeRequests, git }: ResolverDeps): Reso
       },
     },
     MergeRequest: {
+      // Notes asks for projectId through references; the merge request must be one the viewer may read.
+      __resolveReference: async (reference, { principal }) => {
+        const mr = await findMergeRequestById(sql, (reference as { id: number }).id);
+        if (!mr) return null;
+        await readable(principal, mr.projectId);
+        return mr;
+      },
       targetProjectId: (mr) => mr.projectId,
-      upvotes: () => 0,
-      downvotes: () => 0,
       author: (mr) => ({ id: mr.authorId }),
       assignee: (mr) => (mr.assigneeId === null ? null : { id: mr.assigneeId }),
       workInProgress: (mr) => isWorkInProgress(mr.title),

@@ -1,0 +1,20 @@
+import { loadConfig } from '@hub/common';
+
+/** The settings the notes service reads; see the configuration table in services/common. */
+export const loadNotesConfig = () =>
+  loadConfig([
+    'NOTES_PORT',
+    'MEMBERSHIP_URL',
+    'MERGEREQUESTS_URL',
+    'DATABASE_URL',
+    'DB_POOL_MAX',
+    'REDIS_URL',
+    'PRINCIPAL_SECRET',
+    'ACCESS_CACHE_TTL_MS',
+    'EVENTS_STREAM_MAXLEN',
+    'LOG_LEVEL',
+    'SHUTDOWN_GRACE_MS',
+  ] as const);
+
+/** The Postgres schema this service owns, and the name its events carry. */
+export const SERVICE = 'notes';
