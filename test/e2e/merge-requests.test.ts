@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { addMember, api, createProject, createUser, eventually, type TestProject, type TestUser } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
@@ -244,5 +247,51 @@ describe('comments and notes', () => {
     expect(note.note).toBe('here');
     expect((await api('GET', `/projects/${other.id}/merge_requests/${made.id}/notes`, { token: owner.token })).status).toBe(404);
     expect((await api('POST', `/projects/${other.id}/merge_requests/${made.id}/notes`, { token: owner.token, body: { body: 'x' } })).status).toBe(404);
+  });
+});
+
+describe('more of the state table and permissions', () => {
+  it('merges through an update with state_event=merge', async () => {
+    await branch('feature-update-merge', { 'um.txt': 'um\n' });
+    const made = (await create({ source_branch: 'feature-update-merge', target_branch: 'master', title: 'Update merge' })).body;
+    const res = await api('PUT', mrPath(made.id), { token: owner.token, body: { state_event: 'merge' } });
+    expect([res.status, res.body.state]).toEqual([200, 'merged']);
+    const blob = await api('GET', `/projects/${project.id}/repository/blobs/master`, { token: owner.token, query: { filepath: 'um.txt' } });
+    expect(blob.text).toBe('um\n');
+  });
+
+  it('lets reporters read but not change merge requests', async () => {
+    await branch('feature-perm', { 'p.txt': 'p\n' });
+    const made = (await create({ source_branch: 'feature-perm', target_branch: 'master', title: 'Perms' })).body;
+    expect((await api('GET', mrPath(made.id), { token: reporter.token })).status).toBe(200);
+    expect((await api('PUT', mrPath(made.id), { token: reporter.token, body: { title: 'mine now' } })).status).toBe(403);
+    expect((await api('PUT', mrPath(made.id), { token: developer.token, body: { title: 'edited by a developer' } })).body.title).toBe('edited by a developer');
+  });
+
+  it('opens a merge request from a fork into its upstream, and merges it there', async () => {
+    const upstream = await createProject(owner.token, { visibility_level: 10 });
+    const contributor = await createUser();
+    ok(await git(await workingCopy({ 'base.txt': 'base\n' }), 'push', remoteUrl(upstream.path_with_namespace, owner.username, owner.token), 'master'));
+    const fork = (await api('POST', `/projects/fork/${upstream.id}`, { token: contributor.token })).body;
+    await eventually(async () => expect((await api('GET', `/projects/${fork.id}/repository/branches`, { token: contributor.token })).body).toHaveLength(1));
+    const scratch = mkdtempSync(join(tmpdir(), 'hub-fork-'));
+    ok(await git(scratch, 'clone', '-q', remoteUrl(fork.path_with_namespace, contributor.username, contributor.token), 'fork'));
+    const forkWc = join(scratch, 'fork');
+    await commitFiles(forkWc, { 'contribution.txt': 'from the fork\n' }, 'contribution');
+    ok(await git(forkWc, 'push', remoteUrl(fork.path_with_namespace, contributor.username, contributor.token), 'master:contribution'));
+
+    const res = await api('POST', `/projects/${fork.id}/merge_requests`, {
+      token: contributor.token,
+      body: { source_branch: 'contribution', target_branch: 'master', title: 'From a fork', target_project_id: upstream.id },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ project_id: upstream.id, source_project_id: fork.id, target_project_id: upstream.id });
+    const listed = await api('GET', `/projects/${upstream.id}/merge_requests`, { token: owner.token });
+    expect(listed.body.map((m: { id: number }) => m.id)).toContain(res.body.id);
+    const changes = await api('GET', `/projects/${upstream.id}/merge_request/${res.body.id}/changes`, { token: owner.token });
+    expect(changes.body.files.map((f: { new_path: string }) => f.new_path)).toEqual(['contribution.txt']);
+    expect((await api('PUT', `/projects/${upstream.id}/merge_request/${res.body.id}/merge`, { token: owner.token })).body.state).toBe('merged');
+    const blob = await api('GET', `/projects/${upstream.id}/repository/blobs/master`, { token: owner.token, query: { filepath: 'contribution.txt' } });
+    expect(blob.text).toBe('from the fork\n');
   });
 });
