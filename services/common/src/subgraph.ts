@@ -5,9 +5,12 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
-import express, { type Express } from 'express';
+import type { Server } from 'node:http';
+import express, { type Express, type Router } from 'express';
 import { parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { DomainError, ErrorCode, isShownAsIs } from './errors';
+import { pingSql, type Sql } from './db';
+import { createObservedApp, listen } from './http-server';
 import type { Logger } from './logger';
 import { PRINCIPAL_HEADER, verifyPrincipal, type Principal } from './principal';
 
@@ -75,5 +78,39 @@ export async function mountSubgraph<TContext extends { principal: Principal }>(o
     express.json({ limit: '1mb' }),
     expressMiddleware(server, { context: async ({ res }) => options.createContext(res.locals.principal as Principal) }),
   );
+  return server;
+}
+
+/**
+ * The HTTP side every subgraph service shares: health, readiness on its Postgres, metrics, its
+ * internal routers, the subgraph at `/graphql`, listening on `port`.
+ */
+export async function serveSubgraph<TContext extends { principal: Principal }>(options: {
+  service: string;
+  port: number;
+  sql: Sql;
+  sdlPath: string;
+  resolvers: unknown;
+  principalSecret: string;
+  logger: Logger;
+  createContext: (principal: Principal) => TContext;
+  routers?: Router[];
+}): Promise<Server> {
+  const { app } = createObservedApp({
+    service: options.service,
+    // Answers come from Postgres; events wait in the outbox or in Redis while either is away.
+    readiness: { postgres: () => pingSql(options.sql) },
+  });
+  for (const router of options.routers ?? []) app.use(router);
+  await mountSubgraph<TContext>({
+    app,
+    typeDefs: loadSdl(options.sdlPath),
+    resolvers: options.resolvers,
+    principalSecret: options.principalSecret,
+    logger: options.logger,
+    createContext: options.createContext,
+  });
+  const server = await listen(app, options.port);
+  options.logger.info({ port: options.port }, `${options.service} subgraph listening`);
   return server;
 }

@@ -2,16 +2,12 @@ import { resolve } from 'node:path';
 import {
   closeServer,
   createLogger,
-  createObservedApp,
   createRedis,
   createSql,
   exitOnStartupFailure,
-  listen,
-  loadSdl,
   migrate,
-  mountSubgraph,
   onShutdown,
-  pingSql,
+  serveSubgraph,
   startOutboxRelay,
 } from '@hub/common';
 import { createLoaders, type IdentityContext } from './context';
@@ -33,25 +29,20 @@ async function main() {
   const identity = createIdentityService({ sql, logger, oauthTokenTtlSeconds: config.OAUTH_TOKEN_TTL_S });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
-  const { app } = createObservedApp({
+  const server = await serveSubgraph<IdentityContext>({
     service: SERVICE,
-    // Redis only carries events; the relay keeps them in Postgres while it is away, so requests
-    // can still be served: readiness depends on Postgres alone.
-    readiness: { postgres: () => pingSql(sql) },
-  });
-  app.use(createPrincipalRouter(identity, config.PRINCIPAL_SECRET));
-  app.use(createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger, externalUrl: config.EXTERNAL_URL }));
-  await mountSubgraph<IdentityContext>({
-    app,
-    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+    port: config.IDENTITY_PORT,
+    sql,
+    sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
     resolvers: createResolvers({ sql, identity, externalUrl: config.EXTERNAL_URL }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql) }),
+    routers: [
+      createPrincipalRouter(identity, config.PRINCIPAL_SECRET),
+      createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger, externalUrl: config.EXTERNAL_URL }),
+    ],
   });
-
-  const server = await listen(app, config.IDENTITY_PORT);
-  logger.info({ port: config.IDENTITY_PORT }, 'identity subgraph listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => closeServer(server),

@@ -4,16 +4,12 @@ import {
   consumeEvents,
   createInternalClient,
   createLogger,
-  createObservedApp,
   createRedis,
   createSql,
   exitOnStartupFailure,
-  listen,
-  loadSdl,
   migrate,
-  mountSubgraph,
   onShutdown,
-  pingSql,
+  serveSubgraph,
   startOutboxRelay,
 } from '@hub/common';
 import { createLoaders, type MembershipContext } from './context';
@@ -43,23 +39,17 @@ async function main() {
     handle: createEventHandler(sql),
   });
 
-  const { app } = createObservedApp({
+  const server = await serveSubgraph<MembershipContext>({
     service: SERVICE,
-    // Answers come from Postgres alone; events wait in Redis or the outbox while either is away.
-    readiness: { postgres: () => pingSql(sql) },
-  });
-  app.use(createInternalRoutes({ sql, membership, secret: config.PRINCIPAL_SECRET, logger }));
-  await mountSubgraph<MembershipContext>({
-    app,
-    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+    port: config.MEMBERSHIP_PORT,
+    sql,
+    sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
     resolvers: createResolvers({ sql, membership }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(membership, principal) }),
+    routers: [createInternalRoutes({ sql, membership, secret: config.PRINCIPAL_SECRET, logger })],
   });
-
-  const server = await listen(app, config.MEMBERSHIP_PORT);
-  logger.info({ port: config.MEMBERSHIP_PORT }, 'membership subgraph listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => closeServer(server),

@@ -5,17 +5,13 @@ import {
   createAccessClient,
   createInternalClient,
   createLogger,
-  createObservedApp,
   createRedis,
   createSql,
   exitOnStartupFailure,
   followAccessChanges,
-  listen,
-  loadSdl,
   migrate,
-  mountSubgraph,
   onShutdown,
-  pingSql,
+  serveSubgraph,
   startOutboxRelay,
 } from '@hub/common';
 import { createGitClients } from '@hub/protos';
@@ -55,19 +51,17 @@ async function main() {
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
 
-  const { app } = createObservedApp({ service: SERVICE, readiness: { postgres: () => pingSql(sql) } });
-  app.use(createInternalRoutes({ sql, secret: config.PRINCIPAL_SECRET, logger }));
-  await mountSubgraph<MergeRequestsContext>({
-    app,
-    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+  const server = await serveSubgraph<MergeRequestsContext>({
+    service: SERVICE,
+    port: config.MERGEREQUESTS_PORT,
+    sql,
+    sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
     resolvers: createResolvers({ sql, mergeRequests, git }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal }),
+    routers: [createInternalRoutes({ sql, secret: config.PRINCIPAL_SECRET, logger })],
   });
-
-  const server = await listen(app, config.MERGEREQUESTS_PORT);
-  logger.info({ port: config.MERGEREQUESTS_PORT }, 'merge requests subgraph listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => closeServer(server),

@@ -5,18 +5,14 @@ import {
   createAccessClient,
   createInternalClient,
   createLogger,
-  createObservedApp,
   createRedis,
   createSql,
   exitOnStartupFailure,
   followAccessChanges,
   handleOnce,
-  listen,
-  loadSdl,
   migrate,
-  mountSubgraph,
   onShutdown,
-  pingSql,
+  serveSubgraph,
   startOutboxRelay,
   type StreamedEvent,
 } from '@hub/common';
@@ -71,18 +67,16 @@ async function main() {
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
 
-  const { app } = createObservedApp({ service: SERVICE, readiness: { postgres: () => pingSql(sql) } });
-  await mountSubgraph<NotesContext>({
-    app,
-    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+  const server = await serveSubgraph<NotesContext>({
+    service: SERVICE,
+    port: config.NOTES_PORT,
+    sql,
+    sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
     resolvers: createResolvers({ sql, notes }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(access, principal) }),
   });
-
-  const server = await listen(app, config.NOTES_PORT);
-  logger.info({ port: config.NOTES_PORT }, 'notes subgraph listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => closeServer(server),

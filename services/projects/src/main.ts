@@ -5,17 +5,13 @@ import {
   createAccessClient,
   createInternalClient,
   createLogger,
-  createObservedApp,
   createRedis,
   createSql,
   exitOnStartupFailure,
   followAccessChanges,
-  listen,
-  loadSdl,
   migrate,
-  mountSubgraph,
   onShutdown,
-  pingSql,
+  serveSubgraph,
   startOutboxRelay,
 } from '@hub/common';
 import { createLoaders, type ProjectsContext } from './context';
@@ -49,21 +45,16 @@ async function main() {
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
 
-  const { app } = createObservedApp({
+  const server = await serveSubgraph<ProjectsContext>({
     service: SERVICE,
-    readiness: { postgres: () => pingSql(sql) },
-  });
-  await mountSubgraph<ProjectsContext>({
-    app,
-    typeDefs: loadSdl(resolve(__dirname, '..', 'src', 'schema.graphql')),
+    port: config.PROJECTS_PORT,
+    sql,
+    sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
     resolvers: createResolvers({ sql, projects, membership, externalUrl: config.EXTERNAL_URL }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, projects, principal) }),
   });
-
-  const server = await listen(app, config.PROJECTS_PORT);
-  logger.info({ port: config.PROJECTS_PORT }, 'projects subgraph listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => closeServer(server),
