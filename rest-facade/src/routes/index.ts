@@ -1,4 +1,5 @@
 import type { Route } from '../route';
+import { issueRoutes } from './issues';
 import { memberRoutes } from './members';
 import { mergeRequestNoteRoutes } from './merge-request-notes';
 import { mergeRequestRoutes } from './merge-requests';
@@ -11,4 +12,4 @@ import { userRoutes } from './users';
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes, ...issueRoutes];

@@ -18,3 +18,8 @@ export interface UserRef {
 }
 
 export const createLoaders = (access: AccessClient, principal: Principal): NotesContext['loaders'] => ({ access: access.loader(principal) });
+
+/** A project as the gateway hands it over. */
+export interface ProjectRef {
+  id: number;
+}

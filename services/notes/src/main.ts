@@ -17,6 +17,7 @@ import {
   type StreamedEvent,
 } from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
+import { deleteProjectIssues } from './db/issues';
 import { deleteProjectNotes } from './db/notes';
 import { loadNotesConfig, SERVICE } from './env';
 import { createNotesService, type NotesService } from './notes-service';
@@ -33,6 +34,7 @@ function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesS
   return async (event: StreamedEvent) => {
     if (event.service === 'projects' && event.type === 'project.deleted') {
       await deleteProjectNotes(sql, Number(event.payload.project_id));
+      await deleteProjectIssues(sql, Number(event.payload.project_id));
     } else if (event.service === 'mergerequests' && STATUS_NOTES[event.type]) {
       const p = event.payload;
       await handleOnce(sql, event, (tx) =>

@@ -2,6 +2,7 @@ import {
   authorize,
   can,
   forbidden,
+  invalid,
   MERGE_REQUEST_FIND_PATH,
   notFound,
   recordEvent,
@@ -13,6 +14,8 @@ import {
   type Sql,
   type TransactionSql,
 } from '@hub/common';
+import * as issues from './db/issues';
+import type { IssueRow } from './db/issues';
 import * as db from './db/notes';
 import type { NoteRow } from './db/notes';
 import { SERVICE } from './env';
@@ -43,26 +46,117 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
       },
     });
 
+  type Target = { projectId: number; noteableType: NoteRow['noteableType']; noteableId: number };
+
+  async function createNote(principal: Principal, target: Target, body: string): Promise<NoteRow> {
+    return sql.begin(async (tx) => {
+      const note = await db.insertNote(tx, { ...target, authorId: principal.userId!, body, system: false });
+      await event(tx, 'note.created', principal, note);
+      return note;
+    });
+  }
+
+  /** Its author, or Master and above (GitLab's admin_note). */
+  async function updateNote(principal: Principal, target: Target, noteId: number, body: string): Promise<NoteRow> {
+    const access = authorize(await accessOf(principal, target.projectId), principal, 'read_project');
+    const note = await db.findNote(sql, target, noteId);
+    if (!note) throw notFound('Note');
+    if (note.authorId !== principal.userId && !can(access, principal, 'admin_note')) throw forbidden();
+    return sql.begin(async (tx) => {
+      const updated = await db.updateNoteBody(tx, note.id, body);
+      await event(tx, 'note.updated', principal, updated);
+      return updated;
+    });
+  }
+
+  const issueEvent = (tx: TransactionSql, action: string, principal: Principal, issue: IssueRow) =>
+    recordEvent(tx, SERVICE, {
+      type: `issue.${action}`,
+      payload: {
+        project_id: issue.projectId,
+        actor_id: principal.userId,
+        actor_username: principal.username,
+        action,
+        issue_id: issue.id,
+        iid: issue.iid,
+        title: issue.title,
+        state: issue.state,
+      },
+    });
+
+  async function issueOr404(projectId: number, id: number): Promise<IssueRow> {
+    const issue = await issues.findIssue(sql, projectId, id);
+    if (!issue) throw notFound();
+    return issue;
+  }
+
   return {
+    accessOf,
+
     async createMergeRequestNote(principal: Principal, projectId: number, mergeRequestId: number, body: string): Promise<NoteRow> {
       authorize(await accessOf(principal, projectId), principal, 'create_note');
       await requireMergeRequest(projectId, mergeRequestId);
+      return createNote(principal, { projectId, noteableType: 'MergeRequest', noteableId: mergeRequestId }, body);
+    },
+
+    updateMergeRequestNote: (principal: Principal, projectId: number, mergeRequestId: number, noteId: number, body: string) =>
+      updateNote(principal, { projectId, noteableType: 'MergeRequest', noteableId: mergeRequestId }, noteId, body),
+
+    async createIssueNote(principal: Principal, projectId: number, issueId: number, body: string): Promise<NoteRow> {
+      // Guests may comment on issues, as GitLab v3 allowed.
+      authorize(await accessOf(principal, projectId), principal, 'create_note');
+      await issueOr404(projectId, issueId);
+      return createNote(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, body);
+    },
+
+    updateIssueNote: (principal: Principal, projectId: number, issueId: number, noteId: number, body: string) =>
+      updateNote(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, noteId, body),
+
+    /** Guests may open issues; a project with issues disabled refuses them (403), as GitLab did. */
+    async createIssue(principal: Principal, projectId: number, input: { title: string; description?: string | null; assigneeId?: number | null; labels?: string[] | null }) {
+      authorize(await accessOf(principal, projectId), principal, 'create_issue');
+      if (input.title.trim() === '') throw invalid({ title: ["can't be blank"] });
       return sql.begin(async (tx) => {
-        const note = await db.insertNote(tx, { projectId, noteableType: 'MergeRequest', noteableId: mergeRequestId, authorId: principal.userId!, body, system: false });
-        await event(tx, 'note.created', principal, note);
-        return note;
+        const issue = await issues.insertIssue(tx, {
+          projectId,
+          title: input.title,
+          description: input.description ?? null,
+          authorId: principal.userId!,
+          assigneeId: input.assigneeId ?? null,
+          labels: [...new Set(input.labels ?? [])],
+        });
+        await issueEvent(tx, 'opened', principal, issue);
+        return issue;
       });
     },
 
-    /** Its author, or Master and above (GitLab's admin_note). */
-    async updateMergeRequestNote(principal: Principal, projectId: number, mergeRequestId: number, noteId: number, body: string): Promise<NoteRow> {
+    /** Its author, or Reporter and above (admin_issue); close and reopen leave a system note. */
+    async updateIssue(
+      principal: Principal,
+      projectId: number,
+      id: number,
+      input: { title?: string | null; description?: string | null; assigneeId?: number | null; labels?: string[] | null; stateEvent?: string | null },
+    ) {
+      const issue = await issueOr404(projectId, id);
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
-      const note = await db.findNote(sql, { projectId, noteableType: 'MergeRequest', noteableId: mergeRequestId }, noteId);
-      if (!note) throw notFound('Note');
-      if (note.authorId !== principal.userId && !can(access, principal, 'admin_note')) throw forbidden();
+      if (issue.authorId !== principal.userId) authorize(access, principal, 'admin_issue');
+      if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
+      const changes: Partial<IssueRow> = {};
+      if (input.title != null) changes.title = input.title;
+      if (input.description != null) changes.description = input.description;
+      if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
+      if (input.labels != null) changes.labels = [...new Set(input.labels)];
+      let action = 'updated';
+      if (input.stateEvent === 'close' && issue.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
+      if (input.stateEvent === 'reopen' && issue.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
+      if (Object.keys(changes).length === 0) return issue;
       return sql.begin(async (tx) => {
-        const updated = await db.updateNoteBody(tx, note.id, body);
-        await event(tx, 'note.updated', principal, updated);
+        const updated = await issues.updateIssue(tx, issue.id, changes);
+        await issueEvent(tx, action, principal, updated);
+        if (action === 'closed' || action === 'reopened') {
+          const note = await db.insertNote(tx, { projectId, noteableType: 'Issue', noteableId: issue.id, authorId: principal.userId!, body: `Status changed to ${action}`, system: true });
+          await event(tx, 'note.created', principal, note);
+        }
         return updated;
       });
     },

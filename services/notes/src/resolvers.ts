@@ -1,5 +1,6 @@
 import { authorize, pageWindow, requireUser, type Sql } from '@hub/common';
 import DataLoader from 'dataloader';
+import { findIssue, listIssues } from './db/issues';
 import { countVotes, DOWNVOTES, findNote, listNotes, UPVOTES } from './db/notes';
 import type { Resolvers } from './generated/graphql';
 import type { NotesService } from './notes-service';
@@ -10,20 +11,24 @@ export interface ResolverDeps {
 }
 
 export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
-  // Votes of every merge request a request lists, in one query.
-  const votesLoaders = new WeakMap<object, DataLoader<number, { up: number; down: number }>>();
-  const votes = (context: object) => {
-    let loader = votesLoaders.get(context);
+  // Votes of every issue or merge request a request lists: one query per kind.
+  const votesLoaders = new WeakMap<object, Map<string, DataLoader<number, { up: number; down: number }>>>();
+  const votes = (context: object, noteableType: 'Issue' | 'MergeRequest') => {
+    let byType = votesLoaders.get(context);
+    if (!byType) votesLoaders.set(context, (byType = new Map()));
+    let loader = byType.get(noteableType);
     if (!loader) {
       loader = new DataLoader(async (ids) => {
-        const counts = await countVotes(sql, 'MergeRequest', ids);
+        const counts = await countVotes(sql, noteableType, ids);
         return ids.map((id) => counts.get(id) ?? { up: 0, down: 0 });
       });
-      votesLoaders.set(context, loader);
+      byType.set(noteableType, loader);
     }
     return loader;
   };
   const target = (mr: { id: number; projectId?: number }) => ({ projectId: mr.projectId!, noteableType: 'MergeRequest' as const, noteableId: mr.id });
+  const issueTarget = (issue: { id: number; projectId: number }) => ({ projectId: issue.projectId, noteableType: 'Issue' as const, noteableId: issue.id });
+  const ISSUE_STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], ALL: null };
 
   return {
     MergeRequest: {
@@ -37,8 +42,35 @@ export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
         authorize(await loaders.access.load(mr.projectId!), principal, 'read_project');
         return (await findNote(sql, target(mr), id)) ?? null;
       },
-      upvotes: async (mr, _args, context) => (await votes(context).load(mr.id)).up,
-      downvotes: async (mr, _args, context) => (await votes(context).load(mr.id)).down,
+      upvotes: async (mr, _args, context) => (await votes(context, 'MergeRequest').load(mr.id)).up,
+      downvotes: async (mr, _args, context) => (await votes(context, 'MergeRequest').load(mr.id)).down,
+    },
+    Project: {
+      __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+      issues: async (project, args, { principal, loaders }) => {
+        authorize(await loaders.access.load(project.id), principal, 'read_project');
+        const { rows, total } = await listIssues(
+          sql,
+          { projectId: project.id, states: ISSUE_STATES[args.state ?? 'ALL'] ?? null, labels: args.labels ?? [], iid: args.iid },
+          pageWindow(args.page, args.perPage),
+        );
+        return { nodes: rows, total };
+      },
+      issue: async (project, { id }, { principal, loaders }) => {
+        authorize(await loaders.access.load(project.id), principal, 'read_project');
+        return (await findIssue(sql, project.id, id)) ?? null;
+      },
+    },
+    Issue: {
+      author: (issue) => ({ id: issue.authorId }),
+      assignee: (issue) => (issue.assigneeId === null ? null : { id: issue.assigneeId }),
+      notes: async (issue, args) => {
+        const { rows, total } = await listNotes(sql, issueTarget(issue), pageWindow(args.page, args.perPage));
+        return { nodes: rows, total };
+      },
+      note: async (issue, { id }) => (await findNote(sql, issueTarget(issue), id)) ?? null,
+      upvotes: async (issue, _args, context) => (await votes(context, 'Issue').load(issue.id)).up,
+      downvotes: async (issue, _args, context) => (await votes(context, 'Issue').load(issue.id)).down,
     },
     Note: {
       attachment: () => null,
@@ -47,6 +79,22 @@ export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
       downvote: (note) => !note.system && DOWNVOTES.includes(note.body.trim()),
     },
     Mutation: {
+      createIssue: (_p, { projectId, input }, { principal }) => {
+        requireUser(principal);
+        return notes.createIssue(principal, projectId, input);
+      },
+      updateIssue: (_p, { projectId, id, input }, { principal }) => {
+        requireUser(principal);
+        return notes.updateIssue(principal, projectId, id, input);
+      },
+      createIssueNote: (_p, { projectId, issueId, body }, { principal }) => {
+        requireUser(principal);
+        return notes.createIssueNote(principal, projectId, issueId, body);
+      },
+      updateIssueNote: (_p, { projectId, issueId, noteId, body }, { principal }) => {
+        requireUser(principal);
+        return notes.updateIssueNote(principal, projectId, issueId, noteId, body);
+      },
       createMergeRequestNote: (_p, { projectId, mergeRequestId, body }, { principal }) => {
         requireUser(principal);
         return notes.createMergeRequestNote(principal, projectId, mergeRequestId, body);

@@ -51,6 +51,12 @@ function mergeRequestEntry(p: Record<string, unknown>): FeedEntry | null {
   return base && { ...base, targetId: num(p.merge_request_id), targetType: 'MergeRequest', targetTitle: str(p.title) };
 }
 
+/** An issue opened, closed or reopened. */
+function issueEntry(p: Record<string, unknown>): FeedEntry | null {
+  const base = entry(p, String(p.action), 'actor');
+  return base && { ...base, targetId: num(p.issue_id), targetType: 'Issue', targetTitle: str(p.title) };
+}
+
 /** A comment: GitLab's "commented on", targeting the note (system notes stay out of the feed). */
 function noteEntry(p: Record<string, unknown>): FeedEntry | null {
   if (p.system === true) return null;
@@ -73,6 +79,9 @@ const FEED: Record<string, (payload: Record<string, unknown>) => FeedEntry | nul
   'mergerequests:merge_request.reopened': mergeRequestEntry,
   'mergerequests:merge_request.merged': mergeRequestEntry,
   'notes:note.created': noteEntry,
+  'notes:issue.opened': issueEntry,
+  'notes:issue.closed': issueEntry,
+  'notes:issue.reopened': issueEntry,
 };
 
 /** The events projects acts on: the feed, renamed namespaces, deleted users. */

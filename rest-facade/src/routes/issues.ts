@@ -1,0 +1,129 @@
+import {
+  CreateIssueDocument,
+  CreateIssueNoteDocument,
+  GetIssueDocument,
+  IssueNoteDocument,
+  IssueNotesDocument,
+  ListIssuesDocument,
+  UpdateIssueDocument,
+  UpdateIssueNoteDocument,
+  type IssueStateFilter,
+} from '../generated/operations';
+import { defined, type Params } from '../params';
+import type { Route } from '../route';
+import { v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+const NOT_FOUND = () => v3Error(404, '404 Not found');
+
+/** v3 sends labels as one comma-separated string. */
+const labelsOf = (p: Params) =>
+  p.has('labels')
+    ? p
+        .string('labels')!
+        .split(',')
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : undefined;
+
+const presentIssue = (issue: Record<string, unknown>) => ({ ...issue, milestone: null });
+
+export const issueRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/projects/:id/issues',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const state = p.string('state') ?? 'all';
+      if (!['opened', 'closed', 'all'].includes(state)) throw v3Error(400, { state: ['does not have a valid value'] });
+      const { project } = await gateway(ListIssuesDocument, {
+        ...projectKey(p),
+        state: state.toUpperCase() as IssueStateFilter,
+        labels: labelsOf(p) ?? null,
+        iid: p.int('iid') ?? null,
+        page: window.page,
+        perPage: window.perPage,
+      });
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.issues.nodes.map(presentIssue), page: { window, total: project.issues.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/issues/:issue_id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetIssueDocument, { ...projectKey(p), issueId: p.id('issue_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.issue) throw NOT_FOUND();
+      return { body: presentIssue(project.issue) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/issues',
+    handle: async (p, gateway) => {
+      p.require('title');
+      const { createIssue } = await gateway(CreateIssueDocument, {
+        projectId: await projectIdOf(p, gateway),
+        input: { title: p.string('title')!, ...defined({ description: p.string('description'), assigneeId: p.int('assignee_id'), labels: labelsOf(p) }) },
+      });
+      return { body: presentIssue(createIssue) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/issues/:issue_id',
+    handle: async (p, gateway) => {
+      const { updateIssue } = await gateway(UpdateIssueDocument, {
+        projectId: await projectIdOf(p, gateway),
+        id: p.id('issue_id'),
+        input: defined({ title: p.string('title'), description: p.string('description'), assigneeId: p.int('assignee_id'), labels: labelsOf(p), stateEvent: p.string('state_event') }),
+      });
+      return { body: presentIssue(updateIssue) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/issues/:issue_id/notes',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(IssueNotesDocument, { ...projectKey(p), issueId: p.id('issue_id'), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.issue) throw NOT_FOUND();
+      return { body: project.issue.notes.nodes, page: { window, total: project.issue.notes.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/issues/:issue_id/notes/:note_id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(IssueNoteDocument, { ...projectKey(p), issueId: p.id('issue_id'), noteId: p.id('note_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.issue?.note) throw NOT_FOUND();
+      return { body: project.issue.note };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/issues/:issue_id/notes',
+    handle: async (p, gateway) => {
+      p.require('body');
+      const { createIssueNote } = await gateway(CreateIssueNoteDocument, { projectId: await projectIdOf(p, gateway), issueId: p.id('issue_id'), body: p.string('body')! });
+      return { body: createIssueNote };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/issues/:issue_id/notes/:note_id',
+    handle: async (p, gateway) => {
+      p.require('body');
+      const { updateIssueNote } = await gateway(UpdateIssueNoteDocument, {
+        projectId: await projectIdOf(p, gateway),
+        issueId: p.id('issue_id'),
+        noteId: p.id('note_id'),
+        body: p.string('body')!,
+      });
+      return { body: updateIssueNote };
+    },
+  },
+];

@@ -1,0 +1,121 @@
+import { addMember, api, createProject, createUser, eventually, type TestProject, type TestUser } from '../support/api';
+
+let owner: TestUser;
+let guest: TestUser;
+let reporter: TestUser;
+let stranger: TestUser;
+let project: TestProject;
+
+beforeAll(async () => {
+  [owner, guest, reporter, stranger] = [await createUser(), await createUser(), await createUser(), await createUser()];
+  project = await createProject(owner.token);
+  await addMember(project.id, guest.id, 10);
+  await addMember(project.id, reporter.id, 20);
+});
+
+const path = (suffix = '') => `/projects/${project.id}/issues${suffix}`;
+
+describe('issues', () => {
+  it('guests open issues with labels; global id and per-project iid; v3 fields', async () => {
+    const res = await api('POST', path(), { token: guest.token, body: { title: 'Broken thing', description: 'It breaks', labels: 'bug, urgent', assignee_id: owner.id } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      iid: expect.any(Number),
+      project_id: project.id,
+      title: 'Broken thing',
+      description: 'It breaks',
+      state: 'opened',
+      labels: ['bug', 'urgent'],
+      milestone: null,
+      author: { id: guest.id, username: guest.username },
+      assignee: { id: owner.id },
+    });
+    const second = await api('POST', path(), { token: guest.token, body: { title: 'Second' } });
+    expect(second.body.iid).toBe(res.body.iid + 1);
+    expect((await api('GET', path(`/${res.body.id}`), { token: reporter.token })).body.title).toBe('Broken thing');
+  });
+
+  it('lists with state and labels filters and pagination headers', async () => {
+    const a = (await api('POST', path(), { token: owner.token, body: { title: 'A', labels: 'listtest,x' } })).body;
+    const b = (await api('POST', path(), { token: owner.token, body: { title: 'B', labels: 'listtest' } })).body;
+    await api('PUT', path(`/${b.id}`), { token: owner.token, body: { state_event: 'close' } });
+    const labelled = await api('GET', path(), { token: guest.token, query: { labels: 'listtest' } });
+    expect(labelled.body.map((i: { id: number }) => i.id)).toEqual([b.id, a.id]);
+    expect(labelled.headers.get('x-total')).toBe('2');
+    expect((await api('GET', path(), { token: guest.token, query: { labels: 'listtest,x' } })).body.map((i: { id: number }) => i.id)).toEqual([a.id]);
+    expect((await api('GET', path(), { token: guest.token, query: { labels: 'listtest', state: 'closed' } })).body.map((i: { id: number }) => i.id)).toEqual([b.id]);
+    expect((await api('GET', path(), { token: guest.token, query: { state: 'nope' } })).status).toBe(400);
+  });
+
+  it('closes and reopens with system notes; only the author or Reporter and above edit', async () => {
+    const issue = (await api('POST', path(), { token: guest.token, body: { title: 'To close' } })).body;
+    const other = await createUser();
+    await addMember(project.id, other.id, 10);
+    expect((await api('PUT', path(`/${issue.id}`), { token: other.token, body: { title: 'hijack' } })).status).toBe(403);
+    expect((await api('PUT', path(`/${issue.id}`), { token: reporter.token, body: { state_event: 'close' } })).body.state).toBe('closed');
+    expect((await api('PUT', path(`/${issue.id}`), { token: guest.token, body: { state_event: 'reopen', labels: 'again' } })).body).toMatchObject({ state: 'reopened', labels: ['again'] });
+    const notes = await api('GET', path(`/${issue.id}/notes`), { token: guest.token });
+    expect(notes.body.map((n: { body: string; system: boolean }) => [n.body, n.system])).toEqual([
+      ['Status changed to closed', true],
+      ['Status changed to reopened', true],
+    ]);
+  });
+
+  it('refuses new issues when the project has issues disabled, missing titles, and strangers', async () => {
+    const closedOff = await createProject(owner.token, { issues_enabled: false });
+    expect((await api('POST', `/projects/${closedOff.id}/issues`, { token: owner.token, body: { title: 'x' } })).status).toBe(403);
+    expect((await api('POST', path(), { token: owner.token, body: {} })).body).toEqual({ message: '400 (Bad request) "title" not given' });
+    expect((await api('GET', path(), { token: stranger.token })).status).toBe(404);
+    expect((await api('GET', path('/999999'), { token: owner.token })).status).toBe(404);
+  });
+
+  it('shows opened issues in the project feed', async () => {
+    const issue = (await api('POST', path(), { token: owner.token, body: { title: 'In the feed' } })).body;
+    await eventually(async () => {
+      const events = await api('GET', `/projects/${project.id}/events`, { token: owner.token });
+      expect(events.body.find((e: { target_type: string; target_id: number }) => e.target_type === 'Issue' && e.target_id === issue.id)).toMatchObject({
+        action_name: 'opened',
+        target_title: 'In the feed',
+      });
+    });
+  });
+});
+
+describe('issue notes', () => {
+  it('guests comment; votes; the v3 note fields; edits by the author or a Master', async () => {
+    const issue = (await api('POST', path(), { token: owner.token, body: { title: 'Discuss' } })).body;
+    const note = await api('POST', path(`/${issue.id}/notes`), { token: guest.token, body: { body: '+1' } });
+    expect(note.status).toBe(201);
+    expect(note.body).toEqual({
+      id: expect.any(Number),
+      body: '+1',
+      attachment: null,
+      author: expect.objectContaining({ id: guest.id, username: guest.username }),
+      created_at: expect.any(String),
+      system: false,
+      upvote: true,
+      downvote: false,
+    });
+    await api('POST', path(`/${issue.id}/notes`), { token: reporter.token, body: { body: ':-1:' } });
+    const list = await api('GET', path(`/${issue.id}/notes`), { token: owner.token });
+    expect(list.body.map((n: { upvote: boolean; downvote: boolean }) => [n.upvote, n.downvote])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(list.headers.get('x-total')).toBe('2');
+    expect((await api('GET', path(`/${issue.id}/notes/${note.body.id}`), { token: owner.token })).body.body).toBe('+1');
+    expect((await api('PUT', path(`/${issue.id}/notes/${note.body.id}`), { token: reporter.token, body: { body: 'no' } })).status).toBe(403);
+    expect((await api('PUT', path(`/${issue.id}/notes/${note.body.id}`), { token: guest.token, body: { body: 'edited' } })).body.body).toBe('edited');
+    expect((await api('PUT', path(`/${issue.id}/notes/${note.body.id}`), { token: owner.token, body: { body: 'by master' } })).body.body).toBe('by master');
+    expect((await api('POST', path(`/${issue.id}/notes`), { token: guest.token, body: {} })).body).toEqual({ message: '400 (Bad request) "body" not given' });
+  });
+
+  it('404s a note of another project', async () => {
+    const issue = (await api('POST', path(), { token: owner.token, body: { title: 'Mine' } })).body;
+    const note = (await api('POST', path(`/${issue.id}/notes`), { token: owner.token, body: { body: 'hello' } })).body;
+    const other = await createProject(owner.token);
+    expect((await api('GET', `/projects/${other.id}/issues/${issue.id}/notes/${note.id}`, { token: owner.token })).status).toBe(404);
+    expect((await api('GET', `/projects/${other.id}/issues/${issue.id}/notes`, { token: owner.token })).status).toBe(404);
+    expect((await api('POST', `/projects/${other.id}/issues/${issue.id}/notes`, { token: owner.token, body: { body: 'x' } })).status).toBe(404);
+  });
+});
