@@ -12,6 +12,8 @@ export interface RouteResult {
   body: unknown;
   /** For lists: the window served and the total, for the pagination headers. */
   page?: { window: PageWindow; total: number };
+  /** Sends `body` as this content type instead of JSON (a snippet's raw code). */
+  contentType?: string;
 }
 
 export interface Route {
@@ -33,7 +35,9 @@ export function routeHandler(route: Route, gateway: GatewayClient) {
       const params = new Params(req.query, req.body, req.params as Record<string, string>);
       const result = await route.handle(params, gateway.forRequest(headers));
       if (result.page) writePaginationHeaders(req, res, result.page.window, result.page.total);
-      res.status(result.status ?? (route.method === 'post' ? 201 : 200)).json(result.body);
+      res.status(result.status ?? (route.method === 'post' ? 201 : 200));
+      if (result.contentType) res.type(result.contentType).send(result.body);
+      else res.json(result.body);
     } catch (error) {
       next(error);
     }

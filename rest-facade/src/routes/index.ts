@@ -6,10 +6,11 @@ import { mergeRequestRoutes } from './merge-requests';
 import { namespaceRoutes } from './namespaces';
 import { projectRoutes } from './projects';
 import { repositoryRoutes } from './repository';
+import { snippetRoutes } from './snippets';
 import { sessionRoutes } from './session';
 import { userRoutes } from './users';
 
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes, ...issueRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes, ...issueRoutes, ...snippetRoutes];

@@ -19,6 +19,7 @@ import {
 import { createLoaders, type NotesContext } from './context';
 import { deleteProjectIssues } from './db/issues';
 import { deleteProjectNotes } from './db/notes';
+import { deleteProjectSnippets } from './db/snippets';
 import { loadNotesConfig, SERVICE } from './env';
 import { createNotesService, type NotesService } from './notes-service';
 import { createResolvers } from './resolvers';
@@ -35,6 +36,7 @@ function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesS
     if (event.service === 'projects' && event.type === 'project.deleted') {
       await deleteProjectNotes(sql, Number(event.payload.project_id));
       await deleteProjectIssues(sql, Number(event.payload.project_id));
+      await deleteProjectSnippets(sql, Number(event.payload.project_id));
     } else if (event.service === 'mergerequests' && STATUS_NOTES[event.type]) {
       const p = event.payload;
       await handleOnce(sql, event, (tx) =>

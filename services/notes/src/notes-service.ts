@@ -3,6 +3,7 @@ import {
   can,
   forbidden,
   invalid,
+  VISIBILITY_LEVELS,
   MERGE_REQUEST_FIND_PATH,
   notFound,
   recordEvent,
@@ -15,6 +16,8 @@ import {
   type TransactionSql,
 } from '@hub/common';
 import * as issues from './db/issues';
+import * as snippets from './db/snippets';
+import type { SnippetRow } from './db/snippets';
 import type { IssueRow } from './db/issues';
 import * as db from './db/notes';
 import type { NoteRow } from './db/notes';
@@ -90,8 +93,84 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
     return issue;
   }
 
+  async function snippetOr404(principal: Principal, projectId: number, id: number) {
+    const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+    // A project with snippets off shows none, as GitLab's read_project_snippet required the feature.
+    const snippet = access.snippetsEnabled ? await snippets.findSnippet(sql, projectId, id) : undefined;
+    if (!snippet) throw notFound();
+    return { access, snippet };
+  }
+
+  const snippetEvent = (tx: TransactionSql, action: string, principal: Principal, snippet: SnippetRow) =>
+    recordEvent(tx, SERVICE, {
+      type: `snippet.${action}`,
+      payload: { project_id: snippet.projectId, actor_id: principal.userId, actor_username: principal.username, snippet_id: snippet.id, title: snippet.title },
+    });
+
+  function checkVisibility(level: number | null | undefined) {
+    if (level != null && !VISIBILITY_LEVELS.includes(level)) throw invalid({ visibility_level: ['is not included in the list'] });
+  }
+
   return {
     accessOf,
+    snippetOr404,
+
+    async createSnippet(principal: Principal, projectId: number, input: { title: string; fileName: string; code: string; visibilityLevel?: number | null }) {
+      authorize(await accessOf(principal, projectId), principal, 'create_snippet');
+      checkVisibility(input.visibilityLevel);
+      return sql.begin(async (tx) => {
+        const snippet = await snippets.insertSnippet(tx, {
+          projectId,
+          title: input.title,
+          fileName: input.fileName,
+          content: input.code,
+          visibilityLevel: input.visibilityLevel ?? 0,
+          authorId: principal.userId!,
+        });
+        await snippetEvent(tx, 'created', principal, snippet);
+        return snippet;
+      });
+    },
+
+    /** Its author, or Master and above. */
+    async updateSnippet(principal: Principal, projectId: number, id: number, input: { title?: string | null; fileName?: string | null; code?: string | null; visibilityLevel?: number | null }) {
+      const { access, snippet } = await snippetOr404(principal, projectId, id);
+      if (snippet.authorId !== principal.userId) authorize(access, principal, 'admin_project');
+      checkVisibility(input.visibilityLevel);
+      const changes: Partial<SnippetRow> = {};
+      if (input.title != null) changes.title = input.title;
+      if (input.fileName != null) changes.fileName = input.fileName;
+      if (input.code != null) changes.content = input.code;
+      if (input.visibilityLevel != null) changes.visibilityLevel = input.visibilityLevel;
+      if (Object.keys(changes).length === 0) return snippet;
+      return sql.begin(async (tx) => {
+        const updated = await snippets.updateSnippet(tx, snippet.id, changes);
+        await snippetEvent(tx, 'updated', principal, updated);
+        return updated;
+      });
+    },
+
+    /** Idempotent: a snippet that is already gone gives null. */
+    async deleteSnippet(principal: Principal, projectId: number, id: number) {
+      const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+      const snippet = await snippets.findSnippet(sql, projectId, id);
+      if (!snippet) return null;
+      if (snippet.authorId !== principal.userId) authorize(access, principal, 'admin_project');
+      return sql.begin(async (tx) => {
+        const removed = await snippets.deleteSnippet(tx, snippet.id);
+        if (removed) await snippetEvent(tx, 'deleted', principal, removed);
+        return removed ?? null;
+      });
+    },
+
+    async createSnippetNote(principal: Principal, projectId: number, snippetId: number, body: string): Promise<NoteRow> {
+      authorize(await accessOf(principal, projectId), principal, 'create_note');
+      await snippetOr404(principal, projectId, snippetId);
+      return createNote(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, body);
+    },
+
+    updateSnippetNote: (principal: Principal, projectId: number, snippetId: number, noteId: number, body: string) =>
+      updateNote(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, noteId, body),
 
     async createMergeRequestNote(principal: Principal, projectId: number, mergeRequestId: number, body: string): Promise<NoteRow> {
       authorize(await accessOf(principal, projectId), principal, 'create_note');

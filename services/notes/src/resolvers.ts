@@ -1,6 +1,7 @@
 import { authorize, pageWindow, requireUser, type Sql } from '@hub/common';
 import DataLoader from 'dataloader';
 import { findIssue, listIssues } from './db/issues';
+import { findSnippet, listSnippets } from './db/snippets';
 import { countVotes, DOWNVOTES, findNote, listNotes, UPVOTES } from './db/notes';
 import type { Resolvers } from './generated/graphql';
 import type { NotesService } from './notes-service';
@@ -28,6 +29,7 @@ export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
   };
   const target = (mr: { id: number; projectId?: number }) => ({ projectId: mr.projectId!, noteableType: 'MergeRequest' as const, noteableId: mr.id });
   const issueTarget = (issue: { id: number; projectId: number }) => ({ projectId: issue.projectId, noteableType: 'Issue' as const, noteableId: issue.id });
+  const snippetTarget = (snippet: { id: number; projectId: number }) => ({ projectId: snippet.projectId, noteableType: 'Snippet' as const, noteableId: snippet.id });
   const ISSUE_STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], ALL: null };
 
   return {
@@ -56,10 +58,28 @@ export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
         );
         return { nodes: rows, total };
       },
+      snippets: async (project, args, { principal, loaders }) => {
+        const access = authorize(await loaders.access.load(project.id), principal, 'read_project');
+        if (!access.snippetsEnabled) return { nodes: [], total: 0 };
+        const { rows, total } = await listSnippets(sql, project.id, pageWindow(args.page, args.perPage));
+        return { nodes: rows, total };
+      },
+      snippet: async (project, { id }, { principal, loaders }) => {
+        const access = authorize(await loaders.access.load(project.id), principal, 'read_project');
+        return access.snippetsEnabled ? ((await findSnippet(sql, project.id, id)) ?? null) : null;
+      },
       issue: async (project, { id }, { principal, loaders }) => {
         authorize(await loaders.access.load(project.id), principal, 'read_project');
         return (await findIssue(sql, project.id, id)) ?? null;
       },
+    },
+    Snippet: {
+      author: (snippet) => ({ id: snippet.authorId }),
+      notes: async (snippet, args) => {
+        const { rows, total } = await listNotes(sql, snippetTarget(snippet), pageWindow(args.page, args.perPage));
+        return { nodes: rows, total };
+      },
+      note: async (snippet, { id }) => (await findNote(sql, snippetTarget(snippet), id)) ?? null,
     },
     Issue: {
       author: (issue) => ({ id: issue.authorId }),
@@ -79,6 +99,26 @@ export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
       downvote: (note) => !note.system && DOWNVOTES.includes(note.body.trim()),
     },
     Mutation: {
+      createSnippet: (_p, { projectId, input }, { principal }) => {
+        requireUser(principal);
+        return notes.createSnippet(principal, projectId, input);
+      },
+      updateSnippet: (_p, { projectId, id, input }, { principal }) => {
+        requireUser(principal);
+        return notes.updateSnippet(principal, projectId, id, input);
+      },
+      deleteSnippet: (_p, { projectId, id }, { principal }) => {
+        requireUser(principal);
+        return notes.deleteSnippet(principal, projectId, id);
+      },
+      createSnippetNote: (_p, { projectId, snippetId, body }, { principal }) => {
+        requireUser(principal);
+        return notes.createSnippetNote(principal, projectId, snippetId, body);
+      },
+      updateSnippetNote: (_p, { projectId, snippetId, noteId, body }, { principal }) => {
+        requireUser(principal);
+        return notes.updateSnippetNote(principal, projectId, snippetId, noteId, body);
+      },
       createIssue: (_p, { projectId, input }, { principal }) => {
         requireUser(principal);
         return notes.createIssue(principal, projectId, input);

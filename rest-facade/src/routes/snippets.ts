@@ -1,0 +1,130 @@
+import {
+  CreateSnippetDocument,
+  CreateSnippetNoteDocument,
+  DeleteSnippetDocument,
+  GetSnippetDocument,
+  ListSnippetsDocument,
+  SnippetNoteDocument,
+  SnippetNotesDocument,
+  UpdateSnippetDocument,
+  UpdateSnippetNoteDocument,
+} from '../generated/operations';
+import { defined } from '../params';
+import type { Route } from '../route';
+import { v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+const NOT_FOUND = () => v3Error(404, '404 Not found');
+const withoutContent = <T extends { content?: unknown }>({ content: _content, ...snippet }: T) => snippet;
+
+export const snippetRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/projects/:id/snippets',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(ListSnippetsDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.snippets.nodes, page: { window, total: project.snippets.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/snippets/:snippet_id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetSnippetDocument, { ...projectKey(p), snippetId: p.id('snippet_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.snippet) throw NOT_FOUND();
+      return { body: withoutContent(project.snippet) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/snippets/:snippet_id/raw',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetSnippetDocument, { ...projectKey(p), snippetId: p.id('snippet_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.snippet) throw NOT_FOUND();
+      return { body: project.snippet.content, contentType: 'text/plain; charset=utf-8' };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/snippets',
+    handle: async (p, gateway) => {
+      p.require('title', 'file_name', 'code');
+      const { createSnippet } = await gateway(CreateSnippetDocument, {
+        projectId: await projectIdOf(p, gateway),
+        input: { title: p.string('title')!, fileName: p.string('file_name')!, code: p.string('code')!, ...defined({ visibilityLevel: p.int('visibility_level') }) },
+      });
+      return { body: createSnippet };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/snippets/:snippet_id',
+    handle: async (p, gateway) => {
+      const { updateSnippet } = await gateway(UpdateSnippetDocument, {
+        projectId: await projectIdOf(p, gateway),
+        id: p.id('snippet_id'),
+        input: defined({ title: p.string('title'), fileName: p.string('file_name'), code: p.string('code'), visibilityLevel: p.int('visibility_level') }),
+      });
+      return { body: updateSnippet };
+    },
+  },
+  {
+    // Idempotent (the spec's DELETE rule): a snippet that is already gone is a 200 too.
+    method: 'delete',
+    path: '/projects/:id/snippets/:snippet_id',
+    handle: async (p, gateway) => {
+      const { deleteSnippet } = await gateway(DeleteSnippetDocument, { projectId: await projectIdOf(p, gateway), id: p.id('snippet_id') });
+      return { body: deleteSnippet ?? {} };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/snippets/:snippet_id/notes',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(SnippetNotesDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.snippet) throw NOT_FOUND();
+      return { body: project.snippet.notes.nodes, page: { window, total: project.snippet.notes.total } };
+    },
+  },
+  {
+    // The spec: the single snippet note response carries the snippet's fields (as GitLab v3 did).
+    method: 'get',
+    path: '/projects/:id/snippets/:snippet_id/notes/:note_id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(SnippetNoteDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), noteId: p.id('note_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.snippet?.note) throw NOT_FOUND();
+      const { note: _note, ...snippet } = project.snippet;
+      return { body: snippet };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/snippets/:snippet_id/notes',
+    handle: async (p, gateway) => {
+      p.require('body');
+      const { createSnippetNote } = await gateway(CreateSnippetNoteDocument, { projectId: await projectIdOf(p, gateway), snippetId: p.id('snippet_id'), body: p.string('body')! });
+      return { body: createSnippetNote };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/snippets/:snippet_id/notes/:note_id',
+    handle: async (p, gateway) => {
+      p.require('body');
+      const { updateSnippetNote } = await gateway(UpdateSnippetNoteDocument, {
+        projectId: await projectIdOf(p, gateway),
+        snippetId: p.id('snippet_id'),
+        noteId: p.id('note_id'),
+        body: p.string('body')!,
+      });
+      return { body: updateSnippetNote };
+    },
+  },
+];
