@@ -67,6 +67,13 @@ export class Params {
     return n;
   }
 
+  /** A value from a closed set (default `fallback`); any other value is a 400 naming the parameter. */
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.string(name) ?? fallback;
+    if (!(allowed as readonly string[]).includes(value)) throw v3Error(400, { [name]: ['does not have a valid value'] });
+    return value as T;
+  }
+
   /** page and per_page, clamped like kaminari: never an error. */
   window(): PageWindow {
     const safe = (name: string) => {

@@ -54,4 +54,6 @@ export function fromGraphQLError(error: GraphQLErrorShape): V3Error {
 }
 
 export const NOT_FOUND = () => v3Error(404, '404 Not Found');
+/** A record a route names that does not exist: GitLab's ActiveRecord::RecordNotFound answer (lower-case f). */
+export const RECORD_NOT_FOUND = () => v3Error(404, '404 Not found');
 export const UNAUTHORIZED = () => v3Error(401, '401 Unauthorized');

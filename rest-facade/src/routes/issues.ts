@@ -11,10 +11,9 @@ import {
 } from '../generated/operations';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
-import { v3Error } from '../v3-errors';
+import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
-const NOT_FOUND = () => v3Error(404, '404 Not found');
 
 /** v3 sends labels as one comma-separated string. */
 const labelsOf = (p: Params) =>
@@ -34,8 +33,7 @@ export const issueRoutes: Route[] = [
     path: '/projects/:id/issues',
     handle: async (p, gateway) => {
       const window = p.window();
-      const state = p.string('state') ?? 'all';
-      if (!['opened', 'closed', 'all'].includes(state)) throw v3Error(400, { state: ['does not have a valid value'] });
+      const state = p.oneOf('state', ['opened', 'closed', 'all'], 'all');
       const { project } = await gateway(ListIssuesDocument, {
         ...projectKey(p),
         state: state.toUpperCase() as IssueStateFilter,
@@ -54,7 +52,7 @@ export const issueRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { project } = await gateway(GetIssueDocument, { ...projectKey(p), issueId: p.id('issue_id') });
       if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.issue) throw NOT_FOUND();
+      if (!project.issue) throw RECORD_NOT_FOUND();
       return { body: presentIssue(project.issue) };
     },
   },
@@ -89,7 +87,7 @@ export const issueRoutes: Route[] = [
       const window = p.window();
       const { project } = await gateway(IssueNotesDocument, { ...projectKey(p), issueId: p.id('issue_id'), page: window.page, perPage: window.perPage });
       if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.issue) throw NOT_FOUND();
+      if (!project.issue) throw RECORD_NOT_FOUND();
       return { body: project.issue.notes.nodes, page: { window, total: project.issue.notes.total } };
     },
   },
@@ -99,7 +97,7 @@ export const issueRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { project } = await gateway(IssueNoteDocument, { ...projectKey(p), issueId: p.id('issue_id'), noteId: p.id('note_id') });
       if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.issue?.note) throw NOT_FOUND();
+      if (!project.issue?.note) throw RECORD_NOT_FOUND();
       return { body: project.issue.note };
     },
   },

@@ -1,7 +1,7 @@
 import { AddMemberDocument, GetMemberDocument, ListMembersDocument, RemoveMemberDocument, UpdateMemberDocument } from '../generated/operations';
 import { presentMember } from '../entities/member';
 import type { Route } from '../route';
-import { v3Error } from '../v3-errors';
+import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
 export const memberRoutes: Route[] = [
@@ -27,7 +27,7 @@ export const memberRoutes: Route[] = [
       const { project } = await gateway(GetMemberDocument, { ...projectKey(p), userId: p.id('user_id') });
       if (!project) throw PROJECT_NOT_FOUND();
       // GitLab's `find` raised RecordNotFound here, which it answered in this wording.
-      if (!project.member) throw v3Error(404, '404 Not found');
+      if (!project.member) throw RECORD_NOT_FOUND();
       return { body: presentMember(project.member) };
     },
   },

@@ -1,6 +1,6 @@
 import { CreateMergeRequestNoteDocument, MergeRequestNoteDocument, MergeRequestNotesDocument, UpdateMergeRequestNoteDocument } from '../generated/operations';
 import type { Route } from '../route';
-import { v3Error } from '../v3-errors';
+import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
 type Note = { id: number; body: string; attachment: string | null; author: Record<string, unknown>; created_at: string };
@@ -11,7 +11,6 @@ const presentNote = (n: Note) => ({ id: n.id, body: n.body, attachment: n.attach
 const presentComment = (n: Note) => ({ note: n.body, author: n.author });
 
 const both = (suffix: string) => [`/projects/:id/merge_requests/:merge_request_id${suffix}`, `/projects/:id/merge_request/:merge_request_id${suffix}`];
-const NOT_FOUND = () => v3Error(404, '404 Not found');
 
 const list =
   (present: (n: Note) => unknown): Route['handle'] =>
@@ -19,7 +18,7 @@ const list =
     const window = p.window();
     const { project } = await gateway(MergeRequestNotesDocument, { ...projectKey(p), mergeRequestId: p.id('merge_request_id'), page: window.page, perPage: window.perPage });
     if (!project) throw PROJECT_NOT_FOUND();
-    if (!project.mergeRequest) throw NOT_FOUND();
+    if (!project.mergeRequest) throw RECORD_NOT_FOUND();
     return { body: project.mergeRequest.notes.nodes.map(present), page: { window, total: project.mergeRequest.notes.total } };
   };
 
@@ -49,7 +48,7 @@ export const mergeRequestNoteRoutes: Route[] = [
       handle: async (p, gateway) => {
         const { project } = await gateway(MergeRequestNoteDocument, { ...projectKey(p), mergeRequestId: p.id('merge_request_id'), noteId: p.id('note_id') });
         if (!project) throw PROJECT_NOT_FOUND();
-        if (!project.mergeRequest?.note) throw NOT_FOUND();
+        if (!project.mergeRequest?.note) throw RECORD_NOT_FOUND();
         return { body: presentNote(project.mergeRequest.note) };
       },
     }),

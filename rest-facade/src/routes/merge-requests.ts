@@ -8,18 +8,11 @@ import {
   type MergeRequestStateFilter,
 } from '../generated/operations';
 import { presentMergeRequest } from '../entities/merge-request';
-import { defined, type Params } from '../params';
+import { defined } from '../params';
 import type { Route } from '../route';
-import { v3Error } from '../v3-errors';
+import { RECORD_NOT_FOUND, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
-const NOT_FOUND = () => v3Error(404, '404 Not found');
-
-function oneOf(p: Params, name: string, allowed: string[], fallback: string): string {
-  const value = p.string(name) ?? fallback;
-  if (!allowed.includes(value)) throw v3Error(400, { [name]: ['does not have a valid value'] });
-  return value;
-}
 
 /**
  * The spec names single merge requests `merge_request/:merge_request_id`; later v3 servers also
@@ -30,14 +23,14 @@ const single = (suffix = '') => [`/projects/:id/merge_request/:merge_request_id$
 const get: Route['handle'] = async (p, gateway) => {
   const { project } = await gateway(GetMergeRequestDocument, { ...projectKey(p), mergeRequestId: p.id('merge_request_id') });
   if (!project) throw PROJECT_NOT_FOUND();
-  if (!project.mergeRequest) throw NOT_FOUND();
+  if (!project.mergeRequest) throw RECORD_NOT_FOUND();
   return { body: presentMergeRequest(project.mergeRequest) };
 };
 
 const changes: Route['handle'] = async (p, gateway) => {
   const { project } = await gateway(MergeRequestChangesDocument, { ...projectKey(p), mergeRequestId: p.id('merge_request_id') });
   if (!project) throw PROJECT_NOT_FOUND();
-  if (!project.mergeRequest) throw NOT_FOUND();
+  if (!project.mergeRequest) throw RECORD_NOT_FOUND();
   const { changes: files, ...mr } = project.mergeRequest;
   // The spec calls the diff entries `files`; GitLab's own responses (and its clients) say `changes`.
   return { body: { ...presentMergeRequest(mr), files, changes: files } };
@@ -77,9 +70,9 @@ export const mergeRequestRoutes: Route[] = [
       const { project } = await gateway(ListMergeRequestsDocument, {
         ...projectKey(p),
         iid: p.int('iid') ?? null,
-        state: oneOf(p, 'state', ['opened', 'closed', 'merged', 'all'], 'all').toUpperCase() as MergeRequestStateFilter,
-        orderBy: oneOf(p, 'order_by', ['created_at', 'updated_at'], 'created_at').toUpperCase() as 'CREATED_AT' | 'UPDATED_AT',
-        sort: oneOf(p, 'sort', ['asc', 'desc'], 'desc').toUpperCase() as 'ASC' | 'DESC',
+        state: p.oneOf('state', ['opened', 'closed', 'merged', 'all'], 'all').toUpperCase() as MergeRequestStateFilter,
+        orderBy: p.oneOf('order_by', ['created_at', 'updated_at'], 'created_at').toUpperCase() as 'CREATED_AT' | 'UPDATED_AT',
+        sort: p.oneOf('sort', ['asc', 'desc'], 'desc').toUpperCase() as 'ASC' | 'DESC',
         page: window.page,
         perPage: window.perPage,
       });

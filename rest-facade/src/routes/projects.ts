@@ -16,18 +16,10 @@ import {
 import { presentProject } from '../entities/project';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
-import { v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
 const LIST_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'];
 const SEARCH_ORDERS = ['id', 'name', 'created_at', 'last_activity_at'];
-
-/** A parameter limited to a set of values: another value is a 400 naming it, never a 500. */
-function oneOf(p: Params, name: string, allowed: string[], fallback: string): string {
-  const value = p.string(name) ?? fallback;
-  if (!allowed.includes(value)) throw v3Error(400, { [name]: ['does not have a valid value'] });
-  return value;
-}
 
 /** The list parameters every project list shares (search lists allow fewer orders). */
 function listVariables(p: Params, scope: ProjectScope, orders: string[]) {
@@ -38,8 +30,8 @@ function listVariables(p: Params, scope: ProjectScope, orders: string[]) {
       scope,
       archived: p.bool('archived') ?? null,
       search: p.string('search') ?? null,
-      orderBy: oneOf(p, 'order_by', orders, 'created_at').toUpperCase() as ProjectOrder,
-      sort: oneOf(p, 'sort', ['asc', 'desc'], 'desc').toUpperCase() as 'ASC' | 'DESC',
+      orderBy: p.oneOf('order_by', orders, 'created_at').toUpperCase() as ProjectOrder,
+      sort: p.oneOf('sort', ['asc', 'desc'], 'desc').toUpperCase() as 'ASC' | 'DESC',
       ciEnabledFirst: p.bool('ci_enabled_first') ?? null,
       page: window.page,
       perPage: window.perPage,

@@ -11,10 +11,9 @@ import {
 } from '../generated/operations';
 import { defined } from '../params';
 import type { Route } from '../route';
-import { v3Error } from '../v3-errors';
+import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
-const NOT_FOUND = () => v3Error(404, '404 Not found');
 const withoutContent = <T extends { content?: unknown }>({ content: _content, ...snippet }: T) => snippet;
 
 export const snippetRoutes: Route[] = [
@@ -34,7 +33,7 @@ export const snippetRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { project } = await gateway(GetSnippetDocument, { ...projectKey(p), snippetId: p.id('snippet_id') });
       if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.snippet) throw NOT_FOUND();
+      if (!project.snippet) throw RECORD_NOT_FOUND();
       return { body: withoutContent(project.snippet) };
     },
   },
@@ -44,7 +43,7 @@ export const snippetRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { project } = await gateway(GetSnippetDocument, { ...projectKey(p), snippetId: p.id('snippet_id') });
       if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.snippet) throw NOT_FOUND();
+      if (!project.snippet) throw RECORD_NOT_FOUND();
       return { body: project.snippet.content, contentType: 'text/plain; charset=utf-8' };
     },
   },
@@ -88,7 +87,7 @@ export const snippetRoutes: Route[] = [
       const window = p.window();
       const { project } = await gateway(SnippetNotesDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), page: window.page, perPage: window.perPage });
       if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.snippet) throw NOT_FOUND();
+      if (!project.snippet) throw RECORD_NOT_FOUND();
       return { body: project.snippet.notes.nodes, page: { window, total: project.snippet.notes.total } };
     },
   },
@@ -99,7 +98,7 @@ export const snippetRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { project } = await gateway(SnippetNoteDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), noteId: p.id('note_id') });
       if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.snippet?.note) throw NOT_FOUND();
+      if (!project.snippet?.note) throw RECORD_NOT_FOUND();
       const { note: _note, ...snippet } = project.snippet;
       return { body: snippet };
     },

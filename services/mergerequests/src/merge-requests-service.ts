@@ -175,7 +175,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     async update(principal: Principal, projectId: number, id: number, input: UpdateInput): Promise<MergeRequestRow> {
       const mr = await findOr404(projectId, id);
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
-      if (mr.authorId !== principal.userId && !can(access, principal, 'admin_merge_request')) authorize(access, principal, 'admin_merge_request');
+      if (mr.authorId !== principal.userId) authorize(access, principal, 'admin_merge_request');
       if (input.stateEvent && !['close', 'reopen', 'merge'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
       if (input.targetBranch && !(await branchExists(projectId, input.targetBranch))) throw invalid({ target_branch: ['does not exist'] });
       const changes: Partial<MergeRequestRow> = {};

@@ -1,11 +1,14 @@
-import type { AccessClient, Principal, ProjectAccess } from '@hub/common';
+import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
 import DataLoader from 'dataloader';
+import { countVotes } from './db/notes';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
 export interface NotesContext {
   principal: Principal;
-  loaders: { access: DataLoader<number, ProjectAccess | null> };
+  loaders: ReturnType<typeof createLoaders>;
 }
+
+type Votes = { up: number; down: number };
 
 /** A merge request as the gateway hands it over, with the project this subgraph @requires. */
 export interface MergeRequestRef {
@@ -17,7 +20,19 @@ export interface UserRef {
   id: number;
 }
 
-export const createLoaders = (access: AccessClient, principal: Principal): NotesContext['loaders'] => ({ access: access.loader(principal) });
+/** Access answers, and the votes of every issue or merge request a request shows: one query per kind. */
+export function createLoaders(sql: Sql, access: AccessClient, principal: Principal) {
+  const votes = (noteableType: 'Issue' | 'MergeRequest') =>
+    new DataLoader<number, Votes>(async (ids) => {
+      const counts = await countVotes(sql, noteableType, ids);
+      return ids.map((id) => counts.get(id) ?? { up: 0, down: 0 });
+    });
+  return {
+    access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,
+    issueVotes: votes('Issue'),
+    mergeRequestVotes: votes('MergeRequest'),
+  };
+}
 
 /** A project as the gateway hands it over. */
 export interface ProjectRef {

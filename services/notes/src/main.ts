@@ -79,7 +79,7 @@ async function main() {
     resolvers: createResolvers({ sql, notes }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
-    createContext: (principal) => ({ principal, loaders: createLoaders(access, principal) }),
+    createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
   });
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

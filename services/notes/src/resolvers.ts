@@ -1,8 +1,7 @@
 import { authorize, pageWindow, requireUser, type Sql } from '@hub/common';
-import DataLoader from 'dataloader';
 import { findIssue, listIssues } from './db/issues';
 import { findSnippet, listSnippets } from './db/snippets';
-import { countVotes, DOWNVOTES, findNote, listNotes, UPVOTES } from './db/notes';
+import { DOWNVOTES, findNote, listNotes, UPVOTES } from './db/notes';
 import type { Resolvers } from './generated/graphql';
 import type { NotesService } from './notes-service';
 
@@ -12,21 +11,6 @@ export interface ResolverDeps {
 }
 
 export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
-  // Votes of every issue or merge request a request lists: one query per kind.
-  const votesLoaders = new WeakMap<object, Map<string, DataLoader<number, { up: number; down: number }>>>();
-  const votes = (context: object, noteableType: 'Issue' | 'MergeRequest') => {
-    let byType = votesLoaders.get(context);
-    if (!byType) votesLoaders.set(context, (byType = new Map()));
-    let loader = byType.get(noteableType);
-    if (!loader) {
-      loader = new DataLoader(async (ids) => {
-        const counts = await countVotes(sql, noteableType, ids);
-        return ids.map((id) => counts.get(id) ?? { up: 0, down: 0 });
-      });
-      byType.set(noteableType, loader);
-    }
-    return loader;
-  };
   const target = (mr: { id: number; projectId?: number }) => ({ projectId: mr.projectId!, noteableType: 'MergeRequest' as const, noteableId: mr.id });
   const issueTarget = (issue: { id: number; projectId: number }) => ({ projectId: issue.projectId, noteableType: 'Issue' as const, noteableId: issue.id });
   const snippetTarget = (snippet: { id: number; projectId: number }) => ({ projectId: snippet.projectId, noteableType: 'Snippet' as const, noteableId: snippet.id });
@@ -44,8 +28,8 @@ export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
         authorize(await loaders.access.load(mr.projectId!), principal, 'read_project');
         return (await findNote(sql, target(mr), id)) ?? null;
       },
-      upvotes: async (mr, _args, context) => (await votes(context, 'MergeRequest').load(mr.id)).up,
-      downvotes: async (mr, _args, context) => (await votes(context, 'MergeRequest').load(mr.id)).down,
+      upvotes: async (mr, _args, { loaders }) => (await loaders.mergeRequestVotes.load(mr.id)).up,
+      downvotes: async (mr, _args, { loaders }) => (await loaders.mergeRequestVotes.load(mr.id)).down,
     },
     Project: {
       __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
@@ -89,8 +73,8 @@ export function createResolvers({ sql, notes }: ResolverDeps): Resolvers {
         return { nodes: rows, total };
       },
       note: async (issue, { id }) => (await findNote(sql, issueTarget(issue), id)) ?? null,
-      upvotes: async (issue, _args, context) => (await votes(context, 'Issue').load(issue.id)).up,
-      downvotes: async (issue, _args, context) => (await votes(context, 'Issue').load(issue.id)).down,
+      upvotes: async (issue, _args, { loaders }) => (await loaders.issueVotes.load(issue.id)).up,
+      downvotes: async (issue, _args, { loaders }) => (await loaders.issueVotes.load(issue.id)).down,
     },
     Note: {
       attachment: () => null,
