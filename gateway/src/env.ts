@@ -9,6 +9,7 @@ export const loadGatewayConfig = () =>
     'REPOSITORY_URL',
     'MERGEREQUESTS_URL',
     'NOTES_URL',
+    'HOOKS_URL',
     'REDIS_URL',
     'PRINCIPAL_SECRET',
     'PRINCIPAL_CACHE_TTL_MS',

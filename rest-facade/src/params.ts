@@ -31,6 +31,11 @@ export class Params {
     return this.raw(name) !== undefined;
   }
 
+  /** Sent, but empty: for the few fields where that means "clear it". */
+  sentEmpty(name: string): boolean {
+    return this.values[name] === '';
+  }
+
   string(name: string): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;

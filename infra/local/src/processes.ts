@@ -2,12 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { VariableName } from '@hub/common';
 import { sleep } from './system';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
 /** Every long-running process of the system, in start order by tier, with its port variable. */
-export const PROCESSES = [
+export const PROCESSES: readonly ProcessSpec[] = [
   { name: 'identity', entry: 'services/identity/dist/main.js', portVariable: 'IDENTITY_PORT', tier: 0 },
   { name: 'membership', entry: 'services/membership/dist/main.js', portVariable: 'MEMBERSHIP_PORT', tier: 0 },
   { name: 'projects', entry: 'services/projects/dist/main.js', portVariable: 'PROJECTS_PORT', tier: 0 },
@@ -15,11 +16,12 @@ export const PROCESSES = [
   { name: 'repository', entry: 'services/repository/dist/main.js', portVariable: 'REPOSITORY_PORT', tier: 0 },
   { name: 'mergerequests', entry: 'services/mergerequests/dist/main.js', portVariable: 'MERGEREQUESTS_PORT', tier: 0 },
   { name: 'notes', entry: 'services/notes/dist/main.js', portVariable: 'NOTES_PORT', tier: 0 },
+  // One program, two process kinds: the hooks API, and the workers that fan events out and deliver.
+  { name: 'hooks', entry: 'services/hooks/dist/main.js', portVariable: 'HOOKS_PORT', tier: 0, env: { HOOKS_ROLE: 'subgraph' } },
+  { name: 'hooks-worker', entry: 'services/hooks/dist/main.js', portVariable: 'HOOKS_WORKER_PORT', tier: 0, env: { HOOKS_ROLE: 'worker' } },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVariable: 'GATEWAY_PORT', tier: 1 },
   { name: 'rest-facade', entry: 'rest-facade/dist/main.js', portVariable: 'PORT', tier: 2 },
-] as const;
-
-export type ProcessName = (typeof PROCESSES)[number]['name'];
+];
 
 /** Where a process's output goes: prefixed lines on our stdout, or a file per process. */
 export type LogSink = { kind: 'console' } | { kind: 'files'; dir: string };
@@ -32,6 +34,15 @@ export interface RunningProcess {
 }
 
 const COLORS = [36, 35, 33, 32, 34, 31];
+
+export interface ProcessSpec {
+  name: string;
+  entry: string;
+  portVariable: VariableName;
+  tier: number;
+  /** Settings of this process kind only (e.g. which role a shared program runs). */
+  env?: NodeJS.ProcessEnv;
+}
 
 export function startProcess(options: { name: string; entry: string; env: NodeJS.ProcessEnv; logs: LogSink; index: number }): RunningProcess {
   const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, options.entry)], {

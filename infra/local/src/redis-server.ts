@@ -2,14 +2,17 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDebianPackage, run, sleep } from './system';
 
-/** Starts a loopback-only Redis under `dir` (no persistence: it carries events in flight only). */
+/**
+ * Starts a loopback-only Redis under `dir`. It holds events in flight and queued hook deliveries,
+ * so it keeps an append-only file (fsync every second): a restart loses none of them.
+ */
 export async function startRedis(options: { dir: string; port: number; log: (line: string) => void }) {
   const { dir, port, log } = options;
   await ensureDebianPackage('redis-server', 'redis-server', log);
   mkdirSync(dir, { recursive: true });
   const pidFile = join(dir, 'redis.pid');
   await run('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes',
+    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'yes',
     '--dir', dir, '--pidfile', pidFile, '--logfile', join(dir, 'redis.log'),
   ]);
   for (let i = 0; i < 100 && !existsSync(pidFile); i++) await sleep(50);

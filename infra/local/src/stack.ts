@@ -28,6 +28,11 @@ export interface Stack {
   /** Stops one process (for outage tests) and starts it again with the same settings. */
   restart: (name: string) => Promise<void>;
   stopProcess: (name: string) => Promise<void>;
+  /** Starts one more process of a kind (another replica), with its own port; stopped with the stack. */
+  startReplica: (name: string) => Promise<RunningProcess & { url: string }>;
+  /** Stops the local Redis (as an outage) and starts it again on the same port and data. */
+  stopRedis: () => Promise<void>;
+  startRedis: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -50,9 +55,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       stops.unshift(pg.stop);
       env.DATABASE_URL = pg.url;
     }
+    let redis: Awaited<ReturnType<typeof startRedis>> | null = null;
+    const redisOptions = { dir: join(dataDir, 'redis'), port: 0, log: options.log };
     if (!env.REDIS_URL) {
-      const redis = await startRedis({ dir: join(dataDir, 'redis'), port: await port('LOCAL_REDIS_PORT', 16379), log: options.log });
-      stops.unshift(redis.stop);
+      redisOptions.port = await port('LOCAL_REDIS_PORT', 16379);
+      redis = await startRedis(redisOptions);
+      stops.unshift(() => redis?.stop() ?? Promise.resolve());
       env.REDIS_URL = redis.url;
     }
     for (const { portVariable } of PROCESSES) await port(portVariable, Number(CONFIG_TABLE[portVariable].fallback));
@@ -62,6 +70,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     // Repositories live with the rest of this stack's data, never in a folder another stack shares.
     env.REPOS_ROOT ??= join(dataDir, 'repositories');
     env.EXTERNAL_URL ??= `http://localhost:${env.PORT}`;
+    // Webhook receivers of a local system run on this machine too (production leaves this off).
+    env.HOOKS_ALLOW_LOCAL ??= 'true';
 
     const seeded = JSON.parse(
       (await run(process.execPath, [join(REPO_ROOT, 'services/identity/dist/seed-root.js')], { env })).trim().split('\n').pop()!,
@@ -75,12 +85,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const launch = async (name: string) => {
       const index = PROCESSES.findIndex((p) => p.name === name);
       const spec = PROCESSES[index];
-      const running = startProcess({ name, entry: spec.entry, env, logs: options.logs, index });
+      const running = startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env }, logs: options.logs, index });
       processes.set(name, running);
       await waitReady(running, urlOf(name));
     };
+    const replicas: RunningProcess[] = [];
     stops.unshift(async () => {
-      for (const p of [...processes.values()].reverse()) await p.stop();
+      for (const p of [...replicas, ...[...processes.values()].reverse()]) await p.stop();
     });
     for (const tier of [0, 1, 2]) {
       await Promise.all(PROCESSES.filter((p) => p.tier === tier).map((p) => launch(p.name)));
@@ -105,6 +116,30 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       restart: async (name) => {
         await processes.get(name)?.stop();
         await launch(name);
+      },
+      startReplica: async (name) => {
+        const index = PROCESSES.findIndex((p) => p.name === name);
+        const spec = PROCESSES[index];
+        const replicaPort = await freePort();
+        const running = startProcess({
+          name: `${name}-${replicas.length + 2}`,
+          entry: spec.entry,
+          env: { ...env, ...spec.env, [spec.portVariable]: String(replicaPort) },
+          logs: options.logs,
+          index,
+        });
+        replicas.push(running);
+        const url = `http://127.0.0.1:${replicaPort}`;
+        await waitReady(running, url);
+        return Object.assign(running, { url });
+      },
+      stopRedis: async () => {
+        if (!redis) throw new Error('Redis is not a local process of this stack');
+        await redis.stop();
+      },
+      startRedis: async () => {
+        if (!redis) throw new Error('Redis is not a local process of this stack');
+        redis = await startRedis(redisOptions);
       },
       stop,
     };

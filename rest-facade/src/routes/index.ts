@@ -1,4 +1,5 @@
 import type { Route } from '../route';
+import { hookRoutes } from './hooks';
 import { issueRoutes } from './issues';
 import { memberRoutes } from './members';
 import { mergeRequestNoteRoutes } from './merge-request-notes';
@@ -13,4 +14,4 @@ import { userRoutes } from './users';
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes, ...issueRoutes, ...snippetRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...hookRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes, ...issueRoutes, ...snippetRoutes];

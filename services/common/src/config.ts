@@ -41,6 +41,17 @@ const level = (raw: string, name: string) => {
   return raw;
 };
 
+const boolean = (raw: string, name: string) => {
+  if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false`);
+  return raw === 'true';
+};
+const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (raw: string, name: string): T => {
+    if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.join(', ')}`);
+    return raw as T;
+  };
+
 const spec = <T>(s: VariableSpec<T>) => s;
 const local = (portVar: string) => (get: (name: string) => string | undefined) =>
   `http://127.0.0.1:${get(portVar)}`;
@@ -56,6 +67,8 @@ export const CONFIG_TABLE = {
   GIT_WORKER_HTTP_PORT: spec({ description: 'Port of the git worker\'s HTTP side (git smart HTTP for the facade, health, metrics).', fallback: '4011', parse: port }),
   GIT_WORKER_GRPC_PORT: spec({ description: 'Port of the git worker\'s gRPC services.', fallback: '4010', parse: port }),
   MEMBERSHIP_PORT: spec({ description: 'Port of the membership subgraph and its authorization API.', fallback: '4003', parse: port }),
+  HOOKS_PORT: spec({ description: 'Port of the hooks subgraph.', fallback: '4007', parse: port }),
+  HOOKS_WORKER_PORT: spec({ description: 'Port of a hook worker process (health, readiness, metrics).', fallback: '4008', parse: port }),
   GATEWAY_URL: spec({
     description: 'Where the facade reaches the gateway.',
     fallback: local('GATEWAY_PORT'),
@@ -98,6 +111,12 @@ export const CONFIG_TABLE = {
     fallbackText: 'http://127.0.0.1:$NOTES_PORT',
     parse: url,
   }),
+  HOOKS_URL: spec({
+    description: 'Where the gateway reaches the hooks subgraph.',
+    fallback: local('HOOKS_PORT'),
+    fallbackText: 'http://127.0.0.1:$HOOKS_PORT',
+    parse: url,
+  }),
   GIT_WORKER_GRPC_ADDRESS: spec({
     description: 'host:port of the git worker\'s gRPC services, for the repository service and the facade.',
     fallback: (get) => `127.0.0.1:${get('GIT_WORKER_GRPC_PORT')}`,
@@ -120,11 +139,26 @@ export const CONFIG_TABLE = {
   IMPORT_ALLOW_LOCAL: spec({
     description: 'Whether `import_url` may point at loopback or private addresses (GitLab refuses them by default).',
     fallback: 'false',
-    parse: (raw, name) => {
-      if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false`);
-      return raw === 'true';
-    },
+    parse: boolean,
   }),
+  HOOKS_ROLE: spec({
+    description: 'What a hooks process runs: `subgraph` (the API), `worker` (event fan-out and deliveries) or `all`.',
+    fallback: 'all',
+    parse: oneOf(['subgraph', 'worker', 'all'] as const),
+  }),
+  HOOKS_ALLOW_LOCAL: spec({
+    description: 'Whether hook URLs may point at loopback, private or link-local addresses (off in production; `npm start` turns it on).',
+    fallback: 'false',
+    parse: boolean,
+  }),
+  HOOK_TIMEOUT_MS: spec({ description: 'How long one hook delivery attempt may take, connect to last byte.', fallback: '10000', parse: integer }),
+  HOOK_MAX_ATTEMPTS: spec({ description: 'Attempts per delivery (network errors, 5xx and 429 are retried) before it counts as failed.', fallback: '5', parse: integer }),
+  HOOK_RETRY_BASE_MS: spec({ description: 'First retry delay of a delivery; each next one doubles, with jitter. A `Retry-After` answer overrides it.', fallback: '1000', parse: integer }),
+  HOOK_PAUSE_AFTER_FAILURES: spec({ description: 'Failed attempts in a row after which a hook is paused (its deliveries wait, none are dropped).', fallback: '5', parse: integer }),
+  HOOK_PAUSE_BASE_MS: spec({ description: 'First pause of a failing hook; each pause in a row doubles it, up to a day. The hook resumes by itself.', fallback: '60000', parse: integer }),
+  HOOK_WORKER_CONCURRENCY: spec({ description: 'Deliveries one hook worker process sends at once.', fallback: '50', parse: integer }),
+  HOOK_LOG_MAX_AGE_DAYS: spec({ description: 'Days a hook delivery stays in the delivery log.', fallback: '7', parse: integer }),
+  HOOK_LOG_MAX_PER_HOOK: spec({ description: 'Most recent deliveries kept in the log per hook.', fallback: '500', parse: integer }),
   EXTERNAL_URL: spec({
     description: 'Base URL users see; web and clone URLs are built from it.',
     fallback: (get) => `http://localhost:${get('PORT')}`,

@@ -16,3 +16,4 @@ export * from './access-client';
 export * from './event-streams';
 export * from './internal-http';
 export * from './internal-contracts';
+export * from './network';

@@ -15,6 +15,9 @@ export interface UserSummary {
   username: string;
   name: string;
   state: string;
+  /** For hook payloads (`user_email`), which GitLab sent to project hooks. */
+  email: string;
+  avatarUrl: string | null;
 }
 export interface UsersLookupResponse {
   users: UserSummary[];
@@ -119,4 +122,32 @@ export interface MergeRequestFindRequest {
 }
 export interface MergeRequestFindResponse {
   found: boolean;
+  /** GitLab's hook attributes of the merge request, when found. */
+  attributes: Record<string, unknown> | null;
+}
+
+/**
+ * projects `POST /internal/projects/lookup`: what hook payloads and other non-graph callers show of
+ * projects (GitLab's `repository` and `project` hook attributes). Unknown ids are left out.
+ */
+export const PROJECTS_LOOKUP_PATH = '/internal/projects/lookup';
+export interface ProjectsLookupRequest {
+  ids: number[];
+}
+export interface ProjectSummary {
+  id: number;
+  name: string;
+  path: string;
+  pathWithNamespace: string;
+  namespaceName: string;
+  nameWithNamespace: string;
+  description: string | null;
+  defaultBranch: string;
+  visibilityLevel: number;
+  webUrl: string;
+  httpUrlToRepo: string;
+  sshUrlToRepo: string;
+}
+export interface ProjectsLookupResponse {
+  projects: ProjectSummary[];
 }

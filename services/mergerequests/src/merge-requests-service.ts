@@ -21,6 +21,7 @@ import {
 } from '@hub/common';
 import { errorDetailOf, promised, type GitClients } from '@hub/protos';
 import * as db from './db/merge-requests';
+import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
 import type { MergeRequestRow } from './db/merge-requests';
 import { SERVICE } from './env';
 
@@ -28,7 +29,6 @@ const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
 
 /** GitLab's work-in-progress marker: a title starting with WIP or [WIP]. */
-export const isWorkInProgress = (title: string) => /^\s*(\[wip\]|wip\b)/i.test(title);
 
 export interface CreateInput {
   sourceBranch: string;
@@ -65,7 +65,18 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     }
   }
 
-  const event = (tx: TransactionSql, action: string, principal: Principal, mr: MergeRequestRow) =>
+  /** The source branch's head in GitLab's hook terms; null when the worker cannot say (never fails a write). */
+  async function lastCommitOf(mr: MergeRequestRow) {
+    try {
+      const { commit } = await ref.FindBranch({ repository: { projectId: mr.sourceProjectId }, name: mr.sourceBranch });
+      if (!commit) return null;
+      return { id: commit.id, message: commit.message, timestamp: commit.author?.date ?? null, author: { name: commit.author?.name ?? '', email: commit.author?.email ?? '' } };
+    } catch {
+      return null;
+    }
+  }
+
+  const event = async (tx: TransactionSql, action: string, principal: Principal, mr: MergeRequestRow) =>
     recordEvent(tx, SERVICE, {
       type: `merge_request.${action}`,
       payload: {
@@ -83,6 +94,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
         author_id: mr.authorId,
         assignee_id: mr.assigneeId,
         merge_commit_sha: mr.mergeCommitSha,
+        attributes: { ...mergeRequestAttributes(mr), last_commit: await lastCommitOf(mr) },
       },
     });
 

@@ -22,6 +22,7 @@ import type { IssueRow } from './db/issues';
 import * as db from './db/notes';
 import type { NoteRow } from './db/notes';
 import { SERVICE } from './env';
+import { issueAttributes, noteAttributes, snippetAttributes, type NoteableAttributes } from './event-attributes';
 
 /** Notes on merge requests (issues and snippets come with their services). */
 export function createNotesService(deps: { sql: Sql; access: AccessClient; mergeRequests: InternalClient }) {
@@ -30,11 +31,12 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
 
   async function requireMergeRequest(projectId: number, id: number) {
     const request: MergeRequestFindRequest = { projectId, id };
-    const { found } = await deps.mergeRequests.post<MergeRequestFindResponse>(MERGE_REQUEST_FIND_PATH, request);
+    const { found, attributes } = await deps.mergeRequests.post<MergeRequestFindResponse>(MERGE_REQUEST_FIND_PATH, request);
     if (!found) throw notFound();
+    return attributes;
   }
 
-  const event = (tx: TransactionSql, type: string, principal: Principal | null, note: NoteRow) =>
+  const event = (tx: TransactionSql, type: string, principal: Principal | null, note: NoteRow, noteable: NoteableAttributes | null = null) =>
     recordEvent(tx, SERVICE, {
       type,
       payload: {
@@ -46,15 +48,17 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
         noteable_id: note.noteableId,
         body: note.body,
         system: note.system,
+        note: noteAttributes(note),
+        noteable,
       },
     });
 
   type Target = { projectId: number; noteableType: NoteRow['noteableType']; noteableId: number };
 
-  async function createNote(principal: Principal, target: Target, body: string): Promise<NoteRow> {
+  async function createNote(principal: Principal, target: Target, body: string, noteable: NoteableAttributes | null): Promise<NoteRow> {
     return sql.begin(async (tx) => {
       const note = await db.insertNote(tx, { ...target, authorId: principal.userId!, body, system: false });
-      await event(tx, 'note.created', principal, note);
+      await event(tx, 'note.created', principal, note, noteable);
       return note;
     });
   }
@@ -84,6 +88,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
         iid: issue.iid,
         title: issue.title,
         state: issue.state,
+        attributes: issueAttributes(issue),
       },
     });
 
@@ -165,8 +170,8 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
 
     async createSnippetNote(principal: Principal, projectId: number, snippetId: number, body: string): Promise<NoteRow> {
       authorize(await accessOf(principal, projectId), principal, 'create_note');
-      await snippetOr404(principal, projectId, snippetId);
-      return createNote(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, body);
+      const { snippet } = await snippetOr404(principal, projectId, snippetId);
+      return createNote(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, body, snippetAttributes(snippet));
     },
 
     updateSnippetNote: (principal: Principal, projectId: number, snippetId: number, noteId: number, body: string) =>
@@ -174,8 +179,8 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
 
     async createMergeRequestNote(principal: Principal, projectId: number, mergeRequestId: number, body: string): Promise<NoteRow> {
       authorize(await accessOf(principal, projectId), principal, 'create_note');
-      await requireMergeRequest(projectId, mergeRequestId);
-      return createNote(principal, { projectId, noteableType: 'MergeRequest', noteableId: mergeRequestId }, body);
+      const mergeRequest = await requireMergeRequest(projectId, mergeRequestId);
+      return createNote(principal, { projectId, noteableType: 'MergeRequest', noteableId: mergeRequestId }, body, mergeRequest);
     },
 
     updateMergeRequestNote: (principal: Principal, projectId: number, mergeRequestId: number, noteId: number, body: string) =>
@@ -184,8 +189,8 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
     async createIssueNote(principal: Principal, projectId: number, issueId: number, body: string): Promise<NoteRow> {
       // Guests may comment on issues, as GitLab v3 allowed.
       authorize(await accessOf(principal, projectId), principal, 'create_note');
-      await issueOr404(projectId, issueId);
-      return createNote(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, body);
+      const issue = await issueOr404(projectId, issueId);
+      return createNote(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, body, issueAttributes(issue));
     },
 
     updateIssueNote: (principal: Principal, projectId: number, issueId: number, noteId: number, body: string) =>

@@ -1,6 +1,7 @@
 import { handleOnce, type Sql, type StreamedEvent, type TransactionSql } from '@hub/common';
 import { insertEvent, type EventInsert } from './db/events';
 import { touchActivity } from './db/projects';
+import { projectUrls } from './domain/project-urls';
 import type { ProjectsService } from './projects-service';
 
 type FeedEntry = Omit<EventInsert, 'createdAt'>;
@@ -93,8 +94,8 @@ export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; 
     if (!data || !('ref' in data)) return entry;
     const project = await deps.projects.findProject(entry.projectId);
     if (!project) return entry;
-    const home = `${deps.externalUrl}/${project.namespacePath}/${project.path}`;
-    return { ...entry, data: { ...data, repository: { name: project.name, url: `${home}.git`, description: project.description, homepage: home } } };
+    const urls = projectUrls(project, deps.externalUrl);
+    return { ...entry, data: { ...data, repository: { name: project.name, url: urls.httpUrlToRepo, description: project.description, homepage: urls.webUrl } } };
   };
   return async (event: StreamedEvent): Promise<void> => {
     const key = `${event.service}:${event.type}`;

@@ -18,6 +18,7 @@ import { createLoaders, type ProjectsContext } from './context';
 import { loadProjectsConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
 import { createProjectsService } from './projects-service';
+import { createLookupRouter } from './internal/lookup-routes';
 import { createResolvers } from './resolvers';
 
 /** Composition root: config → clients → services → server → health → listen → shutdown. */
@@ -54,6 +55,7 @@ async function main() {
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, projects, principal) }),
+    routers: [createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger, externalUrl: config.EXTERNAL_URL })],
   });
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, collect, failureKind, startHarness } from '../testing/harness';
-import { isInternalAddress } from './import-repository';
 
 let h: Awaited<ReturnType<typeof startHarness>>;
 beforeAll(async () => {
@@ -63,9 +62,5 @@ describe('RepositoryService', () => {
     await call(h.repository, 'CreateRepository', { repository: { projectId: 700 }, defaultBranch: 'master' });
     expect(await failureKind(call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: 'file:///etc' }))).toBe('INVALID_ARGUMENT');
     expect(await failureKind(call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: '--upload-pack=touch /tmp/x' }))).toBe('INVALID_ARGUMENT');
-    expect(['127.0.0.1', '10.1.2.3', '192.168.0.1', '172.20.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'fd00::1', 'not-an-ip'].every(isInternalAddress)).toBe(true);
-    // As the URL parser writes an IPv4-mapped host: it must not slip through.
-    expect(isInternalAddress(new URL('http://[::ffff:127.0.0.1]/').hostname.replace(/^\[|\]$/g, ''))).toBe(true);
-    expect(['8.8.8.8', '2001:4860::8888'].some(isInternalAddress)).toBe(false);
   });
 });

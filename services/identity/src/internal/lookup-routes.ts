@@ -46,7 +46,7 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
     internalHandler(deps.logger, async (body): Promise<UsersLookupResponse> => {
       const query = typeof body.query === 'string' && body.query !== '' ? body.query : undefined;
       const rows = await lookupUsers(deps.sql, ids(body.ids), query);
-      return { users: rows.map(({ id, username, name, state }) => ({ id, username, name, state })) };
+      return { users: rows.map(({ id, username, name, state, email }) => ({ id, username, name, state, email, avatarUrl: gravatarUrl(email) })) };
     }),
   );
   router.post(

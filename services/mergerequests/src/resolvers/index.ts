@@ -2,7 +2,8 @@ import { authorize, pageWindow, requireUser } from '@hub/common';
 import { errorDetailOf, promised, type GitClients } from '@hub/protos';
 import { findMergeRequest, findMergeRequestById, listMergeRequests } from '../db/merge-requests';
 import type { Resolvers } from '../generated/graphql';
-import { isWorkInProgress, type MergeRequestsService } from '../merge-requests-service';
+import { isWorkInProgress } from '../event-attributes';
+import type { MergeRequestsService } from '../merge-requests-service';
 import type { Sql } from '@hub/common';
 
 export interface ResolverDeps {

@@ -1,14 +1,12 @@
 import { Visibility, pageWindow } from '@hub/common';
 import { listEvents } from '../db/events';
-import type { ProjectRow } from '../db/projects';
+import { fullPathOf, nameWithNamespaceOf, projectUrls } from '../domain/project-urls';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { visibleProject } from './Query';
 
-const fullPath = (p: ProjectRow) => `${p.namespacePath}/${p.path}`;
 
 export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): ProjectResolvers => {
-  const sshHost = new URL(externalUrl).hostname;
   return {
     // Other subgraphs only reference projects the viewer reached through this one, but the check
     // is cheap and keeps a reference from revealing a private project.
@@ -16,9 +14,9 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
       visibleProject(await context.loaders.projectById.load((reference as { id: number }).id), context),
 
     public: (p) => p.visibilityLevel === Visibility.PUBLIC,
-    sshUrlToRepo: (p) => `git@${sshHost}:${fullPath(p)}.git`,
-    httpUrlToRepo: (p) => `${externalUrl}/${fullPath(p)}.git`,
-    webUrl: (p) => `${externalUrl}/${fullPath(p)}`,
+    sshUrlToRepo: (p) => projectUrls(p, externalUrl).sshUrlToRepo,
+    httpUrlToRepo: (p) => projectUrls(p, externalUrl).httpUrlToRepo,
+    webUrl: (p) => projectUrls(p, externalUrl).webUrl,
     // Both from projects' copy of the namespace (see the @provides in the schema).
     namespace: async (p, _args, { loaders }) => {
       const namespace = await loaders.namespaceById.load(p.namespaceId);
@@ -26,8 +24,8 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
       return namespace;
     },
     owner: async (p, _args, { loaders }) => (await loaders.namespaceById.load(p.namespaceId))?.owner ?? null,
-    nameWithNamespace: (p) => `${p.namespaceName} / ${p.name}`,
-    pathWithNamespace: fullPath,
+    nameWithNamespace: nameWithNamespaceOf,
+    pathWithNamespace: fullPathOf,
     avatarUrl: () => null,
     starCount: () => 0,
     forksCount: (p, _args, { loaders }) => loaders.forksCount.load(p.id),

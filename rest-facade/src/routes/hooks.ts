@@ -1,0 +1,115 @@
+import {
+  CreateHookDocument,
+  DeleteHookDocument,
+  GetHookDocument,
+  HookDeliveriesDocument,
+  ListHooksDocument,
+  ResendHookDeliveryDocument,
+  UpdateHookDocument,
+  type HookInput,
+} from '../generated/operations';
+import { presentDelivery, presentHook } from '../entities/hook';
+import { defined, type Params } from '../params';
+import type { Route } from '../route';
+import { RECORD_NOT_FOUND, v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+/** url (required on POST and PUT, as GitLab 7.14's required_attributes!) and the flags sent. */
+function hookInput(p: Params): HookInput {
+  p.require('url');
+  return {
+    url: p.string('url')!,
+    ...defined({
+      pushEvents: p.bool('push_events'),
+      tagPushEvents: p.bool('tag_push_events'),
+      issuesEvents: p.bool('issues_events'),
+      mergeRequestsEvents: p.bool('merge_requests_events'),
+      noteEvents: p.bool('note_events'),
+      // An empty token removes it; absent keeps it.
+      token: p.sentEmpty('token') ? '' : p.string('token'),
+    }),
+  };
+}
+
+export const hookRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/projects/:id/hooks',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(ListHooksDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.hooks.nodes.map(presentHook), page: { window, total: project.hooks.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/hooks/:hook_id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetHookDocument, { ...projectKey(p), hookId: p.id('hook_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.hook) throw RECORD_NOT_FOUND();
+      return { body: presentHook(project.hook) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/hooks',
+    handle: async (p, gateway) => {
+      const input = hookInput(p);
+      const { createHook } = await gateway(CreateHookDocument, { projectId: await projectIdOf(p, gateway), input });
+      return { body: presentHook(createHook) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/hooks/:hook_id',
+    handle: async (p, gateway) => {
+      const input = hookInput(p);
+      const { updateHook } = await gateway(UpdateHookDocument, { projectId: await projectIdOf(p, gateway), id: p.id('hook_id'), input });
+      return { body: presentHook(updateHook) };
+    },
+  },
+  {
+    // Idempotent: the removed hook, or (the spec's "empty response") {} when there was none;
+    // an empty object rather than no body, so clients that parse every answer as JSON still can.
+    method: 'delete',
+    path: '/projects/:id/hooks/:hook_id',
+    handle: async (p, gateway) => {
+      const { deleteHook } = await gateway(DeleteHookDocument, { projectId: await projectIdOf(p, gateway), id: p.id('hook_id') });
+      return { body: deleteHook ? presentHook(deleteHook) : {} };
+    },
+  },
+  {
+    // GitLab answered 405 for a DELETE without a hook id.
+    method: 'delete',
+    path: '/projects/:id/hooks',
+    handle: async () => {
+      throw v3Error(405, '405 Method Not Allowed');
+    },
+  },
+  {
+    // The delivery log, newest first; the path later GitLab versions use for hook logs.
+    method: 'get',
+    path: '/projects/:id/hooks/:hook_id/events',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(HookDeliveriesDocument, { ...projectKey(p), hookId: p.id('hook_id'), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.hook) throw RECORD_NOT_FOUND();
+      return { body: project.hook.deliveries.nodes.map(presentDelivery), page: { window, total: project.hook.deliveries.total } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/hooks/:hook_id/events/:event_id/resend',
+    handle: async (p, gateway) => {
+      const { resendHookDelivery } = await gateway(ResendHookDeliveryDocument, {
+        projectId: await projectIdOf(p, gateway),
+        hookId: p.id('hook_id'),
+        id: p.id('event_id'),
+      });
+      return { body: presentDelivery(resendHookDelivery) };
+    },
+  },
+];

@@ -1,0 +1,105 @@
+import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import type { HookRow } from './hooks';
+
+export interface DeliveryRow {
+  id: number;
+  hookId: number;
+  projectId: number;
+  eventKey: string;
+  eventName: string;
+  webhookId: string;
+  /** The JSON body, as sent. */
+  payload: string;
+  state: 'pending' | 'delivered' | 'failed';
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+export interface AttemptRow {
+  id: number;
+  deliveryId: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  requestHeaders: Record<string, string>;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+  worker: string;
+}
+
+export type NewDelivery = Pick<DeliveryRow, 'hookId' | 'projectId' | 'eventKey' | 'eventName' | 'webhookId' | 'payload'>;
+
+type Db = Sql | TransactionSql;
+
+// bigserial ids arrive as strings from postgres.js; they stay far below 2^53.
+const asDelivery = (row: DeliveryRow): DeliveryRow => ({ ...row, id: Number(row.id) });
+
+/**
+ * Inserts the deliveries an event makes; one that exists already (the event arrived again) is
+ * left as it is. Returns every delivery of the event still waiting to be sent.
+ */
+export async function insertDeliveries(sql: Db, deliveries: NewDelivery[]): Promise<DeliveryRow[]> {
+  if (deliveries.length === 0) return [];
+  await sql`insert into deliveries ${sql(deliveries)} on conflict (hook_id, event_key) do nothing`;
+  const rows = await sql<DeliveryRow[]>`
+    select * from deliveries
+    where event_key = ${deliveries[0].eventKey} and hook_id in ${sql(deliveries.map((d) => d.hookId))} and state = 'pending'`;
+  return rows.map(asDelivery);
+}
+
+/** A delivery with the hook it goes to, for the worker. */
+export async function findDeliveryWithHook(sql: Db, id: number): Promise<{ delivery: DeliveryRow; hook: HookRow } | undefined> {
+  const [delivery] = await sql<DeliveryRow[]>`select * from deliveries where id = ${id}`;
+  if (!delivery) return undefined;
+  const [hook] = await sql<HookRow[]>`select * from hooks where id = ${delivery.hookId}`;
+  return hook && { delivery: asDelivery(delivery), hook };
+}
+
+export async function findDelivery(sql: Db, hookId: number, id: number): Promise<DeliveryRow | undefined> {
+  const [row] = await sql<DeliveryRow[]>`select * from deliveries where id = ${id} and hook_id = ${hookId}`;
+  return row && asDelivery(row);
+}
+
+export async function listDeliveries(sql: Db, hookId: number, window: PageWindow): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const [rows, [{ count }]] = await Promise.all([
+    sql<DeliveryRow[]>`select * from deliveries where hook_id = ${hookId} order by id desc limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from deliveries where hook_id = ${hookId}`,
+  ]);
+  return { rows: rows.map(asDelivery), total: count };
+}
+
+export async function attemptsOf(sql: Db, deliveryIds: readonly number[]): Promise<Map<number, AttemptRow[]>> {
+  const rows = await sql<AttemptRow[]>`select * from delivery_attempts where delivery_id in ${sql(deliveryIds as number[])} order by id`;
+  const byDelivery = new Map<number, AttemptRow[]>();
+  for (const row of rows) {
+    const key = Number(row.deliveryId);
+    byDelivery.set(key, [...(byDelivery.get(key) ?? []), row]);
+  }
+  return byDelivery;
+}
+
+export async function insertAttempt(sql: Db, attempt: Omit<AttemptRow, 'id'>): Promise<void> {
+  await sql`insert into delivery_attempts ${sql({
+    ...attempt,
+    requestHeaders: sql.json(attempt.requestHeaders),
+    responseHeaders: attempt.responseHeaders ? sql.json(attempt.responseHeaders) : null,
+  } as never)}`;
+}
+
+export async function setDeliveryState(sql: Db, id: number, state: DeliveryRow['state']): Promise<void> {
+  await sql`update deliveries set state = ${state}, delivered_at = ${state === 'delivered' ? new Date() : null} where id = ${id}`;
+}
+
+/** Drops deliveries older than `maxAgeDays`, and beyond the newest `maxPerHook` of each hook. */
+export async function trimDeliveries(sql: Db, maxAgeDays: number, maxPerHook: number): Promise<number> {
+  const old = await sql`delete from deliveries where created_at < now() - ${maxAgeDays} * interval '1 day' and state <> 'pending'`;
+  const excess = await sql`
+    delete from deliveries d using (
+      select id from (
+        select id, row_number() over (partition by hook_id order by id desc) as rank from deliveries
+      ) ranked where rank > ${maxPerHook}
+    ) extra
+    where d.id = extra.id and d.state <> 'pending'`;
+  return old.count + excess.count;
+}

@@ -1,0 +1,88 @@
+import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+
+export interface HookRow {
+  id: number;
+  projectId: number;
+  url: string;
+  pushEvents: boolean;
+  tagPushEvents: boolean;
+  issuesEvents: boolean;
+  mergeRequestsEvents: boolean;
+  noteEvents: boolean;
+  token: string | null;
+  signingSecret: string;
+  consecutiveFailures: number;
+  pauses: number;
+  pausedUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The event flags, by their column names. */
+export const EVENT_FLAGS = ['pushEvents', 'tagPushEvents', 'issuesEvents', 'mergeRequestsEvents', 'noteEvents'] as const;
+export type EventFlag = (typeof EVENT_FLAGS)[number];
+
+export type HookSettings = Pick<HookRow, 'url' | 'token' | EventFlag>;
+
+type Db = Sql | TransactionSql;
+
+export async function listHooks(sql: Db, projectId: number, window: PageWindow): Promise<{ rows: HookRow[]; total: number }> {
+  const [rows, [{ count }]] = await Promise.all([
+    sql<HookRow[]>`select * from hooks where project_id = ${projectId} order by id limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from hooks where project_id = ${projectId}`,
+  ]);
+  return { rows, total: count };
+}
+
+export async function findHook(sql: Db, projectId: number, id: number): Promise<HookRow | undefined> {
+  const [row] = await sql<HookRow[]>`select * from hooks where id = ${id} and project_id = ${projectId}`;
+  return row;
+}
+
+/** The hooks of a project that want events of this kind. */
+export async function hooksFor(sql: Db, projectId: number, flag: EventFlag): Promise<HookRow[]> {
+  return sql<HookRow[]>`select * from hooks where project_id = ${projectId} and ${sql(flag)} order by id`;
+}
+
+export async function insertHook(sql: Db, values: HookSettings & { projectId: number; signingSecret: string }): Promise<HookRow> {
+  const [row] = await sql<HookRow[]>`insert into hooks ${sql(values)} returning *`;
+  return row;
+}
+
+export async function updateHook(sql: Db, id: number, changes: Partial<HookSettings>): Promise<HookRow> {
+  const [row] = await sql<HookRow[]>`update hooks set ${sql({ ...changes, updatedAt: new Date() })} where id = ${id} returning *`;
+  return row;
+}
+
+export async function deleteHook(sql: Db, projectId: number, id: number): Promise<HookRow | undefined> {
+  const [row] = await sql<HookRow[]>`delete from hooks where id = ${id} and project_id = ${projectId} returning *`;
+  return row;
+}
+
+export async function deleteProjectHooks(sql: Db, projectId: number): Promise<number> {
+  return (await sql`delete from hooks where project_id = ${projectId}`).count;
+}
+
+/** A success ends any failure streak and pause. Writes only when there is something to reset. */
+export async function recordHookSuccess(sql: Db, id: number): Promise<void> {
+  await sql`
+    update hooks set consecutive_failures = 0, pauses = 0, paused_until = null
+    where id = ${id} and (consecutive_failures > 0 or paused_until is not null)`;
+}
+
+/**
+ * Counts a failed attempt; once `pauseAfter` failed in a row, pauses the hook for
+ * `pauseBaseMs × 2^(pauses so far)` (at most a day). Returns the pause end, if any.
+ */
+export async function recordHookFailure(sql: Db, id: number, pauseAfter: number, pauseBaseMs: number): Promise<Date | null> {
+  const [row] = await sql<{ pausedUntil: Date | null }[]>`
+    update hooks set
+      consecutive_failures = consecutive_failures + 1,
+      pauses = case when consecutive_failures + 1 >= ${pauseAfter} then pauses + 1 else pauses end,
+      paused_until = case when consecutive_failures + 1 >= ${pauseAfter}
+        then now() + least(${pauseBaseMs}::bigint * (2 ^ least(pauses, 20))::bigint, 86400000) * interval '1 millisecond'
+        else paused_until end
+    where id = ${id}
+    returning paused_until`;
+  return row?.pausedUntil ?? null;
+}

@@ -1,0 +1,26 @@
+import { Webhook } from 'standardwebhooks';
+import type { DeliveryRow } from '../db/deliveries';
+import type { HookRow } from '../db/hooks';
+
+const USER_AGENT = 'v3hub-hooks/1 (GitLab v3 compatible)';
+
+/**
+ * The headers of one attempt: GitLab's (Content-Type, X-Gitlab-Event, X-Gitlab-Token when the
+ * hook has one) and the Standard Webhooks signature over id, timestamp and body.
+ */
+export function deliveryHeaders(hook: HookRow, delivery: DeliveryRow, body: string, now: Date): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-gitlab-event': delivery.eventName,
+    'webhook-id': delivery.webhookId,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': new Webhook(hook.signingSecret).sign(delivery.webhookId, now, body),
+  };
+  if (hook.token) headers['x-gitlab-token'] = hook.token;
+  return headers;
+}
+
+/** The headers as the delivery log keeps them: the token is a credential and never stored. */
+export const loggedHeaders = (headers: Record<string, string>) =>
+  'x-gitlab-token' in headers ? { ...headers, 'x-gitlab-token': '[REDACTED]' } : headers;

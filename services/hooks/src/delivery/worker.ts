@@ -1,0 +1,118 @@
+import { hostname } from 'node:os';
+import type { Logger, Sql } from '@hub/common';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { findDeliveryWithHook, insertAttempt, setDeliveryState } from '../db/deliveries';
+import { recordHookFailure, recordHookSuccess } from '../db/hooks';
+import { DELIVERY_QUEUE, type DeliveryJobData } from './queue';
+import type { Sender } from './sender';
+import { deliveryHeaders, loggedHeaders } from './signing';
+
+/** A failed attempt worth repeating, with the receiver's Retry-After when it gave one. */
+class RetryableDeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/** Longest wait a receiver's Retry-After can ask for. */
+const MAX_RETRY_AFTER_MS = 3600_000;
+
+/** Exponential backoff with full jitter on the upper half, or the receiver's Retry-After. */
+export const retryDelay = (baseMs: number) => (attemptsMade: number, _type?: string, error?: Error) => {
+  const asked = error instanceof RetryableDeliveryError ? error.retryAfterMs : null;
+  if (asked !== null) return Math.min(asked, MAX_RETRY_AFTER_MS);
+  const ceiling = baseMs * 2 ** Math.max(0, attemptsMade - 1);
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+};
+
+export interface DeliveryWorkerOptions {
+  sql: Sql;
+  redisUrl: string;
+  sender: Sender;
+  logger: Logger;
+  concurrency: number;
+  retryBaseMs: number;
+  pauseAfterFailures: number;
+  pauseBaseMs: number;
+}
+
+/**
+ * Sends deliveries from the queue. Any number of workers share it; a worker that dies mid-job
+ * leaves the job to be taken over once its lock lapses. Postgres says what was delivered, so a
+ * job that runs again after its delivery succeeded sends nothing.
+ */
+export function startDeliveryWorker(options: DeliveryWorkerOptions) {
+  const { sql, sender, logger } = options;
+  const name = `${hostname()}-${process.pid}`;
+
+  async function deliver(job: Job<DeliveryJobData>, token?: string): Promise<string> {
+    const found = await findDeliveryWithHook(sql, job.data.deliveryId);
+    // The hook or its project was deleted meanwhile: nothing to send.
+    if (!found) return 'gone';
+    const { delivery, hook } = found;
+    if (delivery.state !== 'pending') return delivery.state;
+    // A paused hook's deliveries wait for the pause to end without using up their attempts.
+    if (hook.pausedUntil && hook.pausedUntil.getTime() > Date.now()) {
+      await job.moveToDelayed(hook.pausedUntil.getTime(), token);
+      throw new DelayedError();
+    }
+    const body = delivery.payload;
+    const startedAt = new Date();
+    const headers = deliveryHeaders(hook, delivery, body, startedAt);
+    const result = await sender.send(hook.url, headers, body);
+    await insertAttempt(sql, {
+      deliveryId: delivery.id,
+      startedAt,
+      durationMs: result.durationMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      requestHeaders: loggedHeaders(headers),
+      responseHeaders: result.responseHeaders,
+      responseBody: result.responseBody,
+      worker: name,
+    });
+    if (result.ok) {
+      await setDeliveryState(sql, delivery.id, 'delivered');
+      await recordHookSuccess(sql, hook.id);
+      return 'delivered';
+    }
+    const pausedUntil = await recordHookFailure(sql, hook.id, options.pauseAfterFailures, options.pauseBaseMs);
+    if (pausedUntil) logger.warn({ hookId: hook.id, pausedUntil }, 'hook keeps failing; paused');
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (!result.retryable || lastAttempt) {
+      await setDeliveryState(sql, delivery.id, 'failed');
+      throw new UnrecoverableError(result.error ?? 'delivery failed');
+    }
+    throw new RetryableDeliveryError(result.error ?? 'delivery failed', result.retryAfterMs);
+  }
+
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
+  const worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, deliver, {
+    connection,
+    concurrency: options.concurrency,
+    settings: { backoffStrategy: retryDelay(options.retryBaseMs) },
+    // A killed worker's jobs go back to the queue once the lock lapses; a Redis restart can
+    // make jobs look stalled several times, which must not fail them.
+    lockDuration: 30_000,
+    stalledInterval: 15_000,
+    maxStalledCount: 10,
+  });
+  worker.on('error', (error) => logger.warn({ err: error }, 'hook worker cannot reach Redis; retrying'));
+  worker.on('failed', (job, error) => {
+    if (job && !(error instanceof DelayedError)) logger.info({ deliveryId: job.data.deliveryId, attempt: job.attemptsMade, reason: error.message }, 'hook delivery attempt failed');
+  });
+
+  return {
+    name,
+    ready: () => connection.ping(),
+    /** Lets the running deliveries finish, then stops. */
+    stop: async () => {
+      await worker.close();
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { authorize, notFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
+import * as deliveries from './db/deliveries';
+import * as hooks from './db/hooks';
+import type { HookRow, HookSettings } from './db/hooks';
+import type { DeliveryQueue } from './delivery/queue';
+import { checkHookUrl } from './domain/hook-url';
+
+export interface HookInput {
+  url: string;
+  pushEvents?: boolean | null;
+  tagPushEvents?: boolean | null;
+  issuesEvents?: boolean | null;
+  mergeRequestsEvents?: boolean | null;
+  noteEvents?: boolean | null;
+  token?: string | null;
+}
+
+/** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** GitLab 7.14's defaults: push events on, everything else off. */
+const DEFAULT_FLAGS = { pushEvents: true, tagPushEvents: false, issuesEvents: false, mergeRequestsEvents: false, noteEvents: false };
+
+/**
+ * Project hooks: managing them is GitLab's admin_project (Master and above, and admins); a
+ * private project stays 404 to everyone else, as on every route.
+ */
+export function createHooksService(deps: { sql: Sql; access: AccessClient; queue: DeliveryQueue; allowLocal: boolean }) {
+  const { sql } = deps;
+
+  async function authorizeAdmin(principal: Principal, projectId: number) {
+    requireUser(principal);
+    authorize(await deps.access.loader(principal).load(projectId), principal, 'admin_project');
+  }
+
+  async function hookOr404(projectId: number, id: number): Promise<HookRow> {
+    const hook = await hooks.findHook(sql, projectId, id);
+    // ActiveRecord's RecordNotFound, as GitLab answered for a hook id it did not find.
+    if (!hook) throw notFound();
+    return hook;
+  }
+
+  /** The settings an input gives; flags left out keep `base`'s value. */
+  async function settingsOf(input: HookInput, base: Pick<HookRow, hooks.EventFlag | 'token'>): Promise<HookSettings> {
+    const flag = (name: hooks.EventFlag) => input[name] ?? base[name];
+    return {
+      url: await checkHookUrl(input.url, deps.allowLocal),
+      pushEvents: flag('pushEvents'),
+      tagPushEvents: flag('tagPushEvents'),
+      issuesEvents: flag('issuesEvents'),
+      mergeRequestsEvents: flag('mergeRequestsEvents'),
+      noteEvents: flag('noteEvents'),
+      token: input.token === undefined || input.token === null ? base.token : input.token === '' ? null : input.token,
+    };
+  }
+
+  return {
+    authorizeAdmin,
+    hookOr404,
+
+    async create(principal: Principal, projectId: number, input: HookInput): Promise<HookRow> {
+      await authorizeAdmin(principal, projectId);
+      const settings = await settingsOf(input, { ...DEFAULT_FLAGS, token: null });
+      return hooks.insertHook(sql, { ...settings, projectId, signingSecret: newSigningSecret() });
+    },
+
+    async update(principal: Principal, projectId: number, id: number, input: HookInput): Promise<HookRow> {
+      await authorizeAdmin(principal, projectId);
+      const hook = await hookOr404(projectId, id);
+      return hooks.updateHook(sql, hook.id, await settingsOf(input, hook));
+    },
+
+    /** Idempotent: the removed hook, or null when there was none. */
+    async remove(principal: Principal, projectId: number, id: number): Promise<HookRow | null> {
+      await authorizeAdmin(principal, projectId);
+      return (await hooks.deleteHook(sql, projectId, id)) ?? null;
+    },
+
+    /** Sends a logged delivery again: same payload and webhook-id, a new series of attempts. */
+    async resend(principal: Principal, projectId: number, hookId: number, id: number) {
+      await authorizeAdmin(principal, projectId);
+      const hook = await hookOr404(projectId, hookId);
+      const delivery = await deliveries.findDelivery(sql, hook.id, id);
+      if (!delivery) throw notFound();
+      await deliveries.setDeliveryState(sql, delivery.id, 'pending');
+      await deps.queue.resend(delivery);
+      return { ...delivery, state: 'pending' as const, deliveredAt: null };
+    },
+  };
+}
+
+export type HooksService = ReturnType<typeof createHooksService>;

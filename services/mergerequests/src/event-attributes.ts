@@ -1,0 +1,31 @@
+import type { MergeRequestRow } from './db/merge-requests';
+
+export const isWorkInProgress = (title: string) => /^\s*(\[wip\]|wip\b)/i.test(title);
+
+/**
+ * A merge request as its events carry it: GitLab's hook attributes (its columns, snake_case), so
+ * consumers such as project hooks need not ask this service again.
+ */
+export const mergeRequestAttributes = (mr: MergeRequestRow) => ({
+  id: mr.id,
+  iid: mr.iid,
+  project_id: mr.projectId,
+  target_project_id: mr.projectId,
+  source_project_id: mr.sourceProjectId,
+  target_branch: mr.targetBranch,
+  source_branch: mr.sourceBranch,
+  title: mr.title,
+  description: mr.description ?? '',
+  state: mr.state,
+  author_id: mr.authorId,
+  assignee_id: mr.assigneeId,
+  milestone_id: null,
+  // Mergeability is computed when asked, never stored: GitLab's value for "not checked yet".
+  merge_status: 'unchecked',
+  merge_commit_sha: mr.mergeCommitSha,
+  work_in_progress: isWorkInProgress(mr.title),
+  created_at: mr.createdAt.toISOString(),
+  updated_at: mr.updatedAt.toISOString(),
+});
+
+export type MergeRequestAttributes = ReturnType<typeof mergeRequestAttributes>;

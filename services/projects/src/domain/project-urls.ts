@@ -1,0 +1,16 @@
+import type { ProjectRow } from '../db/projects';
+
+export const fullPathOf = (p: Pick<ProjectRow, 'namespacePath' | 'path'>) => `${p.namespacePath}/${p.path}`;
+
+/** The URLs a project is reached at, as users see them (web page, clone over HTTP and SSH). */
+export function projectUrls(p: Pick<ProjectRow, 'namespacePath' | 'path'>, externalUrl: string) {
+  const fullPath = fullPathOf(p);
+  return {
+    webUrl: `${externalUrl}/${fullPath}`,
+    httpUrlToRepo: `${externalUrl}/${fullPath}.git`,
+    sshUrlToRepo: `git@${new URL(externalUrl).hostname}:${fullPath}.git`,
+  };
+}
+
+/** GitLab's name_with_namespace: the namespace's human name, then the project's. */
+export const nameWithNamespaceOf = (p: Pick<ProjectRow, 'namespaceName' | 'name'>) => `${p.namespaceName} / ${p.name}`;
