@@ -10,7 +10,7 @@ export interface ReceivedHook {
 }
 
 /** What the receiver answers a request with (default 200 "ok"). */
-export type Responder = (request: ReceivedHook, index: number) => { status: number; headers?: Record<string, string>; body?: string };
+export type Responder = (request: ReceivedHook, index: number) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
 /**
  * A real HTTP webhook receiver on loopback: records every request per path and answers as told,
@@ -34,8 +34,10 @@ export async function startReceiver() {
       received.push(hook);
       const index = received.filter((r) => r.path === hook.path).length - 1;
       const answer = responders.get(hook.path)?.(hook, index) ?? { status: 200, body: 'ok' };
-      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-      res.end(answer.body ?? '');
+      setTimeout(() => {
+        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(answer.body ?? '');
+      }, answer.delayMs ?? 0);
     });
   });
   server.keepAliveTimeout = 65_000;

@@ -101,7 +101,13 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
     stalledInterval: 15_000,
     maxStalledCount: 10,
   });
-  worker.on('error', (error) => logger.warn({ err: error }, 'hook worker cannot reach Redis; retrying'));
+  // One line per outage, not one per failed command.
+  let lastOutageLog = 0;
+  worker.on('error', (error) => {
+    if (Date.now() - lastOutageLog < 10_000) return;
+    lastOutageLog = Date.now();
+    logger.warn({ err: error }, 'hook worker cannot reach Redis; retrying');
+  });
   worker.on('failed', (job, error) => {
     if (job && !(error instanceof DelayedError)) logger.info({ deliveryId: job.data.deliveryId, attempt: job.attemptsMade, reason: error.message }, 'hook delivery attempt failed');
   });

@@ -1,0 +1,99 @@
+import { rmSync } from 'node:fs';
+import { createSql, type Sql } from '@hub/common';
+import { startStack, type Stack } from '@hub/local';
+import { request } from 'undici';
+import { isolatedEnv, tempDir } from '../support/global-setup';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+
+// A private stack: these tests stop Redis and add a second hook worker, which must not disturb
+// the tests sharing the global one.
+describe('hook delivery under faults and load', () => {
+  let stack: Stack;
+  let dir: string;
+  let receiver: Receiver;
+  let sql: Sql;
+
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await request(stack.restUrl + path, {
+      method,
+      headers: { 'PRIVATE-TOKEN': stack.rootToken, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
+    return JSON.parse(text);
+  };
+
+  /** A project with one hook for issue events, delivering to `path` of the receiver. */
+  const hookedProject = async (path: string) => {
+    const project = await call('POST', '/projects', { name: `faults-${path}-${Date.now()}` });
+    await call('POST', `/projects/${project.id}/hooks`, { url: receiver.url(path), issues_events: true, push_events: false });
+    return project.id as number;
+  };
+
+  /** Opens `count` issues, `parallel` at a time. */
+  const openIssues = async (projectId: number, count: number, parallel = 16) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (next < count) {
+          const n = next++;
+          await call('POST', `/projects/${projectId}/issues`, { title: `issue ${n}` });
+        }
+      }),
+    );
+  };
+
+  /** Every delivery to `path`: how many arrived, and how many distinct messages they were. */
+  const tally = (path: string) => {
+    const ids = receiver.at(path).map((r) => r.headers['webhook-id'] as string);
+    return { received: ids.length, distinct: new Set(ids).size };
+  };
+
+  beforeAll(async () => {
+    dir = tempDir('hub-hooks-faults-');
+    receiver = await startReceiver();
+    stack = await startStack({ dataDir: dir, env: isolatedEnv(), freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
+    sql = createSql({ url: stack.env.DATABASE_URL!, schema: 'hooks', max: 2 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await sql?.end();
+    await receiver?.close();
+    await stack?.stop();
+    // KEEP_E2E_DATA=1 keeps the folder (process logs) for a look after a failure.
+    if (!process.env.KEEP_E2E_DATA) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('two workers share a burst of 1,000 events, each delivered exactly once', async () => {
+    await stack.startReplica('hooks-worker');
+    const projectId = await hookedProject('burst');
+    await openIssues(projectId, 1000);
+    await receiver.waitFor('burst', 1000, 90_000);
+    // Anything sent twice would arrive within this second.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(tally('burst')).toEqual({ received: 1000, distinct: 1000 });
+    const workers = await sql<{ worker: string; n: number }[]>`
+      select a.worker, count(*)::int as n from delivery_attempts a join deliveries d on d.id = a.delivery_id
+      where d.project_id = ${projectId} group by a.worker`;
+    expect(workers).toHaveLength(2);
+    expect(workers.every((w) => w.n > 0)).toBe(true);
+  }, 150_000);
+
+  it('loses nothing and sends nothing twice when Redis stops while events are produced', async () => {
+    // Slow answers keep deliveries queued and in flight when Redis goes away.
+    receiver.respond('outage', () => ({ status: 200, body: 'ok', delayMs: 200 }));
+    const projectId = await hookedProject('outage');
+    const before = openIssues(projectId, 150, 8);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await stack.stopRedis();
+    await before;
+    // Produced while Redis is down: the events wait in the services' outboxes.
+    await openIssues(projectId, 50, 8);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await stack.startRedis();
+    await receiver.waitFor('outage', 200, 90_000);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(tally('outage')).toEqual({ received: 200, distinct: 200 });
+  }, 150_000);
+});
