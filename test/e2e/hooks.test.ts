@@ -1,4 +1,4 @@
-import { createSql } from '@hub/common';
+import { createRedis, createSql } from '@hub/common';
 import { Webhook } from 'standardwebhooks';
 import { addMember, api, createProject, createUser, eventually, graphql, stack, type TestProject, type TestUser } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
@@ -278,6 +278,28 @@ describe('delivering events', () => {
         last_commit: { id: tip, message: 'Add a feature\n', url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${tip}` },
       },
     });
+  });
+
+  it('delivers an event that reaches the stream twice (a relay that crashed before its delete) once', async () => {
+    const twice = await createProject(owner.token);
+    await addHook({ url: receiver.url('twice'), issues_events: true, push_events: false }, twice);
+    const issue = (await api('POST', `/projects/${twice.id}/issues`, { token: owner.token, body: { title: 'once only' } })).body;
+    await receiver.waitFor('twice', 1);
+    const redis = createRedis(stack.redisUrl, { blocking: true });
+    try {
+      const entries = (await redis.xrevrange('events:notes', '+', '-', 'COUNT', 500)) as Array<[string, string[]]>;
+      const original = entries.find(([, fields]) => fields.includes('issue.opened') && JSON.parse(fields[fields.indexOf('payload') + 1]).issue_id === issue.id);
+      expect(original).toBeDefined();
+      await redis.xadd('events:notes', '*', ...original![1]);
+    } finally {
+      redis.disconnect();
+    }
+    // A later event arriving proves the copy before it was read.
+    await api('POST', `/projects/${twice.id}/issues`, { token: owner.token, body: { title: 'after the copy' } });
+    const deliveries = await receiver.waitFor('twice', 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.at('twice').map((d) => d.body.object_attributes.title)).toEqual(['once only', 'after the copy']);
+    expect(deliveries).toHaveLength(2);
   });
 
   it('sends nothing to a hook whose flags are all off, and only pushes to a push-only hook', async () => {
