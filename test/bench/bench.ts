@@ -1,14 +1,17 @@
 // npm run bench: times GET /api/v3/user through the facade, the same query straight to the gateway,
 // and straight to the identity subgraph, then the project routes (which cross projects, membership
-// and identity) through the facade, in one run on one stack, and prints the ratios.
+// and identity) through the facade, in one run on one stack, and prints the ratios; then webhook
+// deliveries/s and push -> delivery latency.
 // Options: --duration <s> (default 10), --connections <n> (default 10).
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { CONFIG_TABLE, signPrincipal } from '@hub/common';
-import { REPO_ROOT, startStack } from '@hub/local';
+import { REPO_ROOT, startStack, type Stack } from '@hub/local';
 import { Kind, parse, print, type DefinitionNode } from 'graphql';
 
 const arg = (name: string, fallback: number) => {
@@ -76,6 +79,90 @@ async function seedRepository(restUrl: string, token: string): Promise<number> {
   return project.id;
 }
 
+/** A plain receiver in this process: records when each delivery arrived, under its path. */
+async function startBenchReceiver() {
+  const arrivals = new Map<string, number[]>();
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const list = arrivals.get(req.url!) ?? [];
+      list.push(performance.now());
+      arrivals.set(req.url!, list);
+      res.end('ok');
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const count = (path: string) => arrivals.get(path)?.length ?? 0;
+  return {
+    url: (path: string) => base + path,
+    arrivals: (path: string) => arrivals.get(path) ?? [],
+    async waitFor(path: string, n: number, timeoutMs: number) {
+      const deadline = Date.now() + timeoutMs;
+      while (count(path) < n) {
+        if (Date.now() > deadline) throw new Error(`${path}: ${count(path)} of ${n} deliveries after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * Webhooks: how fast a backlog drains (deliveries/s: events queued while the hook worker was
+ * stopped, then fanned out to `hooks` hooks each and sent), and push → delivery latency (from the
+ * moment `git push` returns to the Push Hook's arrival, sequential pushes).
+ */
+async function benchHooks(stack: Stack, token: string) {
+  const receiver = await startBenchReceiver();
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(stack.restUrl + path, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: number; path_with_namespace: string };
+  };
+  try {
+    const hooks = 20;
+    const events = 150;
+    const project = await post('/projects', { name: 'bench-hooks' });
+    for (let i = 0; i < hooks; i++) await post(`/projects/${project.id}/hooks`, { url: receiver.url('/burst'), issues_events: true, push_events: false });
+    await stack.stopProcess('hooks-worker');
+    for (let i = 0; i < events; i++) await post(`/projects/${project.id}/issues`, { title: `bench ${i}` });
+    await stack.restart('hooks-worker');
+    const started = performance.now();
+    await receiver.waitFor('/burst', hooks * events, 120_000);
+    const seconds = (performance.now() - started) / 1000;
+    const rate = (hooks * events) / seconds;
+
+    const pushed = await post('/projects', { name: 'bench-push-latency' });
+    await post(`/projects/${pushed.id}/hooks`, { url: receiver.url('/push') });
+    const work = mkdtempSync(join(tmpdir(), 'hub-bench-push-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: work, stdio: 'pipe' });
+    const remote = new URL(stack.restUrl.replace(/\/api\/v3$/, '') + `/${pushed.path_with_namespace}.git`);
+    remote.username = 'root';
+    remote.password = token;
+    git('init', '-q', '-b', 'master');
+    const latencies: number[] = [];
+    const pushes = 40;
+    for (let i = 0; i < pushes; i++) {
+      writeFileSync(join(work, 'n.txt'), String(i));
+      git('add', '-A');
+      git('commit', '-q', '-m', `push ${i}`);
+      git('push', '-q', remote.toString(), 'master');
+      const pushedAt = performance.now();
+      await receiver.waitFor('/push', i + 1, 10_000);
+      latencies.push(Math.max(0, receiver.arrivals('/push')[i] - pushedAt));
+    }
+    rmSync(work, { recursive: true, force: true });
+    latencies.sort((a, b) => a - b);
+    return { deliveries: hooks * events, seconds, rate, pushes, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  } finally {
+    await receiver.close();
+  }
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
   chmodSync(dir, 0o755);
@@ -106,6 +193,7 @@ async function main() {
       await measure('facade  GET tree', { url: `${stack.restUrl}/projects/${repoId}/repository/tree`, ...asRoot }),
       await measure('facade  GET blob (stream)', { url: `${stack.restUrl}/projects/${repoId}/repository/blobs/master?filepath=README.md`, ...asRoot }),
     );
+    const hooks = await benchHooks(stack, stack.rootToken);
     const pad = (s: string | number, n: number) => String(s).padStart(n);
     process.stdout.write(`${'target'.padEnd(26)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 9)}\n`);
     for (const r of rows) process.stdout.write(`${r.name.padEnd(26)}${pad(r.rps.toFixed(0), 10)}${pad(r.p50, 9)}${pad(r.p99, 9)}${pad(r.errors, 9)}\n`);
@@ -118,6 +206,10 @@ async function main() {
         .slice(3)
         .map((r) => `${r.name.replace('facade  GET ', '')} ${(r.rps / facade.rps).toFixed(2)}`)
         .join(', ')}\n`,
+    );
+    process.stdout.write(
+      `\nwebhooks: ${hooks.deliveries} deliveries drained in ${hooks.seconds.toFixed(2)} s = ${hooks.rate.toFixed(0)} deliveries/s (one worker process); ` +
+        `push -> delivery over ${hooks.pushes} pushes: p50 ${hooks.p50.toFixed(1)} ms, p99 ${hooks.p99.toFixed(1)} ms\n`,
     );
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {

@@ -73,10 +73,10 @@ describe('transactional outbox and relay', () => {
     await record('during.outage.2');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await waiting()).toBe(2);
-    // Same port, a new empty server (this Redis keeps nothing on disk).
+    // Same port and data: the local Redis keeps an append-only file, so what it had stays.
     redisServer = await startRedis({ dir: redisDir, port: redisPort, log: () => {} });
     await eventually(async () => expect(await waiting()).toBe(0), 15_000);
-    expect((await streamed()).map((e) => e.type)).toEqual(['during.outage.1', 'during.outage.2']);
+    expect((await streamed()).map((e) => e.type)).toEqual(['thing.one', 'thing.two', 'thing.three', 'during.outage.1', 'during.outage.2']);
   });
 
   it('relays a lower id that commits after a higher one was relayed', async () => {
