@@ -53,7 +53,9 @@ describe('hook delivery under faults and load', () => {
   beforeAll(async () => {
     dir = tempDir('hub-hooks-faults-');
     receiver = await startReceiver();
-    stack = await startStack({ dataDir: dir, env: isolatedEnv(), freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
+    // Short retries and pauses, so a failing hook's whole story fits in a test.
+    const env = isolatedEnv({ HOOK_RETRY_BASE_MS: '100', HOOK_PAUSE_AFTER_FAILURES: '3', HOOK_PAUSE_BASE_MS: '1500' });
+    stack = await startStack({ dataDir: dir, env, freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
     sql = createSql({ url: stack.env.DATABASE_URL!, schema: 'hooks', max: 2 });
   }, 120_000);
 
@@ -63,6 +65,23 @@ describe('hook delivery under faults and load', () => {
     await stack?.stop();
     // KEEP_E2E_DATA=1 keeps the folder (process logs) for a look after a failure.
     if (!process.env.KEEP_E2E_DATA) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('lets the running delivery finish on SIGTERM, and sends it only once', async () => {
+    receiver.respond('graceful', () => ({ status: 200, body: 'took a while', delayMs: 1500 }));
+    const projectId = await hookedProject('graceful');
+    const [hook] = await call('GET', `/projects/${projectId}/hooks`);
+    await call('POST', `/projects/${projectId}/issues`, { title: 'slow to take' });
+    await receiver.waitFor('graceful', 1);
+    const stopping = Date.now();
+    await stack.stopProcess('hooks-worker');
+    // It waited for the receiver's answer (1.5 s) before it exited.
+    expect(Date.now() - stopping).toBeGreaterThanOrEqual(1000);
+    const [logged] = await call('GET', `/projects/${projectId}/hooks/${hook.id}/events`);
+    expect([logged.state, logged.attempts.length, logged.attempts[0].response_body]).toEqual(['delivered', 1, 'took a while']);
+    await stack.restart('hooks-worker');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.at('graceful')).toHaveLength(1);
   }, 60_000);
 
   it('two workers share a burst of 1,000 events, each delivered exactly once', async () => {
@@ -79,6 +98,49 @@ describe('hook delivery under faults and load', () => {
     expect(workers).toHaveLength(2);
     expect(workers.every((w) => w.n > 0)).toBe(true);
   }, 150_000);
+
+  it('loses nothing when a worker is killed mid-delivery: the other takes its jobs over', async () => {
+    const extra = await stack.startReplica('hooks-worker');
+    receiver.respond('killed', () => ({ status: 200, delayMs: 300 }));
+    const projectId = await hookedProject('killed');
+    await openIssues(projectId, 200);
+    await receiver.waitFor('killed', 20);
+    extra.child.kill('SIGKILL');
+    const deadline = Date.now() + 60_000;
+    while (tally('killed').distinct < 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const { received, distinct } = tally('killed');
+    expect(distinct).toBe(200);
+    // A delivery cut off mid-request may be sent again (at least once); the webhook-id tells the copy.
+    expect(received - distinct).toBeLessThanOrEqual(100);
+  }, 90_000);
+
+  it('pauses a hook that keeps failing for longer each time, keeps its delivery, and resumes by itself', async () => {
+    let healthy = false;
+    receiver.respond('sick', () => (healthy ? { status: 200 } : { status: 503 }));
+    const projectId = await hookedProject('sick');
+    const [hook] = await call('GET', `/projects/${projectId}/hooks`);
+    await call('POST', `/projects/${projectId}/issues`, { title: 'for a sick receiver' });
+    await receiver.waitFor('sick', 3);
+    // Three failures in a row: paused; the delivery waits instead of being tried or dropped.
+    const paused = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
+    expect(paused.paused_until).not.toBeNull();
+    await receiver.waitFor('sick', 4, 10_000);
+    setTimeout(() => (healthy = true), 500);
+    await receiver.waitFor('sick', 5, 15_000);
+    const times = receiver.at('sick').map((r) => r.at);
+    // 100–200 ms retries, then a 1.5 s pause, then a 3 s one.
+    expect(times[3] - times[2]).toBeGreaterThanOrEqual(1400);
+    expect(times[4] - times[3]).toBeGreaterThanOrEqual(2900);
+    expect(new Set(receiver.at('sick').map((r) => r.headers['webhook-id'])).size).toBe(1);
+    let resumed = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
+    for (let i = 0; i < 20 && resumed.paused_until !== null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      resumed = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
+    }
+    expect(resumed.paused_until).toBeNull();
+    const [logged] = await call('GET', `/projects/${projectId}/hooks/${hook.id}/events`);
+    expect([logged.state, logged.attempts.map((a: { response_status: number }) => a.response_status)]).toEqual(['delivered', [503, 503, 503, 503, 200]]);
+  }, 60_000);
 
   it('loses nothing and sends nothing twice when Redis stops while events are produced', async () => {
     // Slow answers keep deliveries queued and in flight when Redis goes away.

@@ -2,6 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedHook {
+  /** Date.now() when the request arrived. */
+  at: number;
   path: string;
   headers: IncomingHttpHeaders;
   /** The raw body, for signature checks. */
@@ -30,7 +32,7 @@ export async function startReceiver() {
       } catch {
         // kept as text
       }
-      const hook: ReceivedHook = { path: req.url ?? '/', headers: req.headers, text, body };
+      const hook: ReceivedHook = { at: Date.now(), path: req.url ?? '/', headers: req.headers, text, body };
       received.push(hook);
       const index = received.filter((r) => r.path === hook.path).length - 1;
       const answer = responders.get(hook.path)?.(hook, index) ?? { status: 200, body: 'ok' };

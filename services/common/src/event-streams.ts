@@ -50,7 +50,7 @@ export function followEvents(options: {
   };
 }
 
-/** Entries pending longer than this on a consumer that went away are taken over. */
+/** Entries pending longer than this on a consumer that went away are taken over (default). */
 const CLAIM_IDLE_MS = 60_000;
 /** A handler that fails this often on one event gets the event logged and skipped. */
 const MAX_ATTEMPTS = 5;
@@ -58,7 +58,7 @@ const MAX_ATTEMPTS = 5;
 /**
  * Processes events of `services` once per consumer group, however many replicas run: each entry
  * goes to one member, is acknowledged after its handler succeeds, and is retried (by this
- * instance, or claimed by another after CLAIM_IDLE_MS) when it fails or its consumer dies. A new
+ * instance, or claimed by another after `claimIdleMs`) when it fails or its consumer dies. A new
  * group starts from the oldest entry the streams still hold. Delivery is at least once: make
  * handlers idempotent, e.g. with `handleOnce`.
  */
@@ -69,8 +69,15 @@ export function consumeEvents(options: {
   logger: Logger;
   handle: (event: StreamedEvent) => Promise<void>;
   batchSize?: number;
+  /**
+   * How long an entry may sit with a consumer before another takes it over. Shorter means a dead
+   * consumer's entries move on sooner, but a slow live one may see its entry handled twice: fine
+   * for idempotent handlers.
+   */
+  claimIdleMs?: number;
 }) {
   const { redis, group, logger } = options;
+  const claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
   // Unique per consumer, even two in one process: members of a group must never share a name,
   // or each would re-handle the other's pending entries. A dead member's entries are claimed.
   const consumer = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -134,10 +141,10 @@ export function consumeEvents(options: {
           await sleep(1000);
           continue;
         }
-        if (Date.now() - lastClaim > CLAIM_IDLE_MS / 2) {
+        if (Date.now() - lastClaim > claimIdleMs / 2) {
           lastClaim = Date.now();
           for (const stream of streams) {
-            const [, claimed] = (await redis.xautoclaim(stream, group, consumer, CLAIM_IDLE_MS, '0-0', 'COUNT', count)) as [string, Array<[string, string[] | null]>];
+            const [, claimed] = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', count)) as [string, Array<[string, string[] | null]>];
             if (claimed.length) await handleEntries(stream, claimed);
           }
         }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { authorize, notFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
+import { authorize, DomainError, ErrorCode, notFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
 import * as deliveries from './db/deliveries';
 import * as hooks from './db/hooks';
 import type { HookRow, HookSettings } from './db/hooks';
@@ -84,7 +84,13 @@ export function createHooksService(deps: { sql: Sql; access: AccessClient; queue
       const delivery = await deliveries.findDelivery(sql, hook.id, id);
       if (!delivery) throw notFound();
       await deliveries.setDeliveryState(sql, delivery.id, 'pending');
-      await deps.queue.resend(delivery);
+      try {
+        await deps.queue.resend(delivery);
+      } catch {
+        // Not queued: the log keeps saying what really happened, and the caller may try again.
+        await deliveries.setDeliveryState(sql, delivery.id, delivery.state);
+        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable');
+      }
       return { ...delivery, state: 'pending' as const, deliveredAt: null };
     },
   };

@@ -20,7 +20,7 @@ import {
 } from '@hub/common';
 import { Gauge } from 'prom-client';
 import { createLoaders, type HooksContext } from './context';
-import { trimDeliveries } from './db/deliveries';
+import { stalePendingDeliveries, trimDeliveries } from './db/deliveries';
 import { createDeliveryQueue, type DeliveryQueue } from './delivery/queue';
 import { createSender } from './delivery/sender';
 import { startDeliveryWorker } from './delivery/worker';
@@ -31,7 +31,10 @@ import { createHooksService } from './hooks-service';
 import { createResolvers } from './resolvers';
 
 type Closer = () => Promise<unknown>;
-const TRIM_EVERY_MS = 10 * 60_000;
+/** How often a worker looks after the log: trims it, and re-queues deliveries left without a job. */
+const MAINTAIN_EVERY_MS = 60_000;
+/** A delivery pending this long may have lost its job (queueing failed); re-adding is harmless. */
+const STALE_PENDING_MS = 5 * 60_000;
 /** How long payloads reuse what projects and identity said about a project or user. */
 const DIRECTORY_TTL_MS = 5_000;
 
@@ -68,6 +71,9 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
     services: CONSUMED_SERVICES,
     logger,
     handle: createFanOut({ sql, directory, queue, logger }),
+    // Fan-out is idempotent (one delivery per event and hook, deterministic job ids), so a dead
+    // worker's events can move on quickly.
+    claimIdleMs: 10_000,
   });
   const sender = createSender({ timeoutMs: config.HOOK_TIMEOUT_MS, allowLocal: config.HOOKS_ALLOW_LOCAL });
   const worker = startDeliveryWorker({
@@ -80,10 +86,13 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
     pauseAfterFailures: config.HOOK_PAUSE_AFTER_FAILURES,
     pauseBaseMs: config.HOOK_PAUSE_BASE_MS,
   });
-  const trim = setInterval(() => {
-    trimDeliveries(sql, config.HOOK_LOG_MAX_AGE_DAYS, config.HOOK_LOG_MAX_PER_HOOK).catch((error) => logger.warn({ err: error }, 'trimming the delivery log failed'));
-  }, TRIM_EVERY_MS);
-  trim.unref();
+  const maintain = setInterval(() => {
+    (async () => {
+      await queue.enqueue(await stalePendingDeliveries(sql, STALE_PENDING_MS));
+      await trimDeliveries(sql, config.HOOK_LOG_MAX_AGE_DAYS, config.HOOK_LOG_MAX_PER_HOOK);
+    })().catch((error) => logger.warn({ err: error }, 'delivery log maintenance failed'));
+  }, MAINTAIN_EVERY_MS);
+  maintain.unref();
 
   // Readiness follows Redis (the queue) and Postgres (the log); the queue depth drives autoscaling.
   const { app, registry } = createObservedApp({ service: `${SERVICE}-worker`, readiness: { redis: worker.ready, postgres: () => pingSql(sql) } });
@@ -102,7 +111,7 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
     () => closeServer(server),
     () => worker.stop(),
     () => consumer.stop(),
-    async () => clearInterval(trim),
+    async () => clearInterval(maintain),
     () => sender.close(),
     () => projects.close(),
     () => identity.close(),

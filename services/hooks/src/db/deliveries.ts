@@ -49,11 +49,21 @@ export async function insertDeliveries(sql: Db, deliveries: NewDelivery[]): Prom
 }
 
 /** A delivery with the hook it goes to, for the worker. */
-export async function findDeliveryWithHook(sql: Db, id: number): Promise<{ delivery: DeliveryRow; hook: HookRow } | undefined> {
-  const [delivery] = await sql<DeliveryRow[]>`select * from deliveries where id = ${id}`;
-  if (!delivery) return undefined;
-  const [hook] = await sql<HookRow[]>`select * from hooks where id = ${delivery.hookId}`;
-  return hook && { delivery: asDelivery(delivery), hook };
+/** What sending a delivery needs of its hook. */
+export type HookTarget = Pick<HookRow, 'id' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures'>;
+
+/** A delivery with the hook it goes to, in one query, for the worker. */
+export async function findDeliveryWithHook(sql: Db, id: number): Promise<{ delivery: DeliveryRow; hook: HookTarget } | undefined> {
+  const [row] = await sql<Array<DeliveryRow & { hookUrl: string; hookToken: string | null; hookSigningSecret: string; hookPausedUntil: Date | null; hookConsecutiveFailures: number }>>`
+    select d.*, h.url as hook_url, h.token as hook_token, h.signing_secret as hook_signing_secret,
+      h.paused_until as hook_paused_until, h.consecutive_failures as hook_consecutive_failures
+    from deliveries d join hooks h on h.id = d.hook_id where d.id = ${id}`;
+  if (!row) return undefined;
+  const { hookUrl, hookToken, hookSigningSecret, hookPausedUntil, hookConsecutiveFailures, ...delivery } = row;
+  return {
+    delivery: asDelivery(delivery),
+    hook: { id: delivery.hookId, url: hookUrl, token: hookToken, signingSecret: hookSigningSecret, pausedUntil: hookPausedUntil, consecutiveFailures: hookConsecutiveFailures },
+  };
 }
 
 export async function findDelivery(sql: Db, hookId: number, id: number): Promise<DeliveryRow | undefined> {
@@ -85,6 +95,18 @@ export async function insertAttempt(sql: Db, attempt: Omit<AttemptRow, 'id'>): P
     requestHeaders: sql.json(attempt.requestHeaders),
     responseHeaders: attempt.responseHeaders ? sql.json(attempt.responseHeaders) : null,
   } as never)}`;
+}
+
+/**
+ * Deliveries still pending `olderThanMs` after they were made: normally waiting out retries or a
+ * pause (their jobs exist), or left without a job when queueing failed. Re-adding them under
+ * their deterministic job ids queues only the latter.
+ */
+export async function stalePendingDeliveries(sql: Db, olderThanMs: number, limit = 1000): Promise<DeliveryRow[]> {
+  const rows = await sql<DeliveryRow[]>`
+    select * from deliveries where state = 'pending' and created_at < now() - ${olderThanMs} * interval '1 millisecond'
+    order by id limit ${limit}`;
+  return rows.map(asDelivery);
 }
 
 export async function setDeliveryState(sql: Db, id: number, state: DeliveryRow['state']): Promise<void> {

@@ -63,11 +63,9 @@ export async function deleteProjectHooks(sql: Db, projectId: number): Promise<nu
   return (await sql`delete from hooks where project_id = ${projectId}`).count;
 }
 
-/** A success ends any failure streak and pause. Writes only when there is something to reset. */
+/** A success ends any failure streak and pause. */
 export async function recordHookSuccess(sql: Db, id: number): Promise<void> {
-  await sql`
-    update hooks set consecutive_failures = 0, pauses = 0, paused_until = null
-    where id = ${id} and (consecutive_failures > 0 or paused_until is not null)`;
+  await sql`update hooks set consecutive_failures = 0, pauses = 0, paused_until = null where id = ${id}`;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { DeliveryRow } from '../db/deliveries';
-import type { HookRow } from '../db/hooks';
+import type { DeliveryRow, HookTarget } from '../db/deliveries';
 
 const USER_AGENT = 'v3hub-hooks/1 (GitLab v3 compatible)';
 
@@ -8,7 +7,7 @@ const USER_AGENT = 'v3hub-hooks/1 (GitLab v3 compatible)';
  * The headers of one attempt: GitLab's (Content-Type, X-Gitlab-Event, X-Gitlab-Token when the
  * hook has one) and the Standard Webhooks signature over id, timestamp and body.
  */
-export function deliveryHeaders(hook: HookRow, delivery: DeliveryRow, body: string, now: Date): Record<string, string> {
+export function deliveryHeaders(hook: HookTarget, delivery: DeliveryRow, body: string, now: Date): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,

@@ -77,7 +77,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
     });
     if (result.ok) {
       await setDeliveryState(sql, delivery.id, 'delivered');
-      await recordHookSuccess(sql, hook.id);
+      if (hook.consecutiveFailures > 0 || hook.pausedUntil) await recordHookSuccess(sql, hook.id);
       return 'delivered';
     }
     const pausedUntil = await recordHookFailure(sql, hook.id, options.pauseAfterFailures, options.pauseBaseMs);
@@ -95,10 +95,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
     connection,
     concurrency: options.concurrency,
     settings: { backoffStrategy: retryDelay(options.retryBaseMs) },
-    // A killed worker's jobs go back to the queue once the lock lapses; a Redis restart can
-    // make jobs look stalled several times, which must not fail them.
-    lockDuration: 30_000,
-    stalledInterval: 15_000,
+    // A live worker renews its locks every 5 s; a killed one's jobs go back to the queue within
+    // about 15 s. A Redis restart can make jobs look stalled several times: that must not fail them.
+    lockDuration: 10_000,
+    stalledInterval: 5_000,
     maxStalledCount: 10,
   });
   // One line per outage, not one per failed command.

@@ -1,0 +1,50 @@
+import { createSql, type Sql } from '@hub/common';
+import { insertDeliveries, stalePendingDeliveries, trimDeliveries } from '../../services/hooks/src/db/deliveries';
+import { api, createProject } from '../support/api';
+import { stackInfo } from '../support/stack-info';
+
+// The delivery log's upkeep, against the test stack's own hooks schema (real Postgres).
+describe('the hook delivery log', () => {
+  let sql: Sql;
+  let hookId: number;
+  let projectId: number;
+
+  beforeAll(async () => {
+    sql = createSql({ url: stackInfo().databaseUrl, schema: 'hooks', max: 2 });
+    const project = await createProject();
+    projectId = project.id;
+    // A receiver nobody listens on: the log rows below are written by hand, never sent.
+    hookId = (await api('POST', `/projects/${project.id}/hooks`, { body: { url: 'http://127.0.0.1:9/never', push_events: false } })).body.id;
+  });
+
+  afterAll(() => sql.end());
+
+  const add = async (key: string, state: 'pending' | 'delivered' | 'failed', ageDays: number) => {
+    const [row] = await insertDeliveries(sql, [{ hookId, projectId, eventKey: key, eventName: 'Push Hook', webhookId: `msg_${key}`, payload: '{}' }]);
+    await sql`update deliveries set state = ${state}, created_at = now() - ${ageDays} * interval '1 day' where id = ${row.id}`;
+    return row.id;
+  };
+  const remaining = async () => (await sql<{ eventKey: string }[]>`select event_key from deliveries where hook_id = ${hookId} order by id`).map((r) => r.eventKey);
+
+  it('records one delivery per event and hook, however often the event comes', async () => {
+    const first = await insertDeliveries(sql, [{ hookId, projectId, eventKey: 'test:dup', eventName: 'Push Hook', webhookId: 'msg_a', payload: '{"a":1}' }]);
+    const again = await insertDeliveries(sql, [{ hookId, projectId, eventKey: 'test:dup', eventName: 'Push Hook', webhookId: 'msg_b', payload: '{"a":2}' }]);
+    expect(again).toEqual(first);
+    expect(again[0]).toMatchObject({ webhookId: 'msg_a', payload: '{"a":1}', state: 'pending' });
+    await sql`delete from deliveries where hook_id = ${hookId}`;
+  });
+
+  it('trims by age and by count per hook, never a delivery still pending', async () => {
+    await add('test:old-delivered', 'delivered', 30);
+    await add('test:old-pending', 'pending', 30);
+    for (let i = 1; i <= 4; i++) await add(`test:recent-${i}`, i === 1 ? 'failed' : 'delivered', 0);
+    await trimDeliveries(sql, 7, 2);
+    expect(await remaining()).toEqual(['test:old-pending', 'test:recent-3', 'test:recent-4']);
+  });
+
+  it('finds deliveries left pending, for re-queueing', async () => {
+    const stale = await stalePendingDeliveries(sql, 60_000);
+    expect(stale.filter((d) => d.hookId === hookId).map((d) => d.eventKey)).toEqual(['test:old-pending']);
+    await sql`delete from deliveries where hook_id = ${hookId}`;
+  });
+});
