@@ -71,6 +71,10 @@ export function createInternalRouter(secret: string): Router {
   return router;
 }
 
+/** Ids from an internal request body: positive 32-bit integers only, at most 1,000. */
+export const idList = (value: unknown): number[] =>
+  Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v) && v > 0 && v < 2 ** 31).slice(0, 1000) : [];
+
 /** Wraps an async internal handler: its result is the JSON answer, a failure a logged JSON 500. */
 export const internalHandler =
   (logger: Logger, handle: (body: Record<string, unknown>, req: Request) => Promise<unknown>) =>

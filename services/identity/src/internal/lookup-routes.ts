@@ -1,5 +1,6 @@
 import {
   createInternalRouter,
+  idList,
   internalHandler,
   NAMESPACES_LOOKUP_PATH,
   USERS_LOOKUP_PATH,
@@ -14,9 +15,6 @@ import type { Router } from 'express';
 import { findNamespacesByIds, findUserNamespaces, type NamespaceRow } from '../db/namespaces';
 import { findUsersByIds, lookupUsers, type UserRow } from '../db/users';
 import { gravatarUrl } from '../domain/tokens';
-
-const ids = (value: unknown): number[] =>
-  Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v) && v > 0 && v < 2 ** 31).slice(0, 1000) : [];
 
 /** Lookups other services make outside the graph (membership checks users, projects namespaces). */
 export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Logger; externalUrl: string }): Router {
@@ -45,7 +43,7 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
     USERS_LOOKUP_PATH,
     internalHandler(deps.logger, async (body): Promise<UsersLookupResponse> => {
       const query = typeof body.query === 'string' && body.query !== '' ? body.query : undefined;
-      const rows = await lookupUsers(deps.sql, ids(body.ids), query);
+      const rows = await lookupUsers(deps.sql, idList(body.ids), query);
       return { users: rows.map(({ id, username, name, state, email }) => ({ id, username, name, state, email, avatarUrl: gravatarUrl(email) })) };
     }),
   );
@@ -53,8 +51,8 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
     NAMESPACES_LOOKUP_PATH,
     internalHandler(deps.logger, async (body): Promise<NamespacesLookupResponse> => {
       const [byId, byOwner] = await Promise.all([
-        ids(body.ids).length ? findNamespacesByIds(deps.sql, ids(body.ids)) : [],
-        ids(body.ownerIds).length ? findUserNamespaces(deps.sql, ids(body.ownerIds)) : [],
+        idList(body.ids).length ? findNamespacesByIds(deps.sql, idList(body.ids)) : [],
+        idList(body.ownerIds).length ? findUserNamespaces(deps.sql, idList(body.ownerIds)) : [],
       ]);
       const found = [...new Map([...byId, ...byOwner].map((n) => [n.id, n])).values()];
       const ownerIds = [...new Set(found.map((n) => n.ownerId).filter((id): id is number => id !== null))];

@@ -1,5 +1,6 @@
 import {
   createInternalRouter,
+  idList,
   internalHandler,
   PROJECTS_LOOKUP_PATH,
   type Logger,
@@ -10,16 +11,13 @@ import type { Router } from 'express';
 import { findProjectsByIds } from '../db/projects';
 import { fullPathOf, nameWithNamespaceOf, projectUrls } from '../domain/project-urls';
 
-const ids = (value: unknown): number[] =>
-  Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v) && v > 0 && v < 2 ** 31).slice(0, 1000) : [];
-
 /** Project summaries for callers outside the graph (hook payloads name the project and its URLs). */
 export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Logger; externalUrl: string }): Router {
   const router = createInternalRouter(deps.secret);
   router.post(
     PROJECTS_LOOKUP_PATH,
     internalHandler(deps.logger, async (body): Promise<ProjectsLookupResponse> => {
-      const wanted = ids(body.ids);
+      const wanted = idList(body.ids);
       const rows = wanted.length ? await findProjectsByIds(deps.sql, wanted) : [];
       return {
         projects: rows.map((p) => ({
