@@ -1,13 +1,37 @@
-import { credentials, type Client, type ClientUnaryCall, type Metadata, type requestCallback, type ServiceError } from '@grpc/grpc-js';
-import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos } from './index';
+import { credentials, InterceptingCall, type Client, type ClientUnaryCall, type Interceptor, type Metadata, type requestCallback, type ServiceError } from '@grpc/grpc-js';
+import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal } from '@hub/common';
+import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos } from './load';
 import type { BlobServiceClient, DiffServiceClient, MergeServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
 
-/** Typed clients for the git worker's services over one channel target (`host:port`). */
-export function createGitClients(address: string) {
+/** Who calls the git worker: a service name, and the shared secret its calls are signed with. */
+export interface GitCaller {
+  caller: string;
+  secret: string;
+}
+
+/** The metadata key a call's credential travels in (the same signed principal as internal HTTP). */
+export const GIT_CALLER_METADATA = PRINCIPAL_HEADER;
+
+/**
+ * Signs every call, streaming or not, as the calling service; a fresh signature per call, since
+ * signed claims expire after a few minutes.
+ */
+export const callerInterceptor =
+  ({ caller, secret }: GitCaller): Interceptor =>
+  (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start: (metadata, listener, next) => {
+        metadata.set(GIT_CALLER_METADATA, signPrincipal({ ...ANONYMOUS, system: caller }, secret));
+        next(metadata, listener);
+      },
+    });
+
+/** Typed clients for the git worker's services over one channel target (`host:port`), signed as `caller`. */
+export function createGitClients(address: string, caller: GitCaller) {
   const protos = loadGitProtos();
   const insecure = credentials.createInsecure();
   // Keep the channel warm between calls; gRPC multiplexes every call over it.
-  const options = { 'grpc.keepalive_time_ms': 30_000, 'grpc.max_receive_message_length': 64 * 1024 * 1024 };
+  const options = { 'grpc.keepalive_time_ms': 30_000, 'grpc.max_receive_message_length': 64 * 1024 * 1024, interceptors: [callerInterceptor(caller)] };
   const clients = {
     repository: new protos.RepositoryService(address, insecure, options) as unknown as RepositoryServiceClient,
     ref: new protos.RefService(address, insecure, options) as unknown as RefServiceClient,

@@ -12,7 +12,7 @@ async function main() {
   const logger = createLogger('rest-facade', config.LOG_LEVEL);
   const gateway = createGatewayClient(config.GATEWAY_URL);
   const gitHttp = createGitHttpProxy({ gateway, workerUrl: config.GIT_WORKER_HTTP_URL, secret: config.PRINCIPAL_SECRET, logger });
-  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS);
+  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET });
   const downloads = createDownloadRoutes({ gateway, git, logger });
   const app = createFacadeApp({
     gateway,

@@ -17,7 +17,7 @@ import { loadGitWorkerConfig, SERVICE } from './env';
 import { createGitHttpHandler } from './http/git-http';
 import { createReaderPool } from './git/object-reader';
 import { installHooks } from './http/hooks';
-import type { WorkerDeps } from './rpc';
+import { GRPC_CALLERS, type WorkerDeps } from './rpc';
 import { bindGrpc, createGrpcServer } from './server';
 
 /** Composition root: config → repositories folder → gRPC server → git HTTP → health → shutdown. */
@@ -32,7 +32,14 @@ async function main() {
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
   const readers = createReaderPool();
-  const deps: WorkerDeps = { root, logger, compareTimeoutMs: config.COMPARE_TIMEOUT_MS, importAllowLocal: config.IMPORT_ALLOW_LOCAL, readers };
+  const deps: WorkerDeps = {
+    root,
+    logger,
+    compareTimeoutMs: config.COMPARE_TIMEOUT_MS,
+    importAllowLocal: config.IMPORT_ALLOW_LOCAL,
+    readers,
+    callers: { secret: config.PRINCIPAL_SECRET, allowed: GRPC_CALLERS },
+  };
   const grpc = createGrpcServer(deps);
   await bindGrpc(grpc, config.GIT_WORKER_GRPC_PORT);
 

@@ -1,5 +1,6 @@
-import { status, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
-import type { Logger } from '@hub/common';
+import { status, type Metadata, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
+import { verifyPrincipal, type Logger } from '@hub/common';
+import { GIT_CALLER_METADATA } from '@hub/protos';
 import { GitError } from './git/errors';
 import type { ReaderPool } from './git/object-reader';
 
@@ -14,6 +15,23 @@ export interface WorkerDeps {
   importAllowLocal: boolean;
   /** Warm `cat-file --batch-command` processes for hot reads. */
   readers: ReaderPool;
+  /** Who may call: the shared secret calls are signed with, and the services allowed. */
+  callers: { secret: string; allowed: readonly string[] };
+}
+
+/** The services that call the worker over gRPC (the facade streams downloads). */
+export const GRPC_CALLERS = ['repository', 'mergerequests', 'rest-facade'] as const;
+
+/**
+ * Every call carries the caller's signed name (as Gitaly's calls carry a token): none, a forged
+ * or stale one is UNAUTHENTICATED, a service not on the list PERMISSION_DENIED.
+ */
+function refusal(metadata: Metadata, deps: WorkerDeps) {
+  const value = metadata.get(GIT_CALLER_METADATA)[0];
+  const caller = verifyPrincipal(typeof value === 'string' ? value : undefined, deps.callers.secret);
+  if (!caller?.system) return { code: status.UNAUTHENTICATED, details: 'a signed caller is required', message: 'a signed caller is required' };
+  if (!deps.callers.allowed.includes(caller.system)) return { code: status.PERMISSION_DENIED, details: `${caller.system} may not call the git worker`, message: 'permission denied' };
+  return null;
 }
 
 function toServiceError(error: unknown, logger: Logger, rpc: string) {
@@ -26,6 +44,8 @@ function toServiceError(error: unknown, logger: Logger, rpc: string) {
 export const unary =
   <Req, Res>(rpc: string, deps: WorkerDeps, handle: (request: Req) => Promise<Res>) =>
   (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+    const refused = refusal(call.metadata, deps);
+    if (refused) return callback(refused as never);
     handle(call.request).then(
       (response) => callback(null, response),
       (error) => callback(toServiceError(error, deps.logger, rpc) as never),
@@ -36,6 +56,8 @@ export const unary =
 export const streaming =
   <Req, Res>(rpc: string, deps: WorkerDeps, handle: (request: Req, call: ServerWritableStream<Req, Res>) => Promise<void>) =>
   (call: ServerWritableStream<Req, Res>) => {
+    const refused = refusal(call.metadata, deps);
+    if (refused) return void call.emit('error', refused);
     handle(call.request, call).then(
       () => call.end(),
       (error) => call.emit('error', toServiceError(error, deps.logger, rpc)),

@@ -32,7 +32,7 @@ async function main() {
   const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
   const repository = createInternalClient({ ...internal, baseUrl: config.REPOSITORY_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
-  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS);
+  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 

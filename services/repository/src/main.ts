@@ -28,7 +28,7 @@ async function main() {
   const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
   const membership = createInternalClient({ baseUrl: config.MEMBERSHIP_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
-  const clients = createGitClients(config.GIT_WORKER_GRPC_ADDRESS);
+  const clients = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
   const git = createGit(clients);
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { credentials, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
+import { randomBytes } from 'node:crypto';
+import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@hub/common';
-import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos, type BlobServiceClient, type DiffServiceClient, type MergeServiceClient, type RefServiceClient, type RepositoryServiceClient } from '@hub/protos';
+import { createGitClients, decodeErrorDetail, ERROR_DETAIL_TRAILER } from '@hub/protos';
 import { createReaderPool } from '../git/object-reader';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { WorkerDeps } from '../rpc';
@@ -15,24 +16,28 @@ const AUTHOR = ['-c', 'user.name=Ada Lovelace', '-c', 'user.email=ada@example.co
 export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'git-worker-test-'));
   const readers = createReaderPool();
-  const deps: WorkerDeps = { root, logger: createLogger('git-worker-test', 'silent'), compareTimeoutMs: 10_000, importAllowLocal: true, readers, ...overrides };
+  const secret = randomBytes(32).toString('base64url');
+  const deps: WorkerDeps = {
+    root,
+    logger: createLogger('git-worker-test', 'silent'),
+    compareTimeoutMs: 10_000,
+    importAllowLocal: true,
+    readers,
+    callers: { secret, allowed: ['repository'] },
+    ...overrides,
+  };
   const server = createGrpcServer(deps);
   const port = await bindGrpc(server, 0, '127.0.0.1');
-  const protos = loadGitProtos();
   const address = `127.0.0.1:${port}`;
-  const insecure = credentials.createInsecure();
-  const clients = {
-    repository: new protos.RepositoryService(address, insecure) as unknown as RepositoryServiceClient,
-    ref: new protos.RefService(address, insecure) as unknown as RefServiceClient,
-    blob: new protos.BlobService(address, insecure) as unknown as BlobServiceClient,
-    diff: new protos.DiffService(address, insecure) as unknown as DiffServiceClient,
-    merge: new protos.MergeService(address, insecure) as unknown as MergeServiceClient,
-  };
+  // The same clients the services use, signed as an allowed caller.
+  const { close: closeClients, ...clients } = createGitClients(address, { caller: 'repository', secret });
   let nextId = 1;
 
   return {
     root,
     deps,
+    address,
+    secret,
     ...clients,
     /** A new repository, filled by pushing commits made with the git CLI in a scratch clone. */
     async repo(commits: Array<{ files: Record<string, string | Buffer | null>; message?: string; branch?: string }> = [], defaultBranch = 'master') {
@@ -60,7 +65,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
       return { projectId, repository: { projectId }, bare, work, git };
     },
     async stop() {
-      for (const client of Object.values(clients)) (client as unknown as Client).close();
+      closeClients();
       server.forceShutdown();
       readers.close();
       rmSync(root, { recursive: true, force: true });
