@@ -1,6 +1,6 @@
-import { credentials, InterceptingCall, type Client, type ClientUnaryCall, type Interceptor, type Metadata, type requestCallback, type ServiceError } from '@grpc/grpc-js';
+import { credentials, InterceptingCall, type Client, type ClientUnaryCall, type Interceptor, type requestCallback, type ServiceError } from '@grpc/grpc-js';
 import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal } from '@hub/common';
-import { decodeErrorDetail, ERROR_DETAIL_TRAILER, loadGitProtos } from './load';
+import { loadGitProtos } from './load';
 import type { BlobServiceClient, DiffServiceClient, MergeServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
 
 /** Who calls the git worker: a service name, and the shared secret its calls are signed with. */
@@ -67,11 +67,4 @@ export function promised<C extends object>(client: C, timeoutMs = 30_000): Unary
         ),
       ),
   });
-}
-
-/** The ErrorDetail a failed call carries, when the worker sent one. */
-export function errorDetailOf(error: unknown): { kind: string; message: string; field: string } | null {
-  const metadata = (error as { metadata?: Metadata })?.metadata;
-  const bytes = metadata?.get?.(ERROR_DETAIL_TRAILER)?.[0];
-  return Buffer.isBuffer(bytes) ? decodeErrorDetail(bytes) : null;
 }

@@ -1,3 +1,4 @@
 export * from './types';
 export * from './load';
 export * from './client';
+export * from './errors';

@@ -233,6 +233,23 @@ describe('compare', () => {
   });
 });
 
+describe('what is not there', () => {
+  // GitLab's wording for each route; the worker says only the kind, the API side names the thing.
+  it.each([
+    ['tree at an unknown ref', '/tree?ref_name=nope', '404 Tree Not Found'],
+    ['tree at an unknown path', '/tree?path=no/such/dir', '404 Tree Not Found'],
+    ['blob at an unknown path', '/blobs/master?filepath=nope.txt', '404 File Not Found'],
+    ['blob at an unknown ref', '/blobs/nope?filepath=README.md', '404 Commit Not Found'],
+    ['raw blob of an unknown sha', `/raw_blobs/${'0'.repeat(40)}`, '404 Blob Not Found'],
+    ['archive of an unknown sha', '/archive?sha=nope', '404 Commit Not Found'],
+    ['compare with an unknown ref', '/compare?from=master&to=nope', '404 Commit Not Found'],
+    ['an unknown branch', '/branches/nope', '404 Branch Not Found'],
+  ])('%s: %s answers %s', async (_what, path, message) => {
+    const res = await api('GET', repo(path), { token: owner.token });
+    expect([res.status, res.body]).toEqual([404, { message }]);
+  });
+});
+
 describe('contributors and access', () => {
   it('lists contributors of the default branch', async () => {
     const res = await api('GET', repo('/contributors'), { token: owner.token });

@@ -1,13 +1,13 @@
-import type { ClientReadableStream, ServiceError } from '@grpc/grpc-js';
-import type { Logger } from '@hub/common';
-import { errorDetailOf, type GitClients } from '@hub/protos';
+import type { ClientReadableStream } from '@grpc/grpc-js';
+import { DomainError, type Logger } from '@hub/common';
+import { gitDomainError, isCancelled, type GitClients, type NotFoundNouns } from '@hub/protos';
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
 import { credentialHeaders, presentsCredentials } from '../credentials';
 import type { GatewayClient } from '../gateway-client';
 import { RepositoryDownloadDocument } from '../generated/operations';
 import { Params } from '../params';
-import { UNAUTHORIZED, v3Error } from '../v3-errors';
+import { fromGraphQLError, UNAUTHORIZED, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectKey } from './project-key';
 
 const ARCHIVE_TYPES: Record<string, string> = {
@@ -17,19 +17,17 @@ const ARCHIVE_TYPES: Record<string, string> = {
   zip: 'application/zip',
 };
 
-/** A worker failure before any byte was sent, as the v3 error it means. */
-function downloadError(error: unknown, notFound: string) {
-  const detail = errorDetailOf(error);
-  if (!detail) return (error as ServiceError).code === 14 ? v3Error(503, '503 Service Unavailable') : error;
-  if (detail.kind === 'INVALID_ARGUMENT') return v3Error(400, { [detail.field || 'sha']: ['is invalid'] });
-  return v3Error(404, detail.message.startsWith('404') ? detail.message : notFound);
+/** A worker failure before any byte was sent, as the v3 error it means (the one kind → error map). */
+function downloadError(error: unknown, nouns: NotFoundNouns) {
+  const mapped = gitDomainError(error, nouns);
+  return mapped instanceof DomainError ? fromGraphQLError(mapped) : mapped;
 }
 
 /**
  * Streams a worker stream to the client: `onFirst` sees the first message and sets the headers,
  * later messages are written with backpressure. An error before the first byte is a v3 error.
  */
-function relay<T>(stream: ClientReadableStream<T>, res: Response, next: NextFunction, notFound: string, onFirst: (message: T) => Buffer | null, dataOf: (message: T) => Buffer | null) {
+function relay<T>(stream: ClientReadableStream<T>, res: Response, next: NextFunction, nouns: NotFoundNouns, onFirst: (message: T) => Buffer | null, dataOf: (message: T) => Buffer | null) {
   let started = false;
   res.on('close', () => stream.cancel());
   stream.on('data', (message: T) => {
@@ -41,8 +39,8 @@ function relay<T>(stream: ClientReadableStream<T>, res: Response, next: NextFunc
     }
   });
   stream.on('error', (error) => {
-    if ((error as ServiceError).code === 1) return; // cancelled: the client left
-    if (!started) next(downloadError(error, notFound));
+    if (isCancelled(error)) return; // the client left
+    if (!started) next(downloadError(error, nouns));
     else res.destroy();
   });
   stream.on('end', () => res.end());
@@ -79,7 +77,7 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
         stream,
         res,
         next,
-        raw ? '404 Blob Not Found' : '404 File Not Found',
+        raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' },
         (first) => {
           const info = first.info!;
           // Text as text; anything else as bytes, never with a charset.
@@ -119,7 +117,7 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
         stream,
         res,
         next,
-        '404 Commit Not Found',
+        { REF_NOT_FOUND: 'Commit' },
         (first) => {
           res.status(200).setHeader('Content-Type', type);
           res.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);

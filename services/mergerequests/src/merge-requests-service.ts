@@ -2,8 +2,6 @@ import {
   authorize,
   can,
   conflict,
-  DomainError,
-  ErrorCode,
   invalid,
   methodNotAllowed,
   notFound,
@@ -19,7 +17,7 @@ import {
   type Sql,
   type TransactionSql,
 } from '@hub/common';
-import { errorDetailOf, promised, type GitClients } from '@hub/protos';
+import { gitDomainError, gitFailureOf, promised, type GitClients } from '@hub/protos';
 import * as db from './db/merge-requests';
 import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
 import type { MergeRequestRow } from './db/merge-requests';
@@ -60,8 +58,8 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       await ref.FindBranch({ repository: { projectId }, name });
       return true;
     } catch (error) {
-      if (errorDetailOf(error)) return false;
-      throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable');
+      if (gitFailureOf(error)) return false;
+      throw gitDomainError(error);
     }
   }
 
@@ -131,8 +129,9 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
           author: { name: principal.username ?? 'Hub', email: '' },
         }));
       } catch (error) {
-        if (errorDetailOf(error)) throw methodNotAllowed('Branch cannot be merged');
-        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable');
+        // Conflicts, or a branch gone since: either way GitLab's "cannot be merged".
+        if (gitFailureOf(error)) throw methodNotAllowed('Branch cannot be merged');
+        throw gitDomainError(error);
       }
       const merged = await db.updateMergeRequest(tx, mr.id, { state: 'merged', mergeCommitSha: commitId, mergedAt: new Date() });
       await event(tx, 'merged', principal, merged);

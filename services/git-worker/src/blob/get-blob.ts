@@ -14,8 +14,8 @@ export const GetBlob = (deps: WorkerDeps): BlobServiceHandlers['GetBlob'] =>
     if (path === '') throw gitError('INVALID_ARGUMENT', 'filepath is invalid', 'filepath');
     const reader = deps.readers.get(repo);
     const commit = await reader.info(`${ref}^{commit}`);
-    if (!commit) throw gitError('REF_NOT_FOUND', '404 Commit Not Found', 'sha');
+    if (!commit) throw gitError('REF_NOT_FOUND', 'the ref names no commit', 'sha');
     const blob = await reader.info(`${commit.oid}:${path}`);
-    if (!blob || blob.type !== 'blob') throw gitError('PATH_NOT_FOUND', '404 File Not Found', 'filepath');
+    if (!blob || blob.type !== 'blob') throw gitError('PATH_NOT_FOUND', 'no blob at this path', 'filepath');
     await streamBlob(repo, reader, blob, call);
   });

@@ -11,6 +11,6 @@ export const GetRawBlob = (deps: WorkerDeps): BlobServiceHandlers['GetRawBlob'] 
     const repo = existingRepo(deps.root, projectIdOf(request));
     const reader = deps.readers.get(repo);
     const blob = await reader.info(validateOid(request.oid));
-    if (!blob || blob.type !== 'blob') throw gitError('OBJECT_NOT_FOUND', '404 Blob Not Found', 'sha');
+    if (!blob || blob.type !== 'blob') throw gitError('OBJECT_NOT_FOUND', 'no blob has this id', 'sha');
     await streamBlob(repo, reader, blob, call);
   });

@@ -13,8 +13,8 @@ export const GetTreeEntries = (deps: WorkerDeps): BlobServiceHandlers['GetTreeEn
     const path = validatePath(request.path);
     const reader = deps.readers.get(repo);
     const commit = await reader.info(`${ref}^{commit}`);
-    if (!commit) throw gitError('REF_NOT_FOUND', '404 Tree Not Found', 'ref_name');
+    if (!commit) throw gitError('REF_NOT_FOUND', 'the ref names no commit', 'ref_name');
     const tree = await reader.contents(path === '' ? `${commit.oid}^{tree}` : `${commit.oid}:${path}`);
-    if (!tree || tree.type !== 'tree') throw gitError('PATH_NOT_FOUND', '404 Tree Not Found', 'path');
+    if (!tree || tree.type !== 'tree') throw gitError('PATH_NOT_FOUND', 'no tree at this path', 'path');
     return { entries: parseTree(tree.data) };
   });

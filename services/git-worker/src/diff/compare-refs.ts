@@ -58,8 +58,8 @@ export async function diffBetween(repo: string, base: string, head: string, time
 export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'] =>
   unary('CompareRefs', deps, async (request) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
-    const from = await resolveCommit(repo, validateRef(request.from, 'from'));
-    const to = await resolveCommit(repo, validateRef(request.to, 'to'));
+    const from = await resolveCommit(repo, validateRef(request.from, 'from'), 'from');
+    const to = await resolveCommit(repo, validateRef(request.to, 'to'), 'to');
     if (from === to) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: true };
     // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
     const ids = (await gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`])).split('\n').filter(Boolean);

@@ -1,16 +1,5 @@
 import { Metadata, status } from '@grpc/grpc-js';
-import { encodeErrorDetail, ERROR_DETAIL_TRAILER } from '@hub/protos';
-
-/** errors.proto's ErrorDetail.Kind. */
-export type ErrorKind =
-  | 'INVALID_ARGUMENT'
-  | 'REPOSITORY_NOT_FOUND'
-  | 'REF_NOT_FOUND'
-  | 'PATH_NOT_FOUND'
-  | 'OBJECT_NOT_FOUND'
-  | 'ALREADY_EXISTS'
-  | 'EMPTY_REPOSITORY'
-  | 'MERGE_CONFLICT';
+import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitErrorKind as ErrorKind } from '@hub/protos';
 
 const STATUS: Record<ErrorKind, status> = {
   INVALID_ARGUMENT: status.INVALID_ARGUMENT,
@@ -23,7 +12,11 @@ const STATUS: Record<ErrorKind, status> = {
   MERGE_CONFLICT: status.FAILED_PRECONDITION,
 };
 
-/** An expected failure: a gRPC status plus the ErrorDetail trailer saying what went wrong. */
+/**
+ * An expected failure: a gRPC status plus the ErrorDetail trailer saying what went wrong. The kind
+ * and field are the contract; the message is the worker's own words for logs, and callers choose
+ * the API's wording from the kind (see gitDomainError in protos).
+ */
 export class GitError extends Error {
   readonly code: status;
   readonly details: string;

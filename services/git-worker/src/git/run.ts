@@ -27,7 +27,7 @@ export function repoPath(root: string, projectId: number): string {
 /** The repository's path, or REPOSITORY_NOT_FOUND. */
 export function existingRepo(root: string, projectId: number): string {
   const path = repoPath(root, projectId);
-  if (!existsSync(join(path, 'HEAD'))) throw gitError('REPOSITORY_NOT_FOUND', '404 Repository Not Found');
+  if (!existsSync(join(path, 'HEAD'))) throw gitError('REPOSITORY_NOT_FOUND', 'no repository for this project');
   return path;
 }
 
@@ -76,10 +76,10 @@ export async function gitText(cwd: string, args: string[], options: Parameters<t
 }
 
 /** The commit a branch, tag or sha names, or REF_NOT_FOUND. The ref must be validated first. */
-export async function resolveCommit(repo: string, ref: string, notFound = '404 Commit Not Found'): Promise<string> {
+export async function resolveCommit(repo: string, ref: string, field = 'ref'): Promise<string> {
   const result = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   const sha = result.stdout.toString('utf8').trim();
-  if (result.code !== 0 || !/^[0-9a-f]{40}$/.test(sha)) throw gitError('REF_NOT_FOUND', notFound, 'ref');
+  if (result.code !== 0 || !/^[0-9a-f]{40}$/.test(sha)) throw gitError('REF_NOT_FOUND', `${field} names no commit`, field);
   return sha;
 }
 

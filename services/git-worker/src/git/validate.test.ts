@@ -32,6 +32,6 @@ describe('what reaches git', () => {
     expect(refused(() => validateOid('abc'))).toBe(true);
   });
   it('explains a bad tag name in v3 words', () => {
-    expect(() => validateTagName('bad name')).toThrow('Tag name invalid');
+    expect(() => validateTagName('bad name')).toThrow('tag_name is invalid');
   });
 });

@@ -49,7 +49,7 @@ export function validateTagName(name: string): string {
   try {
     validateRef(name, 'tag_name');
   } catch {
-    throw gitError('INVALID_ARGUMENT', 'Tag name invalid', 'tag_name');
+    throw gitError('INVALID_ARGUMENT', 'tag_name is invalid', 'tag_name');
   }
   return name;
 }

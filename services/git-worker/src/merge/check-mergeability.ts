@@ -8,7 +8,7 @@ export const CheckMergeability = (deps: WorkerDeps): MergeServiceHandlers['Check
   unary('CheckMergeability', deps, async (request) => {
     const projectId = projectIdOf(request);
     const repo = existingRepo(deps.root, projectId);
-    const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, '404 Branch Not Found');
+    const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, 'target');
     const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository?.projectId, projectId);
     try {
       const { conflicts } = await mergeTree(repo, target, source.sha);

@@ -23,9 +23,9 @@ export const MergeBranch = (deps: WorkerDeps): MergeServiceHandlers['MergeBranch
     const env = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
     try {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const target = await resolveCommit(repo, targetRef, '404 Branch Not Found');
+        const target = await resolveCommit(repo, targetRef, 'target');
         const { tree, conflicts } = await mergeTree(repo, target, source.sha);
-        if (conflicts.length) throw gitError('MERGE_CONFLICT', 'Branch cannot be merged');
+        if (conflicts.length) throw gitError('MERGE_CONFLICT', 'the branches conflict');
         const message = request.message || `Merge branch '${request.source}' into '${request.target}'`;
         const commit = await runGit(repo, ['commit-tree', tree, '-p', target, '-p', source.sha, '-F', '-'], { input: message, env });
         if (commit.code !== 0) throw new Error(`git commit-tree failed: ${commit.stderr.trim()}`);
@@ -33,7 +33,7 @@ export const MergeBranch = (deps: WorkerDeps): MergeServiceHandlers['MergeBranch
         const moved = await runGit(repo, ['update-ref', '-m', 'merge', '--', targetRef, commitId, target]);
         if (moved.code === 0) return { commitId };
       }
-      throw gitError('MERGE_CONFLICT', 'Branch cannot be merged');
+      throw gitError('MERGE_CONFLICT', 'the branches conflict');
     } finally {
       await source.release();
     }

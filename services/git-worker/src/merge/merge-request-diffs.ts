@@ -10,7 +10,7 @@ export const MergeRequestDiffs = (deps: WorkerDeps): MergeServiceHandlers['Merge
   unary('MergeRequestDiffs', deps, async (request) => {
     const projectId = projectIdOf(request);
     const repo = existingRepo(deps.root, projectId);
-    const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, '404 Branch Not Found');
+    const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, 'target');
     const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository?.projectId, projectId);
     try {
       const base = (await runGit(repo, ['merge-base', '--end-of-options', target, source.sha])).stdout.toString('utf8').trim() || target;

@@ -10,14 +10,14 @@ import { validateBranchName } from '../git/validate';
 export async function mergeSource(root: string, repo: string, source: string, sourceProjectId: number | undefined, targetProjectId: number) {
   const branch = validateBranchName(source);
   if (!sourceProjectId || sourceProjectId === targetProjectId) {
-    return { sha: await resolveCommit(repo, `refs/heads/${branch}`, '404 Branch Not Found'), release: async () => {} };
+    return { sha: await resolveCommit(repo, `refs/heads/${branch}`, 'source'), release: async () => {} };
   }
   const fork = existingRepo(root, sourceProjectId);
   const temp = `refs/hub/merge-source/${randomBytes(8).toString('hex')}`;
   const fetched = await runGit(repo, ['fetch', '--quiet', '--no-tags', '--end-of-options', fork, `+refs/heads/${branch}:${temp}`]);
-  if (fetched.code !== 0) throw gitError('REF_NOT_FOUND', '404 Branch Not Found', 'source');
+  if (fetched.code !== 0) throw gitError('REF_NOT_FOUND', 'no such source branch', 'source');
   return {
-    sha: await resolveCommit(repo, temp, '404 Branch Not Found'),
+    sha: await resolveCommit(repo, temp, 'source'),
     release: async () => void (await runGit(repo, ['update-ref', '-d', '--', temp])),
   };
 }

@@ -13,16 +13,16 @@ export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
     const repo = existingRepo(deps.root, projectIdOf(request));
     const name = validateTagName(request.name);
     const check = await runGit(repo, ['check-ref-format', `refs/tags/${name}`]);
-    if (check.code !== 0) throw gitError('INVALID_ARGUMENT', 'Tag name invalid', 'tag_name');
+    if (check.code !== 0) throw gitError('INVALID_ARGUMENT', 'tag_name is invalid', 'tag_name');
     // A tag named like a branch would win when the name is resolved (git looks in refs/tags first)
     // and could stand in for a protected branch.
     const branch = await runGit(repo, ['show-ref', '--verify', '--quiet', '--', `refs/heads/${name}`]);
-    if (branch.code === 0) throw gitError('INVALID_ARGUMENT', `Tag name invalid: a branch is named ${name}`, 'tag_name');
+    if (branch.code === 0) throw gitError('INVALID_ARGUMENT', 'a branch has this name', 'tag_name');
     let sha: string;
     try {
       sha = await resolveCommit(repo, validateRef(request.ref, 'ref'));
     } catch {
-      throw gitError('INVALID_ARGUMENT', 'Invalid reference name', 'ref');
+      throw gitError('INVALID_ARGUMENT', 'the ref names no commit', 'ref');
     }
     let target = sha;
     if (request.message) {
@@ -31,12 +31,12 @@ export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
       const tagger = request.tagger ?? { name: 'Hub', email: 'hub@localhost' };
       const body = `object ${sha}\ntype commit\ntag ${name}\ntagger ${clean(tagger.name) || 'Hub'} <${clean(tagger.email)}> ${Math.floor(Date.now() / 1000)} +0000\n\n${request.message.endsWith('\n') ? request.message : request.message + '\n'}`;
       const made = await runGit(repo, ['mktag'], { input: body });
-      if (made.code !== 0) throw gitError('INVALID_ARGUMENT', 'Tag message invalid', 'message');
+      if (made.code !== 0) throw gitError('INVALID_ARGUMENT', 'message is invalid', 'message');
       target = made.stdout.toString('utf8').trim();
     }
     // The zero old value makes the update fail if the tag exists, even under a concurrent create.
     const update = await runGit(repo, ['update-ref', '--', `refs/tags/${name}`, target, ZERO]);
-    if (update.code !== 0) throw gitError('ALREADY_EXISTS', `Tag ${name} already exists`, 'tag_name');
+    if (update.code !== 0) throw gitError('ALREADY_EXISTS', 'the tag exists', 'tag_name');
     const [tag] = await describeTags(repo, [{ name, oid: target }]);
     return tag;
   });

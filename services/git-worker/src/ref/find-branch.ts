@@ -11,7 +11,7 @@ export const FindBranch = (deps: WorkerDeps): RefServiceHandlers['FindBranch'] =
     const name = validateBranchName(request.name);
     const result = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${name}^{commit}`]);
     const oid = result.stdout.toString('utf8').trim();
-    if (result.code !== 0 || !oid) throw gitError('REF_NOT_FOUND', '404 Branch Not Found', 'branch');
+    if (result.code !== 0 || !oid) throw gitError('REF_NOT_FOUND', 'no such branch', 'branch');
     const [commit] = await readCommits(repo, [oid]);
     return { name, commit };
   });

@@ -18,7 +18,7 @@ export const GetArchive = (deps: WorkerDeps): RepositoryServiceHandlers['GetArch
     const repo = existingRepo(deps.root, projectIdOf(request));
     const format = FORMATS[request.format || 'tar.gz'];
     if (!format) throw gitError('INVALID_ARGUMENT', 'format is invalid', 'format');
-    const sha = await resolveCommit(repo, validateRef(request.ref, 'sha'));
+    const sha = await resolveCommit(repo, validateRef(request.ref, 'sha'), 'sha');
     const prefix = request.prefix.replace(/[^A-Za-z0-9._-]/g, '-');
     // `-c` options go before the subcommand; the rest after it.
     const config = format[0] === '-c' ? format.slice(0, 2) : [];

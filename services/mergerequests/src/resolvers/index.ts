@@ -1,5 +1,5 @@
 import { authorize, pageWindow, requireUser } from '@hub/common';
-import { errorDetailOf, promised, type GitClients } from '@hub/protos';
+import { gitDomainError, gitFailureOf, promised, type GitClients } from '@hub/protos';
 import { findMergeRequest, findMergeRequestById, listMergeRequests } from '../db/merge-requests';
 import type { Resolvers } from '../generated/graphql';
 import { isWorkInProgress } from '../event-attributes';
@@ -66,8 +66,8 @@ export const createResolvers = ({ sql, mergeRequests, git }: ResolverDeps): Reso
           return diffs.map((d) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null }));
         } catch (error) {
           // A branch deleted since (e.g. after the merge) leaves nothing to show.
-          if (errorDetailOf(error)) return [];
-          throw error;
+          if (gitFailureOf(error)) return [];
+          throw gitDomainError(error);
         }
       },
     },

@@ -1,0 +1,60 @@
+import { status, type Metadata } from '@grpc/grpc-js';
+import { DomainError, ErrorCode, invalid, notFound } from '@hub/common';
+import type { _hub_git_v1_ErrorDetail_Kind__Output } from './generated/hub/git/v1/ErrorDetail';
+import { decodeErrorDetail, ERROR_DETAIL_TRAILER } from './load';
+
+/** errors.proto's ErrorDetail.Kind, as the worker raises it. */
+export type GitErrorKind = Exclude<_hub_git_v1_ErrorDetail_Kind__Output, 'KIND_UNSPECIFIED'>;
+
+export interface GitFailure {
+  kind: GitErrorKind;
+  /** The worker's own words, for logs; API wording is chosen on the caller's side. */
+  message: string;
+  /** The request field at fault, when there is one. */
+  field: string;
+}
+
+/** The ErrorDetail a failed call carries, when the worker sent one. */
+export function gitFailureOf(error: unknown): GitFailure | null {
+  const metadata = (error as { metadata?: Metadata })?.metadata;
+  const bytes = metadata?.get?.(ERROR_DETAIL_TRAILER)?.[0];
+  return Buffer.isBuffer(bytes) ? (decodeErrorDetail(bytes) as GitFailure) : null;
+}
+
+const grpcCode = (error: unknown) => (error as { code?: number })?.code;
+/** The worker could not be reached, or did not answer in time. */
+export const isWorkerUnavailable = (error: unknown) => grpcCode(error) === status.UNAVAILABLE || grpcCode(error) === status.DEADLINE_EXCEEDED;
+/** The caller cancelled the call (a client that went away mid-download). */
+export const isCancelled = (error: unknown) => grpcCode(error) === status.CANCELLED;
+
+/** What a not-found failure names, per kind: "404 <noun> Not Found". Callers name what they asked for. */
+export type NotFoundNouns = Partial<Record<GitErrorKind, string>>;
+
+const NOT_FOUND_NOUNS: Record<string, string> = {
+  REPOSITORY_NOT_FOUND: 'Repository',
+  EMPTY_REPOSITORY: 'Repository',
+  REF_NOT_FOUND: 'Ref',
+  PATH_NOT_FOUND: 'File',
+  OBJECT_NOT_FOUND: 'Object',
+};
+
+/**
+ * The one mapping of a git worker failure to the API's errors, by kind (never by message): a bad
+ * argument is a 400 naming its field, what is not there a 404 with the noun the caller names,
+ * conflicts 409, merge conflicts GitLab's 405, an unreachable worker 503. Anything else is
+ * unexpected and stays as it is.
+ */
+export function gitDomainError(error: unknown, nouns: NotFoundNouns = {}): Error {
+  const failure = gitFailureOf(error);
+  if (!failure) return isWorkerUnavailable(error) ? new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable') : (error as Error);
+  switch (failure.kind) {
+    case 'INVALID_ARGUMENT':
+      return invalid({ [failure.field || 'ref']: ['is invalid'] });
+    case 'ALREADY_EXISTS':
+      return new DomainError(ErrorCode.CONFLICT, '409 Already exists');
+    case 'MERGE_CONFLICT':
+      return new DomainError(ErrorCode.METHOD_NOT_ALLOWED, 'Branch cannot be merged');
+    default:
+      return notFound(nouns[failure.kind] ?? NOT_FOUND_NOUNS[failure.kind] ?? '');
+  }
+}
