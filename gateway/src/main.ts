@@ -4,6 +4,9 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
+  createEventReader,
+  identityEvents,
+  type EventOf,
   closeServer,
   createLogger,
   createObservedApp,
@@ -48,13 +51,14 @@ async function main() {
     onUnavailable: (error) => logger.warn({ err: error }, 'identity unavailable for a credential lookup'),
   });
   // Cached principals die with a token reset, block, admin change or deletion, not with the TTL.
+  const readUserEvent = createEventReader<EventOf<typeof identityEvents>>([identityEvents], logger);
   const events = followEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     services: ['identity'],
     logger,
     onEvent: (event) => {
-      const userId = Number(event.payload.user_id);
-      if (Number.isInteger(userId)) cache.invalidateUser(userId);
+      const known = readUserEvent(event);
+      if (known) cache.invalidateUser(known.payload.user_id);
     },
   });
 

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { ProjectAccess } from './access';
+import { createEventReader, membershipEvents, projectsEvents, type EventOf } from './contracts';
 import { followEvents } from './event-streams';
 import type { InternalClient } from './internal-http';
 import type { Logger } from './logger';
@@ -95,13 +96,14 @@ export type AccessClient = ReturnType<typeof createAccessClient>;
  * features, deletion) publish an event about it, on every replica. Needs its own Redis connection.
  */
 export function followAccessChanges(options: { redis: Redis; access: AccessClient; logger: Logger }) {
+  const read = createEventReader<EventOf<typeof membershipEvents> | EventOf<typeof projectsEvents>>([membershipEvents, projectsEvents], options.logger);
   return followEvents({
     redis: options.redis,
     services: ['membership', 'projects'],
     logger: options.logger,
     onEvent: (event) => {
-      const projectId = Number(event.payload.project_id);
-      if (Number.isInteger(projectId)) options.access.invalidateProject(projectId);
+      const known = read(event);
+      if (known) options.access.invalidateProject(known.payload.project_id);
     },
   });
 }

@@ -17,3 +17,4 @@ export * from './event-streams';
 export * from './internal-http';
 export * from './internal-contracts';
 export * from './network';
+export * from './contracts';

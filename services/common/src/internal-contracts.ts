@@ -1,3 +1,7 @@
+import type { z } from 'zod';
+import type { MergeRequestAttributes } from './contracts/mergerequests';
+import type { projectFacts } from './contracts/projects';
+
 /**
  * The JSON contracts of the internal (non-graph) endpoints, in one place so caller and owner share
  * one definition. Membership's authorization API is in access-client.ts.
@@ -64,18 +68,7 @@ export interface NamespacesLookupResponse {
  * direct call and the `project.*` event that carries the same facts may arrive in any order.
  */
 export const projectFactsPath = (projectId: number) => `/internal/projects/${projectId}`;
-export interface ProjectFacts {
-  projectId: number;
-  ownerId: number | null;
-  visibilityLevel: number;
-  archived: boolean;
-  issuesEnabled: boolean;
-  mergeRequestsEnabled: boolean;
-  snippetsEnabled: boolean;
-  wikiEnabled: boolean;
-  version: number;
-  deleted: boolean;
-}
+export type ProjectFacts = z.output<typeof projectFacts>;
 
 /** membership `POST /internal/member-projects`: the projects a user is a member of. */
 export const MEMBER_PROJECTS_PATH = '/internal/member-projects';
@@ -123,7 +116,7 @@ export interface MergeRequestFindRequest {
 export interface MergeRequestFindResponse {
   found: boolean;
   /** GitLab's hook attributes of the merge request, when found. */
-  attributes: Record<string, unknown> | null;
+  attributes: MergeRequestAttributes | null;
 }
 
 /**

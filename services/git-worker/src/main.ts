@@ -45,7 +45,7 @@ async function main() {
 
   const { app } = createObservedApp({ service: 'git-worker', readiness: { postgres: () => pingSql(sql) } });
   const hooksDir = installHooks(join(root, '.hooks'));
-  app.use(createGitHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET, hooksDir, sql, service: SERVICE }));
+  app.use(createGitHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET, hooksDir, sql }));
   const http = await listen(app, config.GIT_WORKER_HTTP_PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
   http.requestTimeout = 0;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { conflict, DomainError, ErrorCode, recordEvent, type Logger, type Sql, type TransactionSql } from '@hub/common';
+import { conflict, DomainError, ErrorCode, identityEvents, type Logger, type Sql, type TransactionSql } from '@hub/common';
 import * as namespaces from './db/namespaces';
 import * as oauthTokens from './db/oauth-tokens';
 import * as users from './db/users';
@@ -7,7 +7,6 @@ import type { UserRow } from './db/users';
 import { hashPassword, verifyPassword } from './domain/passwords';
 import { digest, newOAuthToken, newPrivateToken } from './domain/tokens';
 import { userColumns, validateUserAttributes, type UserAttributes } from './domain/user-attributes';
-import { SERVICE } from './env';
 
 export interface OAuthGrant {
   grantType: string;
@@ -47,11 +46,8 @@ const MAX_INT32 = 2 ** 31 - 1;
 export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTokenTtlSeconds: number }) {
   const { sql } = deps;
 
-  const event = (tx: TransactionSql, type: string, user: UserRow, extra: Record<string, unknown> = {}) =>
-    recordEvent(tx, SERVICE, {
-      type,
-      payload: { user_id: user.id, username: user.username, email: user.email, name: user.name, is_admin: user.isAdmin, ...extra },
-    });
+  const event = (tx: TransactionSql, type: keyof typeof identityEvents.schemas, user: UserRow) =>
+    identityEvents.record(tx, type, { user_id: user.id, username: user.username, email: user.email, name: user.name, is_admin: user.isAdmin });
 
   /** 409 for a taken email or username, GitLab's order: email first. */
   async function refuseTaken(attrs: UserAttributes, exceptId: number | null): Promise<void> {

@@ -36,7 +36,7 @@ async function main() {
     group: SERVICE,
     services: ['projects', 'identity'],
     logger,
-    handle: createEventHandler(sql),
+    handle: createEventHandler(sql, logger),
   });
 
   const server = await serveSubgraph<MembershipContext>({

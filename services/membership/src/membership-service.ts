@@ -3,7 +3,7 @@ import {
   forbidden,
   MEMBER_ACCESS_LEVELS,
   notFound,
-  recordEvent,
+  membershipEvents,
   unprocessable,
   USERS_LOOKUP_PATH,
   type InternalClient,
@@ -17,7 +17,6 @@ import {
 } from '@hub/common';
 import * as members from './db/members';
 import { findAccess } from './db/project-facts';
-import { SERVICE } from './env';
 
 /** Team changes and the access answers built on them. */
 export function createMembershipService(deps: { sql: Sql; identity: InternalClient }) {
@@ -36,17 +35,14 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
     if (!MEMBER_ACCESS_LEVELS.includes(accessLevel)) throw unprocessable({ access_level: ['is not included in the list'] });
   }
 
-  const event = (tx: TransactionSql, type: string, principal: Principal, member: members.MemberRow, username: string | null) =>
-    recordEvent(tx, SERVICE, {
-      type,
-      payload: {
-        project_id: member.projectId,
-        user_id: member.userId,
-        user_username: username,
-        access_level: member.accessLevel,
-        actor_id: principal.userId,
-        actor_username: principal.username,
-      },
+  const event = (tx: TransactionSql, type: keyof typeof membershipEvents.schemas, principal: Principal, member: members.MemberRow, username: string | null) =>
+    membershipEvents.record(tx, type, {
+      project_id: member.projectId,
+      user_id: member.userId,
+      user_username: username,
+      access_level: member.accessLevel,
+      actor_id: principal.userId,
+      actor_username: principal.username,
     });
 
   return {

@@ -1,12 +1,13 @@
+import type { MergeRequestAttributes } from '@hub/common';
 import type { MergeRequestRow } from './db/merge-requests';
 
 export const isWorkInProgress = (title: string) => /^\s*(\[wip\]|wip\b)/i.test(title);
 
 /**
- * A merge request as its events carry it: GitLab's hook attributes (its columns, snake_case), so
- * consumers such as project hooks need not ask this service again.
+ * A merge request as its events carry it (the contract's mergeRequestAttributes), so consumers
+ * such as project hooks need not ask this service again.
  */
-export const mergeRequestAttributes = (mr: MergeRequestRow) => ({
+export const mergeRequestAttributes = (mr: MergeRequestRow, lastCommit: MergeRequestAttributes['last_commit'] = null): MergeRequestAttributes => ({
   id: mr.id,
   iid: mr.iid,
   project_id: mr.projectId,
@@ -26,6 +27,5 @@ export const mergeRequestAttributes = (mr: MergeRequestRow) => ({
   work_in_progress: isWorkInProgress(mr.title),
   created_at: mr.createdAt.toISOString(),
   updated_at: mr.updatedAt.toISOString(),
+  last_commit: lastCommit,
 });
-
-export type MergeRequestAttributes = ReturnType<typeof mergeRequestAttributes>;

@@ -4,6 +4,7 @@ import {
   consumeEvents,
   createAccessClient,
   createInternalClient,
+  createKnownEventReader,
   createLogger,
   createRedis,
   createSql,
@@ -39,13 +40,15 @@ async function main() {
   const mergeRequests = createMergeRequestsService({ sql, access, git, repository });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   // A deleted project takes its merge requests with it.
+  const readEvent = createKnownEventReader(logger);
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     group: SERVICE,
     services: ['projects'],
     logger,
     handle: async (event) => {
-      if (event.type === 'project.deleted') await deleteProjectMergeRequests(sql, Number(event.payload.project_id));
+      const known = readEvent(event);
+      if (known?.key === 'projects:project.deleted') await deleteProjectMergeRequests(sql, known.payload.project_id);
     },
   });
   // Every replica drops cached access answers a team or project change made stale.

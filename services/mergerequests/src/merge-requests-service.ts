@@ -6,7 +6,7 @@ import {
   methodNotAllowed,
   notFound,
   PROTECTED_BRANCHES_PATH,
-  recordEvent,
+  mergeRequestsEvents,
   unauthenticated,
   unprocessable,
   type AccessClient,
@@ -21,7 +21,6 @@ import { gitDomainError, gitFailureOf, promised, type GitClients } from '@hub/pr
 import * as db from './db/merge-requests';
 import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
 import type { MergeRequestRow } from './db/merge-requests';
-import { SERVICE } from './env';
 
 const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
@@ -74,26 +73,23 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     }
   }
 
-  const event = async (tx: TransactionSql, action: string, principal: Principal, mr: MergeRequestRow) =>
-    recordEvent(tx, SERVICE, {
-      type: `merge_request.${action}`,
-      payload: {
-        project_id: mr.projectId,
-        actor_id: principal.userId,
-        actor_username: principal.username,
-        action,
-        merge_request_id: mr.id,
-        iid: mr.iid,
-        title: mr.title,
-        state: mr.state,
-        source_project_id: mr.sourceProjectId,
-        source_branch: mr.sourceBranch,
-        target_branch: mr.targetBranch,
-        author_id: mr.authorId,
-        assignee_id: mr.assigneeId,
-        merge_commit_sha: mr.mergeCommitSha,
-        attributes: { ...mergeRequestAttributes(mr), last_commit: await lastCommitOf(mr) },
-      },
+  const event = async (tx: TransactionSql, action: 'opened' | 'updated' | 'closed' | 'reopened' | 'merged', principal: Principal, mr: MergeRequestRow) =>
+    mergeRequestsEvents.record(tx, `merge_request.${action}`, {
+      project_id: mr.projectId,
+      actor_id: principal.userId,
+      actor_username: principal.username,
+      action,
+      merge_request_id: mr.id,
+      iid: mr.iid,
+      title: mr.title,
+      state: mr.state,
+      source_project_id: mr.sourceProjectId,
+      source_branch: mr.sourceBranch,
+      target_branch: mr.targetBranch,
+      author_id: mr.authorId,
+      assignee_id: mr.assigneeId,
+      merge_commit_sha: mr.mergeCommitSha,
+      attributes: mergeRequestAttributes(mr, await lastCommitOf(mr)),
     });
 
   async function findOr404(projectId: number, id: number): Promise<MergeRequestRow> {
@@ -194,7 +190,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (input.description != null) changes.description = input.description;
       if (input.targetBranch != null) changes.targetBranch = input.targetBranch;
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
-      let action = 'updated';
+      let action: 'updated' | 'closed' | 'reopened' = 'updated';
       if (input.stateEvent === 'close' && OPEN_STATES.includes(mr.state)) {
         changes.state = 'closed';
         action = 'closed';

@@ -1,12 +1,14 @@
+import type { notesEvents, issueAttributes as IssueAttributesSchema, noteAttributes as NoteAttributesSchema, snippetAttributes as SnippetAttributesSchema } from '@hub/common';
+import type { z } from 'zod';
 import type { IssueRow } from './db/issues';
 import type { NoteRow } from './db/notes';
 import type { SnippetRow } from './db/snippets';
 
 /**
- * Issues, snippets and notes as their events carry them: GitLab's hook attributes (columns,
- * snake_case), so consumers such as project hooks need not ask this service again.
+ * Issues, snippets and notes as their events carry them (the contract's attribute schemas), so
+ * consumers such as project hooks need not ask this service again.
  */
-export const issueAttributes = (issue: IssueRow) => ({
+export const issueAttributes = (issue: IssueRow): z.input<typeof IssueAttributesSchema> => ({
   id: issue.id,
   iid: issue.iid,
   project_id: issue.projectId,
@@ -21,7 +23,7 @@ export const issueAttributes = (issue: IssueRow) => ({
   updated_at: issue.updatedAt.toISOString(),
 });
 
-export const snippetAttributes = (snippet: SnippetRow) => ({
+export const snippetAttributes = (snippet: SnippetRow): z.input<typeof SnippetAttributesSchema> => ({
   id: snippet.id,
   project_id: snippet.projectId,
   title: snippet.title,
@@ -30,12 +32,12 @@ export const snippetAttributes = (snippet: SnippetRow) => ({
   author_id: snippet.authorId,
   visibility_level: snippet.visibilityLevel,
   expires_at: snippet.expiresAt ? new Date(snippet.expiresAt).toISOString() : null,
-  type: 'ProjectSnippet',
+  type: 'ProjectSnippet' as const,
   created_at: snippet.createdAt.toISOString(),
   updated_at: snippet.updatedAt.toISOString(),
 });
 
-export const noteAttributes = (note: NoteRow) => ({
+export const noteAttributes = (note: NoteRow): z.input<typeof NoteAttributesSchema> => ({
   id: note.id,
   note: note.body,
   noteable_type: note.noteableType,
@@ -52,4 +54,4 @@ export const noteAttributes = (note: NoteRow) => ({
 });
 
 /** What a note was made on, as GitLab's note hook shows it beside the note. */
-export type NoteableAttributes = Record<string, unknown>;
+export type NoteableAttributes = z.input<typeof notesEvents.schemas['note.created']>['noteable'];

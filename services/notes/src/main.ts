@@ -4,6 +4,7 @@ import {
   consumeEvents,
   createAccessClient,
   createInternalClient,
+  createKnownEventReader,
   createLogger,
   createRedis,
   createSql,
@@ -14,6 +15,7 @@ import {
   onShutdown,
   serveSubgraph,
   startOutboxRelay,
+  type Logger,
   type StreamedEvent,
 } from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
@@ -25,23 +27,35 @@ import { createNotesService, type NotesService } from './notes-service';
 import { createResolvers } from './resolvers';
 
 /** GitLab's system notes for merge request state changes. */
-const STATUS_NOTES: Record<string, string> = {
-  'merge_request.closed': 'Status changed to closed',
-  'merge_request.reopened': 'Status changed to reopened',
-  'merge_request.merged': 'Status changed to merged',
-};
+const STATUS_NOTES = {
+  'mergerequests:merge_request.closed': 'Status changed to closed',
+  'mergerequests:merge_request.reopened': 'Status changed to reopened',
+  'mergerequests:merge_request.merged': 'Status changed to merged',
+} as const;
 
-function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesService) {
+function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesService, logger: Logger) {
+  const read = createKnownEventReader(logger);
   return async (event: StreamedEvent) => {
-    if (event.service === 'projects' && event.type === 'project.deleted') {
-      await deleteProjectNotes(sql, Number(event.payload.project_id));
-      await deleteProjectIssues(sql, Number(event.payload.project_id));
-      await deleteProjectSnippets(sql, Number(event.payload.project_id));
-    } else if (event.service === 'mergerequests' && STATUS_NOTES[event.type]) {
-      const p = event.payload;
-      await handleOnce(sql, event, (tx) =>
-        notes.addSystemNote(tx, { projectId: Number(p.project_id), noteableType: 'MergeRequest', noteableId: Number(p.merge_request_id) }, Number(p.actor_id), STATUS_NOTES[event.type]),
-      );
+    const known = read(event);
+    switch (known?.key) {
+      case 'projects:project.deleted': {
+        const projectId = known.payload.project_id;
+        await deleteProjectNotes(sql, projectId);
+        await deleteProjectIssues(sql, projectId);
+        await deleteProjectSnippets(sql, projectId);
+        break;
+      }
+      case 'mergerequests:merge_request.closed':
+      case 'mergerequests:merge_request.reopened':
+      case 'mergerequests:merge_request.merged': {
+        const p = known.payload;
+        // A state change nobody made (no actor) is noted as the merge request's author's.
+        const authorId = p.actor_id ?? p.author_id;
+        await handleOnce(sql, event, (tx) =>
+          notes.addSystemNote(tx, { projectId: p.project_id, noteableType: 'MergeRequest', noteableId: p.merge_request_id }, authorId, STATUS_NOTES[known.key]),
+        );
+        break;
+      }
     }
   };
 }
@@ -66,7 +80,7 @@ async function main() {
     group: SERVICE,
     services: ['projects', 'mergerequests'],
     logger,
-    handle: createEventHandler(sql, notes),
+    handle: createEventHandler(sql, notes, logger),
   });
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });

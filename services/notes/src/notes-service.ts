@@ -6,7 +6,7 @@ import {
   VISIBILITY_LEVELS,
   MERGE_REQUEST_FIND_PATH,
   notFound,
-  recordEvent,
+  notesEvents,
   type AccessClient,
   type InternalClient,
   type MergeRequestFindRequest,
@@ -21,7 +21,6 @@ import type { SnippetRow } from './db/snippets';
 import type { IssueRow } from './db/issues';
 import * as db from './db/notes';
 import type { NoteRow } from './db/notes';
-import { SERVICE } from './env';
 import { issueAttributes, noteAttributes, snippetAttributes, type NoteableAttributes } from './event-attributes';
 
 /** Notes on merge requests (issues and snippets come with their services). */
@@ -36,21 +35,18 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
     return attributes;
   }
 
-  const event = (tx: TransactionSql, type: string, principal: Principal | null, note: NoteRow, noteable: NoteableAttributes | null = null) =>
-    recordEvent(tx, SERVICE, {
-      type,
-      payload: {
-        project_id: note.projectId,
-        actor_id: principal?.userId ?? note.authorId,
-        actor_username: principal?.username ?? null,
-        note_id: note.id,
-        noteable_type: note.noteableType,
-        noteable_id: note.noteableId,
-        body: note.body,
-        system: note.system,
-        note: noteAttributes(note),
-        noteable,
-      },
+  const event = (tx: TransactionSql, type: 'note.created' | 'note.updated', principal: Principal | null, note: NoteRow, noteable: NoteableAttributes = null) =>
+    notesEvents.record(tx, type, {
+      project_id: note.projectId,
+      actor_id: principal?.userId ?? note.authorId,
+      actor_username: principal?.username ?? null,
+      note_id: note.id,
+      noteable_type: note.noteableType,
+      noteable_id: note.noteableId,
+      body: note.body,
+      system: note.system,
+      note: noteAttributes(note),
+      noteable,
     });
 
   type Target = { projectId: number; noteableType: NoteRow['noteableType']; noteableId: number };
@@ -76,20 +72,17 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
     });
   }
 
-  const issueEvent = (tx: TransactionSql, action: string, principal: Principal, issue: IssueRow) =>
-    recordEvent(tx, SERVICE, {
-      type: `issue.${action}`,
-      payload: {
-        project_id: issue.projectId,
-        actor_id: principal.userId,
-        actor_username: principal.username,
-        action,
-        issue_id: issue.id,
-        iid: issue.iid,
-        title: issue.title,
-        state: issue.state,
-        attributes: issueAttributes(issue),
-      },
+  const issueEvent = (tx: TransactionSql, action: 'opened' | 'updated' | 'closed' | 'reopened', principal: Principal, issue: IssueRow) =>
+    notesEvents.record(tx, `issue.${action}`, {
+      project_id: issue.projectId,
+      actor_id: principal.userId,
+      actor_username: principal.username,
+      action,
+      issue_id: issue.id,
+      iid: issue.iid,
+      title: issue.title,
+      state: issue.state,
+      attributes: issueAttributes(issue),
     });
 
   async function issueOr404(projectId: number, id: number): Promise<IssueRow> {
@@ -106,11 +99,8 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
     return { access, snippet };
   }
 
-  const snippetEvent = (tx: TransactionSql, action: string, principal: Principal, snippet: SnippetRow) =>
-    recordEvent(tx, SERVICE, {
-      type: `snippet.${action}`,
-      payload: { project_id: snippet.projectId, actor_id: principal.userId, actor_username: principal.username, snippet_id: snippet.id, title: snippet.title },
-    });
+  const snippetEvent = (tx: TransactionSql, action: 'created' | 'updated' | 'deleted', principal: Principal, snippet: SnippetRow) =>
+    notesEvents.record(tx, `snippet.${action}`, { project_id: snippet.projectId, actor_id: principal.userId, actor_username: principal.username, snippet_id: snippet.id, title: snippet.title });
 
   function checkVisibility(level: number | null | undefined) {
     if (level != null && !VISIBILITY_LEVELS.includes(level)) throw invalid({ visibility_level: ['is not included in the list'] });
@@ -230,7 +220,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
       if (input.description != null) changes.description = input.description;
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
       if (input.labels != null) changes.labels = [...new Set(input.labels)];
-      let action = 'updated';
+      let action: 'updated' | 'closed' | 'reopened' = 'updated';
       if (input.stateEvent === 'close' && issue.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
       if (input.stateEvent === 'reopen' && issue.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
       if (Object.keys(changes).length === 0) return issue;

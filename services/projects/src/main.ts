@@ -41,7 +41,7 @@ async function main() {
     group: SERVICE,
     services: ['projects', 'membership', 'identity', 'git_worker', 'mergerequests', 'notes'],
     logger,
-    handle: createEventHandler({ sql, projects, externalUrl: config.EXTERNAL_URL }),
+    handle: createEventHandler({ sql, projects, externalUrl: config.EXTERNAL_URL, logger }),
   });
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });

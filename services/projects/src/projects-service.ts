@@ -5,7 +5,7 @@ import {
   NAMESPACES_LOOKUP_PATH,
   notFound,
   projectFactsPath,
-  recordEvent,
+  projectsEvents,
   requireAdmin,
   requireUser,
   type AccessClient,
@@ -20,13 +20,11 @@ import {
   type ProjectAccess,
   type ProjectFacts,
   type Sql,
-  type TransactionSql,
 } from '@hub/common';
 import * as namespaceCopies from './db/namespaces';
 import * as projects from './db/projects';
 import type { ProjectChanges, ProjectRow } from './db/projects';
 import { pathFromName, validateProjectAttributes, visibilityOf, type ProjectAttributes } from './domain/project-attributes';
-import { SERVICE } from './env';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -112,21 +110,16 @@ export function createProjectsService(deps: {
     deps.access.invalidateProject(row.id);
   }
 
-  const event = (tx: TransactionSql, type: string, actor: Principal | null, row: ProjectRow, deleted = false, extra: Record<string, unknown> = {}) =>
-    recordEvent(tx, SERVICE, {
-      type,
-      payload: {
-        project_id: row.id,
-        name: row.name,
-        path: row.path,
-        path_with_namespace: `${row.namespacePath}/${row.path}`,
-        namespace_id: row.namespaceId,
-        actor_id: actor?.userId ?? null,
-        actor_username: actor?.username ?? null,
-        facts: factsOf(row, deleted),
-        ...extra,
-      },
-    });
+  const projectPayload = (actor: Principal | null, row: ProjectRow, deleted = false) => ({
+    project_id: row.id,
+    name: row.name,
+    path: row.path,
+    path_with_namespace: `${row.namespacePath}/${row.path}`,
+    namespace_id: row.namespaceId,
+    actor_id: actor?.userId ?? null,
+    actor_username: actor?.username ?? null,
+    facts: factsOf(row, deleted),
+  });
 
   async function refuseTaken(namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) {
     const fields = takenErrors(await projects.takenInNamespace(sql, namespaceId, name, path, exceptId));
@@ -155,7 +148,8 @@ export function createProjectsService(deps: {
           creatorId: principal.userId!,
         });
         // The repository service makes the repository from these (forked or imported when asked).
-        await event(tx, 'project.created', principal, created, false, {
+        await projectsEvents.record(tx, 'project.created', {
+          ...projectPayload(principal, created),
           forked_from_project_id: created.forkedFromProjectId,
           default_branch: created.defaultBranch,
           import_url: created.importUrl,
@@ -170,7 +164,7 @@ export function createProjectsService(deps: {
   async function deleteRow(actor: Principal | null, row: ProjectRow): Promise<boolean> {
     const deleted = await sql.begin(async (tx) => {
       const gone = await projects.deleteProject(tx, row.id);
-      if (gone) await event(tx, 'project.deleted', actor, gone, true);
+      if (gone) await projectsEvents.record(tx, 'project.deleted', projectPayload(actor, gone, true));
       return gone;
     });
     if (deleted) await tellMembership(deleted, true);
@@ -243,7 +237,7 @@ export function createProjectsService(deps: {
       const updated = await sql
         .begin(async (tx) => {
           const after = (await projects.updateProject(tx, id, changes))!;
-          await event(tx, 'project.updated', principal, after);
+          await projectsEvents.record(tx, 'project.updated', projectPayload(principal, after));
           return after;
         })
         .catch(mapUniqueViolation);
@@ -298,7 +292,7 @@ export function createProjectsService(deps: {
       if (row.forkedFromProjectId !== null) throw conflict('Project already forked');
       return sql.begin(async (tx) => {
         const updated = (await projects.updateProject(tx, id, { forkedFromProjectId: forkedFromId }))!;
-        await event(tx, 'project.updated', principal, updated);
+        await projectsEvents.record(tx, 'project.updated', projectPayload(principal, updated));
         return updated;
       });
     },
@@ -311,7 +305,7 @@ export function createProjectsService(deps: {
       if (row.forkedFromProjectId === null) return row;
       return sql.begin(async (tx) => {
         const updated = (await projects.updateProject(tx, id, { forkedFromProjectId: null }))!;
-        await event(tx, 'project.updated', principal, updated);
+        await projectsEvents.record(tx, 'project.updated', projectPayload(principal, updated));
         return updated;
       });
     },

@@ -17,7 +17,6 @@ export interface GitHttpDeps extends WorkerDeps {
   secret: string;
   hooksDir: string;
   sql: Sql;
-  service: string;
   logger: Logger;
 }
 
@@ -159,7 +158,6 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
       if (updates.length) {
         await recordPushEvents({
           sql: deps.sql,
-          service: deps.service,
           repo,
           projectId: claims.projectId,
           userId: claims.userId,

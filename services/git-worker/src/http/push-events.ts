@@ -1,4 +1,4 @@
-import { recordEvent, type Sql } from '@hub/common';
+import { gitWorkerEvents, type Sql } from '@hub/common';
 import { readCommits } from '../git/objects';
 import { runGit } from '../git/run';
 
@@ -38,7 +38,6 @@ async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
  */
 export async function recordPushEvents(deps: {
   sql: Sql;
-  service: string;
   repo: string;
   projectId: number;
   userId: number | null;
@@ -63,8 +62,8 @@ export async function recordPushEvents(deps: {
       commits: commits.map((c) => ({
         id: c.id,
         message: c.message,
-        timestamp: c.author?.date,
-        author: { name: c.author?.name, email: c.author?.email },
+        timestamp: c.author?.date ?? null,
+        author: { name: c.author?.name ?? '', email: c.author?.email ?? '' },
       })),
       total_commits_count: ids.length,
       default_branch: deps.defaultBranch,
@@ -72,6 +71,6 @@ export async function recordPushEvents(deps: {
       first_push_to_default_branch: deps.wasEmpty && update.before === ZERO && update.ref === `refs/heads/${deps.defaultBranch}`,
     };
     const type = update.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
-    await deps.sql.begin((tx) => recordEvent(tx, deps.service, { type, payload }));
+    await deps.sql.begin((tx) => gitWorkerEvents.record(tx, type, payload));
   }
 }

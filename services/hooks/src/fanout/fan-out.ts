@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger, Sql, StreamedEvent } from '@hub/common';
+import { createKnownEventReader, type Logger, type Sql, type StreamedEvent } from '@hub/common';
 import { insertDeliveries } from '../db/deliveries';
 import { deleteProjectHooks, hooksFor } from '../db/hooks';
 import type { DeliveryQueue } from '../delivery/queue';
 import type { Directory } from './directory';
-import { HOOK_KINDS, readHookEvent, UnreadableEvent, type HookEvent } from './hook-events';
+import { HOOK_KINDS, readHookEvent } from './hook-events';
 import { buildPayload, projectsNamedBy } from './payloads';
 
 /** The streams hooks read. */
@@ -17,28 +17,17 @@ export const CONSUMED_SERVICES = ['projects', 'git_worker', 'mergerequests', 'no
  */
 export function createFanOut(deps: { sql: Sql; directory: Directory; queue: DeliveryQueue; logger: Logger }) {
   const { sql } = deps;
-  const unreadable = new Set<string>();
-
-  function read(event: StreamedEvent): HookEvent | null {
-    try {
-      return readHookEvent(event);
-    } catch (error) {
-      if (!(error instanceof UnreadableEvent)) throw error;
-      // Logged once per type: a producer that changed its payload must not flood the log or stop the group.
-      const type = `${event.service}:${event.type}`;
-      if (!unreadable.has(type)) deps.logger.error({ type, id: event.id, reason: error.message }, 'cannot read this event; skipping events like it');
-      unreadable.add(type);
-      return null;
-    }
-  }
+  // Checked against the producers' contracts; an event that does not match is logged once and skipped.
+  const read = createKnownEventReader(deps.logger);
 
   return async (event: StreamedEvent): Promise<void> => {
-    if (event.service === 'projects' && event.type === 'project.deleted') {
-      const projectId = Number(event.payload.project_id);
-      if (Number.isInteger(projectId)) await deleteProjectHooks(sql, projectId);
+    const known = read(event);
+    if (!known) return;
+    if (known.key === 'projects:project.deleted') {
+      await deleteProjectHooks(sql, known.payload.project_id);
       return;
     }
-    const hookEvent = read(event);
+    const hookEvent = readHookEvent(known);
     if (!hookEvent) return;
     const { flag, eventName } = HOOK_KINDS[hookEvent.kind];
     const hooks = await hooksFor(sql, hookEvent.projectId, flag);

@@ -61,7 +61,12 @@ describe('GitLab hook payloads', () => {
   });
 
   it('merge request: source from the fork, target, last commit and the web URL', () => {
-    const event = { kind: 'merge_request' as const, projectId: 1, actorId: 7, action: 'open', attributes: { id: 9, iid: 3, source_project_id: 2, last_commit: commit } };
+    const attributes = {
+      id: 9, iid: 3, project_id: 1, target_project_id: 1, source_project_id: 2, target_branch: 'master', source_branch: 'f', title: 'm', description: '',
+      state: 'opened' as const, author_id: 7, assignee_id: null, milestone_id: null, merge_status: 'unchecked', merge_commit_sha: null, work_in_progress: false,
+      created_at: 't', updated_at: 't', last_commit: commit,
+    };
+    const event = { kind: 'merge_request' as const, projectId: 1, actorId: 7, action: 'open', attributes };
     expect(projectsNamedBy(event).sort()).toEqual([1, 2]);
     expect(buildPayload(event, { projects, actor: alice })).toMatchObject({
       object_kind: 'merge_request',
@@ -86,6 +91,6 @@ describe('GitLab hook payloads', () => {
   });
 
   it('nothing for a project that no longer exists', () => {
-    expect(buildPayload({ kind: 'issue', projectId: 99, actorId: 7, action: 'open', attributes: {} }, { projects, actor: alice })).toBeNull();
+    expect(buildPayload({ kind: 'issue', projectId: 99, actorId: 7, action: 'open', attributes: { iid: 1 } }, { projects, actor: alice })).toBeNull();
   });
 });

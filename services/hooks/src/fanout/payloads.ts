@@ -89,8 +89,8 @@ export function buildPayload(event: HookEvent, context: PayloadContext): Record<
       };
     case 'merge_request': {
       const a = event.attributes;
-      const source = context.projects.get(Number(a.source_project_id));
-      const lastCommit = a.last_commit as PushCommit | null | undefined;
+      const source = context.projects.get(a.source_project_id);
+      const lastCommit = a.last_commit;
       return {
         object_kind: 'merge_request',
         user: userAttributes(actor),
@@ -122,6 +122,6 @@ export function buildPayload(event: HookEvent, context: PayloadContext): Record<
 
 /** The projects a payload names: the event's, and a merge request's source. */
 export function projectsNamedBy(event: HookEvent): number[] {
-  if (event.kind === 'merge_request') return [...new Set([event.projectId, Number(event.attributes.source_project_id)])].filter(Number.isInteger);
+  if (event.kind === 'merge_request') return [...new Set([event.projectId, event.attributes.source_project_id])];
   return [event.projectId];
 }

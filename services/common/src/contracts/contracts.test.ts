@@ -1,0 +1,43 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createKnownEventReader } from './index';
+import type { StreamedEvent } from '../outbox';
+
+const entry = (service: string, type: string, payload: Record<string, unknown>): StreamedEvent => ({ id: '9', streamId: '9-0', service, type, payload, occurredAt: new Date().toISOString() });
+const member = { project_id: 1, user_id: 2, user_username: 'u', access_level: 30, actor_id: 1, actor_username: 'root' };
+
+/** A reader whose log lines are kept, to count what it reported. */
+function reader() {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+  return { read: createKnownEventReader(pino({ level: 'info' }, sink) as never), lines };
+}
+
+describe('event contracts at the consumer\'s edge', () => {
+  it('gives a declared event back checked and typed, under its key', () => {
+    const { read } = reader();
+    const known = read(entry('membership', 'member.added', { v: 1, ...member, extra: 'dropped' }));
+    expect(known?.key).toBe('membership:member.added');
+    expect(known?.payload).toEqual({ v: 1, ...member });
+  });
+
+  it('reads an event recorded before versions existed as version 1', () => {
+    expect(reader().read(entry('membership', 'member.added', member))?.payload).toMatchObject({ v: 1 });
+  });
+
+  it('passes over types no contract declares, without a word', () => {
+    const { read, lines } = reader();
+    expect(read(entry('membership', 'member.promoted', member))).toBeNull();
+    expect(read(entry('nobody', 'thing.happened', {}))).toBeNull();
+    expect(lines).toHaveLength(0);
+  });
+
+  it('skips a payload it cannot read (a newer version, a missing field) and says so once per type', async () => {
+    const { read, lines } = reader();
+    expect(read(entry('membership', 'member.added', { ...member, v: 2 }))).toBeNull();
+    expect(read(entry('membership', 'member.added', { ...member, user_id: 'two' }))).toBeNull();
+    expect(read(entry('membership', 'member.removed', { ...member, project_id: undefined }))).toBeNull();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((l) => l.type)).toEqual(['membership:member.added', 'membership:member.removed']);
+  });
+});

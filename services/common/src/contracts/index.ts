@@ -1,0 +1,35 @@
+import type { Logger } from '../logger';
+import { createEventReader, type EventOf } from './define';
+import { gitWorkerEvents } from './git-worker';
+import { identityEvents } from './identity';
+import { membershipEvents } from './membership';
+import { mergeRequestsEvents } from './mergerequests';
+import { notesEvents } from './notes';
+import { projectsEvents } from './projects';
+
+/**
+ * Each producer's contract lives in its own module here, owned by that service (the way each
+ * subgraph owns its SDL). They sit in common, not in the services' packages, because producers
+ * consume each other's events both ways (projects ↔ notes), and packages must not form cycles.
+ */
+export * from './define';
+export * from './git-worker';
+export * from './identity';
+export * from './membership';
+export * from './mergerequests';
+export * from './notes';
+export * from './projects';
+
+const CONTRACTS = [identityEvents, projectsEvents, membershipEvents, gitWorkerEvents, mergeRequestsEvents, notesEvents];
+
+/** Every event the system emits, as a consumer reads it: a union discriminated by `key`. */
+export type KnownEvent =
+  | EventOf<typeof identityEvents>
+  | EventOf<typeof projectsEvents>
+  | EventOf<typeof membershipEvents>
+  | EventOf<typeof gitWorkerEvents>
+  | EventOf<typeof mergeRequestsEvents>
+  | EventOf<typeof notesEvents>;
+
+/** Reads stream entries against every producer's contract (see createEventReader). */
+export const createKnownEventReader = (logger: Logger) => createEventReader<KnownEvent>(CONTRACTS, logger);

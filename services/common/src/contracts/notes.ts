@@ -1,0 +1,91 @@
+// The contract of services/notes: the events it emits. Owned by notes.
+import { z } from 'zod';
+import { defineEvents, payload } from './define';
+import { mergeRequestAttributes } from './mergerequests';
+import { actor, id, timestamp } from './shared';
+
+/** Issues, snippets and notes as their events carry them: GitLab's hook attributes. */
+export const issueAttributes = z.object({
+  id,
+  iid: z.number().int(),
+  project_id: id,
+  title: z.string(),
+  description: z.string(),
+  state: z.enum(['opened', 'closed', 'reopened']),
+  author_id: id,
+  assignee_id: id.nullable(),
+  milestone_id: z.null(),
+  labels: z.array(z.string()),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const snippetAttributes = z.object({
+  id,
+  project_id: id,
+  title: z.string(),
+  file_name: z.string(),
+  content: z.string(),
+  author_id: id,
+  visibility_level: z.number().int(),
+  expires_at: timestamp.nullable(),
+  type: z.literal('ProjectSnippet'),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const noteableTypes = ['Issue', 'Snippet', 'MergeRequest'] as const;
+
+export const noteAttributes = z.object({
+  id,
+  note: z.string(),
+  noteable_type: z.enum(noteableTypes),
+  noteable_id: id,
+  author_id: id,
+  project_id: id,
+  system: z.boolean(),
+  attachment: z.null(),
+  line_code: z.null(),
+  commit_id: z.null(),
+  st_diff: z.null(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+const issue = payload({
+  project_id: id,
+  ...actor,
+  action: z.string(),
+  issue_id: id,
+  iid: z.number().int(),
+  title: z.string(),
+  state: z.string(),
+  attributes: issueAttributes,
+});
+
+const note = payload({
+  project_id: id,
+  ...actor,
+  note_id: id,
+  noteable_type: z.enum(noteableTypes),
+  noteable_id: id,
+  body: z.string(),
+  system: z.boolean(),
+  note: noteAttributes,
+  /** What the note was made on; only on notes people write (not system notes, not edits). */
+  noteable: z.union([issueAttributes, mergeRequestAttributes, snippetAttributes]).nullable(),
+});
+
+const snippet = payload({ project_id: id, ...actor, snippet_id: id, title: z.string() });
+
+export const notesEvents = defineEvents('notes', {
+  'issue.opened': issue,
+  'issue.updated': issue,
+  'issue.closed': issue,
+  'issue.reopened': issue,
+  'note.created': note,
+  'note.updated': note,
+  'snippet.created': snippet,
+  'snippet.updated': snippet,
+  'snippet.deleted': snippet,
+});

@@ -1,0 +1,35 @@
+// The contract of services/projects: the events it emits. Owned by projects.
+import { z } from 'zod';
+import { defineEvents, payload } from './define';
+import { actor, id } from './shared';
+
+/** What membership decides access from; applied only when `version` is newer than what it holds. */
+export const projectFacts = z.object({
+  projectId: id,
+  ownerId: id.nullable(),
+  visibilityLevel: z.number().int(),
+  archived: z.boolean(),
+  issuesEnabled: z.boolean(),
+  mergeRequestsEnabled: z.boolean(),
+  snippetsEnabled: z.boolean(),
+  wikiEnabled: z.boolean(),
+  version: z.number().int(),
+  deleted: z.boolean(),
+});
+
+const project = {
+  project_id: id,
+  name: z.string(),
+  path: z.string(),
+  path_with_namespace: z.string(),
+  namespace_id: id,
+  ...actor,
+  facts: projectFacts,
+};
+
+export const projectsEvents = defineEvents('projects', {
+  /** The repository service makes the repository from these (forked or imported when asked). */
+  'project.created': payload({ ...project, forked_from_project_id: id.nullable(), default_branch: z.string(), import_url: z.string().nullable() }),
+  'project.updated': payload(project),
+  'project.deleted': payload(project),
+});
