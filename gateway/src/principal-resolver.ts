@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
-import { DomainError, ErrorCode, GATEWAY_SYSTEM, PRINCIPAL_HEADER, signPrincipal, ANONYMOUS, type Principal } from '@hub/common';
+import { DomainError, ErrorCode, GATEWAY_SYSTEM, PRINCIPAL_HEADER, principalLookup, signPrincipal, ANONYMOUS, type Principal, type ResponseOf } from '@hub/common';
 import type { Dispatcher } from 'undici';
 import { hasCredentials, type PresentedCredentials } from './credentials';
 import type { PrincipalCache } from './principal-cache';
 
-interface PrincipalUser {
-  id: number;
-  username: string;
-  isAdmin: boolean;
-}
-interface IdentityAnswer {
-  user: PrincipalUser | null;
-  sudo?: PrincipalUser | null;
-}
+type IdentityAnswer = ResponseOf<typeof principalLookup>;
 
 /** An auth failure, raised before any subgraph is called; the HTTP status helps direct GraphQL users. */
 const authError = (code: ErrorCode, message: string, status: number) =>
@@ -35,7 +27,7 @@ export function createPrincipalResolver(deps: {
   async function askIdentity(credentials: PresentedCredentials): Promise<IdentityAnswer> {
     try {
       const response = await deps.identity.request({
-        path: '/internal/principal',
+        path: principalLookup.path,
         method: 'POST',
         headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(GATEWAY_SYSTEM, deps.secret) },
         body: JSON.stringify(credentials),
@@ -46,7 +38,7 @@ export function createPrincipalResolver(deps: {
         await response.body.dump();
         throw new Error(`identity answered ${response.statusCode} to a principal lookup`);
       }
-      return (await response.body.json()) as IdentityAnswer;
+      return principalLookup.response.parse(await response.body.json());
     } catch (error) {
       deps.onUnavailable?.(error);
       throw authError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable', 503);

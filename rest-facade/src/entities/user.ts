@@ -19,13 +19,11 @@ const USER_FULL = [
 ] as const;
 const USER_LOGIN = [...USER_FULL, 'private_token'] as const;
 
-const pick = (object: Record<string, unknown>, keys: readonly string[]) =>
-  Object.fromEntries(keys.map((key) => [key, object[key] ?? null]));
-
-type Fields = Record<string, unknown>;
+/** The v3 entity's fields of whatever user document a route fetched; absent ones show as null. */
+const pick = (object: object, keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, (object as Record<string, unknown>)[key] ?? null]));
 
 /** What GET /users and GET /users/:id show: everything to admins, the public profile to others. */
-export const presentUser = (user: Fields, viewerIsAdmin: boolean) => pick(user, viewerIsAdmin ? USER_FULL : USER);
-export const presentUserFull = (user: Fields) => pick(user, USER_FULL);
+export const presentUser = (user: object, viewerIsAdmin: boolean) => pick(user, viewerIsAdmin ? USER_FULL : USER);
+export const presentUserFull = (user: object) => pick(user, USER_FULL);
 /** GET /user and POST /session: the caller's own account with its private token (GitLab 7.14–8.11). */
-export const presentUserLogin = (user: Fields) => pick(user, USER_LOGIN);
+export const presentUserLogin = (user: object) => pick(user, USER_LOGIN);

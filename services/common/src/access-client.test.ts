@@ -1,5 +1,6 @@
 import { Visibility, type ProjectAccess } from './access';
-import { createAccessClient, type AccessRequest } from './access-client';
+import { createAccessClient } from './access-client';
+import type { accessLookup, RequestOf } from './contracts';
 import type { InternalClient } from './internal-http';
 import type { Principal } from './principal';
 
@@ -7,9 +8,9 @@ const alice: Principal = { userId: 1, username: 'alice', isAdmin: false, imperso
 const bob: Principal = { userId: 2, username: 'bob', isAdmin: false, impersonatorId: null };
 
 function fakeMembership() {
-  const calls: AccessRequest[] = [];
+  const calls: Array<RequestOf<typeof accessLookup>> = [];
   const client = {
-    post: async (_path: string, body: AccessRequest) => {
+    call: async (_endpoint: unknown, body: RequestOf<typeof accessLookup>) => {
       calls.push(body);
       const access = body.projectIds.map((projectId): ProjectAccess | null =>
         projectId > 100
@@ -41,6 +42,19 @@ describe('access client', () => {
     const [a, b, missing] = await Promise.all([loader.load(1), loader.load(2), loader.load(101)]);
     expect(calls).toEqual([{ userId: 1, projectIds: [1, 2, 101] }]);
     expect([a?.projectId, b?.projectId, missing]).toEqual([1, 2, null]);
+  });
+
+  it('gives one request one loader, so its context and its services batch together', async () => {
+    const { client, calls } = fakeMembership();
+    const access = createAccessClient({ membership: client, ttlMs: 0 });
+    const request = { ...alice };
+    expect(access.loader(request)).toBe(access.loader(request));
+    expect(access.loader({ ...alice })).not.toBe(access.loader(request));
+    await Promise.all([access.loader(request).load(1), access.loader(request).load(2)]);
+    expect(calls).toEqual([{ userId: 1, projectIds: [1, 2] }]);
+    // Nothing is memoized beyond the TTL cache: a later question is asked again.
+    await access.loader(request).load(1);
+    expect(calls).toHaveLength(2);
   });
 
   it('reuses answers across requests until they expire, per user', async () => {

@@ -1,23 +1,12 @@
 import DataLoader from 'dataloader';
 import type { ProjectAccess } from './access';
-import { createEventReader, membershipEvents, projectsEvents, type EventOf } from './contracts';
+import { accessLookup, createEventReader, membershipEvents, projectsEvents, type EventOf } from './contracts';
 import { followEvents } from './event-streams';
 import type { InternalClient } from './internal-http';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
 import type { Principal } from './principal';
 
-/** The body of membership's `POST /internal/access`. */
-export interface AccessRequest {
-  userId: number | null;
-  projectIds: number[];
-}
-/** Its answer: one entry per asked id, in order; null where no such project exists. */
-export interface AccessResponse {
-  access: Array<ProjectAccess | null>;
-}
-
-export const ACCESS_PATH = '/internal/access';
 
 const MAX_CACHED = 50_000;
 
@@ -31,6 +20,7 @@ export function createAccessClient(options: { membership: InternalClient; ttlMs:
   // projectId → (user key → entry), so one event drops every user's entry for the project.
   const cache = new Map<number, Map<string, { value: ProjectAccess | null; expires: number }>>();
   let size = 0;
+  const loaders = new WeakMap<Principal, DataLoader<number, ProjectAccess | null>>();
   const userKey = (principal: Principal) => String(principal.userId ?? 'anonymous');
 
   function remember(projectId: number, user: string, value: ProjectAccess | null) {
@@ -57,10 +47,16 @@ export function createAccessClient(options: { membership: InternalClient; ttlMs:
   }
 
   return {
-    /** A loader for one request's principal. */
+    /**
+     * The loader of one request's principal. Each request verifies its own principal object, so
+     * keying by it gives one loader per request, shared by the context and the services it calls:
+     * everything a request asks goes out in one batch.
+     */
     loader(principal: Principal): DataLoader<number, ProjectAccess | null> {
+      const existing = loaders.get(principal);
+      if (existing) return existing;
       const user = userKey(principal);
-      return new DataLoader<number, ProjectAccess | null>(async (ids) => {
+      const loader = new DataLoader<number, ProjectAccess | null>(async (ids) => {
         const results = new Map<number, ProjectAccess | null>();
         const missing: number[] = [];
         for (const id of ids) {
@@ -69,15 +65,18 @@ export function createAccessClient(options: { membership: InternalClient; ttlMs:
           else missing.push(id);
         }
         if (missing.length) {
-          const request: AccessRequest = { userId: principal.userId, projectIds: missing };
-          const { access } = await options.membership.post<AccessResponse>(ACCESS_PATH, request);
+          const { access } = await options.membership.call(accessLookup, { userId: principal.userId, projectIds: missing });
           missing.forEach((id, i) => {
             results.set(id, access[i] ?? null);
             remember(id, user, access[i] ?? null);
           });
         }
         return ids.map((id) => results.get(id) ?? null);
-      });
+        // No memo of its own: answers live in the TTL cache above, which membership's events
+        // clear; a loader that outlived its request must never hold a revoked answer.
+      }, { cache: false });
+      loaders.set(principal, loader);
+      return loader;
     },
 
     invalidateProject(projectId: number) {

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { projectAccess } from './contracts/membership';
 import { forbidden, notFound } from './errors';
 import type { Principal } from './principal';
 
@@ -13,24 +15,8 @@ export const VISIBILITY_LEVELS: readonly number[] = [Visibility.PRIVATE, Visibil
 /** GitLab's default notification level for a membership ("global"). */
 export const DEFAULT_NOTIFICATION_LEVEL = 3;
 
-/**
- * What membership knows about one project and one user: everything an access decision needs.
- * Membership's authorization API answers with these; `can` decides from them.
- */
-export interface ProjectAccess {
-  projectId: number;
-  visibilityLevel: number;
-  /** The namespace owner, who is Owner of the project. */
-  ownerId: number | null;
-  /** The user's membership level, null when the user is not a member. */
-  memberLevel: number | null;
-  notificationLevel: number | null;
-  archived: boolean;
-  issuesEnabled: boolean;
-  mergeRequestsEnabled: boolean;
-  snippetsEnabled: boolean;
-  wikiEnabled: boolean;
-}
+/** What membership knows about one project and one user: everything an access decision needs. */
+export type ProjectAccess = z.output<typeof projectAccess>;
 
 /** The project abilities of GitLab v3's ability model that this system checks. */
 export type Ability =

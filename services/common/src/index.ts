@@ -15,6 +15,5 @@ export * from './access';
 export * from './access-client';
 export * from './event-streams';
 export * from './internal-http';
-export * from './internal-contracts';
 export * from './network';
 export * from './contracts';

@@ -3,6 +3,8 @@ import type { Logger } from './logger';
 import express, { type Router } from 'express';
 import { Pool } from 'undici';
 import { DomainError, ErrorCode } from './errors';
+import type { z } from 'zod';
+import type { Endpoint, RequestOf, ResponseOf } from './contracts/define';
 import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal, verifyPrincipal } from './principal';
 
 /**
@@ -18,13 +20,15 @@ export function createInternalClient(options: { baseUrl: string; secret: string;
   });
   const target = new URL(options.baseUrl).host;
 
-  async function call<T>(method: 'POST' | 'PUT', path: string, body: unknown): Promise<T> {
+  /** POSTs to an endpoint of the target's contract; the answer is checked against it. */
+  async function call<E extends Endpoint<z.ZodType, z.ZodType>>(endpoint: E, body: RequestOf<E>): Promise<ResponseOf<E>> {
+    const { path } = endpoint;
     let statusCode: number;
     let payload: unknown;
     try {
       const response = await pool.request({
         path,
-        method,
+        method: 'POST',
         headers: {
           'content-type': 'application/json',
           [PRINCIPAL_HEADER]: signPrincipal({ ...ANONYMOUS, system: options.caller }, options.secret),
@@ -40,16 +44,14 @@ export function createInternalClient(options: { baseUrl: string; secret: string;
     }
     if (statusCode >= 400) {
       const message = (payload as { message?: unknown })?.message;
-      throw new Error(`${method} ${target}${path} answered ${statusCode}: ${typeof message === 'string' ? message : ''}`);
+      throw new Error(`POST ${target}${path} answered ${statusCode}: ${typeof message === 'string' ? message : ''}`);
     }
-    return payload as T;
+    const answer = endpoint.response.safeParse(payload);
+    if (!answer.success) throw new Error(`POST ${target}${path} answered outside its contract: ${answer.error.issues[0]?.message}`);
+    return answer.data as ResponseOf<E>;
   }
 
-  return {
-    post: <T>(path: string, body: unknown) => call<T>('POST', path, body),
-    put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
-    close: () => pool.close(),
-  };
+  return { call, close: () => pool.close() };
 }
 
 export type InternalClient = ReturnType<typeof createInternalClient>;
@@ -71,18 +73,27 @@ export function createInternalRouter(secret: string): Router {
   return router;
 }
 
-/** Ids from an internal request body: positive 32-bit integers only, at most 1,000. */
-export const idList = (value: unknown): number[] =>
-  Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v) && v > 0 && v < 2 ** 31).slice(0, 1000) : [];
-
-/** Wraps an async internal handler: its result is the JSON answer, a failure a logged JSON 500. */
-export const internalHandler =
-  (logger: Logger, handle: (body: Record<string, unknown>, req: Request) => Promise<unknown>) =>
-  async (req: Request, res: Response) => {
+/**
+ * Serves an endpoint of this service's contract on an internal router: a body outside the
+ * contract is a 400, the handler's result the JSON answer, a failure a logged JSON 500.
+ */
+export function serveEndpoint<E extends Endpoint<z.ZodType, z.ZodType>>(
+  router: Router,
+  endpoint: E,
+  logger: Logger,
+  handle: (body: z.output<E['request']>) => Promise<z.input<E['response']>>,
+): void {
+  router.post(endpoint.path, async (req: Request, res: Response) => {
+    const body = endpoint.request.safeParse(req.body ?? {});
+    if (!body.success) {
+      res.status(400).json({ message: `400 (Bad request) ${body.error.issues[0]?.path.join('.') || 'body'} is invalid` });
+      return;
+    }
     try {
-      res.json(await handle((req.body ?? {}) as Record<string, unknown>, req));
+      res.json(await handle(body.data as z.output<E['request']>));
     } catch (error) {
       logger.error({ err: error, path: req.path }, 'internal endpoint failed');
       res.status(500).json({ message: '500 Internal Server Error' });
     }
-  };
+  });
+}

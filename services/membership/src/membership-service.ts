@@ -1,18 +1,16 @@
 import {
+  usersLookup,
   authorize,
   forbidden,
   MEMBER_ACCESS_LEVELS,
   notFound,
   membershipEvents,
   unprocessable,
-  USERS_LOOKUP_PATH,
   type InternalClient,
   type Principal,
   type ProjectAccess,
   type TransactionSql,
   type UserSummary,
-  type UsersLookupRequest,
-  type UsersLookupResponse,
   type Sql,
 } from '@hub/common';
 import * as members from './db/members';
@@ -23,8 +21,7 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
   const { sql } = deps;
 
   async function lookupUsers(ids: number[], query?: string): Promise<UserSummary[]> {
-    const request: UsersLookupRequest = { ids, query };
-    return (await deps.identity.post<UsersLookupResponse>(USERS_LOOKUP_PATH, request)).users;
+    return (await deps.identity.call(usersLookup, { ids, query })).users;
   }
 
   async function accessOf(principal: Principal, projectId: number): Promise<ProjectAccess | null> {

@@ -1,25 +1,24 @@
 import {
+  protectedBranches,
   authorize,
   can,
   conflict,
   invalid,
   methodNotAllowed,
   notFound,
-  PROTECTED_BRANCHES_PATH,
   mergeRequestsEvents,
   unauthenticated,
   unprocessable,
   type AccessClient,
   type InternalClient,
   type Principal,
-  type ProtectedBranchesRequest,
-  type ProtectedBranchesResponse,
   type Sql,
   type TransactionSql,
 } from '@hub/common';
 import { gitDomainError, gitFailureOf, promised, type GitClients } from '@hub/protos';
 import * as db from './db/merge-requests';
 import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
+import type { CreateMergeRequestInput, UpdateMergeRequestInput } from './generated/graphql';
 import type { MergeRequestRow } from './db/merge-requests';
 
 const UNIQUE_VIOLATION = '23505';
@@ -27,22 +26,6 @@ const OPEN_STATES = ['opened', 'reopened'];
 
 /** GitLab's work-in-progress marker: a title starting with WIP or [WIP]. */
 
-export interface CreateInput {
-  sourceBranch: string;
-  targetBranch: string;
-  title: string;
-  description?: string | null;
-  assigneeId?: number | null;
-  targetProjectId?: number | null;
-}
-
-export interface UpdateInput {
-  title?: string | null;
-  description?: string | null;
-  targetBranch?: string | null;
-  assigneeId?: number | null;
-  stateEvent?: string | null;
-}
 
 /** Merge requests: their state machine, iids, and merges done by the git worker. */
 export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient }) {
@@ -101,8 +84,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
   /** Accepting needs push rights on the target branch: Master when it is protected (GitLab answered 401). */
   async function authorizeMerge(principal: Principal, mr: MergeRequestRow) {
     const access = authorize(await accessOf(principal, mr.projectId), principal, 'read_project');
-    const request: ProtectedBranchesRequest = { projectId: mr.projectId };
-    const { names } = await deps.repository.post<ProtectedBranchesResponse>(PROTECTED_BRANCHES_PATH, request);
+    const { names } = await deps.repository.call(protectedBranches, { projectId: mr.projectId });
     const ability = names.includes(mr.targetBranch) ? 'push_code_to_protected_branches' : 'push_code';
     if (!can(access, principal, ability)) throw unauthenticated();
   }
@@ -138,7 +120,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
   return {
     accessOf,
 
-    async create(principal: Principal, projectId: number, input: CreateInput): Promise<MergeRequestRow> {
+    async create(principal: Principal, projectId: number, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
       authorize(await accessOf(principal, projectId), principal, 'create_merge_request');
       const targetProjectId = input.targetProjectId ?? projectId;
       if (targetProjectId !== projectId) {
@@ -179,7 +161,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     },
 
     /** The spec's state table: close from opened, reopen from closed (state reopened), merge as accept. */
-    async update(principal: Principal, projectId: number, id: number, input: UpdateInput): Promise<MergeRequestRow> {
+    async update(principal: Principal, projectId: number, id: number, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
       const mr = await findOr404(projectId, id);
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
       if (mr.authorId !== principal.userId) authorize(access, principal, 'admin_merge_request');

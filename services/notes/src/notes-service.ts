@@ -1,16 +1,14 @@
 import {
+  mergeRequestFind,
   authorize,
   can,
   forbidden,
   invalid,
   VISIBILITY_LEVELS,
-  MERGE_REQUEST_FIND_PATH,
   notFound,
   notesEvents,
   type AccessClient,
   type InternalClient,
-  type MergeRequestFindRequest,
-  type MergeRequestFindResponse,
   type Principal,
   type Sql,
   type TransactionSql,
@@ -22,6 +20,7 @@ import type { IssueRow } from './db/issues';
 import * as db from './db/notes';
 import type { NoteRow } from './db/notes';
 import { issueAttributes, noteAttributes, snippetAttributes, type NoteableAttributes } from './event-attributes';
+import type { CreateIssueInput, CreateSnippetInput, UpdateIssueInput, UpdateSnippetInput } from './generated/graphql';
 
 /** Notes on merge requests (issues and snippets come with their services). */
 export function createNotesService(deps: { sql: Sql; access: AccessClient; mergeRequests: InternalClient }) {
@@ -29,8 +28,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
   async function requireMergeRequest(projectId: number, id: number) {
-    const request: MergeRequestFindRequest = { projectId, id };
-    const { found, attributes } = await deps.mergeRequests.post<MergeRequestFindResponse>(MERGE_REQUEST_FIND_PATH, request);
+    const { found, attributes } = await deps.mergeRequests.call(mergeRequestFind, { projectId, id });
     if (!found) throw notFound();
     return attributes;
   }
@@ -110,7 +108,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
     accessOf,
     snippetOr404,
 
-    async createSnippet(principal: Principal, projectId: number, input: { title: string; fileName: string; code: string; visibilityLevel?: number | null }) {
+    async createSnippet(principal: Principal, projectId: number, input: CreateSnippetInput) {
       authorize(await accessOf(principal, projectId), principal, 'create_snippet');
       checkVisibility(input.visibilityLevel);
       return sql.begin(async (tx) => {
@@ -128,7 +126,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
     },
 
     /** Its author, or Master and above. */
-    async updateSnippet(principal: Principal, projectId: number, id: number, input: { title?: string | null; fileName?: string | null; code?: string | null; visibilityLevel?: number | null }) {
+    async updateSnippet(principal: Principal, projectId: number, id: number, input: UpdateSnippetInput) {
       const { access, snippet } = await snippetOr404(principal, projectId, id);
       if (snippet.authorId !== principal.userId) authorize(access, principal, 'admin_project');
       checkVisibility(input.visibilityLevel);
@@ -187,7 +185,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
       updateNote(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, noteId, body),
 
     /** Guests may open issues; a project with issues disabled refuses them (403), as GitLab did. */
-    async createIssue(principal: Principal, projectId: number, input: { title: string; description?: string | null; assigneeId?: number | null; labels?: string[] | null }) {
+    async createIssue(principal: Principal, projectId: number, input: CreateIssueInput) {
       authorize(await accessOf(principal, projectId), principal, 'create_issue');
       if (input.title.trim() === '') throw invalid({ title: ["can't be blank"] });
       return sql.begin(async (tx) => {
@@ -209,7 +207,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
       principal: Principal,
       projectId: number,
       id: number,
-      input: { title?: string | null; description?: string | null; assigneeId?: number | null; labels?: string[] | null; stateEvent?: string | null },
+      input: UpdateIssueInput,
     ) {
       const issue = await issueOr404(projectId, id);
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');

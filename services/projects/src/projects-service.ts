@@ -1,10 +1,11 @@
 import {
+  applyProjectFacts,
+  namespacesLookup,
+  type RequestOf,
   authorize,
   conflict,
   invalid,
-  NAMESPACES_LOOKUP_PATH,
   notFound,
-  projectFactsPath,
   projectsEvents,
   requireAdmin,
   requireUser,
@@ -14,8 +15,6 @@ import {
   type InternalClient,
   type Logger,
   type NamespaceSummary,
-  type NamespacesLookupRequest,
-  type NamespacesLookupResponse,
   type Principal,
   type ProjectAccess,
   type ProjectFacts,
@@ -60,8 +59,8 @@ export function createProjectsService(deps: {
 }) {
   const { sql, logger } = deps;
 
-  async function lookupNamespaces(request: NamespacesLookupRequest): Promise<NamespaceSummary[]> {
-    return (await deps.identity.post<NamespacesLookupResponse>(NAMESPACES_LOOKUP_PATH, request)).namespaces;
+  async function lookupNamespaces(request: RequestOf<typeof namespacesLookup>): Promise<NamespaceSummary[]> {
+    return (await deps.identity.call(namespacesLookup, request)).namespaces;
   }
 
   const personalNamespace = async (userId: number) => (await lookupNamespaces({ ownerIds: [userId] }))[0];
@@ -103,7 +102,7 @@ export function createProjectsService(deps: {
    */
   async function tellMembership(row: ProjectRow, deleted = false) {
     try {
-      await deps.membership.put(projectFactsPath(row.id), factsOf(row, deleted));
+      await deps.membership.call(applyProjectFacts, factsOf(row, deleted));
     } catch (error) {
       logger.warn({ err: error, projectId: row.id }, 'membership not told directly; the project event will tell it');
     }

@@ -59,3 +59,22 @@ export function createEventReader<Known extends { key: string }>(contracts: Read
     return { key, event, payload: parsed.data } as unknown as Known;
   };
 }
+
+/**
+ * An internal (non-graph) endpoint: POST `path` with a JSON body. The owner validates the request
+ * with `request`, the caller the answer with `response`; both sides get their types from here.
+ */
+export interface Endpoint<Request extends z.ZodType, Response extends z.ZodType> {
+  path: string;
+  request: Request;
+  response: Response;
+}
+
+export const endpoint = <Request extends z.ZodType, Response extends z.ZodType>(path: string, request: Request, response: Response): Endpoint<Request, Response> => ({
+  path,
+  request,
+  response,
+});
+
+export type RequestOf<E> = E extends Endpoint<infer Request, z.ZodType> ? z.input<Request> : never;
+export type ResponseOf<E> = E extends Endpoint<z.ZodType, infer Response> ? z.output<Response> : never;

@@ -1,4 +1,5 @@
-// The contract of services/git-worker's events: pushes, in GitLab's push-hook terms. Owned by the git worker.
+// The contract of services/git-worker: its events (pushes, in GitLab's push-hook terms) and the claims
+// its git-over-HTTP side takes from the facade. Owned by the git worker (the gRPC side is protos/).
 import { z } from 'zod';
 import { defineEvents, payload } from './define';
 import { actor, id } from './shared';
@@ -26,3 +27,23 @@ const push = payload({
 });
 
 export const gitWorkerEvents = defineEvents('git_worker', { push, tag_push: push });
+
+/**
+ * What the facade tells the git worker about a git-over-HTTP request it has authorized, signed
+ * with the shared secret (signClaims) in GIT_ACCESS_HEADER. The worker enforces the push rules with it.
+ */
+export const GIT_ACCESS_HEADER = 'x-hub-git-access';
+export const gitAccessClaims = z.object({
+  projectId: id,
+  /** The pusher; null for anonymous clones of public projects. */
+  userId: id.nullable(),
+  username: z.string().nullable(),
+  /** May push to unprotected branches (Developer and above). */
+  push: z.boolean(),
+  /** May push to protected branches (Master and above). Nobody force-pushes or deletes them. */
+  pushProtected: z.boolean(),
+  protectedBranches: z.array(z.string()),
+  /** HEAD of a repository the worker has to create on the spot. */
+  defaultBranch: z.string(),
+});
+export type GitAccessClaims = z.output<typeof gitAccessClaims>;

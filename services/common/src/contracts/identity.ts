@@ -1,7 +1,7 @@
-// The contract of services/identity: the events it emits, and its internal lookups. Owned by identity.
+// The contract of services/identity: the events it emits and its internal endpoints. Owned by identity.
 import { z } from 'zod';
-import { defineEvents, payload } from './define';
-import { id } from './shared';
+import { defineEvents, endpoint, payload } from './define';
+import { id, ids, timestamp } from './shared';
 
 const user = payload({ user_id: id, username: z.string(), email: z.string(), name: z.string(), is_admin: z.boolean() });
 
@@ -14,3 +14,81 @@ export const identityEvents = defineEvents('identity', {
   /** The private token changed: cached principals of the user must go. */
   'user.private_token_reset': user,
 });
+
+export const userSummary = z.object({
+  id,
+  username: z.string(),
+  name: z.string(),
+  state: z.string(),
+  /** For hook payloads (`user_email`), which GitLab sent to project hooks. */
+  email: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+export type UserSummary = z.output<typeof userSummary>;
+
+/** The users among `ids`, narrowed by `query` (username, name or email, case-insensitive) when given. */
+export const usersLookup = endpoint(
+  '/internal/users/lookup',
+  z.object({ ids, query: z.string().optional() }),
+  z.object({ users: z.array(userSummary) }),
+);
+
+/** A user's public profile, as the graph's User shows it. */
+export const userProfile = z.object({
+  id,
+  username: z.string(),
+  name: z.string(),
+  state: z.string(),
+  avatarUrl: z.string().nullable(),
+  webUrl: z.string(),
+  createdAt: timestamp,
+});
+export type UserProfile = z.output<typeof userProfile>;
+
+/** A namespace as the graph's Namespace shows it, with its owner's profile. */
+export const namespaceSummary = z.object({
+  id,
+  path: z.string(),
+  name: z.string(),
+  description: z.string(),
+  ownerId: id.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  owner: userProfile.nullable(),
+});
+export type NamespaceSummary = z.output<typeof namespaceSummary>;
+
+/**
+ * Namespaces by id, or users' personal namespaces, with everything a project response shows of
+ * them (projects keeps a copy, so project reads need no identity round trip).
+ */
+export const namespacesLookup = endpoint(
+  '/internal/namespaces/lookup',
+  z.object({ ids: ids.optional(), ownerIds: ids.optional() }),
+  z.object({ namespaces: z.array(namespaceSummary) }),
+);
+
+/** The part of a user the gateway builds a principal from. */
+const principalUser = z.object({ id, username: z.string(), isAdmin: z.boolean() });
+
+/**
+ * Credentials → user, for the gateway only (kept off the public graph). The sudo target is looked
+ * up in the same round trip; the gateway applies the sudo rules.
+ */
+export const principalLookup = endpoint(
+  '/internal/principal',
+  z.object({
+    privateToken: z.string().optional(),
+    accessToken: z.string().optional(),
+    bearer: z.string().optional(),
+    /** HTTP basic: a login (username or email) with a password or the user's private token. */
+    basic: z.object({ login: z.string(), secret: z.string() }).optional(),
+    sudo: z.string().optional(),
+  }),
+  z.object({
+    /** The active user behind the credentials; null when they match nobody. */
+    user: principalUser.nullable(),
+    /** Present when `sudo` was asked: the target, or null when no user has that id or username. */
+    sudo: principalUser.nullable().optional(),
+  }),
+);

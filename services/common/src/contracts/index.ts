@@ -19,6 +19,7 @@ export * from './membership';
 export * from './mergerequests';
 export * from './notes';
 export * from './projects';
+export * from './repository';
 
 const CONTRACTS = [identityEvents, projectsEvents, membershipEvents, gitWorkerEvents, mergeRequestsEvents, notesEvents];
 

@@ -1,7 +1,8 @@
-// The contract of services/membership: the events it emits. Owned by membership.
+// The contract of services/membership: the events it emits and its internal endpoints. Owned by membership.
 import { z } from 'zod';
-import { defineEvents, payload } from './define';
-import { actor, id } from './shared';
+import { defineEvents, endpoint, payload } from './define';
+import { projectFacts } from './projects';
+import { actor, id, ids } from './shared';
 
 const member = payload({ project_id: id, user_id: id, user_username: z.string().nullable(), access_level: z.number().int(), ...actor });
 
@@ -10,3 +11,39 @@ export const membershipEvents = defineEvents('membership', {
   'member.updated': member,
   'member.removed': member,
 });
+
+/**
+ * What membership knows about one project and one user: everything an access decision needs
+ * (`can` in access.ts decides from it).
+ */
+export const projectAccess = z.object({
+  projectId: id,
+  visibilityLevel: z.number().int(),
+  /** The namespace owner, who is Owner of the project. */
+  ownerId: id.nullable(),
+  /** The user's membership level, null when the user is not a member. */
+  memberLevel: z.number().int().nullable(),
+  notificationLevel: z.number().int().nullable(),
+  archived: z.boolean(),
+  issuesEnabled: z.boolean(),
+  mergeRequestsEnabled: z.boolean(),
+  snippetsEnabled: z.boolean(),
+  wikiEnabled: z.boolean(),
+});
+
+/** The authorization API: per asked project, in order, its access facts, or null where none exists. */
+export const accessLookup = endpoint(
+  '/internal/access',
+  z.object({ userId: id.nullable(), projectIds: ids }),
+  z.object({ access: z.array(projectAccess.nullable()) }),
+);
+
+/** The projects a user is a member of. */
+export const memberProjects = endpoint('/internal/member-projects', z.object({ userId: id }), z.object({ projectIds: z.array(id) }));
+
+/**
+ * What projects tells membership about a project so it can decide access. Applied only when
+ * `version` is newer than what membership holds, so this call and the `project.*` event that
+ * carries the same facts may arrive in any order.
+ */
+export const applyProjectFacts = endpoint('/internal/project-facts', projectFacts, z.object({ applied: z.boolean() }));

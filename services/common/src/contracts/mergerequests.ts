@@ -1,6 +1,6 @@
 // The contract of services/mergerequests: the events it emits and its internal endpoint. Owned by mergerequests.
 import { z } from 'zod';
-import { defineEvents, payload } from './define';
+import { defineEvents, endpoint, payload } from './define';
 import { pushedCommit } from './git-worker';
 import { actor, id, timestamp } from './shared';
 
@@ -53,3 +53,10 @@ export const mergeRequestsEvents = defineEvents('mergerequests', {
   'merge_request.reopened': mergeRequest,
   'merge_request.merged': mergeRequest,
 });
+
+/** Whether a merge request belongs to a project, with its attributes (for the note's event). */
+export const mergeRequestFind = endpoint(
+  '/internal/merge-requests/find',
+  z.object({ projectId: id, id }),
+  z.object({ found: z.boolean(), attributes: mergeRequestAttributes.nullable() }),
+);

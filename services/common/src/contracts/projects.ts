@@ -1,7 +1,7 @@
-// The contract of services/projects: the events it emits. Owned by projects.
+// The contract of services/projects: the events it emits and its internal endpoint. Owned by projects.
 import { z } from 'zod';
-import { defineEvents, payload } from './define';
-import { actor, id } from './shared';
+import { defineEvents, endpoint, payload } from './define';
+import { actor, id, ids } from './shared';
 
 /** What membership decides access from; applied only when `version` is newer than what it holds. */
 export const projectFacts = z.object({
@@ -16,6 +16,7 @@ export const projectFacts = z.object({
   version: z.number().int(),
   deleted: z.boolean(),
 });
+export type ProjectFacts = z.output<typeof projectFacts>;
 
 const project = {
   project_id: id,
@@ -33,3 +34,22 @@ export const projectsEvents = defineEvents('projects', {
   'project.updated': payload(project),
   'project.deleted': payload(project),
 });
+
+export const projectSummary = z.object({
+  id,
+  name: z.string(),
+  path: z.string(),
+  pathWithNamespace: z.string(),
+  namespaceName: z.string(),
+  nameWithNamespace: z.string(),
+  description: z.string().nullable(),
+  defaultBranch: z.string(),
+  visibilityLevel: z.number().int(),
+  webUrl: z.string(),
+  httpUrlToRepo: z.string(),
+  sshUrlToRepo: z.string(),
+});
+export type ProjectSummary = z.output<typeof projectSummary>;
+
+/** What hook payloads and other non-graph callers show of projects; unknown ids are left out. */
+export const projectsLookup = endpoint('/internal/projects/lookup', z.object({ ids }), z.object({ projects: z.array(projectSummary) }));

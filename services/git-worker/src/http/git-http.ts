@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GIT_ACCESS_HEADER, verifyClaims, type GitAccessClaims, type Logger, type Sql } from '@hub/common';
+import { GIT_ACCESS_HEADER, gitAccessClaims, verifyClaims, type GitAccessClaims, type Logger, type Sql } from '@hub/common';
 import type { Request, Response } from 'express';
 import { headBranch, isEmptyRepo } from '../git/run';
 import { createRepository } from '../repository/create-repository';
@@ -39,7 +39,8 @@ function serialized<T>(projectId: number, work: () => Promise<T>): Promise<T> {
 export function createGitHttpHandler(deps: GitHttpDeps) {
   return async (req: Request, res: Response) => {
     const match = ROUTE.exec(req.path);
-    const claims = verifyClaims<GitAccessClaims>(req.header(GIT_ACCESS_HEADER), deps.secret);
+    // Signed by the facade, and in the shape the contract says (a signature alone proves no shape).
+    const claims = gitAccessClaims.safeParse(verifyClaims(req.header(GIT_ACCESS_HEADER), deps.secret)).data;
     if (!match || !claims || claims.projectId !== Number(match[1])) {
       res.status(match ? 403 : 404).type('text/plain').send(match ? 'Forbidden\n' : 'Not Found\n');
       return;

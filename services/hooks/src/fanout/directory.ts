@@ -1,13 +1,9 @@
 import {
-  PROJECTS_LOOKUP_PATH,
-  USERS_LOOKUP_PATH,
+  projectsLookup,
+  usersLookup,
   type InternalClient,
   type ProjectSummary,
-  type ProjectsLookupRequest,
-  type ProjectsLookupResponse,
   type UserSummary,
-  type UsersLookupRequest,
-  type UsersLookupResponse,
 } from '@hub/common';
 
 /**
@@ -44,13 +40,11 @@ export function createDirectory(deps: { projects: InternalClient; identity: Inte
   return {
     projects: (ids: number[]) =>
       lookup(projectCache, ids, async (missing) => {
-        const request: ProjectsLookupRequest = { ids: missing };
-        return (await deps.projects.post<ProjectsLookupResponse>(PROJECTS_LOOKUP_PATH, request)).projects;
+        return (await deps.projects.call(projectsLookup, { ids: missing })).projects;
       }),
     users: (ids: number[]) =>
       lookup(userCache, ids, async (missing) => {
-        const request: UsersLookupRequest = { ids: missing };
-        return (await deps.identity.post<UsersLookupResponse>(USERS_LOOKUP_PATH, request)).users;
+        return (await deps.identity.call(usersLookup, { ids: missing })).users;
       }),
   };
 }

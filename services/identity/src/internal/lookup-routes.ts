@@ -1,15 +1,12 @@
 import {
   createInternalRouter,
-  idList,
-  internalHandler,
-  NAMESPACES_LOOKUP_PATH,
-  USERS_LOOKUP_PATH,
+  namespacesLookup,
+  serveEndpoint,
+  usersLookup,
   type Logger,
   type NamespaceSummary,
-  type NamespacesLookupResponse,
-  type UserProfile,
   type Sql,
-  type UsersLookupResponse,
+  type UserProfile,
 } from '@hub/common';
 import type { Router } from 'express';
 import { findNamespacesByIds, findUserNamespaces, type NamespaceRow } from '../db/namespaces';
@@ -39,26 +36,16 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
   });
 
   const router = createInternalRouter(deps.secret);
-  router.post(
-    USERS_LOOKUP_PATH,
-    internalHandler(deps.logger, async (body): Promise<UsersLookupResponse> => {
-      const query = typeof body.query === 'string' && body.query !== '' ? body.query : undefined;
-      const rows = await lookupUsers(deps.sql, idList(body.ids), query);
-      return { users: rows.map(({ id, username, name, state, email }) => ({ id, username, name, state, email, avatarUrl: gravatarUrl(email) })) };
-    }),
-  );
-  router.post(
-    NAMESPACES_LOOKUP_PATH,
-    internalHandler(deps.logger, async (body): Promise<NamespacesLookupResponse> => {
-      const [byId, byOwner] = await Promise.all([
-        idList(body.ids).length ? findNamespacesByIds(deps.sql, idList(body.ids)) : [],
-        idList(body.ownerIds).length ? findUserNamespaces(deps.sql, idList(body.ownerIds)) : [],
-      ]);
-      const found = [...new Map([...byId, ...byOwner].map((n) => [n.id, n])).values()];
-      const ownerIds = [...new Set(found.map((n) => n.ownerId).filter((id): id is number => id !== null))];
-      const owners = new Map((ownerIds.length ? await findUsersByIds(deps.sql, ownerIds) : []).map((u) => [u.id, u]));
-      return { namespaces: found.map((n) => summary(n, n.ownerId === null ? undefined : owners.get(n.ownerId))) };
-    }),
-  );
+  serveEndpoint(router, usersLookup, deps.logger, async ({ ids, query }) => {
+    const rows = await lookupUsers(deps.sql, ids, query || undefined);
+    return { users: rows.map(({ id, username, name, state, email }) => ({ id, username, name, state, email, avatarUrl: gravatarUrl(email) })) };
+  });
+  serveEndpoint(router, namespacesLookup, deps.logger, async ({ ids = [], ownerIds = [] }) => {
+    const [byId, byOwner] = await Promise.all([ids.length ? findNamespacesByIds(deps.sql, ids) : [], ownerIds.length ? findUserNamespaces(deps.sql, ownerIds) : []]);
+    const found = [...new Map([...byId, ...byOwner].map((n) => [n.id, n])).values()];
+    const ownerIdsFound = [...new Set(found.map((n) => n.ownerId).filter((id): id is number => id !== null))];
+    const owners = new Map((ownerIdsFound.length ? await findUsersByIds(deps.sql, ownerIdsFound) : []).map((u) => [u.id, u]));
+    return { namespaces: found.map((n) => summary(n, n.ownerId === null ? undefined : owners.get(n.ownerId))) };
+  });
   return router;
 }

@@ -1,41 +1,15 @@
-import { PRINCIPAL_HEADER, verifyPrincipal } from '@hub/common';
+import { principalLookup, PRINCIPAL_HEADER, verifyPrincipal, type ResponseOf } from '@hub/common';
 import express, { type Router } from 'express';
 import type { UserRow } from '../db/users';
 import type { IdentityService } from '../identity-service';
 
-/** The part of a user the gateway needs to build a principal. */
-export interface PrincipalUser {
-  id: number;
-  username: string;
-  isAdmin: boolean;
-}
-
-/** The body the gateway posts to /internal/principal. */
-export interface PrincipalRequest {
-  privateToken?: string;
-  accessToken?: string;
-  bearer?: string;
-  /** HTTP basic: a login (username or email) with a password or the user's private token. */
-  basic?: { login: string; secret: string };
-  sudo?: string;
-}
-
-export interface PrincipalResponse {
-  /** The active user behind the credentials; null when they match nobody. */
-  user: PrincipalUser | null;
-  /** Present when `sudo` was asked: the target, or null when no user has that id or username. */
-  sudo?: PrincipalUser | null;
-}
+type PrincipalUser = NonNullable<ResponseOf<typeof principalLookup>['user']>;
 
 const summary = (user: UserRow | undefined): PrincipalUser | null =>
   user ? { id: user.id, username: user.username, isAdmin: user.isAdmin } : null;
 
-const asString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-
-const basicOf = (value: unknown) => {
-  const { login, secret } = (value ?? {}) as Record<string, unknown>;
-  return asString(login) && asString(secret) ? { login: login as string, secret: secret as string } : undefined;
-};
+/** Empty strings present nothing. */
+const given = (value: string | undefined) => (value === '' ? undefined : value);
 
 /**
  * Credentials → user, for the gateway only (it signs as the system principal). Kept off the
@@ -51,18 +25,15 @@ export function createPrincipalRouter(identity: IdentityService, principalSecret
       return;
     }
     try {
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const sudo = asString(body.sudo);
+      // Credentials of the wrong shape match nobody (401 at the gateway), never a failure.
+      const body = principalLookup.request.safeParse(req.body ?? {}).data ?? {};
+      const sudo = given(body.sudo);
+      const basic = body.basic && given(body.basic.login) && given(body.basic.secret) ? body.basic : undefined;
       const [user, target] = await Promise.all([
-        identity.userForCredentials({
-          privateToken: asString(body.privateToken),
-          accessToken: asString(body.accessToken),
-          bearer: asString(body.bearer),
-          basic: basicOf(body.basic),
-        }),
+        identity.userForCredentials({ privateToken: given(body.privateToken), accessToken: given(body.accessToken), bearer: given(body.bearer), basic }),
         sudo === undefined ? undefined : identity.findSudoTarget(sudo),
       ]);
-      const response: PrincipalResponse = { user: summary(user) };
+      const response: ResponseOf<typeof principalLookup> = { user: summary(user) };
       if (sudo !== undefined) response.sudo = summary(target);
       res.json(response);
     } catch (error) {

@@ -1,12 +1,4 @@
-import {
-  createInternalRouter,
-  idList,
-  internalHandler,
-  PROJECTS_LOOKUP_PATH,
-  type Logger,
-  type ProjectsLookupResponse,
-  type Sql,
-} from '@hub/common';
+import { createInternalRouter, projectsLookup, serveEndpoint, type Logger, type Sql } from '@hub/common';
 import type { Router } from 'express';
 import { findProjectsByIds } from '../db/projects';
 import { fullPathOf, nameWithNamespaceOf, projectUrls } from '../domain/project-urls';
@@ -14,26 +6,22 @@ import { fullPathOf, nameWithNamespaceOf, projectUrls } from '../domain/project-
 /** Project summaries for callers outside the graph (hook payloads name the project and its URLs). */
 export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Logger; externalUrl: string }): Router {
   const router = createInternalRouter(deps.secret);
-  router.post(
-    PROJECTS_LOOKUP_PATH,
-    internalHandler(deps.logger, async (body): Promise<ProjectsLookupResponse> => {
-      const wanted = idList(body.ids);
-      const rows = wanted.length ? await findProjectsByIds(deps.sql, wanted) : [];
-      return {
-        projects: rows.map((p) => ({
-          id: p.id,
-          name: p.name,
-          path: p.path,
-          pathWithNamespace: fullPathOf(p),
-          namespaceName: p.namespaceName,
-          nameWithNamespace: nameWithNamespaceOf(p),
-          description: p.description,
-          defaultBranch: p.defaultBranch,
-          visibilityLevel: p.visibilityLevel,
-          ...projectUrls(p, deps.externalUrl),
-        })),
-      };
-    }),
-  );
+  serveEndpoint(router, projectsLookup, deps.logger, async ({ ids }) => {
+    const rows = ids.length ? await findProjectsByIds(deps.sql, ids) : [];
+    return {
+      projects: rows.map((p) => ({
+        id: p.id,
+        name: p.name,
+        path: p.path,
+        pathWithNamespace: fullPathOf(p),
+        namespaceName: p.namespaceName,
+        nameWithNamespace: nameWithNamespaceOf(p),
+        description: p.description,
+        defaultBranch: p.defaultBranch,
+        visibilityLevel: p.visibilityLevel,
+        ...projectUrls(p, deps.externalUrl),
+      })),
+    };
+  });
   return router;
 }

@@ -1,11 +1,9 @@
 import {
+  memberProjects,
   can,
-  MEMBER_PROJECTS_PATH,
   pageWindow,
   requireAdmin,
   requireUser,
-  type MemberProjectsRequest,
-  type MemberProjectsResponse,
   type Principal,
 } from '@hub/common';
 import { findProjectByFullPath, listProjects, type ListAudience, type ProjectRow } from '../db/projects';
@@ -22,8 +20,7 @@ export async function visibleProject(row: ProjectRow | null | undefined, { princ
 
 export const createQueryResolvers = ({ sql, membership }: ResolverDeps): QueryResolvers => {
   const memberOf = async (userId: number) => {
-    const request: MemberProjectsRequest = { userId };
-    return (await membership.post<MemberProjectsResponse>(MEMBER_PROJECTS_PATH, request)).projectIds;
+    return (await membership.call(memberProjects, { userId })).projectIds;
   };
 
   async function audience(scope: string, principal: Principal): Promise<ListAudience> {
