@@ -44,6 +44,13 @@ const DEFAULT_TIMEOUT_MS = 120_000;
  * Runs git to completion, collecting its output. It is killed (and reports code null) after
  * `timeoutMs` (two minutes unless given) or once its output passes MAX_OUTPUT, so one huge
  * repository cannot hang or exhaust the worker.
+ *
+ * Why not simple-git here (it serves init, config, clone, ref listings and imports; see
+ * simple-git.ts): these callers read the exit code as the answer (rev-parse --verify, update-ref
+ * with an expected old value, merge-tree's conflicts, check-ref-format), feed stdin (mktag,
+ * commit-tree), or need an output cap, and simple-git turns exit codes into exceptions and buffers
+ * whole outputs. Blobs, archives and http-backend stream from their own processes (stream.ts), and
+ * hot reads go to the warm cat-file readers (object-reader.ts).
  */
 export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {

@@ -2,7 +2,8 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepositoryServiceHandlers } from '@hub/protos';
-import { gitText, repoPath } from '../git/run';
+import { repoPath } from '../git/run';
+import { gitAt } from '../git/simple-git';
 import { validateBranchName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
@@ -15,8 +16,10 @@ export async function createRepository(deps: WorkerDeps, projectId: number, defa
   const temp = `${path}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(deps.root, { recursive: true });
   try {
-    await gitText(deps.root, ['init', '--bare', '--quiet', `--initial-branch=${branch}`, '--', temp]);
-    await gitText(temp, ['config', 'http.receivepack', 'true']);
+    await mkdir(temp, { recursive: true });
+    const git = gitAt(temp);
+    await git.init(true, ['--quiet', `--initial-branch=${branch}`]);
+    await git.addConfig('http.receivepack', 'true');
     await rename(temp, path).catch(async (error) => {
       if (!existsSync(join(path, 'HEAD'))) throw error;
     });

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepositoryServiceHandlers } from '@hub/protos';
-import { existingRepo, gitText, repoPath } from '../git/run';
+import { existingRepo, repoPath } from '../git/run';
+import { gitAt } from '../git/simple-git';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
 /**
@@ -16,11 +17,11 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
     const source = existingRepo(deps.root, request.source?.projectId ?? 0);
     if (existsSync(join(target, 'HEAD'))) return {};
     // Objects a fork borrows must outlive the source's garbage collection, even once unreachable there.
-    await gitText(source, ['config', 'gc.pruneExpire', 'never']);
+    await gitAt(source).addConfig('gc.pruneExpire', 'never');
     const temp = `${target}.tmp-${process.pid}-${Date.now()}`;
     try {
-      await gitText(deps.root, ['clone', '--bare', '--shared', '--quiet', '--', source, temp]);
-      await gitText(temp, ['config', 'http.receivepack', 'true']);
+      await gitAt(deps.root).clone(source, temp, ['--bare', '--shared', '--quiet']);
+      await gitAt(temp).addConfig('http.receivepack', 'true');
       await rename(temp, target);
     } finally {
       await rm(temp, { recursive: true, force: true });
