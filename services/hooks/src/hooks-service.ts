@@ -5,16 +5,7 @@ import * as hooks from './db/hooks';
 import type { HookRow, HookSettings } from './db/hooks';
 import type { DeliveryQueue } from './delivery/queue';
 import { checkHookUrl } from './domain/hook-url';
-
-export interface HookInput {
-  url: string;
-  pushEvents?: boolean | null;
-  tagPushEvents?: boolean | null;
-  issuesEvents?: boolean | null;
-  mergeRequestsEvents?: boolean | null;
-  noteEvents?: boolean | null;
-  token?: string | null;
-}
+import type { HookInput } from './generated/graphql';
 
 /** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -57,7 +48,6 @@ export function createHooksService(deps: { sql: Sql; access: AccessClient; queue
 
   return {
     authorizeAdmin,
-    hookOr404,
 
     async create(principal: Principal, projectId: number, input: HookInput): Promise<HookRow> {
       await authorizeAdmin(principal, projectId);

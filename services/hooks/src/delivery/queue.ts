@@ -37,7 +37,7 @@ export function createDeliveryQueue(options: { redisUrl: string; maxAttempts: nu
     async resend(delivery: DeliveryRow): Promise<void> {
       await queue.add(delivery.eventName, { deliveryId: delivery.id }, { jobId: `${jobIdOf(delivery)}-resend-${Date.now()}` });
     },
-    /** Jobs waiting or delayed, for the queue-depth metric. */
+    /** Jobs waiting, delayed or being sent, for the queue-depth metric. */
     depth: () => queue.getJobCountByTypes('waiting', 'delayed', 'prioritized', 'active'),
     close: async () => {
       await queue.close();
