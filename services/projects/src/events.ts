@@ -1,7 +1,7 @@
 import { createKnownEventReader, handleOnce, type KnownEvent, type Logger, type Sql, type StreamedEvent, type TransactionSql } from '@hub/common';
 import { insertEvent, type EventInsert } from './db/events';
 import { touchActivity } from './db/projects';
-import { projectUrls } from './domain/project-urls';
+import { projectUrlsAt } from './domain/project-urls';
 import type { ProjectsService } from './projects-service';
 
 type FeedEntry = Omit<EventInsert, 'createdAt'>;
@@ -76,13 +76,14 @@ function feedEntryOf(known: KnownEvent): FeedEntry | null {
 export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; externalUrl: string; logger: Logger }) {
   const { sql } = deps;
   const read = createKnownEventReader(deps.logger);
+  const urlsOf = projectUrlsAt(deps.externalUrl);
   /** GitLab's push data names the repository: its name, clone URL, description and home page. */
   const withRepository = async (entry: FeedEntry): Promise<FeedEntry> => {
     const data = entry.data as Record<string, unknown> | null;
     if (!data || !('ref' in data)) return entry;
     const project = await deps.projects.findProject(entry.projectId);
     if (!project) return entry;
-    const urls = projectUrls(project, deps.externalUrl);
+    const urls = urlsOf(project);
     return { ...entry, data: { ...data, repository: { name: project.name, url: urls.httpUrlToRepo, description: project.description, homepage: urls.webUrl } } };
   };
   return async (event: StreamedEvent): Promise<void> => {

@@ -2,13 +2,16 @@ import type { ProjectRow } from '../db/projects';
 
 export const fullPathOf = (p: Pick<ProjectRow, 'namespacePath' | 'path'>) => `${p.namespacePath}/${p.path}`;
 
-/** The URLs a project is reached at, as users see them (web page, clone over HTTP and SSH). */
-export function projectUrls(p: Pick<ProjectRow, 'namespacePath' | 'path'>, externalUrl: string) {
-  const fullPath = fullPathOf(p);
-  return {
-    webUrl: `${externalUrl}/${fullPath}`,
-    httpUrlToRepo: `${externalUrl}/${fullPath}.git`,
-    sshUrlToRepo: `git@${new URL(externalUrl).hostname}:${fullPath}.git`,
+/** The URLs projects are reached at, as users see them (web page, clone over HTTP and SSH). */
+export function projectUrlsAt(externalUrl: string) {
+  const sshHost = new URL(externalUrl).hostname;
+  return (p: Pick<ProjectRow, 'namespacePath' | 'path'>) => {
+    const fullPath = fullPathOf(p);
+    return {
+      webUrl: `${externalUrl}/${fullPath}`,
+      httpUrlToRepo: `${externalUrl}/${fullPath}.git`,
+      sshUrlToRepo: `git@${sshHost}:${fullPath}.git`,
+    };
   };
 }
 

@@ -1,11 +1,12 @@
 import { createInternalRouter, projectsLookup, serveEndpoint, type Logger, type Sql } from '@hub/common';
 import type { Router } from 'express';
 import { findProjectsByIds } from '../db/projects';
-import { fullPathOf, nameWithNamespaceOf, projectUrls } from '../domain/project-urls';
+import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
 
 /** Project summaries for callers outside the graph (hook payloads name the project and its URLs). */
 export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Logger; externalUrl: string }): Router {
   const router = createInternalRouter(deps.secret);
+  const urlsOf = projectUrlsAt(deps.externalUrl);
   serveEndpoint(router, projectsLookup, deps.logger, async ({ ids }) => {
     const rows = ids.length ? await findProjectsByIds(deps.sql, ids) : [];
     return {
@@ -19,7 +20,7 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
         description: p.description,
         defaultBranch: p.defaultBranch,
         visibilityLevel: p.visibilityLevel,
-        ...projectUrls(p, deps.externalUrl),
+        ...urlsOf(p),
       })),
     };
   });

@@ -1,12 +1,13 @@
 import { Visibility, pageWindow } from '@hub/common';
 import { listEvents } from '../db/events';
-import { fullPathOf, nameWithNamespaceOf, projectUrls } from '../domain/project-urls';
+import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { visibleProject } from './Query';
 
 
 export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): ProjectResolvers => {
+  const urlsOf = projectUrlsAt(externalUrl);
   return {
     // Other subgraphs only reference projects the viewer reached through this one, but the check
     // is cheap and keeps a reference from revealing a private project.
@@ -14,9 +15,9 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
       visibleProject(await context.loaders.projectById.load((reference as { id: number }).id), context),
 
     public: (p) => p.visibilityLevel === Visibility.PUBLIC,
-    sshUrlToRepo: (p) => projectUrls(p, externalUrl).sshUrlToRepo,
-    httpUrlToRepo: (p) => projectUrls(p, externalUrl).httpUrlToRepo,
-    webUrl: (p) => projectUrls(p, externalUrl).webUrl,
+    sshUrlToRepo: (p) => urlsOf(p).sshUrlToRepo,
+    httpUrlToRepo: (p) => urlsOf(p).httpUrlToRepo,
+    webUrl: (p) => urlsOf(p).webUrl,
     // Both from projects' copy of the namespace (see the @provides in the schema).
     namespace: async (p, _args, { loaders }) => {
       const namespace = await loaders.namespaceById.load(p.namespaceId);
