@@ -19,6 +19,15 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/gateway/**/*.test.ts', '<rootDir>/rest-facade/src/**/*.test.ts', '<rootDir>/infra/local/src/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.subgraph\\.test\\.ts$'],
+    },
+    {
+      ...common,
+      // One subgraph at a time through executeOperation, over a real Postgres schema of its own.
+      displayName: 'subgraph',
+      testMatch: ['<rootDir>/services/*/src/**/*.subgraph.test.ts'],
+      globalSetup: '<rootDir>/test/support/subgraph-setup.ts',
+      globalTeardown: '<rootDir>/test/support/subgraph-teardown.ts',
     },
     {
       ...common,

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import type { GraphQLFormattedError } from 'graphql';
+import { createSql, type Sql } from '../db';
+import { createLogger } from '../logger';
+import { migrate } from '../migrate';
+import type { Principal } from '../principal';
+import { createErrorFormatter, loadSdl } from '../subgraph';
+
+/** The Postgres the subgraph tests' global setup started (see jest.config.js). */
+export const TEST_DATABASE_VARIABLE = 'HUB_TEST_DATABASE_URL';
+
+const silent = createLogger('subgraph-test', 'silent');
+
+/**
+ * A fresh schema of one service in the test Postgres, migrated as the service migrates itself;
+ * `drop` removes it. Each test file gets its own, so files run in parallel.
+ */
+export async function createTestSchema(service: string, migrationsDir: string): Promise<{ sql: Sql; drop: () => Promise<void> }> {
+  const url = process.env[TEST_DATABASE_VARIABLE];
+  if (!url) throw new Error(`${TEST_DATABASE_VARIABLE} is not set: run subgraph tests through jest (npm test)`);
+  const schema = `${service}_test_${randomBytes(4).toString('hex')}`;
+  const sql = createSql({ url, schema, max: 4 });
+  await migrate({ sql, schema, dir: migrationsDir, logger: silent });
+  return {
+    sql,
+    drop: async () => {
+      await sql.unsafe(`drop schema "${schema}" cascade`);
+      await sql.end();
+    },
+  };
+}
+
+/**
+ * A subgraph as the gateway sees it, without HTTP: its SDL and resolvers, its error formatter,
+ * and a context made per operation for the given principal. `_entities` works as in production.
+ */
+export async function createTestSubgraph<Context extends { principal: Principal }>(options: {
+  sdlPath: string;
+  resolvers: unknown;
+  createContext: (principal: Principal) => Context;
+}) {
+  const server = new ApolloServer<Context>({
+    schema: buildSubgraphSchema({ typeDefs: loadSdl(options.sdlPath), resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
+    formatError: createErrorFormatter(silent),
+    includeStacktraceInErrorResponses: false,
+  });
+  await server.start();
+  return {
+    /** Runs one operation as `principal`: data, and errors with their codes. */
+    async run<T = any>(query: string, variables: Record<string, unknown>, principal: Principal): Promise<{ data?: T | null; errors?: readonly GraphQLFormattedError[] }> {
+      const response = await server.executeOperation({ query, variables }, { contextValue: options.createContext(principal) });
+      if (response.body.kind !== 'single') throw new Error('incremental delivery is not used here');
+      return response.body.singleResult as { data?: T | null; errors?: readonly GraphQLFormattedError[] };
+    },
+    stop: () => server.stop(),
+  };
+}
+
+/** The code of the first error of a result (NOT_FOUND, FORBIDDEN, ...), or null. */
+export const errorCode = (result: { errors?: readonly GraphQLFormattedError[] }) => (result.errors?.[0]?.extensions?.code as string | undefined) ?? null;
+
+/** A signed-in user's principal, for tests. */
+export const userPrincipal = (userId: number, options: { isAdmin?: boolean; username?: string } = {}): Principal => ({
+  userId,
+  username: options.username ?? `user${userId}`,
+  isAdmin: options.isAdmin ?? false,
+  impersonatorId: null,
+});

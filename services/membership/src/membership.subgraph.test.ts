@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import { createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
+import { createLoaders, type MembershipContext } from './context';
+import { applyProjectFacts } from './db/project-facts';
+import { createMembershipService } from './membership-service';
+import { createResolvers } from './resolvers';
+
+// Users identity knows, for the service's user lookups (identity itself is another service).
+const USERS = [1, 2, 3, 4, 5, 6].map((id) => ({ id, username: `user${id}`, name: `User ${id}`, state: 'active', email: `u${id}@x.test`, avatarUrl: null }));
+const identity = {
+  call: async (_endpoint: unknown, body: { ids: number[]; query?: string }) => ({
+    users: USERS.filter((u) => body.ids.includes(u.id) && (!body.query || u.username.includes(body.query))),
+  }),
+  close: async () => {},
+} as unknown as InternalClient;
+
+const OWNER = 1;
+const MASTER = 2;
+const DEVELOPER = 3;
+const STRANGER = 4;
+const ADMIN = userPrincipal(6, { isAdmin: true });
+let version = 0;
+const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts => ({
+  projectId,
+  ownerId: OWNER,
+  visibilityLevel: 0,
+  archived: false,
+  issuesEnabled: true,
+  mergeRequestsEnabled: true,
+  snippetsEnabled: false,
+  wikiEnabled: true,
+  version: ++version,
+  deleted: false,
+  ...overrides,
+});
+
+const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", id: $id }]) { ... on Project { members { total nodes { accessLevel user { id } } } } } }`;
+const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel user { id } } }`;
+const UPDATE = `mutation($p: Int!, $u: Int!, $l: Int!) { updateProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel } }`;
+const REMOVE = `mutation($p: Int!, $u: Int!) { removeProjectMember(projectId: $p, userId: $u) { removed { accessLevel } } }`;
+
+describe('membership subgraph', () => {
+  let db: { sql: Sql; drop: () => Promise<void> };
+  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<MembershipContext>>>;
+
+  beforeAll(async () => {
+    db = await createTestSchema('membership', resolve(__dirname, '..', 'migrations'));
+    const membership = createMembershipService({ sql: db.sql, identity });
+    subgraph = await createTestSubgraph<MembershipContext>({
+      sdlPath: resolve(__dirname, 'schema.graphql'),
+      resolvers: createResolvers({ sql: db.sql, membership }),
+      createContext: (principal) => ({ principal, loaders: createLoaders(membership, principal) }),
+    });
+    await db.sql.begin((tx) => applyProjectFacts(tx, facts(100)));
+    await subgraph.run(ADD, { p: 100, u: MASTER, l: 40 }, userPrincipal(OWNER));
+    await subgraph.run(ADD, { p: 100, u: DEVELOPER, l: 30 }, userPrincipal(OWNER));
+  });
+  afterAll(async () => {
+    await subgraph?.stop();
+    await db?.drop();
+  });
+
+  it('resolves a project reference to its team: the namespace owner as Owner, then members by user id', async () => {
+    const result = await subgraph.run(MEMBERS, { id: 100 }, userPrincipal(DEVELOPER));
+    expect(result.errors).toBeUndefined();
+    expect(result.data?._entities[0].members).toEqual({
+      total: 3,
+      nodes: [
+        { accessLevel: 50, user: { id: OWNER } },
+        { accessLevel: 40, user: { id: MASTER } },
+        { accessLevel: 30, user: { id: DEVELOPER } },
+      ],
+    });
+  });
+
+  it('keeps a private team from strangers (NOT_FOUND), and shows it to admins', async () => {
+    expect(errorCode(await subgraph.run(MEMBERS, { id: 100 }, userPrincipal(STRANGER)))).toBe('NOT_FOUND');
+    expect(errorCode(await subgraph.run(MEMBERS, { id: 999 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+    expect((await subgraph.run(MEMBERS, { id: 100 }, ADMIN)).data?._entities[0].members.total).toBe(3);
+  });
+
+  it('lets Masters manage the team, not Developers; strangers see no project', async () => {
+    expect(errorCode(await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(DEVELOPER)))).toBe('FORBIDDEN');
+    expect(errorCode(await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(STRANGER)))).toBe('NOT_FOUND');
+    expect((await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(MASTER))).data?.addProjectMember).toEqual({ accessLevel: 20, user: { id: 5 } });
+  });
+
+  it('adds idempotently, refuses levels outside 10-40 and unknown users', async () => {
+    // An existing member keeps the existing membership (GitLab's 201 with it).
+    expect((await subgraph.run(ADD, { p: 100, u: DEVELOPER, l: 10 }, userPrincipal(OWNER))).data?.addProjectMember.accessLevel).toBe(30);
+    expect(errorCode(await subgraph.run(ADD, { p: 100, u: STRANGER, l: 50 }, userPrincipal(OWNER)))).toBe('UNPROCESSABLE');
+    expect(errorCode(await subgraph.run(ADD, { p: 100, u: 77, l: 30 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+  });
+
+  it('updates levels, never the owner\'s, and 404s a non-member', async () => {
+    expect((await subgraph.run(UPDATE, { p: 100, u: DEVELOPER, l: 20 }, userPrincipal(MASTER))).data?.updateProjectMember.accessLevel).toBe(20);
+    expect(errorCode(await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 40 }, userPrincipal(MASTER)))).toBe('FORBIDDEN');
+    expect(errorCode(await subgraph.run(UPDATE, { p: 100, u: STRANGER, l: 20 }, userPrincipal(MASTER)))).toBe('NOT_FOUND');
+  });
+
+  it('removes idempotently, never the owner', async () => {
+    expect((await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed).toEqual({ accessLevel: 20 });
+    expect((await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed).toBeNull();
+    expect(errorCode(await subgraph.run(REMOVE, { p: 100, u: OWNER }, userPrincipal(MASTER)))).toBe('FORBIDDEN');
+  });
+
+  it('applies project facts newest first: an older version changes nothing, a deletion ends the team', async () => {
+    await db.sql.begin((tx) => applyProjectFacts(tx, facts(200, { visibilityLevel: 20 })));
+    const stale = facts(200, { visibilityLevel: 0, version: 1 });
+    expect(await db.sql.begin((tx) => applyProjectFacts(tx, stale))).toBe(false);
+    // Public: any signed-in user reads the team.
+    expect((await subgraph.run(MEMBERS, { id: 200 }, userPrincipal(STRANGER))).data?._entities[0].members.total).toBe(1);
+    expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(200, { deleted: true })))).toBe(true);
+    expect(errorCode(await subgraph.run(MEMBERS, { id: 200 }, ADMIN))).toBe('NOT_FOUND');
+    // A tombstone stays: no later fact brings the project back.
+    expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(200)))).toBe(false);
+  });
+});
