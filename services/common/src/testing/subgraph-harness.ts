@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { GraphQLFormattedError } from 'graphql';
@@ -46,6 +47,7 @@ export async function createTestSubgraph<Context extends { principal: Principal 
     schema: buildSubgraphSchema({ typeDefs: loadSdl(options.sdlPath), resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
     formatError: createErrorFormatter(silent),
     includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await server.start();
   return {

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectAccess, type Sql } from '@hub/common';
+import { createLoaders, type NotesContext } from './context';
+import { createNotesService } from './notes-service';
+import { createResolvers } from './resolvers';
+
+const OWNER = 1;
+const REPORTER = 2;
+const GUEST = 3;
+const STRANGER = 4;
+const LEVELS: Record<number, number> = { [REPORTER]: 20, [GUEST]: 10 };
+
+/** Projects as membership would describe them (membership is another service). */
+const PROJECTS: Record<number, Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'>> = {
+  10: { projectId: 10, visibilityLevel: 0, ownerId: OWNER, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: true, wikiEnabled: true },
+  11: { projectId: 11, visibilityLevel: 0, ownerId: OWNER, archived: false, issuesEnabled: false, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true },
+};
+const membership = {
+  call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
+    access: body.projectIds.map((id) => (PROJECTS[id] ? { ...PROJECTS[id], memberLevel: body.userId ? (LEVELS[body.userId] ?? null) : null, notificationLevel: null } : null)),
+  }),
+  close: async () => {},
+} as unknown as InternalClient;
+const mergeRequests = { call: async () => ({ found: false, attributes: null }), close: async () => {} } as unknown as InternalClient;
+
+const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title, labels: ["bug", "bug", "ui"] }) { id iid state labels author { id } } }`;
+const UPDATE_ISSUE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateIssue(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state title } }`;
+const ISSUE_NOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issue(id: $id) { notes { total nodes { body system author { id } } } } } } }`;
+const ISSUES = `query($p: Int!, $state: IssueStateFilter, $labels: [String!]) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issues(state: $state, labels: $labels) { total nodes { title state } } } } }`;
+const CREATE_SNIPPET = `mutation($p: Int!) { createSnippet(projectId: $p, input: { title: "t", fileName: "a.rb", code: "puts 1", visibilityLevel: 0 }) { id author { id } } }`;
+const UPDATE_NOTE = `mutation($p: Int!, $i: Int!, $n: Int!, $body: String!) { updateIssueNote(projectId: $p, issueId: $i, noteId: $n, body: $body) { body } }`;
+const CREATE_NOTE = `mutation($p: Int!, $i: Int!, $body: String!) { createIssueNote(projectId: $p, issueId: $i, body: $body) { id upvote downvote system } }`;
+
+describe('notes subgraph: issues, snippets and notes', () => {
+  let db: { sql: Sql; drop: () => Promise<void> };
+  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<NotesContext>>>;
+  const as = (userId: number) => userPrincipal(userId);
+
+  beforeAll(async () => {
+    db = await createTestSchema('notes', resolve(__dirname, '..', 'migrations'));
+    const access = createAccessClient({ membership, ttlMs: 0 });
+    const notes = createNotesService({ sql: db.sql, access, mergeRequests });
+    subgraph = await createTestSubgraph<NotesContext>({
+      sdlPath: resolve(__dirname, 'schema.graphql'),
+      resolvers: createResolvers({ sql: db.sql, notes }),
+      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
+    });
+  });
+  afterAll(async () => {
+    await subgraph?.stop();
+    await db?.drop();
+  });
+
+  it('opens issues with per-project iids and distinct labels; Guests may, strangers may not', async () => {
+    const first = await subgraph.run(CREATE_ISSUE, { p: 10, title: 'one' }, as(GUEST));
+    const second = await subgraph.run(CREATE_ISSUE, { p: 10, title: 'two' }, as(OWNER));
+    expect(first.data?.createIssue).toMatchObject({ iid: 1, state: 'opened', labels: ['bug', 'ui'], author: { id: GUEST } });
+    expect(second.data?.createIssue.iid).toBe(2);
+    expect(errorCode(await subgraph.run(CREATE_ISSUE, { p: 10, title: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
+    // Issues disabled: GitLab's 403, even for the owner.
+    expect(errorCode(await subgraph.run(CREATE_ISSUE, { p: 11, title: 'x' }, as(OWNER)))).toBe('FORBIDDEN');
+  });
+
+  it('closes and reopens (reopened, not opened), each leaving a system note; only the author or Reporters edit', async () => {
+    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'lifecycle' }, as(GUEST))).data!.createIssue;
+    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(STRANGER)))).toBe('NOT_FOUND');
+    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(REPORTER))).data?.updateIssue.state).toBe('closed');
+    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'reopen' }, as(GUEST))).data?.updateIssue.state).toBe('reopened');
+    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'merge' }, as(OWNER)))).toBe('VALIDATION');
+    const notes = (await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue.notes;
+    expect(notes).toEqual({ total: 2, nodes: [{ body: 'Status changed to closed', system: true, author: { id: REPORTER } }, { body: 'Status changed to reopened', system: true, author: { id: GUEST } }] });
+    const other = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'not yours' }, as(OWNER))).data!.createIssue;
+    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, title: 'mine now' }, as(GUEST)))).toBe('FORBIDDEN');
+  });
+
+  it('filters issues by state (opened includes reopened) and by every label given', async () => {
+    const opened = (await subgraph.run(ISSUES, { p: 10, state: 'OPENED' }, as(GUEST))).data?._entities[0].issues;
+    expect(opened.nodes.map((i: { state: string }) => i.state).sort()).toEqual(expect.arrayContaining(['opened', 'reopened']));
+    expect(opened.nodes.every((i: { state: string }) => i.state !== 'closed')).toBe(true);
+    const labelled = (await subgraph.run(ISSUES, { p: 10, labels: ['bug', 'ui'] }, as(GUEST))).data?._entities[0].issues;
+    expect(labelled.total).toBe(4);
+    expect((await subgraph.run(ISSUES, { p: 10, labels: ['bug', 'nope'] }, as(GUEST))).data?._entities[0].issues.total).toBe(0);
+  });
+
+  it('counts votes from +1/-1 notes, and lets only the author or a Master edit a note', async () => {
+    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'vote' }, as(OWNER))).data!.createIssue;
+    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':+1:' }, as(GUEST))).data?.createIssueNote).toMatchObject({ upvote: true, downvote: false, system: false });
+    const note = (await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: 'hm' }, as(GUEST))).data!.createIssueNote;
+    expect(errorCode(await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(REPORTER)))).toBe('FORBIDDEN');
+    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(GUEST))).data?.updateIssueNote.body).toBe('edited');
+    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'by owner' }, as(OWNER))).data?.updateIssueNote.body).toBe('by owner');
+    const votes = await subgraph.run(`query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issue(id: $id) { upvotes downvotes } } } }`, { p: 10, id }, as(GUEST));
+    expect(votes.data?._entities[0].issue).toEqual({ upvotes: 1, downvotes: 0 });
+  });
+
+  it('takes snippets from Reporters up, in projects with snippets enabled only', async () => {
+    expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(GUEST)))).toBe('FORBIDDEN');
+    expect((await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(REPORTER))).data?.createSnippet.author).toEqual({ id: REPORTER });
+    expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 11 }, as(OWNER)))).toBe('FORBIDDEN');
+  });
+});
