@@ -1,0 +1,116 @@
+import { resolve } from 'node:path';
+import { Metadata, status } from '@grpc/grpc-js';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectAccess, type Sql } from '@hub/common';
+import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
+import type { MergeRequestsContext } from './context';
+import { createMergeRequestsService } from './merge-requests-service';
+import { createResolvers } from './resolvers';
+
+const OWNER = 1;
+const DEVELOPER = 2;
+const REPORTER = 3;
+const STRANGER = 4;
+const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20 };
+const PROJECT: Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'> = {
+  projectId: 10, visibilityLevel: 0, ownerId: OWNER, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true,
+};
+
+/** Membership's answers (another service). */
+const membership = {
+  call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
+    access: body.projectIds.map((id) => (id === 10 ? { ...PROJECT, memberLevel: body.userId ? (LEVELS[body.userId] ?? null) : null, notificationLevel: null } : null)),
+  }),
+  close: async () => {},
+} as unknown as InternalClient;
+/** The repository service's protected branches (another service). */
+const protectedBranches = new Set<string>(['master']);
+const repository = { call: async () => ({ names: [...protectedBranches] }), close: async () => {} } as unknown as InternalClient;
+
+/** The git worker's answers, as its gRPC clients give them: branches that exist, merges that work. */
+const BRANCHES = new Set(['master', 'feature', 'other', 'conflicting']);
+const failure = (kind: string) => {
+  const metadata = new Metadata();
+  metadata.set(ERROR_DETAIL_TRAILER, encodeErrorDetail({ kind, message: kind }));
+  return Object.assign(new Error(kind), { code: status.NOT_FOUND, metadata });
+};
+const merges: string[] = [];
+const commit = { id: 'c'.repeat(40), parentIds: [], treeId: 't'.repeat(40), message: 'tip\n', author: { name: 'A', email: 'a@x', date: '2026-01-01T00:00:00Z' }, committer: null };
+const git = {
+  ref: {
+    FindBranch: (request: { name: string }, _options: unknown, done: (error: Error | null, response?: unknown) => void) =>
+      BRANCHES.has(request.name) ? done(null, { name: request.name, commit }) : done(failure('REF_NOT_FOUND')),
+  },
+  merge: {
+    MergeBranch: (request: { source: string; target: string }, _options: unknown, done: (error: Error | null, response?: unknown) => void) => {
+      if (request.source === 'conflicting') return done(failure('MERGE_CONFLICT'));
+      merges.push(`${request.source}->${request.target}`);
+      done(null, { commitId: 'm'.repeat(40) });
+    },
+  },
+} as unknown as GitClients;
+
+const CREATE = `mutation($source: String!, $target: String!, $title: String!) {
+  createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: $target, title: $title }) { id iid state author { id } } }`;
+const UPDATE = `mutation($id: Int!, $e: String) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: $e }) { state } }`;
+const ACCEPT = `mutation($id: Int!) { acceptMergeRequest(projectId: 10, id: $id) { state mergeCommitSha } }`;
+
+describe('merge requests subgraph', () => {
+  let db: { sql: Sql; drop: () => Promise<void> };
+  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<MergeRequestsContext>>>;
+  const as = (userId: number) => userPrincipal(userId);
+  const open = async (source: string, title = `from ${source}`) => (await subgraph.run(CREATE, { source, target: 'master', title }, as(DEVELOPER))).data!.createMergeRequest;
+
+  beforeAll(async () => {
+    db = await createTestSchema('mergerequests', resolve(__dirname, '..', 'migrations'));
+    const access = createAccessClient({ membership, ttlMs: 0 });
+    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git, repository });
+    subgraph = await createTestSubgraph<MergeRequestsContext>({
+      sdlPath: resolve(__dirname, 'schema.graphql'),
+      resolvers: createResolvers({ sql: db.sql, mergeRequests, git }),
+      createContext: (principal) => ({ principal }),
+    });
+  });
+  afterAll(async () => {
+    await subgraph?.stop();
+    await db?.drop();
+  });
+
+  it('opens merge requests from Developer up, numbered per project; one open per source and target', async () => {
+    const first = await open('feature');
+    expect(first).toMatchObject({ iid: 1, state: 'opened', author: { id: DEVELOPER } });
+    expect(errorCode(await subgraph.run(CREATE, { source: 'feature', target: 'master', title: 'again' }, as(DEVELOPER)))).toBe('CONFLICT');
+    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'r' }, as(REPORTER)))).toBe('FORBIDDEN');
+    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 's' }, as(STRANGER)))).toBe('NOT_FOUND');
+    expect(errorCode(await subgraph.run(CREATE, { source: 'master', target: 'master', title: 'same' }, as(DEVELOPER)))).toBe('UNPROCESSABLE');
+    const missing = await subgraph.run(CREATE, { source: 'nope', target: 'master', title: 'n' }, as(DEVELOPER));
+    expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { source_branch: ['does not exist'] } });
+  });
+
+  it('follows the state table: close, reopen (reopened), and no accepting a closed one', async () => {
+    const mr = await open('other');
+    expect(mr.iid).toBe(2);
+    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe('closed');
+    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'reopen' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe('reopened');
+    expect(errorCode(await subgraph.run(UPDATE, { id: mr.id, e: 'sideways' }, as(DEVELOPER)))).toBe('VALIDATION');
+  });
+
+  it('accepts with push rights on the target: UNAUTHENTICATED below Master on a protected branch, merged once', async () => {
+    const mr = (await subgraph.run(`query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(iid: 1) { nodes { id } } } } }`, {}, as(DEVELOPER))).data!._entities[0].mergeRequests.nodes[0];
+    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(DEVELOPER)))).toBe('UNAUTHENTICATED');
+    expect((await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).data?.acceptMergeRequest).toEqual({ state: 'merged', mergeCommitSha: 'm'.repeat(40) });
+    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    expect(merges).toEqual(['feature->master']);
+  });
+
+  it('refuses conflicts and work in progress with 405', async () => {
+    const conflicted = await open('conflicting');
+    expect(await subgraph.run(ACCEPT, { id: conflicted.id }, as(OWNER))).toMatchObject({ errors: [{ message: 'Branch cannot be merged', extensions: { code: 'METHOD_NOT_ALLOWED' } }] });
+    protectedBranches.delete('master');
+    await subgraph.run(UPDATE, { id: conflicted.id, e: 'close' }, as(DEVELOPER));
+    // `other` still has its reopened merge request: a second open one is a conflict, reopened counting as open.
+    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'WIP: not yet' }, as(DEVELOPER)))).toBe('CONFLICT');
+    const draft = (await subgraph.run(CREATE, { source: 'conflicting', target: 'master', title: '[WIP] not yet' }, as(DEVELOPER))).data!.createMergeRequest;
+    expect(errorCode(await subgraph.run(ACCEPT, { id: draft.id }, as(DEVELOPER)))).toBe('METHOD_NOT_ALLOWED');
+  });
+});
