@@ -19,7 +19,7 @@ import { createGitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { deleteProjectMergeRequests } from './db/merge-requests';
 import { loadMergeRequestsConfig, SERVICE } from './env';
-import { createInternalRoutes } from './internal-routes';
+import { createInternalRoutes } from './internal/routes';
 import { createMergeRequestsService } from './merge-requests-service';
 import { createResolvers } from './resolvers';
 

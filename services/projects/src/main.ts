@@ -18,7 +18,7 @@ import { createLoaders, type ProjectsContext } from './context';
 import { loadProjectsConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
 import { createProjectsService } from './projects-service';
-import { createLookupRouter } from './internal/lookup-routes';
+import { createLookupRouter } from './internal/routes';
 import { createResolvers } from './resolvers';
 
 /** Composition root: config → clients → services → server → health → listen → shutdown. */

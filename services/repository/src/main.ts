@@ -18,7 +18,7 @@ import { createLoaders, type RepositoryContext } from './context';
 import { loadRepositoryConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
 import { createGit } from './git';
-import { createInternalRoutes } from './internal-routes';
+import { createInternalRoutes } from './internal/routes';
 import { createResolvers } from './resolvers';
 
 /** Composition root: config → clients → server → health → listen → shutdown. */

@@ -1,7 +1,6 @@
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
-import { createTag } from './Mutation/createTag';
-import { protectBranch, unprotectBranch } from './Mutation/protectBranch';
+import { createMutationResolvers } from './Mutation';
 import { projectResolvers } from './Project';
 import { createRepositoryResolvers } from './Repository';
 import { branchResolvers, commitResolvers } from './values';
@@ -9,11 +8,7 @@ import { branchResolvers, commitResolvers } from './values';
 export type { ResolverDeps };
 
 export const createResolvers = (deps: ResolverDeps): Resolvers => ({
-  Mutation: {
-    protectBranch: protectBranch(deps),
-    unprotectBranch: unprotectBranch(deps),
-    createTag: createTag(deps),
-  },
+  Mutation: createMutationResolvers(deps),
   Project: projectResolvers,
   Repository: createRepositoryResolvers(deps),
   Branch: branchResolvers,

@@ -1,7 +1,7 @@
 import { createInternalRouter, mergeRequestFind, serveEndpoint, type Logger, type Sql } from '@hub/common';
 import type { Router } from 'express';
-import { findMergeRequest } from './db/merge-requests';
-import { mergeRequestAttributes } from './event-attributes';
+import { findMergeRequest } from '../db/merge-requests';
+import { mergeRequestAttributes } from '../event-attributes';
 
 /**
  * What other services ask outside the graph: notes checks that a merge request is the project's

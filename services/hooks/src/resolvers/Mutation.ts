@@ -1,0 +1,14 @@
+import { requireUser } from '@hub/common';
+import type { MutationResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+/** Every mutation of this subgraph; the service checks Master rights. */
+export const createMutationResolvers = ({ hooks }: ResolverDeps): MutationResolvers => ({
+  createHook: (_p, { projectId, input }, { principal }) => hooks.create(principal, projectId, input),
+  updateHook: (_p, { projectId, id, input }, { principal }) => hooks.update(principal, projectId, id, input),
+  deleteHook: (_p, { projectId, id }, { principal }) => hooks.remove(principal, projectId, id),
+  resendHookDelivery: (_p, { projectId, hookId, id }, { principal }) => {
+    requireUser(principal);
+    return hooks.resend(principal, projectId, hookId, id);
+  },
+});

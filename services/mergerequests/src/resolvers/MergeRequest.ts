@@ -1,0 +1,39 @@
+import { authorize } from '@hub/common';
+import { gitDomainError, gitFailureOf, promised } from '@hub/protos';
+import { findMergeRequestById } from '../db/merge-requests';
+import { isWorkInProgress } from '../event-attributes';
+import type { MergeRequestResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: ResolverDeps): MergeRequestResolvers => {
+  const merge = promised(git.merge);
+  return {
+    // Notes asks for projectId through references; the merge request must be one the viewer may read.
+    __resolveReference: async (reference, { principal }) => {
+      const mr = await findMergeRequestById(sql, (reference as { id: number }).id);
+      if (!mr) return null;
+      authorize(await mergeRequests.accessOf(principal, mr.projectId), principal, 'read_project');
+      return mr;
+    },
+    targetProjectId: (mr) => mr.projectId,
+    author: (mr) => ({ id: mr.authorId }),
+    assignee: (mr) => (mr.assigneeId === null ? null : { id: mr.assigneeId }),
+    workInProgress: (mr) => isWorkInProgress(mr.title),
+    labels: () => [],
+    changes: async (mr) => {
+      try {
+        const { diffs } = await merge.MergeRequestDiffs({
+          repository: { projectId: mr.projectId },
+          source: mr.sourceBranch,
+          target: mr.targetBranch,
+          sourceRepository: { projectId: mr.sourceProjectId },
+        });
+        return diffs.map((d) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null }));
+      } catch (error) {
+        // A branch deleted since (e.g. after the merge) leaves nothing to show.
+        if (gitFailureOf(error)) return [];
+        throw gitDomainError(error);
+      }
+    },
+  };
+};

@@ -1,0 +1,29 @@
+import { authorize, pageWindow } from '@hub/common';
+import { findMergeRequest, listMergeRequests } from '../db/merge-requests';
+import type { ProjectResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+const STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], MERGED: ['merged'], ALL: null };
+
+export const createProjectResolvers = ({ sql, mergeRequests }: ResolverDeps): ProjectResolvers => ({
+  __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+  mergeRequests: async (project, args, { principal }) => {
+    authorize(await mergeRequests.accessOf(principal, project.id), principal, 'read_project');
+    const { rows, total } = await listMergeRequests(
+      sql,
+      {
+        projectId: project.id,
+        iid: args.iid,
+        states: STATES[args.state ?? 'ALL'] ?? null,
+        orderBy: args.orderBy === 'UPDATED_AT' ? 'updated_at' : 'created_at',
+        sort: args.sort === 'ASC' ? 'asc' : 'desc',
+      },
+      pageWindow(args.page, args.perPage),
+    );
+    return { nodes: rows, total };
+  },
+  mergeRequest: async (project, { id }, { principal }) => {
+    authorize(await mergeRequests.accessOf(principal, project.id), principal, 'read_project');
+    return (await findMergeRequest(sql, project.id, id)) ?? null;
+  },
+});

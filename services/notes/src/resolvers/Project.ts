@@ -1,0 +1,34 @@
+import { authorize, pageWindow } from '@hub/common';
+import { findIssue, listIssues } from '../db/issues';
+import { findSnippet, listSnippets } from '../db/snippets';
+import type { ProjectResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+const ISSUE_STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], ALL: null };
+
+export const createProjectResolvers = ({ sql }: ResolverDeps): ProjectResolvers => ({
+  __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+  issues: async (project, args, { principal, loaders }) => {
+    authorize(await loaders.access.load(project.id), principal, 'read_project');
+    const { rows, total } = await listIssues(
+      sql,
+      { projectId: project.id, states: ISSUE_STATES[args.state ?? 'ALL'] ?? null, labels: args.labels ?? [], iid: args.iid },
+      pageWindow(args.page, args.perPage),
+    );
+    return { nodes: rows, total };
+  },
+  snippets: async (project, args, { principal, loaders }) => {
+    const access = authorize(await loaders.access.load(project.id), principal, 'read_project');
+    if (!access.snippetsEnabled) return { nodes: [], total: 0 };
+    const { rows, total } = await listSnippets(sql, project.id, pageWindow(args.page, args.perPage));
+    return { nodes: rows, total };
+  },
+  snippet: async (project, { id }, { principal, loaders }) => {
+    const access = authorize(await loaders.access.load(project.id), principal, 'read_project');
+    return access.snippetsEnabled ? ((await findSnippet(sql, project.id, id)) ?? null) : null;
+  },
+  issue: async (project, { id }, { principal, loaders }) => {
+    authorize(await loaders.access.load(project.id), principal, 'read_project');
+    return (await findIssue(sql, project.id, id)) ?? null;
+  },
+});

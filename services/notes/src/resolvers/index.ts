@@ -1,0 +1,21 @@
+import type { Resolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+import { createIssueResolvers } from './Issue';
+import { createMergeRequestResolvers } from './MergeRequest';
+import { createMutationResolvers } from './Mutation';
+import { noteResolvers } from './Note';
+import { createProjectResolvers } from './Project';
+import { createSnippetResolvers } from './Snippet';
+
+export type { ResolverDeps };
+
+export function createResolvers(deps: ResolverDeps): Resolvers {
+  return {
+    MergeRequest: createMergeRequestResolvers(deps),
+    Project: createProjectResolvers(deps),
+    Snippet: createSnippetResolvers(deps),
+    Issue: createIssueResolvers(deps),
+    Note: noteResolvers,
+    Mutation: createMutationResolvers(deps),
+  };
+}
