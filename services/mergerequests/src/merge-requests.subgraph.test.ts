@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectAccess, type Sql } from '@hub/common';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { createMergeRequestsService } from './merge-requests-service';
@@ -11,17 +11,8 @@ const DEVELOPER = 2;
 const REPORTER = 3;
 const STRANGER = 4;
 const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20 };
-const PROJECT: Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'> = {
-  projectId: 10, visibilityLevel: 0, ownerId: OWNER, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true,
-};
-
 /** Membership's answers (another service). */
-const membership = {
-  call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
-    access: body.projectIds.map((id) => (id === 10 ? { ...PROJECT, memberLevel: body.userId ? (LEVELS[body.userId] ?? null) : null, notificationLevel: null } : null)),
-  }),
-  close: async () => {},
-} as unknown as InternalClient;
+const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 /** The repository service's protected branches (another service). */
 const protectedBranches = new Set<string>(['master']);
 const repository = { call: async () => ({ names: [...protectedBranches] }), close: async () => {} } as unknown as InternalClient;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectAccess, type Sql } from '@hub/common';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
 import { createNotesService } from './notes-service';
 import { createResolvers } from './resolvers';
@@ -10,17 +10,8 @@ const GUEST = 3;
 const STRANGER = 4;
 const LEVELS: Record<number, number> = { [REPORTER]: 20, [GUEST]: 10 };
 
-/** Projects as membership would describe them (membership is another service). */
-const PROJECTS: Record<number, Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'>> = {
-  10: { projectId: 10, visibilityLevel: 0, ownerId: OWNER, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: true, wikiEnabled: true },
-  11: { projectId: 11, visibilityLevel: 0, ownerId: OWNER, archived: false, issuesEnabled: false, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true },
-};
-const membership = {
-  call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
-    access: body.projectIds.map((id) => (PROJECTS[id] ? { ...PROJECTS[id], memberLevel: body.userId ? (LEVELS[body.userId] ?? null) : null, notificationLevel: null } : null)),
-  }),
-  close: async () => {},
-} as unknown as InternalClient;
+/** Membership's answers (another service): project 11 has issues and snippets off. */
+const membership = membershipStandIn([privateProject(10, OWNER), privateProject(11, OWNER, { issuesEnabled: false, snippetsEnabled: false })], LEVELS);
 const mergeRequests = { call: async () => ({ found: false, attributes: null }), close: async () => {} } as unknown as InternalClient;
 
 const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title, labels: ["bug", "bug", "ui"] }) { id iid state labels author { id } } }`;

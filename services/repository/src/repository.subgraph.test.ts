@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectAccess, type Sql } from '@hub/common';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
 import { createGit } from './git';
@@ -11,15 +11,8 @@ const MASTER = 2;
 const DEVELOPER = 3;
 const STRANGER = 4;
 const LEVELS: Record<number, number> = { [MASTER]: 40, [DEVELOPER]: 30 };
-const PROJECT: Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'> = {
-  projectId: 10, visibilityLevel: 0, ownerId: OWNER, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true,
-};
-const membership = {
-  call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
-    access: body.projectIds.map((id) => (id === 10 ? { ...PROJECT, memberLevel: body.userId ? (LEVELS[body.userId] ?? null) : null, notificationLevel: null } : null)),
-  }),
-  close: async () => {},
-} as unknown as InternalClient;
+/** Membership's answers (another service). */
+const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 
 /** The git worker's answers, as its gRPC clients give them. */
 const failure = (kind: string, field = '') => {

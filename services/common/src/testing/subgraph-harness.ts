@@ -7,6 +7,8 @@ import type { GraphQLFormattedError } from 'graphql';
 import { createSql, type Sql } from '../db';
 import { createLogger } from '../logger';
 import { migrate } from '../migrate';
+import type { ProjectAccess } from '../access';
+import type { InternalClient } from '../internal-http';
 import type { Principal } from '../principal';
 import { createErrorFormatter, loadSdl } from '../subgraph';
 
@@ -70,4 +72,34 @@ export const userPrincipal = (userId: number, options: { isAdmin?: boolean; user
   username: options.username ?? `user${userId}`,
   isAdmin: options.isAdmin ?? false,
   impersonatorId: null,
+});
+
+/**
+ * Membership's authorization API as a subgraph test needs it (membership is another service):
+ * the given projects, and each user's level on every one of them.
+ */
+export function membershipStandIn(projects: Array<Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'>>, levels: Record<number, number>): InternalClient {
+  const byId = new Map(projects.map((p) => [p.projectId, p]));
+  return {
+    call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
+      access: body.projectIds.map((id) => {
+        const project = byId.get(id);
+        return project ? { ...project, memberLevel: body.userId === null ? null : (levels[body.userId] ?? null), notificationLevel: null } : null;
+      }),
+    }),
+    close: async () => {},
+  } as unknown as InternalClient;
+}
+
+/** A private project owned by `ownerId`, with every feature on unless `overrides` says otherwise. */
+export const privateProject = (projectId: number, ownerId: number, overrides: Partial<ProjectAccess> = {}): Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'> => ({
+  projectId,
+  visibilityLevel: 0,
+  ownerId,
+  archived: false,
+  issuesEnabled: true,
+  mergeRequestsEnabled: true,
+  snippetsEnabled: true,
+  wikiEnabled: true,
+  ...overrides,
 });
