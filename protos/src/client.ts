@@ -16,7 +16,7 @@ export const GIT_CALLER_METADATA = PRINCIPAL_HEADER;
  * Signs every call, streaming or not, as the calling service; a fresh signature per call, since
  * signed claims expire after a few minutes.
  */
-export const callerInterceptor =
+const callerInterceptor =
   ({ caller, secret }: GitCaller): Interceptor =>
   (options, nextCall) =>
     new InterceptingCall(nextCall(options), {

@@ -23,7 +23,7 @@ export function gitFailureOf(error: unknown): GitFailure | null {
 
 const grpcCode = (error: unknown) => (error as { code?: number })?.code;
 /** The worker could not be reached, or did not answer in time. */
-export const isWorkerUnavailable = (error: unknown) => grpcCode(error) === status.UNAVAILABLE || grpcCode(error) === status.DEADLINE_EXCEEDED;
+const isWorkerUnavailable = (error: unknown) => grpcCode(error) === status.UNAVAILABLE || grpcCode(error) === status.DEADLINE_EXCEEDED;
 /** The caller cancelled the call (a client that went away mid-download). */
 export const isCancelled = (error: unknown) => grpcCode(error) === status.CANCELLED;
 

@@ -19,8 +19,7 @@ export interface HookRow {
 }
 
 /** The event flags, by their column names. */
-export const EVENT_FLAGS = ['pushEvents', 'tagPushEvents', 'issuesEvents', 'mergeRequestsEvents', 'noteEvents'] as const;
-export type EventFlag = (typeof EVENT_FLAGS)[number];
+export type EventFlag = 'pushEvents' | 'tagPushEvents' | 'issuesEvents' | 'mergeRequestsEvents' | 'noteEvents';
 
 export type HookSettings = Pick<HookRow, 'url' | 'token' | EventFlag>;
 

@@ -12,7 +12,7 @@ export interface DeliveryJobData {
 export const jobIdOf = (delivery: Pick<DeliveryRow, 'eventKey' | 'hookId'>) => `${delivery.eventKey.replace(/:/g, '-')}-h${delivery.hookId}`;
 
 /** A producer's Redis connection: commands wait for a reconnect briefly, then fail (never hang). */
-export const producerConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
+const producerConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
 
 /** Where deliveries wait for a hook worker; jobs carry only the delivery's id (Postgres has the rest). */
 export function createDeliveryQueue(options: { redisUrl: string; maxAttempts: number }) {

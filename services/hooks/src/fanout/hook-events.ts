@@ -33,7 +33,7 @@ export type HookEvent =
       noteable: Record<string, unknown> | null;
     };
 
-export type HookEventKind = HookEvent['kind'];
+type HookEventKind = HookEvent['kind'];
 
 /** Per kind: the hook flag that asks for it and the X-Gitlab-Event header it goes out with. */
 export const HOOK_KINDS: Record<HookEventKind, { flag: EventFlag; eventName: string }> = {
