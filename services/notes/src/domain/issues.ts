@@ -1,0 +1,87 @@
+import { authorize, invalid, notesEvents, notFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import * as issues from '../db/issues';
+import type { IssueRow } from '../db/issues';
+import type { NoteRow } from '../db/notes';
+import { issueAttributes } from '../event-attributes';
+import type { CreateIssueInput, UpdateIssueInput } from '../generated/graphql';
+import type { Notes } from './notes';
+
+/** Issues: per-project iids, labels, close and reopen with system notes, and their notes. */
+export function createIssues(deps: { sql: Sql; access: AccessClient; notes: Notes }) {
+  const { sql, notes } = deps;
+  const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
+
+  const issueEvent = (tx: TransactionSql, action: 'opened' | 'updated' | 'closed' | 'reopened', principal: Principal, issue: IssueRow) =>
+    notesEvents.record(tx, `issue.${action}`, {
+      project_id: issue.projectId,
+      actor_id: principal.userId,
+      actor_username: principal.username,
+      action,
+      issue_id: issue.id,
+      iid: issue.iid,
+      title: issue.title,
+      state: issue.state,
+      attributes: issueAttributes(issue),
+    });
+
+  async function issueOr404(projectId: number, id: number): Promise<IssueRow> {
+    const issue = await issues.findIssue(sql, projectId, id);
+    if (!issue) throw notFound();
+    return issue;
+  }
+
+  return {
+    /** Guests may open issues; a project with issues disabled refuses them (403), as GitLab did. */
+    async createIssue(principal: Principal, projectId: number, input: CreateIssueInput) {
+      authorize(await accessOf(principal, projectId), principal, 'create_issue');
+      if (input.title.trim() === '') throw invalid({ title: ["can't be blank"] });
+      return sql.begin(async (tx) => {
+        const issue = await issues.insertIssue(tx, {
+          projectId,
+          title: input.title,
+          description: input.description ?? null,
+          authorId: principal.userId!,
+          assigneeId: input.assigneeId ?? null,
+          labels: [...new Set(input.labels ?? [])],
+        });
+        await issueEvent(tx, 'opened', principal, issue);
+        return issue;
+      });
+    },
+
+    /** Its author, or Reporter and above (admin_issue); close and reopen leave a system note. */
+    async updateIssue(principal: Principal, projectId: number, id: number, input: UpdateIssueInput) {
+      const issue = await issueOr404(projectId, id);
+      const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+      if (issue.authorId !== principal.userId) authorize(access, principal, 'admin_issue');
+      if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
+      const changes: Partial<IssueRow> = {};
+      if (input.title != null) changes.title = input.title;
+      if (input.description != null) changes.description = input.description;
+      if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
+      if (input.labels != null) changes.labels = [...new Set(input.labels)];
+      let action: 'updated' | 'closed' | 'reopened' = 'updated';
+      if (input.stateEvent === 'close' && issue.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
+      if (input.stateEvent === 'reopen' && issue.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
+      if (Object.keys(changes).length === 0) return issue;
+      return sql.begin(async (tx) => {
+        const updated = await issues.updateIssue(tx, issue.id, changes);
+        await issueEvent(tx, action, principal, updated);
+        if (action === 'closed' || action === 'reopened') {
+          await notes.addSystemNote(tx, { projectId, noteableType: 'Issue', noteableId: issue.id }, principal.userId!, `Status changed to ${action}`, principal);
+        }
+        return updated;
+      });
+    },
+
+    async createIssueNote(principal: Principal, projectId: number, issueId: number, body: string): Promise<NoteRow> {
+      // Guests may comment on issues, as GitLab v3 allowed.
+      authorize(await accessOf(principal, projectId), principal, 'create_note');
+      const issue = await issueOr404(projectId, issueId);
+      return notes.create(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, body, issueAttributes(issue));
+    },
+
+    updateIssueNote: (principal: Principal, projectId: number, issueId: number, noteId: number, body: string) =>
+      notes.update(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, noteId, body),
+  };
+}

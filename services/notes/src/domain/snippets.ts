@@ -1,0 +1,87 @@
+import { authorize, invalid, notesEvents, notFound, VISIBILITY_LEVELS, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import type { NoteRow } from '../db/notes';
+import * as snippets from '../db/snippets';
+import type { SnippetRow } from '../db/snippets';
+import { snippetAttributes } from '../event-attributes';
+import type { CreateSnippetInput, UpdateSnippetInput } from '../generated/graphql';
+import type { Notes } from './notes';
+
+/** Project snippets (only where the feature is on) and their notes. */
+export function createSnippets(deps: { sql: Sql; access: AccessClient; notes: Notes }) {
+  const { sql, notes } = deps;
+  const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
+
+  async function snippetOr404(principal: Principal, projectId: number, id: number) {
+    const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+    // A project with snippets off shows none, as GitLab's read_project_snippet required the feature.
+    const snippet = access.snippetsEnabled ? await snippets.findSnippet(sql, projectId, id) : undefined;
+    if (!snippet) throw notFound();
+    return { access, snippet };
+  }
+
+  const snippetEvent = (tx: TransactionSql, action: 'created' | 'updated' | 'deleted', principal: Principal, snippet: SnippetRow) =>
+    notesEvents.record(tx, `snippet.${action}`, { project_id: snippet.projectId, actor_id: principal.userId, actor_username: principal.username, snippet_id: snippet.id, title: snippet.title });
+
+  function checkVisibility(level: number | null | undefined) {
+    if (level != null && !VISIBILITY_LEVELS.includes(level)) throw invalid({ visibility_level: ['is not included in the list'] });
+  }
+
+  return {
+    async createSnippet(principal: Principal, projectId: number, input: CreateSnippetInput) {
+      authorize(await accessOf(principal, projectId), principal, 'create_snippet');
+      checkVisibility(input.visibilityLevel);
+      return sql.begin(async (tx) => {
+        const snippet = await snippets.insertSnippet(tx, {
+          projectId,
+          title: input.title,
+          fileName: input.fileName,
+          content: input.code,
+          visibilityLevel: input.visibilityLevel ?? 0,
+          authorId: principal.userId!,
+        });
+        await snippetEvent(tx, 'created', principal, snippet);
+        return snippet;
+      });
+    },
+
+    /** Its author, or Master and above. */
+    async updateSnippet(principal: Principal, projectId: number, id: number, input: UpdateSnippetInput) {
+      const { access, snippet } = await snippetOr404(principal, projectId, id);
+      if (snippet.authorId !== principal.userId) authorize(access, principal, 'admin_project');
+      checkVisibility(input.visibilityLevel);
+      const changes: Partial<SnippetRow> = {};
+      if (input.title != null) changes.title = input.title;
+      if (input.fileName != null) changes.fileName = input.fileName;
+      if (input.code != null) changes.content = input.code;
+      if (input.visibilityLevel != null) changes.visibilityLevel = input.visibilityLevel;
+      if (Object.keys(changes).length === 0) return snippet;
+      return sql.begin(async (tx) => {
+        const updated = await snippets.updateSnippet(tx, snippet.id, changes);
+        await snippetEvent(tx, 'updated', principal, updated);
+        return updated;
+      });
+    },
+
+    /** Idempotent: a snippet that is already gone gives null. */
+    async deleteSnippet(principal: Principal, projectId: number, id: number) {
+      const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+      const snippet = await snippets.findSnippet(sql, projectId, id);
+      if (!snippet) return null;
+      if (snippet.authorId !== principal.userId) authorize(access, principal, 'admin_project');
+      return sql.begin(async (tx) => {
+        const removed = await snippets.deleteSnippet(tx, snippet.id);
+        if (removed) await snippetEvent(tx, 'deleted', principal, removed);
+        return removed ?? null;
+      });
+    },
+
+    async createSnippetNote(principal: Principal, projectId: number, snippetId: number, body: string): Promise<NoteRow> {
+      authorize(await accessOf(principal, projectId), principal, 'create_note');
+      const { snippet } = await snippetOr404(principal, projectId, snippetId);
+      return notes.create(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, body, snippetAttributes(snippet));
+    },
+
+    updateSnippetNote: (principal: Principal, projectId: number, snippetId: number, noteId: number, body: string) =>
+      notes.update(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, noteId, body),
+  };
+}
