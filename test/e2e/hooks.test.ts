@@ -79,6 +79,8 @@ describe('managing project hooks', () => {
       expect(await api('POST', hooksPath(), { token: owner.token, body: { url } })).toMatchObject({ status: 422, body: { message: 'Invalid url given' } });
     }
     expect(await api('POST', hooksPath(), { token: owner.token, body: { url: receiver.url('x'), push_events: 'maybe' } })).toMatchObject({ status: 400, body: { message: { push_events: ['is invalid'] } } });
+    // The token travels as a header: a line break in it would split the request.
+    expect(await api('POST', hooksPath(), { token: owner.token, body: { url: receiver.url('x'), token: 'a\r\nX-Injected: 1' } })).toMatchObject({ status: 400, body: { message: { token: ['is invalid'] } } });
     expect(await api('GET', hooksPath('/99999999'), { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
     expect(await api('PUT', hooksPath('/99999999'), { token: owner.token, body: { url: receiver.url('x') } })).toMatchObject({ status: 404 });
     expect(await api('DELETE', hooksPath(), { token: owner.token })).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });

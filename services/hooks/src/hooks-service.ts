@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { authorize, DomainError, ErrorCode, notFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
+import { authorize, DomainError, ErrorCode, invalid, notFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
 import * as deliveries from './db/deliveries';
 import * as hooks from './db/hooks';
 import type { HookRow, HookSettings } from './db/hooks';
@@ -9,6 +9,9 @@ import type { HookInput } from './generated/graphql';
 
 /** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** Visible ASCII and spaces, at most 255 characters, as a header value may hold. */
+const HEADER_VALUE = /^[\x20-\x7e]{1,255}$/;
 
 /** GitLab 7.14's defaults: push events on, everything else off. */
 const DEFAULT_FLAGS = { pushEvents: true, tagPushEvents: false, issuesEvents: false, mergeRequestsEvents: false, noteEvents: false };
@@ -35,6 +38,8 @@ export function createHooksService(deps: { sql: Sql; access: AccessClient; queue
   /** The settings an input gives; flags left out keep `base`'s value. */
   async function settingsOf(input: HookInput, base: Pick<HookRow, hooks.EventFlag | 'token'>): Promise<HookSettings> {
     const flag = (name: hooks.EventFlag) => input[name] ?? base[name];
+    // It travels as a header value: nothing a header cannot carry.
+    if (input.token && !HEADER_VALUE.test(input.token)) throw invalid({ token: ['is invalid'] });
     return {
       url: await checkHookUrl(input.url, deps.allowLocal),
       pushEvents: flag('pushEvents'),
