@@ -8,17 +8,30 @@ export const execFileAsync = promisify(execFile);
 export const isRoot = () => process.getuid?.() === 0;
 
 /** A free TCP port on loopback (bound, read, released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/**
+ * A port nothing listens on now, never one this process handed out before: the port is free
+ * again the moment it is probed, so two probes in a row can name the same one, and then two
+ * processes of one stack would race for it (the loser dies, and the winner answers its readiness
+ * probe in its place).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.unref();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
+const handedOut = new Set<number>();
 
 export async function which(command: string): Promise<string | null> {
   try {
