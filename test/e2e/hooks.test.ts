@@ -399,6 +399,11 @@ describe('hooks in the graph', () => {
         nodes: [{ id: hook.id, url: receiver.url('graph'), issuesEvents: true, hasToken: false, deliveries: { total: 1, nodes: [{ eventName: 'Issue Hook', state: 'delivered', attempts: [{ statusCode: 200, worker: expect.any(String) }] }] } }],
       });
     });
+    // Ids no project has reach the graph directly (the facade never sends them): a 404, not a failure.
+    for (const id of [0, -5]) {
+      const bogus = await graphql(`mutation($id: Int!) { createHook(projectId: $id, input: { url: "http://example.com/" }) { id } }`, { id }, { 'PRIVATE-TOKEN': owner.token });
+      expect(bogus.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    }
     const denied = await graphql(`query($id: Int!) { project(id: $id) { hooks { total } } }`, { id: project2.id }, { 'PRIVATE-TOKEN': guest.token });
     expect(denied.body.data?.project ?? null).toBeNull();
   });

@@ -57,6 +57,14 @@ describe('access client', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('answers ids no project can have (0, negative) as missing, without asking', async () => {
+    const { client, calls } = fakeMembership();
+    const access = createAccessClient({ membership: client, ttlMs: 0 });
+    const loader = access.loader({ ...alice });
+    expect(await Promise.all([loader.load(0), loader.load(-5), loader.load(2 ** 31), loader.load(1)])).toEqual([null, null, null, expect.objectContaining({ projectId: 1 })]);
+    expect(calls).toEqual([{ userId: 1, projectIds: [1] }]);
+  });
+
   it('reuses answers across requests until they expire, per user', async () => {
     let clock = 0;
     const { client, calls } = fakeMembership();

@@ -7,6 +7,7 @@ export function createMergeRequestNotes(deps: { access: AccessClient; mergeReque
   const { notes } = deps;
 
   async function requireMergeRequest(projectId: number, id: number) {
+    if (id < 1 || id > 2 ** 31 - 1) throw notFound();
     const { found, attributes } = await deps.mergeRequests.call(mergeRequestFind, { projectId, id });
     if (!found) throw notFound();
     return attributes;
