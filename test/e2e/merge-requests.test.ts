@@ -204,7 +204,17 @@ describe('comments and notes', () => {
     expect(comment.body).toMatchObject({ note: 'Looks good', author: { id: reporter.id, username: reporter.username } });
     const vote = await api('POST', `/projects/${project.id}/merge_requests/${made.id}/notes`, { token: developer.token, body: { body: ':+1:' } });
     expect(vote.status).toBe(201);
-    expect(vote.body).toEqual({ id: expect.any(Number), body: ':+1:', attachment: null, author: expect.objectContaining({ id: developer.id }), created_at: expect.any(String) });
+    // One Note entity for every kind of note, as GitLab had: merge request notes show system and the votes too.
+    expect(vote.body).toEqual({
+      id: expect.any(Number),
+      body: ':+1:',
+      attachment: null,
+      author: expect.objectContaining({ id: developer.id }),
+      created_at: expect.any(String),
+      system: false,
+      upvote: true,
+      downvote: false,
+    });
     await api('POST', mrPath(made.id, '/comments'), { token: owner.token, body: { note: '-1' } });
 
     const notes = await api('GET', `/projects/${project.id}/merge_requests/${made.id}/notes`, { token: reporter.token });

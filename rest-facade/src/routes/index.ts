@@ -2,9 +2,9 @@ import type { Route } from '../route';
 import { hookRoutes } from './hooks';
 import { issueRoutes } from './issues';
 import { memberRoutes } from './members';
-import { mergeRequestNoteRoutes } from './merge-request-notes';
 import { mergeRequestRoutes } from './merge-requests';
 import { namespaceRoutes } from './namespaces';
+import { noteRoutes } from './notes';
 import { projectRoutes } from './projects';
 import { repositoryRoutes } from './repository';
 import { snippetRoutes } from './snippets';
@@ -14,4 +14,4 @@ import { userRoutes } from './users';
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...hookRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...mergeRequestNoteRoutes, ...issueRoutes, ...snippetRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...hookRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...issueRoutes, ...snippetRoutes, ...noteRoutes];

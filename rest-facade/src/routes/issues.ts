@@ -1,12 +1,8 @@
 import {
   CreateIssueDocument,
-  CreateIssueNoteDocument,
   GetIssueDocument,
-  IssueNoteDocument,
-  IssueNotesDocument,
   ListIssuesDocument,
   UpdateIssueDocument,
-  UpdateIssueNoteDocument,
   type IssueStateFilter,
 } from '../generated/operations';
 import { defined, type Params } from '../params';
@@ -78,50 +74,6 @@ export const issueRoutes: Route[] = [
         input: defined({ title: p.string('title'), description: p.string('description'), assigneeId: p.int('assignee_id'), labels: labelsOf(p), stateEvent: p.string('state_event') }),
       });
       return { body: presentIssue(updateIssue) };
-    },
-  },
-  {
-    method: 'get',
-    path: '/projects/:id/issues/:issue_id/notes',
-    handle: async (p, gateway) => {
-      const window = p.window();
-      const { project } = await gateway(IssueNotesDocument, { ...projectKey(p), issueId: p.id('issue_id'), page: window.page, perPage: window.perPage });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.issue) throw RECORD_NOT_FOUND();
-      return { body: project.issue.notes.nodes, page: { window, total: project.issue.notes.total } };
-    },
-  },
-  {
-    method: 'get',
-    path: '/projects/:id/issues/:issue_id/notes/:note_id',
-    handle: async (p, gateway) => {
-      const { project } = await gateway(IssueNoteDocument, { ...projectKey(p), issueId: p.id('issue_id'), noteId: p.id('note_id') });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.issue?.note) throw RECORD_NOT_FOUND();
-      return { body: project.issue.note };
-    },
-  },
-  {
-    method: 'post',
-    path: '/projects/:id/issues/:issue_id/notes',
-    handle: async (p, gateway) => {
-      p.require('body');
-      const { createIssueNote } = await gateway(CreateIssueNoteDocument, { projectId: await projectIdOf(p, gateway), issueId: p.id('issue_id'), body: p.string('body')! });
-      return { body: createIssueNote };
-    },
-  },
-  {
-    method: 'put',
-    path: '/projects/:id/issues/:issue_id/notes/:note_id',
-    handle: async (p, gateway) => {
-      p.require('body');
-      const { updateIssueNote } = await gateway(UpdateIssueNoteDocument, {
-        projectId: await projectIdOf(p, gateway),
-        issueId: p.id('issue_id'),
-        noteId: p.id('note_id'),
-        body: p.string('body')!,
-      });
-      return { body: updateIssueNote };
     },
   },
 ];

@@ -1,13 +1,9 @@
 import {
   CreateSnippetDocument,
-  CreateSnippetNoteDocument,
   DeleteSnippetDocument,
   GetSnippetDocument,
   ListSnippetsDocument,
-  SnippetNoteDocument,
-  SnippetNotesDocument,
   UpdateSnippetDocument,
-  UpdateSnippetNoteDocument,
 } from '../generated/operations';
 import { defined } from '../params';
 import type { Route } from '../route';
@@ -78,52 +74,6 @@ export const snippetRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { deleteSnippet } = await gateway(DeleteSnippetDocument, { projectId: await projectIdOf(p, gateway), id: p.id('snippet_id') });
       return { body: deleteSnippet ?? {} };
-    },
-  },
-  {
-    method: 'get',
-    path: '/projects/:id/snippets/:snippet_id/notes',
-    handle: async (p, gateway) => {
-      const window = p.window();
-      const { project } = await gateway(SnippetNotesDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), page: window.page, perPage: window.perPage });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.snippet) throw RECORD_NOT_FOUND();
-      return { body: project.snippet.notes.nodes, page: { window, total: project.snippet.notes.total } };
-    },
-  },
-  {
-    // The spec: the single snippet note response carries the snippet's fields (as GitLab v3 did).
-    method: 'get',
-    path: '/projects/:id/snippets/:snippet_id/notes/:note_id',
-    handle: async (p, gateway) => {
-      const { project } = await gateway(SnippetNoteDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), noteId: p.id('note_id') });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.snippet?.note) throw RECORD_NOT_FOUND();
-      const { note: _note, ...snippet } = project.snippet;
-      return { body: snippet };
-    },
-  },
-  {
-    method: 'post',
-    path: '/projects/:id/snippets/:snippet_id/notes',
-    handle: async (p, gateway) => {
-      p.require('body');
-      const { createSnippetNote } = await gateway(CreateSnippetNoteDocument, { projectId: await projectIdOf(p, gateway), snippetId: p.id('snippet_id'), body: p.string('body')! });
-      return { body: createSnippetNote };
-    },
-  },
-  {
-    method: 'put',
-    path: '/projects/:id/snippets/:snippet_id/notes/:note_id',
-    handle: async (p, gateway) => {
-      p.require('body');
-      const { updateSnippetNote } = await gateway(UpdateSnippetNoteDocument, {
-        projectId: await projectIdOf(p, gateway),
-        snippetId: p.id('snippet_id'),
-        noteId: p.id('note_id'),
-        body: p.string('body')!,
-      });
-      return { body: updateSnippetNote };
     },
   },
 ];

@@ -1,6 +1,6 @@
 import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
 import DataLoader from 'dataloader';
-import { countVotes } from './db/notes';
+import { countVotes, type NoteRow } from './db/notes';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
 export interface NotesContext {
@@ -14,6 +14,13 @@ type Votes = { up: number; down: number };
 export interface MergeRequestRef {
   id: number;
   projectId?: number;
+}
+
+/** An issue, snippet or merge request as a thing notes are on: found in its project already. */
+export interface NoteableRef {
+  projectId: number;
+  type: NoteRow['noteableType'];
+  id: number;
 }
 
 export interface UserRef {

@@ -1,18 +1,28 @@
 import type { AccessClient, InternalClient, Sql } from '@hub/common';
 import { createIssues } from './domain/issues';
-import { createMergeRequestNotes } from './domain/merge-request-notes';
+import { createMergeRequests } from './domain/merge-requests';
+import { createNoteables } from './domain/noteables';
 import { createNotes } from './domain/notes';
 import { createSnippets } from './domain/snippets';
 
 /** What this service does, one module per aggregate (issues, snippets, notes), composed for the resolvers. */
 export function createNotesService(deps: { sql: Sql; access: AccessClient; mergeRequests: InternalClient }) {
   const notes = createNotes(deps);
-  return {
-    ...createIssues({ ...deps, notes }),
-    ...createSnippets({ ...deps, notes }),
-    ...createMergeRequestNotes({ ...deps, notes }),
-    addSystemNote: notes.addSystemNote,
-  };
+  const issues = createIssues({ ...deps, notes });
+  const snippets = createSnippets(deps);
+  const { mergeRequestForNote } = createMergeRequests(deps);
+  const noteables = createNoteables({
+    access: deps.access,
+    notes,
+    find: {
+      Issue: (_principal, projectId, id) => issues.issueForNote(projectId, id),
+      Snippet: snippets.snippetForNote,
+      MergeRequest: (_principal, projectId, id) => mergeRequestForNote(projectId, id),
+    },
+  });
+  const { issueForNote: _issue, ...issueOperations } = issues;
+  const { snippetForNote: _snippet, ...snippetOperations } = snippets;
+  return { ...issueOperations, ...snippetOperations, ...noteables, addSystemNote: notes.addSystemNote };
 }
 
 export type NotesService = ReturnType<typeof createNotesService>;

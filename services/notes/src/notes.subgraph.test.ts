@@ -12,15 +12,26 @@ const LEVELS: Record<number, number> = { [REPORTER]: 20, [GUEST]: 10 };
 
 /** Membership's answers (another service): project 11 has issues and snippets off. */
 const membership = membershipStandIn([privateProject(10, OWNER), privateProject(11, OWNER, { issuesEnabled: false, snippetsEnabled: false })], LEVELS);
-const mergeRequests = { call: async () => ({ found: false, attributes: null }), close: async () => {} } as unknown as InternalClient;
+/** The merge requests service's answer: project 10 has merge request 5. */
+const MERGE_REQUEST = {
+  id: 5, iid: 1, project_id: 10, target_project_id: 10, source_project_id: 10, target_branch: 'master', source_branch: 'feature', title: 'mr', description: '',
+  state: 'opened', author_id: OWNER, assignee_id: null, milestone_id: null, merge_status: 'can_be_merged', merge_commit_sha: null, work_in_progress: false,
+  created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', last_commit: null,
+};
+const mergeRequests = {
+  call: async (_contract: unknown, { projectId, id }: { projectId: number; id: number }) =>
+    projectId === 10 && id === 5 ? { found: true, attributes: MERGE_REQUEST } : { found: false, attributes: null },
+  close: async () => {},
+} as unknown as InternalClient;
 
 const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title, labels: ["bug", "bug", "ui"] }) { id iid state labels author { id } } }`;
 const UPDATE_ISSUE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateIssue(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state title } }`;
 const ISSUE_NOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issue(id: $id) { notes { total nodes { body system author { id } } } } } } }`;
 const ISSUES = `query($p: Int!, $state: IssueStateFilter, $labels: [String!]) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issues(state: $state, labels: $labels) { total nodes { title state } } } } }`;
 const CREATE_SNIPPET = `mutation($p: Int!) { createSnippet(projectId: $p, input: { title: "t", fileName: "a.rb", code: "puts 1", visibilityLevel: 0 }) { id author { id } } }`;
-const UPDATE_NOTE = `mutation($p: Int!, $i: Int!, $n: Int!, $body: String!) { updateIssueNote(projectId: $p, issueId: $i, noteId: $n, body: $body) { body } }`;
-const CREATE_NOTE = `mutation($p: Int!, $i: Int!, $body: String!) { createIssueNote(projectId: $p, issueId: $i, body: $body) { id upvote downvote system } }`;
+const UPDATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $n: Int!, $body: String!) { updateNote(projectId: $p, noteable: $k, noteableId: $i, noteId: $n, body: $body) { body } }`;
+const CREATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $body: String!) { createNote(projectId: $p, noteable: $k, noteableId: $i, body: $body) { id upvote downvote system noteableType noteableId } }`;
+const NOTEABLE = `query($p: Int!, $k: NoteableKind!, $i: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { noteable(kind: $k, id: $i) { kind id notes { total nodes { body noteableType } } } } } }`;
 
 describe('notes subgraph: issues, snippets and notes', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
@@ -75,11 +86,11 @@ describe('notes subgraph: issues, snippets and notes', () => {
 
   it('counts votes from +1/-1 notes, and lets only the author or a Master edit a note', async () => {
     const { id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'vote' }, as(OWNER))).data!.createIssue;
-    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':+1:' }, as(GUEST))).data?.createIssueNote).toMatchObject({ upvote: true, downvote: false, system: false });
-    const note = (await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: 'hm' }, as(GUEST))).data!.createIssueNote;
+    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':+1:' }, as(GUEST))).data?.createNote).toMatchObject({ upvote: true, downvote: false, system: false });
+    const note = (await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: 'hm' }, as(GUEST))).data!.createNote;
     expect(errorCode(await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(REPORTER)))).toBe('FORBIDDEN');
-    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(GUEST))).data?.updateIssueNote.body).toBe('edited');
-    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'by owner' }, as(OWNER))).data?.updateIssueNote.body).toBe('by owner');
+    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(GUEST))).data?.updateNote.body).toBe('edited');
+    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'by owner' }, as(OWNER))).data?.updateNote.body).toBe('by owner');
     const votes = await subgraph.run(`query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issue(id: $id) { upvotes downvotes } } } }`, { p: 10, id }, as(GUEST));
     expect(votes.data?._entities[0].issue).toEqual({ upvotes: 1, downvotes: 0 });
   });
@@ -88,5 +99,20 @@ describe('notes subgraph: issues, snippets and notes', () => {
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(GUEST)))).toBe('FORBIDDEN');
     expect((await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(REPORTER))).data?.createSnippet.author).toEqual({ id: REPORTER });
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 11 }, as(OWNER)))).toBe('FORBIDDEN');
+  });
+
+  it('takes notes on issues, snippets and merge requests through one path, the kind a parameter', async () => {
+    const issue = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'noted' }, as(OWNER))).data!.createIssue;
+    const snippet = (await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(OWNER))).data!.createSnippet;
+    for (const [k, i, type] of [['ISSUE', issue.id, 'Issue'], ['SNIPPET', snippet.id, 'Snippet'], ['MERGE_REQUEST', 5, 'MergeRequest']] as const) {
+      expect((await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: `on ${type}` }, as(GUEST))).data?.createNote).toMatchObject({ noteableType: type, noteableId: i });
+      const noteable = (await subgraph.run(NOTEABLE, { p: 10, k, i }, as(GUEST))).data?._entities[0].noteable;
+      expect(noteable).toEqual({ kind: k, id: i, notes: { total: 1, nodes: [{ body: `on ${type}`, noteableType: type }] } });
+      // Nothing of that kind with that id in the project: null to read, 404 to write; strangers learn nothing.
+      expect((await subgraph.run(NOTEABLE, { p: 10, k, i: 999_999 }, as(GUEST))).data?._entities[0].noteable).toBeNull();
+      expect(errorCode(await subgraph.run(CREATE_NOTE, { p: 10, k, i: 999_999, body: 'x' }, as(GUEST)))).toBe('NOT_FOUND');
+      expect(errorCode(await subgraph.run(NOTEABLE, { p: 10, k, i }, as(STRANGER)))).toBe('NOT_FOUND');
+      expect(errorCode(await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
+    }
   });
 });

@@ -1,12 +1,11 @@
 import { authorize, invalid, notesEvents, notFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import * as issues from '../db/issues';
 import type { IssueRow } from '../db/issues';
-import type { NoteRow } from '../db/notes';
 import { issueAttributes } from '../event-attributes';
 import type { CreateIssueInput, UpdateIssueInput } from '../generated/graphql';
 import type { Notes } from './notes';
 
-/** Issues: per-project iids, labels, close and reopen with system notes, and their notes. */
+/** Issues: per-project iids, labels, close and reopen with system notes. */
 export function createIssues(deps: { sql: Sql; access: AccessClient; notes: Notes }) {
   const { sql, notes } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
@@ -74,14 +73,10 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; notes: Note
       });
     },
 
-    async createIssueNote(principal: Principal, projectId: number, issueId: number, body: string): Promise<NoteRow> {
-      // Guests may comment on issues, as GitLab v3 allowed.
-      authorize(await accessOf(principal, projectId), principal, 'create_note');
-      const issue = await issueOr404(projectId, issueId);
-      return notes.create(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, body, issueAttributes(issue));
+    /** The issue a note is made on, as the note's event shows it; null when the project has none such. */
+    async issueForNote(projectId: number, id: number) {
+      const issue = await issues.findIssue(sql, projectId, id);
+      return issue ? issueAttributes(issue) : null;
     },
-
-    updateIssueNote: (principal: Principal, projectId: number, issueId: number, noteId: number, body: string) =>
-      notes.update(principal, { projectId, noteableType: 'Issue', noteableId: issueId }, noteId, body),
   };
 }

@@ -1,20 +1,23 @@
 import { authorize, invalid, notesEvents, notFound, VISIBILITY_LEVELS, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
-import type { NoteRow } from '../db/notes';
 import * as snippets from '../db/snippets';
 import type { SnippetRow } from '../db/snippets';
 import { snippetAttributes } from '../event-attributes';
 import type { CreateSnippetInput, UpdateSnippetInput } from '../generated/graphql';
-import type { Notes } from './notes';
 
-/** Project snippets (only where the feature is on) and their notes. */
-export function createSnippets(deps: { sql: Sql; access: AccessClient; notes: Notes }) {
-  const { sql, notes } = deps;
+/** Project snippets (only where the feature is on). */
+export function createSnippets(deps: { sql: Sql; access: AccessClient }) {
+  const { sql } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
-  async function snippetOr404(principal: Principal, projectId: number, id: number) {
+  async function readableSnippet(principal: Principal, projectId: number, id: number) {
     const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
     // A project with snippets off shows none, as GitLab's read_project_snippet required the feature.
     const snippet = access.snippetsEnabled ? await snippets.findSnippet(sql, projectId, id) : undefined;
+    return { access, snippet };
+  }
+
+  async function snippetOr404(principal: Principal, projectId: number, id: number) {
+    const { access, snippet } = await readableSnippet(principal, projectId, id);
     if (!snippet) throw notFound();
     return { access, snippet };
   }
@@ -75,13 +78,10 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient; notes: No
       });
     },
 
-    async createSnippetNote(principal: Principal, projectId: number, snippetId: number, body: string): Promise<NoteRow> {
-      authorize(await accessOf(principal, projectId), principal, 'create_note');
-      const { snippet } = await snippetOr404(principal, projectId, snippetId);
-      return notes.create(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, body, snippetAttributes(snippet));
+    /** The snippet a note is made on (readable, snippets on), as the note's event shows it; null when there is none such. */
+    async snippetForNote(principal: Principal, projectId: number, id: number) {
+      const { snippet } = await readableSnippet(principal, projectId, id);
+      return snippet ? snippetAttributes(snippet) : null;
     },
-
-    updateSnippetNote: (principal: Principal, projectId: number, snippetId: number, noteId: number, body: string) =>
-      notes.update(principal, { projectId, noteableType: 'Snippet', noteableId: snippetId }, noteId, body),
   };
 }

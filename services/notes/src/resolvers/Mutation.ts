@@ -1,6 +1,7 @@
 import { requireUser } from '@hub/common';
 import type { MutationResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { NOTEABLE_TYPE } from './Noteable';
 
 export const createMutationResolvers = ({ notes }: ResolverDeps): MutationResolvers => ({
   createSnippet: (_p, { projectId, input }, { principal }) => {
@@ -15,14 +16,6 @@ export const createMutationResolvers = ({ notes }: ResolverDeps): MutationResolv
     requireUser(principal);
     return notes.deleteSnippet(principal, projectId, id);
   },
-  createSnippetNote: (_p, { projectId, snippetId, body }, { principal }) => {
-    requireUser(principal);
-    return notes.createSnippetNote(principal, projectId, snippetId, body);
-  },
-  updateSnippetNote: (_p, { projectId, snippetId, noteId, body }, { principal }) => {
-    requireUser(principal);
-    return notes.updateSnippetNote(principal, projectId, snippetId, noteId, body);
-  },
   createIssue: (_p, { projectId, input }, { principal }) => {
     requireUser(principal);
     return notes.createIssue(principal, projectId, input);
@@ -31,20 +24,12 @@ export const createMutationResolvers = ({ notes }: ResolverDeps): MutationResolv
     requireUser(principal);
     return notes.updateIssue(principal, projectId, id, input);
   },
-  createIssueNote: (_p, { projectId, issueId, body }, { principal }) => {
+  createNote: (_p, { projectId, noteable, noteableId, body }, { principal }) => {
     requireUser(principal);
-    return notes.createIssueNote(principal, projectId, issueId, body);
+    return notes.createNote(principal, projectId, NOTEABLE_TYPE[noteable], noteableId, body);
   },
-  updateIssueNote: (_p, { projectId, issueId, noteId, body }, { principal }) => {
+  updateNote: (_p, { projectId, noteable, noteableId, noteId, body }, { principal }) => {
     requireUser(principal);
-    return notes.updateIssueNote(principal, projectId, issueId, noteId, body);
-  },
-  createMergeRequestNote: (_p, { projectId, mergeRequestId, body }, { principal }) => {
-    requireUser(principal);
-    return notes.createMergeRequestNote(principal, projectId, mergeRequestId, body);
-  },
-  updateMergeRequestNote: (_p, { projectId, mergeRequestId, noteId, body }, { principal }) => {
-    requireUser(principal);
-    return notes.updateMergeRequestNote(principal, projectId, mergeRequestId, noteId, body);
+    return notes.updateNote(principal, projectId, NOTEABLE_TYPE[noteable], noteableId, noteId, body);
   },
 });

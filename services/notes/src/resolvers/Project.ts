@@ -3,10 +3,11 @@ import { findIssue, listIssues } from '../db/issues';
 import { findSnippet, listSnippets } from '../db/snippets';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { NOTEABLE_TYPE } from './Noteable';
 
 const ISSUE_STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], ALL: null };
 
-export const createProjectResolvers = ({ sql }: ResolverDeps): ProjectResolvers => ({
+export const createProjectResolvers = ({ sql, notes }: ResolverDeps): ProjectResolvers => ({
   __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
   issues: async (project, args, { principal, loaders }) => {
     authorize(await loaders.access.load(project.id), principal, 'read_project');
@@ -30,5 +31,9 @@ export const createProjectResolvers = ({ sql }: ResolverDeps): ProjectResolvers 
   issue: async (project, { id }, { principal, loaders }) => {
     authorize(await loaders.access.load(project.id), principal, 'read_project');
     return (await findIssue(sql, project.id, id)) ?? null;
+  },
+  noteable: async (project, { kind, id }, { principal }) => {
+    const type = NOTEABLE_TYPE[kind];
+    return (await notes.noteable(principal, project.id, type, id)) ? { projectId: project.id, type, id } : null;
   },
 });

@@ -4,6 +4,7 @@ import { createIssueResolvers } from './Issue';
 import { createMergeRequestResolvers } from './MergeRequest';
 import { createMutationResolvers } from './Mutation';
 import { noteResolvers } from './Note';
+import { createNoteableResolvers } from './Noteable';
 import { createProjectResolvers } from './Project';
 import { createSnippetResolvers } from './Snippet';
 
@@ -16,6 +17,7 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
     Snippet: createSnippetResolvers(deps),
     Issue: createIssueResolvers(deps),
     Note: noteResolvers,
+    Noteable: createNoteableResolvers(deps),
     Mutation: createMutationResolvers(deps),
   };
 }

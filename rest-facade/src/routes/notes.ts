@@ -1,0 +1,101 @@
+import { CreateNoteDocument, NoteableNoteDocument, NoteableNotesDocument, SnippetNoteDocument, UpdateNoteDocument, type NoteableKind, type V3NoteFragment } from '../generated/operations';
+import type { Params } from '../params';
+import type { Route, RouteResult } from '../route';
+import type { GatewayCall } from '../gateway-client';
+import { RECORD_NOT_FOUND } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+/** What differs between the things notes are on: where they live, and the v3 quirks of each. */
+interface Noteable {
+  kind: NoteableKind;
+  /** The noted thing's path below the API root; its id parameter is `idParam`. */
+  paths: string[];
+  idParam: string;
+  /** A single note answered in another shape than the Note entity. */
+  showOne?: (p: Params, gateway: GatewayCall) => Promise<RouteResult>;
+  /** The merge request comments view over the same notes: `note` and `author`, posted as `note`. */
+  comments?: boolean;
+}
+
+const NOTEABLES: Noteable[] = [
+  { kind: 'ISSUE', paths: ['/projects/:id/issues/:issue_id'], idParam: 'issue_id' },
+  {
+    kind: 'SNIPPET',
+    paths: ['/projects/:id/snippets/:snippet_id'],
+    idParam: 'snippet_id',
+    // The spec: the single snippet note response carries the snippet's fields (as GitLab v3 did).
+    showOne: async (p, gateway) => {
+      const { project } = await gateway(SnippetNoteDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), noteId: p.id('note_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.snippet?.note) throw RECORD_NOT_FOUND();
+      const { note: _note, ...snippet } = project.snippet;
+      return { body: snippet };
+    },
+  },
+  {
+    kind: 'MERGE_REQUEST',
+    // The spec's note paths use the plural; GitLab v3 also answered the singular, which clients still call.
+    paths: ['/projects/:id/merge_requests/:merge_request_id', '/projects/:id/merge_request/:merge_request_id'],
+    idParam: 'merge_request_id',
+    comments: true,
+  },
+];
+
+/** A merge request comment: the note's text, and its author. */
+const asComment = (n: V3NoteFragment) => ({ note: n.body, author: n.author });
+
+function routesOf({ kind, paths, idParam, showOne, comments }: Noteable): Route[] {
+  const list =
+    (present: (n: V3NoteFragment) => unknown): Route['handle'] =>
+    async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(NoteableNotesDocument, { ...projectKey(p), kind, noteableId: p.id(idParam), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.noteable) throw RECORD_NOT_FOUND();
+      return { body: project.noteable.notes.nodes.map(present), page: { window, total: project.noteable.notes.total } };
+    };
+
+  const create =
+    (field: 'body' | 'note', present: (n: V3NoteFragment) => unknown): Route['handle'] =>
+    async (p, gateway) => {
+      p.require(field);
+      const { createNote } = await gateway(CreateNoteDocument, { projectId: await projectIdOf(p, gateway), kind, noteableId: p.id(idParam), body: p.string(field)! });
+      return { body: present(createNote) };
+    };
+
+  const showNote: Route['handle'] = async (p, gateway) => {
+    const { project } = await gateway(NoteableNoteDocument, { ...projectKey(p), kind, noteableId: p.id(idParam), noteId: p.id('note_id') });
+    if (!project) throw PROJECT_NOT_FOUND();
+    if (!project.noteable?.note) throw RECORD_NOT_FOUND();
+    return { body: project.noteable.note };
+  };
+
+  const updateNote: Route['handle'] = async (p, gateway) => {
+    p.require('body');
+    const { updateNote } = await gateway(UpdateNoteDocument, {
+      projectId: await projectIdOf(p, gateway),
+      kind,
+      noteableId: p.id(idParam),
+      noteId: p.id('note_id'),
+      body: p.string('body')!,
+    });
+    return { body: updateNote };
+  };
+
+  const same = (n: V3NoteFragment) => n;
+  return paths.flatMap((path): Route[] => [
+    { method: 'get', path: `${path}/notes`, handle: list(same) },
+    { method: 'post', path: `${path}/notes`, handle: create('body', same) },
+    { method: 'get', path: `${path}/notes/:note_id`, handle: showOne ?? showNote },
+    { method: 'put', path: `${path}/notes/:note_id`, handle: updateNote },
+    ...(comments
+      ? [
+          { method: 'get', path: `${path}/comments`, handle: list(asComment) } as Route,
+          { method: 'post', path: `${path}/comments`, handle: create('note', asComment) } as Route,
+        ]
+      : []),
+  ]);
+}
+
+/** Notes on issues, snippets and merge requests (the spec's Notes table), and the merge request comments. */
+export const noteRoutes: Route[] = NOTEABLES.flatMap(routesOf);

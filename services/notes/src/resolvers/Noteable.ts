@@ -1,0 +1,29 @@
+import { pageWindow } from '@hub/common';
+import { findNote, listNotes, type NoteRow } from '../db/notes';
+import type { NoteableKind, NoteableResolvers } from '../generated/graphql';
+import type { NoteableRef } from '../context';
+import type { ResolverDeps } from './deps';
+
+export const NOTEABLE_TYPE: Record<NoteableKind, NoteRow['noteableType']> = { ISSUE: 'Issue', SNIPPET: 'Snippet', MERGE_REQUEST: 'MergeRequest' };
+const KIND = Object.fromEntries(Object.entries(NOTEABLE_TYPE).map(([kind, type]) => [type, kind])) as Record<NoteRow['noteableType'], NoteableKind>;
+
+type Target = { projectId: number; noteableType: NoteRow['noteableType']; noteableId: number };
+
+/** The notes of anything notes are on; Issue, Snippet and MergeRequest share these with Noteable. */
+export const noteListOf = ({ sql }: ResolverDeps) => async (target: Target, args: { page?: number | null; perPage?: number | null }) => {
+  const { rows, total } = await listNotes(sql, target, pageWindow(args.page, args.perPage));
+  return { nodes: rows, total };
+};
+export const noteOf = ({ sql }: ResolverDeps) => async (target: Target, id: number) => (await findNote(sql, target, id)) ?? null;
+
+const targetOf = (noteable: NoteableRef): Target => ({ projectId: noteable.projectId, noteableType: noteable.type, noteableId: noteable.id });
+
+export const createNoteableResolvers = (deps: ResolverDeps): NoteableResolvers => {
+  const list = noteListOf(deps);
+  const one = noteOf(deps);
+  return {
+    kind: (noteable) => KIND[noteable.type],
+    notes: (noteable, args) => list(targetOf(noteable), args),
+    note: (noteable, { id }) => one(targetOf(noteable), id),
+  };
+};
