@@ -1,7 +1,7 @@
 import { credentials, InterceptingCall, type Client, type ClientUnaryCall, type Interceptor, type requestCallback, type ServiceError } from '@grpc/grpc-js';
 import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal } from '@hub/common';
 import { loadGitProtos } from './load';
-import type { BlobServiceClient, DiffServiceClient, MergeServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
+import type { BlobServiceClient, CommitServiceClient, DiffServiceClient, MergeServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
 
 /** Who calls the git worker: a service name, and the shared secret its calls are signed with. */
 export interface GitCaller {
@@ -38,6 +38,7 @@ export function createGitClients(address: string, caller: GitCaller) {
     blob: new protos.BlobService(address, insecure, options) as unknown as BlobServiceClient,
     diff: new protos.DiffService(address, insecure, options) as unknown as DiffServiceClient,
     merge: new protos.MergeService(address, insecure, options) as unknown as MergeServiceClient,
+    commit: new protos.CommitService(address, insecure, options) as unknown as CommitServiceClient,
   };
   return {
     ...clients,

@@ -54,6 +54,8 @@ export function gitDomainError(error: unknown, nouns: NotFoundNouns = {}): Error
       return new DomainError(ErrorCode.CONFLICT, '409 Already exists');
     case 'MERGE_CONFLICT':
       return new DomainError(ErrorCode.METHOD_NOT_ALLOWED, 'Branch cannot be merged');
+    case 'CONCURRENT_UPDATE':
+      return new DomainError(ErrorCode.CONFLICT, '409 Conflict');
     default:
       return notFound(nouns[failure.kind] ?? NOT_FOUND_NOUNS[failure.kind] ?? '');
   }

@@ -14,7 +14,9 @@ import {
   startOutboxRelay,
 } from '@hub/common';
 import { loadGitWorkerConfig, SERVICE } from './env';
+import { headBranch } from './git/run';
 import { createGitHttpHandler } from './http/git-http';
+import { recordPushEvents } from './http/push-events';
 import { createReaderPool } from './git/object-reader';
 import { installHooks } from './http/hooks';
 import { GRPC_CALLERS, type WorkerDeps } from './rpc';
@@ -39,6 +41,8 @@ async function main() {
     importAllowLocal: config.IMPORT_ALLOW_LOCAL,
     readers,
     callers: { secret: config.PRINCIPAL_SECRET, allowed: GRPC_CALLERS },
+    recordPush: async (push) =>
+      recordPushEvents({ sql, ...push, updates: [push.update], defaultBranch: await headBranch(push.repo) }),
   };
   const grpc = createGrpcServer(deps);
   await bindGrpc(grpc, config.GIT_WORKER_GRPC_PORT);

@@ -17,6 +17,19 @@ export interface WorkerDeps {
   readers: ReaderPool;
   /** Who may call: the shared secret calls are signed with, and the services allowed. */
   callers: { secret: string; allowed: readonly string[] };
+  /** Records a ref update an RPC made as a push (events feed, hooks), as a git push would be. */
+  recordPush: (push: MadePush) => Promise<void>;
+}
+
+/** A branch update made by the worker itself (a commit through the API). */
+export interface MadePush {
+  projectId: number;
+  repo: string;
+  userId: number | null;
+  username: string | null;
+  update: { before: string; after: string; ref: string };
+  /** The repository had no refs before. */
+  wasEmpty: boolean;
 }
 
 /** The services that call the worker over gRPC (the facade streams downloads). */

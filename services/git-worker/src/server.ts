@@ -3,6 +3,9 @@ import { loadGitProtos } from '@hub/protos';
 import { GetBlob } from './blob/get-blob';
 import { GetRawBlob } from './blob/get-raw-blob';
 import { GetTreeEntries } from './blob/get-tree-entries';
+import { CommitDiff } from './commit/commit-diff';
+import { CommitFile } from './commit/commit-file';
+import { ListCommits } from './commit/list-commits';
 import { CompareRefs } from './diff/compare-refs';
 import { ListContributors } from './diff/list-contributors';
 import { CreateTag } from './ref/create-tag';
@@ -53,6 +56,11 @@ export function createGrpcServer(deps: WorkerDeps): Server {
     CheckMergeability: CheckMergeability(deps),
     MergeBranch: MergeBranch(deps),
     MergeRequestDiffs: MergeRequestDiffs(deps),
+  });
+  server.addService(protos.CommitService.service, {
+    ListCommits: ListCommits(deps),
+    CommitDiff: CommitDiff(deps),
+    CommitFile: CommitFile(deps),
   });
   return server;
 }

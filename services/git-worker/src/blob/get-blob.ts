@@ -17,5 +17,5 @@ export const GetBlob = (deps: WorkerDeps): BlobServiceHandlers['GetBlob'] =>
     if (!commit) throw gitError('REF_NOT_FOUND', 'the ref names no commit', 'sha');
     const blob = await reader.info(`${commit.oid}:${path}`);
     if (!blob || blob.type !== 'blob') throw gitError('PATH_NOT_FOUND', 'no blob at this path', 'filepath');
-    await streamBlob(repo, reader, blob, call);
+    await streamBlob(repo, reader, blob, call, commit.oid);
   });

@@ -12,11 +12,11 @@ const READER_LIMIT = 1024 * 1024;
 const isText = (head: Buffer) => !head.subarray(0, SNIFF).includes(0);
 
 /** Sends a blob: its metadata first, then its bytes in chunks with backpressure. */
-export async function streamBlob(repo: string, reader: ObjectReader, info: ObjectInfo, call: ServerWritableStream<unknown, BlobMessage>): Promise<void> {
+export async function streamBlob(repo: string, reader: ObjectReader, info: ObjectInfo, call: ServerWritableStream<unknown, BlobMessage>, commitId = ''): Promise<void> {
   if (info.size <= READER_LIMIT) {
     const blob = await reader.contents(info.oid);
     const data = blob?.data ?? Buffer.alloc(0);
-    call.write({ info: { oid: info.oid, size: info.size, text: isText(data) } });
+    call.write({ info: { oid: info.oid, size: info.size, text: isText(data), commitId } });
     for (let at = 0; at < data.length; at += CHUNK_SIZE) {
       if (call.cancelled) return;
       if (!call.write({ data: data.subarray(at, at + CHUNK_SIZE) })) {
@@ -34,7 +34,7 @@ export async function streamBlob(repo: string, reader: ObjectReader, info: Objec
   await pipeToCall(spawnGit(repo, ['cat-file', 'blob', info.oid]), call, (data) => {
     if (!sentInfo) {
       sentInfo = true;
-      call.write({ info: { oid: info.oid, size: info.size, text: isText(data) } });
+      call.write({ info: { oid: info.oid, size: info.size, text: isText(data), commitId } });
     }
     return { data };
   });

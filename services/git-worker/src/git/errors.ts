@@ -10,6 +10,7 @@ const STATUS: Record<ErrorKind, status> = {
   ALREADY_EXISTS: status.ALREADY_EXISTS,
   EMPTY_REPOSITORY: status.NOT_FOUND,
   MERGE_CONFLICT: status.FAILED_PRECONDITION,
+  CONCURRENT_UPDATE: status.ABORTED,
 };
 
 /**

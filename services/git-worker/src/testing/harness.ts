@@ -8,7 +8,7 @@ import { createLogger } from '@hub/common';
 import { createGitClients, decodeErrorDetail, ERROR_DETAIL_TRAILER } from '@hub/protos';
 import { createReaderPool } from '../git/object-reader';
 import { bindGrpc, createGrpcServer } from '../server';
-import type { WorkerDeps } from '../rpc';
+import type { MadePush, WorkerDeps } from '../rpc';
 
 const AUTHOR = ['-c', 'user.name=Ada Lovelace', '-c', 'user.email=ada@example.com'];
 
@@ -17,6 +17,8 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'git-worker-test-'));
   const readers = createReaderPool();
   const secret = randomBytes(32).toString('base64url');
+  /** The pushes RPCs recorded, in order. */
+  const pushes: MadePush[] = [];
   const deps: WorkerDeps = {
     root,
     logger: createLogger('git-worker-test', 'silent'),
@@ -24,6 +26,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     importAllowLocal: true,
     readers,
     callers: { secret, allowed: ['repository'] },
+    recordPush: async (push) => void pushes.push(push),
     ...overrides,
   };
   const server = createGrpcServer(deps);
@@ -36,6 +39,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   return {
     root,
     deps,
+    pushes,
     address,
     secret,
     ...clients,
