@@ -30,9 +30,9 @@ describe('project snippets', () => {
   });
 
   it('needs Reporter to create, the author or a Master to change or delete; delete is idempotent', async () => {
-    expect((await api('POST', path(), { token: guest.token, body: { title: 't', file_name: 'f', code: 'c' } })).status).toBe(403);
+    expect((await api('POST', path(), { token: guest.token, body: { title: 't', file_name: 'f', code: 'c', visibility_level: 0 } })).status).toBe(403);
     expect((await api('POST', path(), { token: reporter.token, body: { title: 't', file_name: 'f' } })).body).toEqual({ message: '400 (Bad request) "code" not given' });
-    const snippet = (await api('POST', path(), { token: reporter.token, body: { title: 'Mine', file_name: 'm.txt', code: 'm' } })).body;
+    const snippet = (await api('POST', path(), { token: reporter.token, body: { title: 'Mine', file_name: 'm.txt', code: 'm', visibility_level: 0 } })).body;
     expect((await api('PUT', path(`/${snippet.id}`), { token: guest.token, body: { title: 'no' } })).status).toBe(403);
     expect((await api('PUT', path(`/${snippet.id}`), { token: reporter.token, body: { title: 'Renamed', code: 'new code' } })).body.title).toBe('Renamed');
     expect((await api('PUT', path(`/${snippet.id}`), { token: reporter.token, body: { visibility_level: 7 } })).status).toBe(400);
@@ -44,13 +44,24 @@ describe('project snippets', () => {
 
   it('refuses snippets where they are disabled', async () => {
     const off = await createProject(owner.token);
-    expect((await api('POST', `/projects/${off.id}/snippets`, { token: owner.token, body: { title: 't', file_name: 'f', code: 'c' } })).status).toBe(403);
+    expect((await api('POST', `/projects/${off.id}/snippets`, { token: owner.token, body: { title: 't', file_name: 'f', code: 'c', visibility_level: 0 } })).status).toBe(403);
+  });
+
+  it('requires title, file_name, code and visibility_level, as GitLab 7.14 did', async () => {
+    const full = { title: 't', file_name: 'f', code: 'c', visibility_level: 0 };
+    for (const missing of ['title', 'file_name', 'code', 'visibility_level'] as const) {
+      const { [missing]: _left, ...body } = full;
+      const res = await api('POST', path(), { token: reporter.token, body });
+      expect([res.status, res.body]).toEqual([400, { message: `400 (Bad request) "${missing}" not given` }]);
+    }
+    const made = await api('POST', path(), { token: reporter.token, body: { ...full, visibility_level: 20 } });
+    expect(made.status).toBe(201);
   });
 });
 
 describe('snippet notes', () => {
   it('comments, lists, edits, and answers the single note with the snippet fields (as the spec says)', async () => {
-    const snippet = (await api('POST', path(), { token: reporter.token, body: { title: 'Discussed', file_name: 'd.txt', code: 'd' } })).body;
+    const snippet = (await api('POST', path(), { token: reporter.token, body: { title: 'Discussed', file_name: 'd.txt', code: 'd', visibility_level: 0 } })).body;
     const note = await api('POST', path(`/${snippet.id}/notes`), { token: guest.token, body: { body: ':+1:' } });
     expect(note.status).toBe(201);
     expect(note.body).toMatchObject({ body: ':+1:', upvote: true, author: { id: guest.id } });

@@ -47,10 +47,11 @@ export const snippetRoutes: Route[] = [
     method: 'post',
     path: '/projects/:id/snippets',
     handle: async (p, gateway) => {
-      p.require('title', 'file_name', 'code');
+      // GitLab 7.14 required all four (lib/api/project_snippets.rb `required_attributes!`).
+      p.require('title', 'file_name', 'code', 'visibility_level');
       const { createSnippet } = await gateway(CreateSnippetDocument, {
         projectId: await projectIdOf(p, gateway),
-        input: { title: p.string('title')!, fileName: p.string('file_name')!, code: p.string('code')!, ...defined({ visibilityLevel: p.int('visibility_level') }) },
+        input: { title: p.string('title')!, fileName: p.string('file_name')!, code: p.string('code')!, visibilityLevel: p.int('visibility_level')! },
       });
       return { body: createSnippet };
     },
