@@ -52,12 +52,21 @@ export const presentTag = (t: { name: string; message: string | null; commit: Co
   },
 });
 
-/** RepoCommit as compare shows it. */
-export const presentCompareCommit = (c: Commit) => ({
+/** RepoCommit (commit lists and compare): GitLab 7.14's created_at is the committed date. */
+export const presentRepoCommit = (c: Commit) => ({
   id: c.id,
   short_id: c.short_id,
   title: c.title,
   author_name: c.author_name,
   author_email: c.author_email,
   created_at: c.committed_date,
+  message: c.message,
+});
+
+/** RepoCommitDetail (a single commit): RepoCommit and its parents and both dates. */
+export const presentCommitDetail = (c: Commit) => ({
+  ...presentRepoCommit(c),
+  parent_ids: c.parent_ids,
+  committed_date: c.committed_date,
+  authored_date: c.authored_date,
 });

@@ -1,4 +1,6 @@
 import type { Route } from '../route';
+import { commitRoutes } from './commits';
+import { fileRoutes } from './files';
 import { hookRoutes } from './hooks';
 import { issueRoutes } from './issues';
 import { memberRoutes } from './members';
@@ -14,4 +16,4 @@ import { userRoutes } from './users';
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...hookRoutes, ...repositoryRoutes, ...mergeRequestRoutes, ...issueRoutes, ...snippetRoutes, ...noteRoutes];
+export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...projectRoutes, ...memberRoutes, ...hookRoutes, ...repositoryRoutes, ...commitRoutes, ...fileRoutes, ...mergeRequestRoutes, ...issueRoutes, ...snippetRoutes, ...noteRoutes];

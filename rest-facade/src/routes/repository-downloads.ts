@@ -17,17 +17,31 @@ const ARCHIVE_TYPES: Record<string, string> = {
   zip: 'application/zip',
 };
 
-/** A worker failure before any byte was sent, as the v3 error it means (the one kind → error map). */
-function downloadError(error: unknown, nouns: NotFoundNouns) {
+/**
+ * A worker failure before any byte was sent, as the v3 error it means (the one kind → error map);
+ * `fields` renames the worker's field names to the route's parameter names.
+ */
+function downloadError(error: unknown, nouns: NotFoundNouns, fields: Record<string, string> = {}) {
   const mapped = gitDomainError(error, nouns);
-  return mapped instanceof DomainError ? fromGraphQLError(mapped) : mapped;
+  if (!(mapped instanceof DomainError)) return mapped;
+  const invalid = mapped.extensions.fields as Record<string, string[]> | undefined;
+  if (invalid) mapped.extensions.fields = Object.fromEntries(Object.entries(invalid).map(([field, messages]) => [fields[field] ?? field, messages]));
+  return fromGraphQLError(mapped);
 }
 
 /**
  * Streams a worker stream to the client: `onFirst` sees the first message and sets the headers,
  * later messages are written with backpressure. An error before the first byte is a v3 error.
  */
-function relay<T>(stream: ClientReadableStream<T>, res: Response, next: NextFunction, nouns: NotFoundNouns, onFirst: (message: T) => Buffer | null, dataOf: (message: T) => Buffer | null) {
+function relay<T>(
+  stream: ClientReadableStream<T>,
+  res: Response,
+  next: NextFunction,
+  nouns: NotFoundNouns,
+  onFirst: (message: T) => Buffer | null,
+  dataOf: (message: T) => Buffer | null,
+  options: { fields?: Record<string, string>; onEnd?: () => Buffer | null } = {},
+) {
   let started = false;
   res.on('close', () => stream.cancel());
   stream.on('data', (message: T) => {
@@ -40,10 +54,13 @@ function relay<T>(stream: ClientReadableStream<T>, res: Response, next: NextFunc
   });
   stream.on('error', (error) => {
     if (isCancelled(error)) return; // the client left
-    if (!started) next(downloadError(error, nouns));
+    if (!started) next(downloadError(error, nouns, options.fields));
     else res.destroy();
   });
-  stream.on('end', () => res.end());
+  // After an error the stream may still end: the error's answer is the whole response then.
+  stream.on('end', () => {
+    if (!res.writableEnded) res.end(started ? (options.onEnd?.() ?? undefined) : undefined);
+  });
 }
 
 /**
@@ -101,6 +118,49 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
   // Later v3 servers' other way to a file at a commit, which existing clients use.
   router.get('/projects/:id/repository/commits/:sha/blob', blob(filepath, false));
   router.get('/projects/:id/repository/raw_blobs/:sha', blob(() => null, true));
+
+  /**
+   * GitLab 7.14's GET repository/files: the file's metadata with its content in base64, inside
+   * JSON. The JSON is written around the bytes as they stream, base64-encoding them on the way
+   * (three bytes to four characters, a remainder of up to two bytes carried to the next chunk), so
+   * a large file never sits whole in memory.
+   */
+  router.get('/projects/:id/repository/files', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { p, project } = await authorizeDownload(req);
+      p.require('file_path', 'ref');
+      const ref = p.string('ref')!;
+      const path = p.string('file_path')!;
+      const stream = deps.git.blob.GetBlob({ repository: { projectId: project.id }, ref, path });
+      let carry = Buffer.alloc(0);
+      let tail = '';
+      const encode = (data: Buffer) => {
+        const bytes = Buffer.concat([carry, data]);
+        const whole = bytes.length - (bytes.length % 3);
+        carry = bytes.subarray(whole);
+        return Buffer.from(bytes.subarray(0, whole).toString('base64'));
+      };
+      relay(
+        stream,
+        res,
+        next,
+        { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' },
+        (first) => {
+          const info = first.info!;
+          res.status(200).type('application/json');
+          const name = path.split('/').filter(Boolean).at(-1) ?? path;
+          const head = JSON.stringify({ file_name: name, file_path: path, size: Number(info.size), encoding: 'base64' });
+          // Everything after the content is known now too; it is written when the bytes end.
+          tail = `","ref":${JSON.stringify(ref)},"blob_id":${JSON.stringify(info.oid)},"commit_id":${JSON.stringify(info.commitId)}}`;
+          return Buffer.from(`${head.slice(0, -1)},"content":"`);
+        },
+        (message) => (message.data ? encode(message.data) : null),
+        { fields: { filepath: 'file_path', sha: 'ref' }, onEnd: () => Buffer.concat([Buffer.from(carry.toString('base64')), Buffer.from(tail)]) },
+      );
+    } catch (error) {
+      next(error);
+    }
+  });
 
   const archive = async (req: Request, res: Response, next: NextFunction) => {
     try {

@@ -9,7 +9,7 @@ import {
   TreeDocument,
   UnprotectBranchDocument,
 } from '../generated/operations';
-import { presentBranch, presentCompareCommit, presentTag } from '../entities/repository';
+import { presentBranch, presentRepoCommit, presentTag } from '../entities/repository';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
@@ -95,8 +95,8 @@ export const repositoryRoutes: Route[] = [
       const c = project.repository.compare;
       return {
         body: {
-          commit: c.commit ? presentCompareCommit(c.commit) : null,
-          commits: c.commits.map(presentCompareCommit),
+          commit: c.commit ? presentRepoCommit(c.commit) : null,
+          commits: c.commits.map(presentRepoCommit),
           diffs: c.diffs,
           compare_timeout: c.compare_timeout,
           compare_same_ref: c.compare_same_ref,

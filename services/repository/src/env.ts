@@ -5,6 +5,7 @@ export const loadRepositoryConfig = () =>
   loadConfig([
     'REPOSITORY_PORT',
     'MEMBERSHIP_URL',
+    'IDENTITY_URL',
     'GIT_WORKER_GRPC_ADDRESS',
     'DATABASE_URL',
     'DB_POOL_MAX',

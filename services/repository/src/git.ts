@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@hub/common';
-import { gitDomainError, gitFailureOf, promised, type Commit, type GitClients, type GitErrorKind, type NotFoundNouns } from '@hub/protos';
+import { gitDomainError, gitFailureOf, promised, type Commit, type CommitFileRequest, type GitClients, type GitErrorKind, type NotFoundNouns } from '@hub/protos';
 
 export type CommitValue = Commit;
 export interface BranchValue {
@@ -36,6 +36,7 @@ export function createGit(clients: GitClients) {
   const blob = promised(clients.blob);
   const diff = promised(clients.diff);
   const repos = promised(clients.repository);
+  const commits = promised(clients.commit);
 
   return {
     listBranches: (projectId: number) => orEmpty(ref.ListBranches({ repository: repository(projectId) }).then((r) => r.branches), []),
@@ -78,6 +79,25 @@ export function createGit(clients: GitClients) {
     deleteRepository: (projectId: number) => api(repos.DeleteRepository({ repository: repository(projectId) })),
     forkRepository: (projectId: number, sourceId: number) => api(repos.ForkRepository({ repository: repository(projectId), source: repository(sourceId) })),
     importRepository: (projectId: number, url: string) => api(repos.ImportRepository({ repository: repository(projectId), url })),
+    /** A ref naming nothing lists no commits, as gitlab_git's log answered. */
+    listCommits: async (projectId: number, target: string, offset: number, limit: number) => {
+      try {
+        return await commits.ListCommits({ repository: repository(projectId), ref: target, offset, limit });
+      } catch (error) {
+        if (oneOf(error, ['REF_NOT_FOUND', 'REPOSITORY_NOT_FOUND', 'EMPTY_REPOSITORY'])) return { commits: [], total: 0 };
+        throw gitDomainError(error);
+      }
+    },
+    commitDiff: async (projectId: number, target: string) => {
+      try {
+        return await commits.CommitDiff({ repository: repository(projectId), ref: target });
+      } catch (error) {
+        if (oneOf(error, ['REF_NOT_FOUND', 'REPOSITORY_NOT_FOUND'])) return null;
+        throw gitDomainError(error);
+      }
+    },
+    /** The worker's refusal kinds as they are: the caller words them per action. */
+    commitFile: (request: CommitFileRequest) => commits.CommitFile(request),
   };
 }
 

@@ -28,6 +28,7 @@ async function main() {
   const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
   const membership = createInternalClient({ baseUrl: config.MEMBERSHIP_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+  const identity = createInternalClient({ baseUrl: config.IDENTITY_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
   const clients = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
   const git = createGit(clients);
 
@@ -48,7 +49,7 @@ async function main() {
     port: config.REPOSITORY_PORT,
     sql,
     sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
-    resolvers: createResolvers({ sql, git }),
+    resolvers: createResolvers({ sql, git, identity }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
@@ -60,6 +61,7 @@ async function main() {
     () => consumer.stop(),
     () => invalidation.stop(),
     () => membership.close(),
+    () => identity.close(),
     async () => clients.close(),
     () => sql.end({ timeout: 5 }),
   ]);

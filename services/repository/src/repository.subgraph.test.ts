@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type Sql } from '@hub/common';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
 import { createGit } from './git';
@@ -34,7 +34,23 @@ const clients = {
       done(null, { name: r.name, message: '', annotated: false, commit });
     },
   },
+  commit: {
+    // The worker's refusals by path, so each of GitLab's wordings can be asked for.
+    CommitFile: (r: { path: string; branch: string; author: { name: string; email: string } }, _o: unknown, done: Done) => {
+      const refusal = { 'taken.txt': 'ALREADY_EXISTS', 'missing.txt': 'PATH_NOT_FOUND', 'racing.txt': 'CONCURRENT_UPDATE' }[r.path];
+      if (!BRANCHES.includes(r.branch)) return done(failure('REF_NOT_FOUND', 'branch_name'));
+      if (refusal) return done(failure(refusal, 'file_path'));
+      authors.push(r.author);
+      done(null, { commitId: 'd'.repeat(40) });
+    },
+  },
 } as unknown as GitClients;
+const authors: Array<{ name: string; email: string }> = [];
+/** Identity's answer: every user's profile. */
+const identity = {
+  call: async (_contract: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}`, name: `User ${id}`, state: 'active', email: `u${id}@example.com`, avatarUrl: null })) }),
+  close: async () => {},
+} as unknown as InternalClient;
 
 const BRANCH_LIST = `query { _entities(representations: [{ __typename: "Project", id: 10, defaultBranch: "master" }]) { ... on Project { repository { branches { name protected } } } } }`;
 const PROTECT = `mutation($b: String!) { protectBranch(projectId: 10, branch: $b) { name protected } }`;
@@ -51,7 +67,7 @@ describe('repository subgraph', () => {
     const access = createAccessClient({ membership, ttlMs: 0 });
     subgraph = await createTestSubgraph<RepositoryContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, git: createGit(clients) }),
+      resolvers: createResolvers({ sql: db.sql, git: createGit(clients), identity }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
     });
   });
@@ -85,5 +101,29 @@ describe('repository subgraph', () => {
     expect(await refusal('exists', 'master')).toEqual(['METHOD_NOT_ALLOWED', 'Tag exists already exists']);
     expect(await refusal('bad name', 'master')).toEqual(['METHOD_NOT_ALLOWED', 'Tag name invalid']);
     expect(await refusal('v2', 'nowhere')).toEqual(['METHOD_NOT_ALLOWED', 'Invalid reference name']);
+  });
+
+  it('commits a file as the viewer, refusing in GitLab 7.14\'s words for each action', async () => {
+    const FILE = `mutation($a: FileAction!, $b: String!, $p: String!) { commitFile(projectId: 10, action: $a, input: { branch: $b, path: $p, content: "aGk=", encoding: "base64", commitMessage: "m" }) { filePath branchName commitId } }`;
+    const answer = async (a: string, p: string, who: number, b = 'master') => {
+      const result = await subgraph.run(FILE, { a, b, p }, as(who));
+      return result.errors ? [result.errors[0].extensions?.code, result.errors[0].message] : result.data?.commitFile;
+    };
+    expect(await answer('CREATE', 'new.txt', DEVELOPER)).toEqual({ filePath: 'new.txt', branchName: 'master', commitId: 'd'.repeat(40) });
+    expect(authors.at(-1)).toEqual({ name: `User ${DEVELOPER}`, email: `u${DEVELOPER}@example.com` });
+    expect(await answer('CREATE', 'new.txt', STRANGER)).toEqual(['NOT_FOUND', '404 Project Not Found']);
+    expect(await answer('CREATE', 'dir/bad name.txt', DEVELOPER)).toEqual(['BAD_REQUEST', "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-' and '.'. "]);
+    expect(await answer('CREATE', 'taken.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'Your changes could not be committed, because file with such name exists']);
+    expect(await answer('UPDATE', 'missing.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'You can only edit text files']);
+    expect(await answer('DELETE', 'missing.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'You can only edit text files']);
+    expect(await answer('UPDATE', 'taken.txt', DEVELOPER)).toEqual(['CONFLICT', 'Your changes could not be committed. Maybe there was nothing to commit?']);
+    expect(await answer('UPDATE', 'racing.txt', DEVELOPER)).toEqual(['CONFLICT', 'Your changes could not be committed. Maybe the file was changed by another process?']);
+    expect(await answer('CREATE', 'x.txt', DEVELOPER, 'nowhere')).toEqual(['BAD_REQUEST', 'You can only create files if you are on top of a branch']);
+    // A protected branch: Masters only, in the words of each action.
+    await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER));
+    expect(await answer('CREATE', 'x.txt', DEVELOPER, 'feature')).toEqual(['BAD_REQUEST', 'You are not allowed to create file in this branch']);
+    expect(await answer('UPDATE', 'x.txt', DEVELOPER, 'feature')).toEqual(['BAD_REQUEST', 'You are not allowed to push into this branch']);
+    expect((await answer('CREATE', 'x.txt', MASTER, 'feature')) as { commitId: string }).toMatchObject({ branchName: 'feature' });
+    await subgraph.run(UNPROTECT, { b: 'feature' }, as(MASTER));
   });
 });

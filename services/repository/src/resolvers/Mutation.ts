@@ -1,4 +1,5 @@
-import { authorize, notFound } from '@hub/common';
+import { authorize, can, notFound, usersLookup } from '@hub/common';
+import { decodeContent, fileCommitRefusal, fileNameRefusal, protectedBranchRefusal } from '../file-commits';
 import { protect, unprotect } from '../db/protected-branches';
 import type { MutationResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
@@ -35,9 +36,41 @@ const unprotectBranch =
     return { projectId, name: found.name, commit: found.commit! };
   };
 
+/**
+ * One file changed by one commit (GitLab's files API): push rights, Master on a protected branch;
+ * authored by the viewer, and recorded by the worker as the viewer's push.
+ */
+const commitFile =
+  ({ git, identity }: ResolverDeps): MutationResolvers['commitFile'] =>
+  async (_parent, { projectId, action, input }, { principal, loaders }) => {
+    const access = authorize(await loaders.access.load(projectId), principal, 'push_code');
+    const protectedBranches = await loaders.protectedBranches.load(projectId);
+    if (protectedBranches.includes(input.branch) && !can(access, principal, 'push_code_to_protected_branches')) throw protectedBranchRefusal(action);
+    const badName = fileNameRefusal(action, input.path);
+    if (badName) throw badName;
+    const [user] = (await identity.call(usersLookup, { ids: [principal.userId!] })).users;
+    try {
+      const { commitId } = await git.commitFile({
+        repository: { projectId },
+        branch: input.branch,
+        action,
+        path: input.path,
+        content: action === 'DELETE' ? Buffer.alloc(0) : decodeContent(input.content ?? '', input.encoding),
+        message: input.commitMessage,
+        author: { name: user?.name ?? principal.username ?? '', email: user?.email ?? '' },
+        userId: principal.userId ?? 0,
+        username: principal.username ?? '',
+      });
+      return { filePath: input.path, branchName: input.branch, commitId };
+    } catch (error) {
+      throw fileCommitRefusal(action, error);
+    }
+  };
+
 /** Every mutation of this subgraph, made from the same dependencies. */
 export const createMutationResolvers = (deps: ResolverDeps): MutationResolvers => ({
   protectBranch: protectBranch(deps),
   unprotectBranch: unprotectBranch(deps),
   createTag: createTag(deps),
+  commitFile: commitFile(deps),
 });

@@ -1,5 +1,10 @@
+import { pageWindow } from '@hub/common';
+import type { Diff__Output } from '@hub/protos';
 import type { RepositoryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+
+/** The worker's empty mode ("no file on this side") as null. */
+const diffValue = (d: Diff__Output) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null });
 
 export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryResolvers => ({
   branches: async (repo) => (await git.listBranches(repo.projectId)).map((b) => ({ projectId: repo.projectId, name: b.name, commit: b.commit! })),
@@ -20,11 +25,21 @@ export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryReso
     return {
       commit: result.commit ?? null,
       commits: result.commits,
-      diffs: result.diffs.map((d) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null })),
+      diffs: result.diffs.map(diffValue),
       compareTimeout: result.timedOut,
       compareSameRef: result.sameRef,
     };
   },
   contributors: (repo) => git.contributors(repo.projectId),
   commit: (repo, { ref }) => git.findCommit(repo.projectId, ref),
+  commits: async (repo, { ref, page, perPage }) => {
+    const window = pageWindow(page, perPage);
+    // The default branch by its full name, as for the tree.
+    const result = await git.listCommits(repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, window.offset, window.perPage);
+    return { nodes: result.commits, total: result.total };
+  },
+  commitDiff: async (repo, { ref }) => {
+    const result = await git.commitDiff(repo.projectId, ref);
+    return result ? result.diffs.map(diffValue) : null;
+  },
 });

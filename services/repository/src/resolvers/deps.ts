@@ -1,8 +1,10 @@
-import type { Sql } from '@hub/common';
+import type { InternalClient, Sql } from '@hub/common';
 import type { Git } from '../git';
 
 /** What resolvers are built from; passed in by main.ts, never imported as singletons. */
 export interface ResolverDeps {
   sql: Sql;
   git: Git;
+  /** Identity's lookups: a commit's author name and email. */
+  identity: InternalClient;
 }

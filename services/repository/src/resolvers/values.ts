@@ -4,11 +4,23 @@ export const branchResolvers: BranchResolvers = {
   protected: async (branch, _args, { loaders }) => (await loaders.protectedBranches.load(branch.projectId)).includes(branch.name),
 };
 
+/**
+ * GitLab 7.14's Commit#title: the first line; a first line over 100 characters is cut to 80 and
+ * an ellipsis; no message at all reads "--no commit message".
+ */
+export function commitTitle(message: string): string {
+  const text = message.trim() === '' ? '' : message;
+  if (text === '') return '--no commit message';
+  const end = text.indexOf('\n');
+  const first = end < 0 ? text : text.slice(0, end);
+  return first.length > 100 ? `${first.slice(0, 80)}…` : first;
+}
+
 /** GitLab's commit fields from the worker's Commit. */
 export const commitResolvers: CommitResolvers = {
-  // GitLab's short id: the first 11 characters.
-  shortId: (c) => c.id.slice(0, 11),
-  title: (c) => c.message.split('\n')[0],
+  // GitLab 7.14's Commit#short_id: gitlab_git's id[0..7], eight characters.
+  shortId: (c) => c.id.slice(0, 8),
+  title: (c) => commitTitle(c.message),
   authorName: (c) => c.author?.name ?? '',
   authorEmail: (c) => c.author?.email ?? '',
   authoredDate: (c) => c.author?.date ?? '',

@@ -1,0 +1,44 @@
+import { presentCommitDetail, presentRepoCommit } from '../entities/repository';
+import { CommitDiffDocument, GetCommitDocument, ListCommitsDocument } from '../generated/operations';
+import type { Route } from '../route';
+import { v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectKey } from './project-key';
+
+const COMMIT_NOT_FOUND = () => v3Error(404, '404 Commit Not Found');
+
+/** GitLab 7.14's commits API (lib/api/commits.rb): read with download_code. */
+export const commitRoutes: Route[] = [
+  {
+    // GitLab 7.14 counted `page` from 0 here and sent no pagination headers; this follows the
+    // spec's pagination instead (pages from 1, Link and X-Total), like every other list.
+    method: 'get',
+    path: '/projects/:id/repository/commits',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(ListCommitsDocument, { ...projectKey(p), ref: p.string('ref_name') ?? null, page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      const { nodes, total } = project.repository.commits;
+      return { body: nodes.map(presentRepoCommit), page: { window, total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/commits/:sha',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetCommitDocument, { ...projectKey(p), sha: p.string('sha')! });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.repository.commit) throw COMMIT_NOT_FOUND();
+      return { body: presentCommitDetail(project.repository.commit) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/commits/:sha/diff',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(CommitDiffDocument, { ...projectKey(p), sha: p.string('sha')! });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.repository.commitDiff) throw COMMIT_NOT_FOUND();
+      return { body: project.repository.commitDiff };
+    },
+  },
+];
