@@ -216,7 +216,16 @@ describe('compare', () => {
     expect(res.status).toBe(200);
     expect(res.body.compare_same_ref).toBe(false);
     expect(res.body.compare_timeout).toBe(false);
-    expect(res.body.commit).toEqual({ id: second, short_id: second.slice(0, 11), title: 'feature work', author_name: 'Test Pusher', author_email: 'pusher@example.com', created_at: expect.any(String) });
+    // GitLab 7.14's RepoCommit: an 8-character short id (gitlab_git's id[0..7]) and the message too.
+    expect(res.body.commit).toEqual({
+      id: second,
+      short_id: second.slice(0, 8),
+      title: 'feature work',
+      author_name: 'Test Pusher',
+      author_email: 'pusher@example.com',
+      created_at: expect.any(String),
+      message: 'feature work\n\nwith a body\n',
+    });
     expect(res.body.commits.map((c: { id: string }) => c.id)).toEqual([second]);
     const byPath = Object.fromEntries(res.body.diffs.map((d: { new_path: string }) => [d.new_path, d]));
     expect(byPath['new.txt']).toMatchObject({ old_path: 'new.txt', a_mode: null, b_mode: '100644', new_file: true, renamed_file: false, deleted_file: false });
