@@ -72,7 +72,8 @@ describe('creating merge requests', () => {
     await branch('feature-dup', { 'dup.txt': 'd\n' });
     expect((await create({ source_branch: 'feature-dup', target_branch: 'master', title: 'one' })).status).toBe(201);
     const second = await create({ source_branch: 'feature-dup', target_branch: 'master', title: 'two' });
-    expect(second.status).toBe(409);
+    // GitLab's validate_branches names the merge request already there, not the new one.
+    expect([second.status, second.body]).toEqual([409, { message: 'Cannot Create: This merge request already exists: ["one"]' }]);
   });
 
   it('gives concurrent creates distinct iids', async () => {
@@ -303,5 +304,71 @@ describe('more of the state table and permissions', () => {
     expect((await api('PUT', `/projects/${upstream.id}/merge_request/${res.body.id}/merge`, { token: owner.token })).body.state).toBe('merged');
     const blob = await api('GET', `/projects/${upstream.id}/repository/blobs/master`, { token: owner.token, query: { filepath: 'contribution.txt' } });
     expect(blob.text).toBe('from the fork\n');
+  });
+});
+
+describe('labels', () => {
+  it('keeps the labels given on create and update (comma-separated) and shows them by name', async () => {
+    await branch('feature-labels', { 'labels.txt': 'l\n' });
+    const made = await create({ source_branch: 'feature-labels', target_branch: 'master', title: 'Labelled', labels: 'ui, backend,ui' });
+    expect([made.status, made.body.labels]).toEqual([201, ['backend', 'ui']]);
+    expect((await api('GET', mrPath(made.body.id), { token: reporter.token })).body.labels).toEqual(['backend', 'ui']);
+    expect((await api('GET', mrPath(made.body.id, '/changes'), { token: reporter.token })).body.labels).toEqual(['backend', 'ui']);
+    const listed = await api('GET', `/projects/${project.id}/merge_requests`, { token: reporter.token, query: { iid: made.body.iid } });
+    expect(listed.body[0].labels).toEqual(['backend', 'ui']);
+    // Update replaces them all; leaving labels out keeps them; an empty value removes them.
+    const relabelled = await api('PUT', mrPath(made.body.id), { token: developer.token, body: new URLSearchParams({ labels: 'docs' }) });
+    expect([relabelled.status, relabelled.body.labels]).toEqual([200, ['docs']]);
+    expect((await api('PUT', mrPath(made.body.id), { token: developer.token, body: { title: 'Labelled again' } })).body.labels).toEqual(['docs']);
+    expect((await api('PUT', mrPath(made.body.id), { token: developer.token, body: { labels: '' } })).body.labels).toEqual([]);
+  });
+
+  it('refuses label names GitLab would not save, changing nothing', async () => {
+    await branch('feature-bad-labels', { 'bad-labels.txt': 'b\n' });
+    const refused = await create({ source_branch: 'feature-bad-labels', target_branch: 'master', title: 'Bad labels', labels: 'ok,a&b' });
+    expect([refused.status, refused.body]).toEqual([400, { message: { labels: { 'a&b': { title: ['is invalid'] } } } }]);
+    const made = (await create({ source_branch: 'feature-bad-labels', target_branch: 'master', title: 'Bad labels', labels: 'ok' })).body;
+    const blank = await api('PUT', mrPath(made.id), { token: developer.token, body: { labels: 'x,,y', title: 'not this' } });
+    expect([blank.status, blank.body]).toEqual([400, { message: { labels: { '': { title: ["can't be blank", 'is invalid'] } } } }]);
+    expect((await api('GET', mrPath(made.id), { token: developer.token })).body).toMatchObject({ title: 'Bad labels', labels: ['ok'] });
+  });
+
+  it('does not filter the list by labels, as GitLab 7.14 did not', async () => {
+    await branch('feature-label-list', { 'label-list.txt': 'x\n' });
+    const made = (await create({ source_branch: 'feature-label-list', target_branch: 'master', title: 'Listed', labels: 'listed' })).body;
+    const list = await api('GET', `/projects/${project.id}/merge_requests`, { token: developer.token, query: { labels: 'no-such-label', per_page: 100 } });
+    expect(list.status).toBe(200);
+    expect(list.body.map((m: { id: number }) => m.id)).toContain(made.id);
+  });
+});
+
+describe('what an update may not change', () => {
+  it('refuses source_branch with exactly "Source branch cannot be changed", once the merge request is found and the caller may change it', async () => {
+    await branch('feature-keep-source', { 'keep.txt': 'k\n' });
+    const made = (await create({ source_branch: 'feature-keep-source', target_branch: 'master', title: 'Keep source' })).body;
+    const refused = await api('PUT', mrPath(made.id), { token: developer.token, body: { source_branch: 'elsewhere', title: 'not this' } });
+    expect([refused.status, refused.body]).toEqual([400, { message: 'Source branch cannot be changed' }]);
+    expect((await api('GET', mrPath(made.id), { token: developer.token })).body).toMatchObject({ source_branch: 'feature-keep-source', title: 'Keep source' });
+    // GitLab's order: the project, the merge request, the caller's right, then the parameter.
+    expect((await api('PUT', mrPath(made.id), { token: reporter.token, body: { source_branch: 'x' } })).status).toBe(403);
+    const missing = await api('PUT', mrPath(2147483000), { token: developer.token, body: { source_branch: 'x' } });
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Not found' }]);
+    const stranger = await createUser();
+    const hidden = await api('PUT', mrPath(made.id), { token: stranger.token, body: { source_branch: 'x' } });
+    expect([hidden.status, hidden.body]).toEqual([404, { message: '404 Project Not Found' }]);
+  });
+
+  it('checks a new target branch as GitLab did: never the source branch (422), never onto another open merge request (409)', async () => {
+    await branch('feature-retarget', { 'retarget.txt': 'r\n' });
+    await branch('release-retarget', { 'release.txt': 'r\n' });
+    expect((await create({ source_branch: 'feature-retarget', target_branch: 'master', title: 'Into master' })).status).toBe(201);
+    const made = (await create({ source_branch: 'feature-retarget', target_branch: 'release-retarget', title: 'Into release' })).body;
+    const same = await api('PUT', mrPath(made.id), { token: developer.token, body: { target_branch: 'feature-retarget' } });
+    expect([same.status, same.body]).toEqual([422, { message: 'You can not use same project/branch for source and target' }]);
+    const taken = await api('PUT', mrPath(made.id), { token: developer.token, body: { target_branch: 'master' } });
+    expect([taken.status, taken.body]).toEqual([409, { message: 'Cannot Create: This merge request already exists: ["Into master"]' }]);
+    expect((await api('GET', mrPath(made.id), { token: developer.token })).body.target_branch).toBe('release-retarget');
+    // Retargeting onto the branch it already has changes nothing and is no conflict.
+    expect((await api('PUT', mrPath(made.id), { token: developer.token, body: { target_branch: 'release-retarget' } })).status).toBe(200);
   });
 });

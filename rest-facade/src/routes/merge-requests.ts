@@ -8,11 +8,25 @@ import {
   type MergeRequestStateFilter,
 } from '../generated/operations';
 import { presentMergeRequest } from '../entities/merge-request';
-import { defined } from '../params';
+import { defined, type Params } from '../params';
 import type { Route } from '../route';
-import { RECORD_NOT_FOUND, v3Error } from '../v3-errors';
+import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
+/**
+ * v3's `labels`: one comma-separated string, split as Ruby's String#split(',') did (trailing
+ * empty pieces dropped; others kept, for the service to refuse as blank names). A blank value
+ * means none: create adds nothing, update removes them all (GitLab's `unless params[:labels].nil?`).
+ */
+function labelsOf(p: Params): string[] | undefined {
+  if (p.sentEmpty('labels')) return [];
+  const text = p.string('labels');
+  if (text === undefined) return undefined;
+  if (text.trim() === '') return [];
+  const names = text.split(',');
+  while (names.length && names[names.length - 1] === '') names.pop();
+  return names;
+}
 
 /**
  * The spec names single merge requests `merge_request/:merge_request_id`; later v3 servers also
@@ -37,7 +51,8 @@ const changes: Route['handle'] = async (p, gateway) => {
 };
 
 const update: Route['handle'] = async (p, gateway) => {
-  if (p.has('source_branch')) throw v3Error(400, '400 (Bad request) Source branch cannot be changed');
+  // The service refuses source_branch ("Source branch cannot be changed") once it has found the
+  // merge request and checked the caller, in GitLab's order.
   const { updateMergeRequest } = await gateway(UpdateMergeRequestDocument, {
     projectId: await projectIdOf(p, gateway),
     id: p.id('merge_request_id'),
@@ -47,6 +62,8 @@ const update: Route['handle'] = async (p, gateway) => {
       targetBranch: p.string('target_branch'),
       assigneeId: p.int('assignee_id'),
       stateEvent: p.string('state_event'),
+      labels: labelsOf(p),
+      sourceBranch: p.string('source_branch'),
     }),
   });
   return { body: presentMergeRequest(updateMergeRequest) };
@@ -63,6 +80,8 @@ const accept: Route['handle'] = async (p, gateway) => {
 
 export const mergeRequestRoutes: Route[] = [
   {
+    // GitLab 7.14 filtered this list by iid and state only (lib/api/merge_requests.rb): `labels`
+    // is not a filter here either (issues have one; merge requests got theirs in 8.x).
     method: 'get',
     path: '/projects/:id/merge_requests',
     handle: async (p, gateway) => {
@@ -93,7 +112,7 @@ export const mergeRequestRoutes: Route[] = [
           sourceBranch: p.string('source_branch')!,
           targetBranch: p.string('target_branch')!,
           title: p.string('title')!,
-          ...defined({ description: p.string('description'), assigneeId: p.int('assignee_id'), targetProjectId: p.int('target_project_id') }),
+          ...defined({ description: p.string('description'), assigneeId: p.int('assignee_id'), targetProjectId: p.int('target_project_id'), labels: labelsOf(p) }),
         },
       });
       return { body: presentMergeRequest(createMergeRequest) };

@@ -1,11 +1,13 @@
 import {
   protectedBranches,
   authorize,
+  badRequest,
   can,
   conflict,
+  DomainError,
+  ErrorCode,
   invalid,
   methodNotAllowed,
-  notFound,
   mergeRequestsEvents,
   unauthenticated,
   unprocessable,
@@ -20,12 +22,17 @@ import * as db from './db/merge-requests';
 import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
 import type { CreateMergeRequestInput, UpdateMergeRequestInput } from './generated/graphql';
 import type { MergeRequestRow } from './db/merge-requests';
+import { labelNames } from './labels';
 
 const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
+const SAME_BRANCH = 'You can not use same project/branch for source and target';
 
-/** GitLab's work-in-progress marker: a title starting with WIP or [WIP]. */
+/** A merge request the project does not have: ActiveRecord::RecordNotFound's answer (lower-case f). */
+const mergeRequestNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
 
+/** GitLab's validate_branches message, naming the open merge requests already there (Ruby's Array#inspect). */
+const duplicateMessage = (titles: string[]) => `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
 
 /** Merge requests: their state machine, iids, and merges done by the git worker. */
 export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient }) {
@@ -75,10 +82,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       attributes: mergeRequestAttributes(mr, await lastCommitOf(mr)),
     });
 
-  async function findOr404(projectId: number, id: number): Promise<MergeRequestRow> {
+  /**
+   * GitLab's order: the project first (404 Project Not Found, also for one the caller may not
+   * see, so a stranger cannot tell it from a missing one), then the merge request (404 Not found).
+   */
+  async function findOr404(principal: Principal, projectId: number, id: number) {
+    const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
     const mr = await db.findMergeRequest(sql, projectId, id);
-    if (!mr) throw notFound();
-    return mr;
+    if (!mr) throw mergeRequestNotFound();
+    return { mr, access };
   }
 
   /** Accepting needs push rights on the target branch: Master when it is protected (GitLab answered 401). */
@@ -90,7 +102,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
   }
 
   async function accept(principal: Principal, projectId: number, id: number, message: string | null | undefined): Promise<MergeRequestRow> {
-    const current = await findOr404(projectId, id);
+    const { mr: current } = await findOr404(principal, projectId, id);
     await authorizeMerge(principal, current);
     // The row lock makes concurrent accepts take turns: the second finds it merged (405).
     return sql.begin(async (tx) => {
@@ -122,6 +134,8 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
 
     async create(principal: Principal, projectId: number, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
       authorize(await accessOf(principal, projectId), principal, 'create_merge_request');
+      // GitLab checked the label names before anything else of the merge request.
+      const labels = labelNames(input.labels ?? []);
       const targetProjectId = input.targetProjectId ?? projectId;
       if (targetProjectId !== projectId) {
         const target = await accessOf(principal, targetProjectId);
@@ -129,7 +143,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
         if (!target!.mergeRequestsEnabled) throw unprocessable('Merge requests are disabled on the target project');
       }
       if (targetProjectId === projectId && input.sourceBranch === input.targetBranch) {
-        throw unprocessable('You can not use same project/branch for source and target');
+        throw unprocessable(SAME_BRANCH);
       }
       const [sourceOk, targetOk] = await Promise.all([branchExists(projectId, input.sourceBranch), branchExists(targetProjectId, input.targetBranch)]);
       if (!sourceOk || !targetOk) {
@@ -148,13 +162,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
             description: input.description ?? null,
             authorId: principal.userId!,
             assigneeId: input.assigneeId ?? null,
+            labels,
           });
           await event(tx, 'opened', principal, mr);
           return mr;
         })
-        .catch((error) => {
+        .catch(async (error) => {
           if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
-            throw conflict(`Cannot Create: This merge request already exists: ["${input.title}"]`);
+            const pair = { projectId: targetProjectId, sourceProjectId: projectId, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch };
+            throw conflict(duplicateMessage(await db.openDuplicateTitles(sql, pair, null)));
           }
           throw error;
         });
@@ -162,16 +178,22 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
 
     /** The spec's state table: close from opened, reopen from closed (state reopened), merge as accept. */
     async update(principal: Principal, projectId: number, id: number, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
-      const mr = await findOr404(projectId, id);
-      const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+      const { mr, access } = await findOr404(principal, projectId, id);
       if (mr.authorId !== principal.userId) authorize(access, principal, 'admin_merge_request');
+      // GitLab's message exactly, once the merge request is found and the caller may change it.
+      if (input.sourceBranch != null && input.sourceBranch !== '') throw badRequest('Source branch cannot be changed');
+      const labels = input.labels == null ? null : labelNames(input.labels);
       if (input.stateEvent && !['close', 'reopen', 'merge'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
-      if (input.targetBranch && !(await branchExists(projectId, input.targetBranch))) throw invalid({ target_branch: ['does not exist'] });
+      const retarget = input.targetBranch != null && input.targetBranch !== mr.targetBranch ? input.targetBranch : null;
+      // The model's validate_branches, as on create: never into its own source branch.
+      if (retarget !== null && mr.sourceProjectId === mr.projectId && retarget === mr.sourceBranch) throw unprocessable(SAME_BRANCH);
+      if (retarget !== null && !(await branchExists(projectId, retarget))) throw invalid({ target_branch: ['does not exist'] });
       const changes: Partial<MergeRequestRow> = {};
       if (input.title != null) changes.title = input.title;
       if (input.description != null) changes.description = input.description;
-      if (input.targetBranch != null) changes.targetBranch = input.targetBranch;
+      if (retarget !== null) changes.targetBranch = retarget;
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
+      if (labels !== null && labels.join('\n') !== mr.labels.join('\n')) changes.labels = labels;
       let action: 'updated' | 'closed' | 'reopened' = 'updated';
       if (input.stateEvent === 'close' && OPEN_STATES.includes(mr.state)) {
         changes.state = 'closed';
@@ -188,9 +210,11 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
             await event(tx, action, principal, row);
             return row;
           })
-          .catch((error) => {
-            if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict('Cannot Reopen: This merge request already exists');
-            throw error;
+          .catch(async (error) => {
+            if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+            // Moved onto the branches of another open merge request: GitLab's validate_branches message.
+            if (retarget !== null) throw conflict(duplicateMessage(await db.openDuplicateTitles(sql, { ...mr, targetBranch: retarget }, mr.id)));
+            throw conflict('Cannot Reopen: This merge request already exists');
           });
       }
       if (input.stateEvent === 'merge') return accept(principal, projectId, id, null);

@@ -14,6 +14,8 @@ export interface MergeRequestRow {
   authorId: number;
   assigneeId: number | null;
   mergeCommitSha: string | null;
+  /** Label names, sorted and distinct. */
+  labels: string[];
   createdAt: Date;
   updatedAt: Date;
   mergedAt: Date | null;
@@ -44,6 +46,21 @@ export async function findMergeRequest(sql: Db, projectId: number, id: number, l
 export async function findMergeRequestById(sql: Db, id: number): Promise<MergeRequestRow | undefined> {
   const [row] = await sql<MergeRequestRow[]>`select * from merge_requests where id = ${id}`;
   return row;
+}
+
+/** Titles of the open merge requests (other than `exceptId`) from the same source branch into the same target branch. */
+export async function openDuplicateTitles(
+  sql: Db,
+  mr: Pick<MergeRequestRow, 'projectId' | 'sourceProjectId' | 'sourceBranch' | 'targetBranch'>,
+  exceptId: number | null,
+): Promise<string[]> {
+  const rows = await sql<{ title: string }[]>`
+    select title from merge_requests
+    where project_id = ${mr.projectId} and source_project_id = ${mr.sourceProjectId}
+      and source_branch = ${mr.sourceBranch} and target_branch = ${mr.targetBranch}
+      and state in ('opened', 'reopened') and id <> ${exceptId ?? 0}
+    order by id`;
+  return rows.map((r) => r.title);
 }
 
 export async function updateMergeRequest(tx: TransactionSql, id: number, changes: Partial<MergeRequestRow>): Promise<MergeRequestRow> {

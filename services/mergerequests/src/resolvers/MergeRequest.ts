@@ -19,7 +19,7 @@ export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: Resolve
     author: (mr) => ({ id: mr.authorId }),
     assignee: (mr) => (mr.assigneeId === null ? null : { id: mr.assigneeId }),
     workInProgress: (mr) => isWorkInProgress(mr.title),
-    labels: () => [],
+    labels: (mr) => mr.labels,
     changes: async (mr) => {
       try {
         const { diffs } = await merge.MergeRequestDiffs({
