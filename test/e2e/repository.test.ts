@@ -109,7 +109,7 @@ describe('tags', () => {
   });
 
   it.each([
-    ['an existing tag', { tag_name: 'dup', ref: 'master' }, 'Tag dup already exists'],
+    ['an existing tag', { tag_name: 'dup', ref: 'master' }, 'Tag already exists'],
     ['a bad name', { tag_name: 'bad name', ref: 'master' }, 'Tag name invalid'],
     ['a ref naming nothing', { tag_name: 'x1', ref: 'no-such-ref' }, 'Invalid reference name'],
     ['a hostile ref', { tag_name: 'x2', ref: '--upload-pack=x' }, expect.any(String)],

@@ -57,7 +57,7 @@ export function createGit(clients: GitClients) {
         const failure = gitFailureOf(error);
         if (!failure) throw gitDomainError(error);
         const reason =
-          failure.kind === 'ALREADY_EXISTS' ? `Tag ${name} already exists`
+          failure.kind === 'ALREADY_EXISTS' ? 'Tag already exists' // GitLab 7.14's words (8.x named the tag)
           : failure.kind === 'INVALID_ARGUMENT' ? (TAG_REFUSALS[failure.field] ?? TAG_REFUSALS.tag_name)
           : TAG_REFUSALS.ref; // an empty repository or a ref naming nothing
         throw new DomainError(ErrorCode.METHOD_NOT_ALLOWED, reason);

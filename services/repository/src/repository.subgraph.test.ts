@@ -98,7 +98,7 @@ describe('repository subgraph', () => {
       const result = await subgraph.run(TAG, { n, r }, as(DEVELOPER));
       return [result.errors?.[0]?.extensions?.code, result.errors?.[0]?.message];
     };
-    expect(await refusal('exists', 'master')).toEqual(['METHOD_NOT_ALLOWED', 'Tag exists already exists']);
+    expect(await refusal('exists', 'master')).toEqual(['METHOD_NOT_ALLOWED', 'Tag already exists']);
     expect(await refusal('bad name', 'master')).toEqual(['METHOD_NOT_ALLOWED', 'Tag name invalid']);
     expect(await refusal('v2', 'nowhere')).toEqual(['METHOD_NOT_ALLOWED', 'Invalid reference name']);
   });
