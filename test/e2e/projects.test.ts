@@ -37,7 +37,8 @@ describe('POST /projects', () => {
       snippets_enabled: false,
       creator_id: alice.id,
       path_with_namespace: `${alice.username}/${path}`,
-      name_with_namespace: `${alice.username} / ${name}`,
+      // GitLab's Namespace#human_name: the owner's display name for a personal namespace.
+      name_with_namespace: `User ${alice.username} / ${name}`,
       http_url_to_repo: `${stack.externalUrl}/${alice.username}/${path}.git`,
       web_url: `${stack.externalUrl}/${alice.username}/${path}`,
       ssh_url_to_repo: `git@${new URL(stack.externalUrl).hostname}:${alice.username}/${path}.git`,
@@ -113,6 +114,31 @@ describe('POST /projects', () => {
     const name = unique('race');
     const results = await Promise.all([1, 2, 3].map(() => api('POST', '/projects', { token: alice.token, body: { name } })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+});
+
+describe('name_with_namespace', () => {
+  it("shows the owner's display name, not the username, wherever a project is shown", async () => {
+    const liddell = await createUser({ name: 'Alice Liddell' });
+    const name = unique('Proj');
+    const made = await api('POST', '/projects', { token: liddell.token, body: { name, visibility_level: 10 } });
+    expect(made.body).toMatchObject({ name_with_namespace: `Alice Liddell / ${name}`, namespace: { name: liddell.username, path: liddell.username } });
+    expect((await api('GET', `/projects/${made.body.id}`, { token: liddell.token })).body.name_with_namespace).toBe(`Alice Liddell / ${name}`);
+    const listed = await api('GET', '/projects', { token: liddell.token });
+    expect(listed.body.find((p: { id: number }) => p.id === made.body.id).name_with_namespace).toBe(`Alice Liddell / ${name}`);
+    const fork = await api('POST', `/projects/fork/${made.body.id}`, { token: bob.token });
+    expect(fork.body).toMatchObject({
+      name_with_namespace: `User ${bob.username} / ${name}`,
+      forked_from_project: { id: made.body.id, name_with_namespace: `Alice Liddell / ${name}` },
+    });
+    const forUser = await api('POST', `/projects/user/${liddell.id}`, { body: { name: unique('ForHer') } });
+    expect(forUser.body.name_with_namespace).toBe(`Alice Liddell / ${forUser.body.name}`);
+    // A new display name follows (identity's user.updated event).
+    expect((await api('PUT', `/users/${liddell.id}`, { body: { name: 'Alice P. Liddell' } })).status).toBe(200);
+    await eventually(async () => {
+      const res = await api('GET', `/projects/${fork.body.id}`, { token: bob.token });
+      expect(res.body.forked_from_project.name_with_namespace).toBe(`Alice P. Liddell / ${name}`);
+    });
   });
 });
 
@@ -401,6 +427,7 @@ describe('what projects learns from identity', () => {
       // projects serves its copy of the namespace and owner: it must follow identity too.
       expect(res.body.namespace).toMatchObject({ path: renamed, name: renamed });
       expect(res.body.owner).toMatchObject({ id: erin.id, name: 'Erin Renamed', username: renamed });
+      expect(res.body.name_with_namespace).toBe(`Erin Renamed / ${project.name}`);
     });
     expect((await api('GET', `/projects/${encodeURIComponent(`${renamed}/${project.path}`)}`, { token: erin.token })).status).toBe(200);
   });

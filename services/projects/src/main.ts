@@ -55,7 +55,7 @@ async function main() {
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, projects, principal) }),
-    routers: [createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger, externalUrl: config.EXTERNAL_URL })],
+    routers: [createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger, externalUrl: config.EXTERNAL_URL, namespacesByIds: projects.namespacesByIds })],
   });
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

@@ -25,7 +25,7 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
       return namespace;
     },
     owner: async (p, _args, { loaders }) => (await loaders.namespaceById.load(p.namespaceId))?.owner ?? null,
-    nameWithNamespace: nameWithNamespaceOf,
+    nameWithNamespace: async (p, _args, { loaders }) => nameWithNamespaceOf(p, await loaders.namespaceById.load(p.namespaceId)),
     pathWithNamespace: fullPathOf,
     avatarUrl: () => null,
     starCount: () => 0,
