@@ -130,12 +130,30 @@ describe('tags', () => {
 describe('tree', () => {
   it('lists the root of the default branch, nested folders and other refs', async () => {
     const root = await api('GET', repo('/tree'), { token: owner.token });
-    expect(root.body.map((e: { name: string; type: string }) => `${e.type}:${e.name}`)).toEqual(['blob:README.md', 'tree:bin', 'tree:docs', 'blob:old.txt']);
-    expect(root.body[0]).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}$/), name: 'README.md', type: 'blob', mode: '100644' });
+    // GitLab's order: folders first, then files (Tree#sorted_entries).
+    expect(root.body.map((e: { name: string; type: string }) => `${e.type}:${e.name}`)).toEqual(['tree:bin', 'tree:docs', 'blob:README.md', 'blob:old.txt']);
+    expect(root.body[2]).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}$/), name: 'README.md', type: 'blob', mode: '100644' });
     const nested = await api('GET', repo('/tree'), { token: owner.token, query: { path: 'docs/deep/nested' } });
     expect(nested.body.map((e: { name: string }) => e.name)).toEqual(['ünï cödé.md']);
     const feature = await api('GET', repo('/tree'), { token: owner.token, query: { ref_name: 'feature' } });
     expect(feature.body.map((e: { name: string }) => e.name)).toContain('new.txt');
+  });
+
+  it('lists folders, then files, then submodules, each group by name, as GitLab did', async () => {
+    const sorted = await createProject(owner.token);
+    const wc = await workingCopy({ 'zeta.txt': 'z\n', 'Alpha.md': 'a\n', 'b.txt': 'b\n', 'src/x.txt': 'x\n', 'Docs/y.txt': 'y\n', 'lib/z.txt': 'z\n' });
+    // Two submodules (gitlinks) named so that name order alone would mix them with the rest.
+    for (const name of ['vendor-b', 'a-vendor']) ok(await git(wc, 'update-index', '--add', '--cacheinfo', `160000,${first},${name}`));
+    ok(await git(wc, 'commit', '-q', '-m', 'submodules'));
+    ok(await git(wc, 'push', remoteUrl(sorted.path_with_namespace, owner.username, owner.token), 'master'));
+    const res = await api('GET', `/projects/${sorted.id}/repository/tree`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.map((e: { name: string; type: string }) => `${e.type}:${e.name}`)).toEqual([
+      'tree:Docs', 'tree:lib', 'tree:src',
+      'blob:Alpha.md', 'blob:b.txt', 'blob:zeta.txt',
+      'commit:a-vendor', 'commit:vendor-b',
+    ]);
+    expect(res.body[6]).toEqual({ id: first, name: 'a-vendor', type: 'commit', mode: '160000' });
   });
 
   it.each([
