@@ -133,7 +133,11 @@ export const projectRoutes: Route[] = [
     },
   },
   {
-    // GitLab answered `true`. DELETE is idempotent (spec): a project that does not exist is a 200 too.
+    // GitLab answered `true`. DELETE is idempotent: a project that does not exist is a 200 `true`
+    // too, as the spec says explicitly (GitLab 7.14 answered 404 there; the spec wins), and so is
+    // a private project the caller may not see, which must look exactly like a missing one.
+    // Either way nothing is deleted (the projects service decides, by id; a path names nothing
+    // the caller cannot see).
     method: 'delete',
     path: '/projects/:id',
     handle: async (p, gateway) => {

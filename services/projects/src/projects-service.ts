@@ -3,6 +3,7 @@ import {
   namespacesLookup,
   type RequestOf,
   authorize,
+  can,
   conflict,
   invalid,
   notFound,
@@ -244,11 +245,19 @@ export function createProjectsService(deps: {
       return updated;
     },
 
-    /** Owner only. False when the project does not exist (DELETE is idempotent). */
+    /**
+     * Owner only. False when there is nothing the caller can see to delete: DELETE is idempotent.
+     * This follows the spec (Errors, rule 1: deleting what does not exist still returns 200),
+     * which is explicit, over GitLab 7.14's lib/api/projects.rb (`authorize! :remove_project,
+     * user_project` answered 404 for a missing project). A private project the caller may not
+     * see must answer exactly like a missing one, so it is "nothing to delete" too (and stays).
+     */
     async remove(principal: Principal, id: number): Promise<boolean> {
       requireUser(principal);
-      if (!(await findProject(id))) return false;
-      const { row } = await authorized(principal, id, 'remove_project');
+      const row = await findProject(id);
+      const access = row ? await deps.access.loader(principal).load(id) : null;
+      if (!row || !access || !can(access, principal, 'read_project')) return false;
+      authorize(access, principal, 'remove_project');
       return deleteRow(principal, row);
     },
 
