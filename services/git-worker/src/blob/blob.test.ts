@@ -16,12 +16,12 @@ describe('BlobService', () => {
     r = await h.repo([{ files: { 'README.md': '# hi\n', 'src/deep/nested/ünï cödé.txt': 'grüße\n', 'bin/data.bin': binary } }]);
   });
 
-  it('GetTreeEntries: the root and nested folders', async () => {
+  it('GetTreeEntries: the root and nested folders, folders first (GitLab\'s sorted_entries)', async () => {
     const root = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '' });
     expect(root.entries.map((e: { name: string; type: string; mode: string }) => [e.name, e.type, e.mode])).toEqual([
-      ['README.md', 'blob', '100644'],
       ['bin', 'tree', '040000'],
       ['src', 'tree', '040000'],
+      ['README.md', 'blob', '100644'],
     ]);
     const nested = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '/src/deep/nested/' });
     expect(nested.entries.map((e: { name: string }) => e.name)).toEqual(['ünï cödé.txt']);
