@@ -13,14 +13,16 @@ export function clientBaseUrl(req: Request): string {
 /**
  * GitLab v8's pagination headers: Link (prev, next, first, last; prev absent on the first page
  * and next on the last), X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page.
- * Link URLs are absolute and keep the client's other parameters.
+ * Link URLs are absolute and carry, besides page and per_page, the parameters the route read
+ * (`params`, normalised by Params) rather than the raw query: never credentials, unknown
+ * parameters or repeated raw text, so a hostile query cannot blow the header up.
  */
-export function writePaginationHeaders(req: Request, res: Response, window: PageWindow, total: number): void {
+export function writePaginationHeaders(req: Request, res: Response, window: PageWindow, total: number, params: Array<[string, string]>): void {
   const totalPages = Math.max(1, Math.ceil(total / window.perPage));
-  const [path, search = ''] = req.originalUrl.split('?', 2);
+  const [path] = req.originalUrl.split('?', 1);
   const base = `${clientBaseUrl(req)}${path}`;
   const link = (page: number, rel: string) => {
-    const query = new URLSearchParams(search);
+    const query = new URLSearchParams(params);
     query.set('page', String(page));
     query.set('per_page', String(window.perPage));
     return `<${base}?${query}>; rel="${rel}"`;

@@ -1,4 +1,4 @@
-import { Params } from './params';
+import { MAX_LINKED_VALUE, Params } from './params';
 import { V3Error } from './v3-errors';
 
 const statusOf = (fn: () => unknown) => {
@@ -31,9 +31,40 @@ describe('Params', () => {
     expect(statusOf(() => new Params({}, { flag: 'maybe' }, {}).bool('flag'))).toEqual([400, { message: { flag: ['is invalid'] } }]);
   });
 
-  it('treats empty values as absent and takes the first of repeated ones', () => {
-    const p = new Params({ empty: '', list: ['x', 'y'] }, { nothing: null }, {});
-    expect([p.has('empty'), p.has('nothing'), p.string('list')]).toEqual([false, false, 'x']);
+  it('treats empty values as absent', () => {
+    const p = new Params({ empty: '' }, { nothing: null }, {});
+    expect([p.has('empty'), p.has('nothing')]).toEqual([false, false]);
+  });
+
+  // Repeated keys used to give their first value; like `archived[]=x` or `search[a]=b` they are
+  // a parameter of the wrong shape, refused whatever the accessor.
+  it.each<[string, unknown]>([
+    ['a repeated key', ['x', 'y']],
+    ['an array', ['true']],
+    ['an empty array', []],
+    ['an object', { a: 'b' }],
+  ])('refuses %s where one value is expected with a per-field 400', (_name, value) => {
+    for (const read of [(p: Params) => p.string('v'), (p: Params) => p.int('v'), (p: Params) => p.bool('v'), (p: Params) => p.has('v')]) {
+      expect(statusOf(() => read(new Params({ v: value }, {}, {})))).toEqual([400, { message: { v: ['is invalid'] } }]);
+      expect(statusOf(() => read(new Params({}, { v: value }, {})))).toEqual([400, { message: { v: ['is invalid'] } }]);
+    }
+  });
+
+  it('gives the Link headers only what the route read, normalised, never path parameters', () => {
+    const p = new Params({ archived: 'yes', search: 'ab c', junk: 'x'.repeat(5000), page: '2', per_page: '5', n: ' 7' }, {}, { id: '3' });
+    p.string('id');
+    p.bool('archived');
+    p.string('search');
+    p.int('n');
+    p.window();
+    p.string('absent');
+    expect(p.linkParams()).toEqual([['archived', 'true'], ['search', 'ab c'], ['n', '7']]);
+  });
+
+  it('refuses a read value too long to repeat in the Link headers', () => {
+    const p = new Params({ search: 'a'.repeat(MAX_LINKED_VALUE + 1) }, {}, {});
+    p.string('search');
+    expect(statusOf(() => p.linkParams())).toEqual([400, { message: { search: [`is too long (maximum is ${MAX_LINKED_VALUE} characters)`] } }]);
   });
 
   it('names the first missing required attribute', () => {

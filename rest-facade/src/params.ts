@@ -9,22 +9,54 @@ const MAX_INT32 = 2 ** 31 - 1;
 export const CREDENTIAL_PARAMS = ['private_token', 'access_token', 'sudo'];
 
 /**
+ * The longest value a list's Link URLs repeat. Each response carries four such URLs, and Node's
+ * HTTP clients refuse answers whose headers pass 16 KiB in all; no name, path or label a filter
+ * could match is this long.
+ */
+export const MAX_LINKED_VALUE = 1024;
+
+/**
  * A request's parameters from the path, the query string and a form or JSON body (body wins over
  * query, path over both, as in Grape). Values may be strings or JSON numbers and booleans; empty
- * values count as absent; a value of the wrong type is a 400 naming the field.
+ * values count as absent; a value of the wrong type or shape (an array or an object, e.g.
+ * `?archived[]=x` or a repeated key, where one value is expected) is a 400 naming the field.
+ *
+ * It also remembers what the route read, normalised (booleans as true/false, numbers in decimal),
+ * for the Link headers of lists: those repeat the parameters the route knows, nothing else.
  */
 export class Params {
   private readonly values: Record<string, unknown>;
+  private readonly pathNames: Set<string>;
+  private readonly known = new Map<string, string>();
 
   constructor(query: unknown, body: unknown, path: Record<string, string>) {
     this.values = { ...asRecord(query), ...asRecord(body), ...path };
+    this.pathNames = new Set(Object.keys(path));
   }
 
   private raw(name: string): unknown {
-    let value = this.values[name];
-    if (Array.isArray(value)) value = value[0];
+    const value = this.values[name];
     if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value === 'object') throw invalid(name);
     return value;
+  }
+
+  /** Keeps a value the route read, for the Link headers (path parameters are in the path already). */
+  private remember<T extends string | number | boolean>(name: string, value: T): T {
+    if (!this.pathNames.has(name)) this.known.set(name, String(value));
+    return value;
+  }
+
+  /**
+   * The parameters a list's Link URLs carry besides page and per_page: those the route read, in
+   * their normalised form. A value too long to repeat four times in one header is a 400.
+   */
+  linkParams(): Array<[string, string]> {
+    const entries = [...this.known].filter(([name]) => name !== 'page' && name !== 'per_page');
+    for (const [name, value] of entries) {
+      if (value.length > MAX_LINKED_VALUE) throw v3Error(400, { [name]: [`is too long (maximum is ${MAX_LINKED_VALUE} characters)`] });
+    }
+    return entries;
   }
 
   has(name: string): boolean {
@@ -39,11 +71,10 @@ export class Params {
   string(name: string): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
-    if (typeof value === 'object') throw invalid(name);
     const text = String(value);
     // No stored text can hold a NUL byte; say which field carried one.
     if (text.includes('\u0000')) throw invalid(name);
-    return text;
+    return this.remember(name, text);
   }
 
   int(name: string): number | undefined {
@@ -51,16 +82,16 @@ export class Params {
     if (value === undefined) return undefined;
     const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
     if (!Number.isInteger(n) || Math.abs(n) > MAX_INT32) throw invalid(name);
-    return n;
+    return this.remember(name, n);
   }
 
   bool(name: string): boolean | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
-    if (typeof value === 'boolean') return value;
+    if (typeof value === 'boolean') return this.remember(name, value);
     const text = String(value).toLowerCase();
-    if (TRUE.has(text)) return true;
-    if (FALSE.has(text)) return false;
+    if (TRUE.has(text)) return this.remember(name, true);
+    if (FALSE.has(text)) return this.remember(name, false);
     throw invalid(name);
   }
 

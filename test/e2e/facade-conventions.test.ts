@@ -167,6 +167,36 @@ describe('pagination', () => {
     expect(junk.headers.get('x-page')).toBe('1');
   });
 
+  it.each<[string, string]>([
+    [`archived[]=${'A'.repeat(4096)}`, 'archived'],
+    ['archived[]=true', 'archived'],
+    ['archived=true&archived=false', 'archived'],
+    ['search[a]=b', 'search'],
+    ['order_by[]=name', 'order_by'],
+  ])('refuses the wrong shape (%#: an array, a repeated key or an object where one value is expected) with a per-field 400', async (query, name) => {
+    const res = await api('GET', `/projects?${query}`);
+    expect([res.status, res.body]).toEqual([400, { message: { [name]: ['is invalid'] } }]);
+    expect(res.headers.get('link')).toBeNull();
+  });
+
+  it('repeats in Link only the parameters the route knows, normalised, never unknown ones or credentials', async () => {
+    const huge = 'A'.repeat(4096);
+    const res = await api('GET', `/users?search=${marker}&per_page=2&active=1&junk[]=${huge}&also=${huge}&private_token=${stack.rootToken}`, { token: null });
+    expect(res.status).toBe(200);
+    const link = res.headers.get('link')!;
+    expect(link.length).toBeLessThan(2000);
+    const next = links(link).next;
+    expect([...next.searchParams.keys()].sort()).toEqual(['active', 'page', 'per_page', 'search']);
+    expect([next.searchParams.get('search'), next.searchParams.get('active')]).toEqual([marker, 'true']);
+    const projects = await api('GET', '/projects/all', { query: { archived: 'yes', order_by: 'name', per_page: 1, page: 1, ignored: 'x' } });
+    expect([...links(projects.headers.get('link')).first.searchParams].sort()).toEqual([['archived', 'true'], ['order_by', 'name'], ['page', '1'], ['per_page', '1']]);
+  });
+
+  it('answers a known value too long to repeat in Link with a 400 naming it', async () => {
+    const res = await api('GET', '/users', { query: { search: 'a'.repeat(1025) } });
+    expect([res.status, res.body]).toEqual([400, { message: { search: ['is too long (maximum is 1024 characters)'] } }]);
+  });
+
   it('serves an empty page past the end', async () => {
     const res = await api('GET', '/users', { query: { search: marker, page: 9 } });
     expect(res.status).toBe(200);
