@@ -157,7 +157,8 @@ describe('tree', () => {
   });
 
   it.each([
-    [{ path: 'nope' }, 404],
+    // A path naming no folder lists nothing (as gitlab_git did); a ref naming nothing is 404.
+    [{ path: 'nope' }, 200],
     [{ ref_name: 'nope' }, 404],
     [{ path: '../..' }, 400],
     [{ ref_name: '--upload-pack=x' }, 400],
@@ -254,22 +255,33 @@ describe('compare', () => {
 
   it('says when both refs are the same, and 404s refs that do not exist', async () => {
     expect((await api('GET', repo('/compare'), { token: owner.token, query: { from: 'master', to: first } })).body).toMatchObject({ compare_same_ref: true, commits: [], diffs: [] });
-    expect((await api('GET', repo('/compare'), { token: owner.token, query: { from: 'master', to: 'nope' } })).status).toBe(404);
+    // GitLab 7.14 (gitlab_git's Compare) answered a ref naming nothing with an empty compare, not a 404.
+    expect((await api('GET', repo('/compare'), { token: owner.token, query: { from: 'master', to: 'nope' } })).body).toEqual({
+      commit: null,
+      commits: [],
+      diffs: [],
+      compare_timeout: false,
+      compare_same_ref: false,
+    });
     expect((await api('GET', repo('/compare'), { token: owner.token, query: { from: 'master' } })).body).toEqual({ message: '400 (Bad request) "to" not given' });
     expect((await api('GET', repo('/compare'), { token: owner.token, query: { from: '--output=/tmp/x', to: 'master' } })).status).toBe(400);
   });
 });
 
 describe('what is not there', () => {
+  it('lists nothing for a tree path that names no folder (gitlab_git\'s Tree.where), by path or through a file', async () => {
+    for (const path of ['no/such/dir', 'README.md']) {
+      expect(await api('GET', repo('/tree'), { token: owner.token, query: { path } })).toMatchObject({ status: 200, body: [] });
+    }
+  });
+
   // GitLab's wording for each route; the worker says only the kind, the API side names the thing.
   it.each([
     ['tree at an unknown ref', '/tree?ref_name=nope', '404 Tree Not Found'],
-    ['tree at an unknown path', '/tree?path=no/such/dir', '404 Tree Not Found'],
     ['blob at an unknown path', '/blobs/master?filepath=nope.txt', '404 File Not Found'],
     ['blob at an unknown ref', '/blobs/nope?filepath=README.md', '404 Commit Not Found'],
     ['raw blob of an unknown sha', `/raw_blobs/${'0'.repeat(40)}`, '404 Blob Not Found'],
     ['archive of an unknown sha', '/archive?sha=nope', '404 Commit Not Found'],
-    ['compare with an unknown ref', '/compare?from=master&to=nope', '404 Commit Not Found'],
     ['an unknown branch', '/branches/nope', '404 Branch Not Found'],
   ])('%s: %s answers %s', async (_what, path, message) => {
     const res = await api('GET', repo(path), { token: owner.token });

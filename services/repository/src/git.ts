@@ -71,9 +71,24 @@ export function createGit(clients: GitClients) {
         throw gitDomainError(error);
       }
     },
-    tree: (projectId: number, target: string, path: string) =>
-      api(blob.GetTreeEntries({ repository: repository(projectId), ref: target, path }), { REF_NOT_FOUND: 'Tree', PATH_NOT_FOUND: 'Tree' }).then((r) => r.entries),
-    compare: (projectId: number, from: string, to: string) => api(diff.CompareRefs({ repository: repository(projectId), from, to }), { REF_NOT_FOUND: 'Commit' }),
+    /** An unknown ref is 404 'Tree'; a path that names no folder lists nothing, as gitlab_git's Tree.where answered. */
+    tree: async (projectId: number, target: string, path: string) => {
+      try {
+        return (await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path })).entries;
+      } catch (error) {
+        if (oneOf(error, ['PATH_NOT_FOUND'])) return [];
+        throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+      }
+    },
+    /** A ref naming no commit compares as nothing (gitlab_git's Compare: no commits, no diffs, not the same). */
+    compare: async (projectId: number, from: string, to: string) => {
+      try {
+        return await diff.CompareRefs({ repository: repository(projectId), from, to });
+      } catch (error) {
+        if (oneOf(error, ['REF_NOT_FOUND', 'REPOSITORY_NOT_FOUND', 'EMPTY_REPOSITORY'])) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: false };
+        throw gitDomainError(error);
+      }
+    },
     contributors: (projectId: number) => orEmpty(diff.ListContributors({ repository: repository(projectId) }).then((r) => r.contributors), []),
     createRepository: (projectId: number, defaultBranch: string) => api(repos.CreateRepository({ repository: repository(projectId), defaultBranch })),
     deleteRepository: (projectId: number) => api(repos.DeleteRepository({ repository: repository(projectId) })),
