@@ -79,3 +79,20 @@ describe('a stranger cannot tell a private project from a missing one', () => {
     expect((await api('GET', `/projects/${internal.id}`, { token: owner.token })).status).toBe(200);
   });
 });
+
+describe('admin-only project routes', () => {
+  it('check the admin before the project, by id and by path, as GitLab did (403 whatever :id names)', async () => {
+    const upstream = await createProject(owner.token);
+    const missingPath = encodeURIComponent(`${owner.username}/${unique('missing')}`);
+    for (const token of [stranger.token, owner.token]) {
+      for (const id of [String(hidden.id), '2147483000', encodeURIComponent(hidden.path_with_namespace), missingPath]) {
+        for (const [method, path] of [['POST', `/projects/${id}/fork/${upstream.id}`], ['DELETE', `/projects/${id}/fork`]]) {
+          const res = await api(method, path, { token });
+          expect([method, id, res.status, res.body]).toEqual([method, id, 403, { message: '403 Forbidden' }]);
+        }
+      }
+    }
+    const admin = await api('POST', `/projects/${missingPath}/fork/${upstream.id}`);
+    expect([admin.status, admin.body]).toEqual([404, { message: '404 Project Not Found' }]);
+  });
+});

@@ -10,13 +10,30 @@ import {
   ProjectEventsDocument,
   ProjectIdDocument,
   UpdateProjectDocument,
+  ViewerIsAdminDocument,
   type ProjectOrder,
   type ProjectScope,
 } from '../generated/operations';
 import { presentProject } from '../entities/project';
+import type { GatewayCall } from '../gateway-client';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
+import { v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+/**
+ * The project of an admin-only route. GitLab checked `authenticated_as_admin!` before looking the
+ * project up, so anyone else gets 403 whatever :id names; the services check the admin first for
+ * an id, and a path that names nothing the caller can see is decided here the same way.
+ */
+async function adminRouteProjectId(p: Params, gateway: GatewayCall): Promise<number> {
+  const key = projectKey(p);
+  if (key.id !== null) return key.id;
+  const [{ project }, { viewer }] = await Promise.all([gateway(ProjectIdDocument, { fullPath: key.fullPath! }), gateway(ViewerIsAdminDocument, {})]);
+  if (!viewer?.is_admin) throw v3Error(403, '403 Forbidden');
+  if (!project) throw PROJECT_NOT_FOUND();
+  return project.id;
+}
 
 const LIST_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'];
 const SEARCH_ORDERS = ['id', 'name', 'created_at', 'last_activity_at'];
@@ -157,7 +174,7 @@ export const projectRoutes: Route[] = [
     path: '/projects/:id/fork/:forked_from_id',
     handle: async (p, gateway) => {
       const { createForkRelation } = await gateway(CreateForkRelationDocument, {
-        id: await projectIdOf(p, gateway),
+        id: await adminRouteProjectId(p, gateway),
         forkedFromId: p.id('forked_from_id'),
       });
       return { body: presentProject(createForkRelation) };
@@ -167,7 +184,7 @@ export const projectRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/fork',
     handle: async (p, gateway) => {
-      const { deleteForkRelation } = await gateway(DeleteForkRelationDocument, { id: await projectIdOf(p, gateway) });
+      const { deleteForkRelation } = await gateway(DeleteForkRelationDocument, { id: await adminRouteProjectId(p, gateway) });
       return { body: presentProject(deleteForkRelation) };
     },
   },
