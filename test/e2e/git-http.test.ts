@@ -126,7 +126,7 @@ describe('git over HTTP through the facade', () => {
     await eventually(async () => {
       const events = await api('GET', `/projects/${project.id}/events`, { token: owner.token });
       const actions = events.body.map((e: { action_name: string }) => e.action_name);
-      expect(actions).toEqual(['pushed to', 'pushed new', 'created']);
+      expect(actions).toEqual(['pushed to', 'pushed new', 'joined', 'created']);
       expect(events.body[0].data).toMatchObject({
         ref: 'refs/heads/master',
         after: second,

@@ -16,11 +16,11 @@ beforeAll(async () => {
 });
 
 describe('GET /projects/:id/members', () => {
-  it('lists the owner (50) and the members with user fields and access_level, with pagination headers', async () => {
+  it('lists the creator as Master (40, as GitLab 7.14 did) and the members with user fields and access_level, with pagination headers', async () => {
     const res = await api('GET', `/projects/${project.id}/members`, { token: dev.token });
     expect(res.status).toBe(200);
     expect(res.body.map((m: { id: number; access_level: number }) => [m.id, m.access_level])).toEqual([
-      [owner.id, 50],
+      [owner.id, 40],
       [dev.id, 30],
     ]);
     for (const field of MEMBER_FIELDS) expect(res.body[1]).toHaveProperty(field);
@@ -100,14 +100,22 @@ describe('PUT /projects/:id/members/:user_id', () => {
     expect([res.status, res.body.access_level]).toEqual([200, 40]);
   });
 
-  it('answers 404 for a non-member, 400 without access_level, 403 for the namespace owner', async () => {
+  it('answers 404 for a non-member and 400 without access_level', async () => {
     const team = await createProject(owner.token);
     const nonMember = await api('PUT', `/projects/${team.id}/members/${other.id}`, { token: owner.token, body: { access_level: 30 } });
     expect([nonMember.status, nonMember.body]).toEqual([404, { message: '404 User can not be found Not Found' }]);
     const missing = await api('PUT', `/projects/${team.id}/members/${other.id}`, { token: owner.token, body: {} });
     expect([missing.status, missing.body]).toEqual([400, { message: '400 (Bad request) "access_level" not given' }]);
-    const demoteOwner = await api('PUT', `/projects/${team.id}/members/${owner.id}`, { body: { access_level: 10 } });
-    expect(demoteOwner.status).toBe(403);
+  });
+
+  it("changes the creator's row like any other (GitLab 7.14); the namespace owner keeps Owner rights", async () => {
+    const team = await createProject(owner.token);
+    const res = await api('PUT', `/projects/${team.id}/members/${owner.id}`, { token: owner.token, body: { access_level: 10 } });
+    expect([res.status, res.body.id, res.body.access_level]).toEqual([200, owner.id, 10]);
+    const shown = await api('GET', `/projects/${team.id}`, { token: owner.token });
+    expect(shown.body.permissions.project_access).toEqual({ access_level: 10, notification_level: 3 });
+    // Owning the namespace, not the row, makes the owner Owner: they still manage the project.
+    expect((await api('PUT', `/projects/${team.id}`, { token: owner.token, body: { name: `${team.name}-renamed` } })).status).toBe(200);
   });
 });
 
@@ -122,6 +130,16 @@ describe('DELETE /projects/:id/members/:user_id', () => {
     expect([again.status, again.body]).toEqual([200, { message: 'Access revoked', id: other.id }]);
     const team2 = await api('GET', `/projects/${team.id}/members`, { token: owner.token });
     expect(team2.body.map((m: { id: number }) => m.id)).toEqual([owner.id]);
+  });
+
+  it("removes the creator's row like any other (GitLab 7.14); the namespace owner keeps the project", async () => {
+    const team = await createProject(owner.token);
+    const res = await api('DELETE', `/projects/${team.id}/members/${owner.id}`, { token: owner.token });
+    expect([res.status, res.body.id, res.body.access_level]).toEqual([200, owner.id, 40]);
+    expect((await api('GET', `/projects/${team.id}/members`, { token: owner.token })).body).toEqual([]);
+    const shown = await api('GET', `/projects/${team.id}`, { token: owner.token });
+    expect([shown.status, shown.body.permissions.project_access]).toEqual([200, null]);
+    expect((await api('GET', '/projects', { token: owner.token })).body.map((p: { id: number }) => p.id)).toContain(team.id);
   });
 
   it('takes access away from a removed member of a private project', async () => {

@@ -51,7 +51,7 @@ describe('when a service is down', () => {
     expect([read.status, read.body]).toEqual([503, { message: '503 Service Unavailable' }]);
     expect((await get('/user', stack.rootToken)).status).toBe(200);
     await stack.restart('membership');
-    // Membership learns of the project from its project.created event and makes root its Owner.
+    // Membership learns of the project from its project.created event and makes root, its creator, a Master.
     const deadline = Date.now() + 10_000;
     let after = await get(`/projects/${id}`, stack.rootToken);
     while (after.status !== 200 && Date.now() < deadline) {
@@ -59,7 +59,7 @@ describe('when a service is down', () => {
       after = await get(`/projects/${id}`, stack.rootToken);
     }
     expect(after.status).toBe(200);
-    expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({ access_level: 50, notification_level: 3 });
+    expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({ access_level: 40, notification_level: 3 });
   }, 60_000);
 
   it('answers 502 with a JSON message while the gateway is down', async () => {

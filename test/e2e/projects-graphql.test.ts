@@ -39,7 +39,7 @@ describe('projects through the GraphQL gateway', () => {
       members: {
         total: 2,
         nodes: [
-          { accessLevel: 50, user: { id: owner.id, username: owner.username } },
+          { accessLevel: 40, user: { id: owner.id, username: owner.username } },
           { accessLevel: 30, user: { id: member.id, username: member.username } },
         ],
       },

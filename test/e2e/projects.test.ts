@@ -171,7 +171,8 @@ describe('GET /projects/:id', () => {
     const project = await createProject(alice.token);
     const byId = await api('GET', `/projects/${project.id}`, { token: alice.token });
     expect(byId.status).toBe(200);
-    expect(byId.body.permissions).toEqual({ project_access: { access_level: 50, notification_level: 3 }, group_access: null });
+    // GitLab 7.14 made the creator a Master member (Projects::CreateService): project_access is that row.
+    expect(byId.body.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: null });
     const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}`, { token: alice.token });
     expect(byPath.status).toBe(200);
     expect(byPath.body.id).toBe(project.id);
@@ -381,14 +382,14 @@ describe('DELETE /projects/:id', () => {
 });
 
 describe('GET /projects/:id/events', () => {
-  it('lists created, joined and left, newest first, with pagination headers', async () => {
+  it('lists created, the creator joining, joined and left, newest first, with pagination headers', async () => {
     const project = await createProject(alice.token);
     await api('POST', `/projects/${project.id}/members`, { token: alice.token, body: { user_id: bob.id, access_level: 30 } });
     await api('DELETE', `/projects/${project.id}/members/${bob.id}`, { token: alice.token });
     await eventually(async () => {
       const res = await api('GET', `/projects/${project.id}/events`, { token: alice.token });
       expect(res.status).toBe(200);
-      expect(res.body.map((e: { action_name: string }) => e.action_name)).toEqual(['left', 'joined', 'created']);
+      expect(res.body.map((e: { action_name: string }) => e.action_name)).toEqual(['left', 'joined', 'joined', 'created']);
       expect(res.body[0]).toEqual({
         title: null,
         project_id: project.id,
@@ -401,8 +402,9 @@ describe('GET /projects/:id/events', () => {
         target_title: null,
         created_at: expect.any(String),
       });
-      expect(res.body[2]).toMatchObject({ action_name: 'created', author_id: alice.id, author_username: alice.username });
-      expectPaginationHeaders(res, 3);
+      expect(res.body[2]).toMatchObject({ action_name: 'joined', author_id: alice.id, author_username: alice.username, target_title: null });
+      expect(res.body[3]).toMatchObject({ action_name: 'created', author_id: alice.id, author_username: alice.username });
+      expectPaginationHeaders(res, 4);
     });
     const after = await api('GET', `/projects/${project.id}`, { token: alice.token });
     expect(after.body.last_activity_at > String(project.created_at)).toBe(true);

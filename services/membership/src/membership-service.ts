@@ -1,7 +1,6 @@
 import {
   usersLookup,
   authorize,
-  forbidden,
   MEMBER_ACCESS_LEVELS,
   notFound,
   membershipEvents,
@@ -73,10 +72,10 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
     },
 
     async updateMember(principal: Principal, projectId: number, userId: number, accessLevel: number) {
-      const access = authorize(await accessOf(principal, projectId), principal, 'admin_project');
+      // The namespace owner's row (the creator's, Master) changes like any other, as in GitLab
+      // 7.14; their Owner rights come from owning the namespace, not from this row.
+      authorize(await accessOf(principal, projectId), principal, 'admin_project');
       checkLevel(accessLevel);
-      // The namespace owner is Owner by owning the namespace; that is not a team setting.
-      if (access.ownerId === userId) throw forbidden();
       return sql.begin(async (tx) => {
         const updated = await members.updateMemberLevel(tx, projectId, userId, accessLevel);
         if (!updated) throw notFound('User can not be found');
@@ -87,8 +86,7 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
 
     /** Idempotent: removing a non-member succeeds and changes nothing. */
     async removeMember(principal: Principal, projectId: number, userId: number) {
-      const access = authorize(await accessOf(principal, projectId), principal, 'admin_project');
-      if (access.ownerId === userId) throw forbidden();
+      authorize(await accessOf(principal, projectId), principal, 'admin_project');
       if (!(await members.findMember(sql, projectId, userId))) return null;
       const [user] = await lookupUsers([userId]);
       return sql.begin(async (tx) => {

@@ -31,6 +31,7 @@ const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): Projec
   wikiEnabled: true,
   version: ++version,
   deleted: false,
+  creatorId: OWNER,
   ...overrides,
 });
 
@@ -60,13 +61,13 @@ describe('membership subgraph', () => {
     await db?.drop();
   });
 
-  it('resolves a project reference to its team: the namespace owner as Owner, then members by user id', async () => {
+  it('resolves a project reference to its team: the creator as Master (GitLab 7.14), then members by user id', async () => {
     const result = await subgraph.run(MEMBERS, { id: 100 }, userPrincipal(DEVELOPER));
     expect(result.errors).toBeUndefined();
     expect(result.data?._entities[0].members).toEqual({
       total: 3,
       nodes: [
-        { accessLevel: 50, user: { id: OWNER } },
+        { accessLevel: 40, user: { id: OWNER } },
         { accessLevel: 40, user: { id: MASTER } },
         { accessLevel: 30, user: { id: DEVELOPER } },
       ],
@@ -92,16 +93,21 @@ describe('membership subgraph', () => {
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 77, l: 30 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
   });
 
-  it('updates levels, never the owner\'s, and 404s a non-member', async () => {
+  it('updates levels, the creator\'s row too (GitLab 7.14), and 404s a non-member', async () => {
     expect((await subgraph.run(UPDATE, { p: 100, u: DEVELOPER, l: 20 }, userPrincipal(MASTER))).data?.updateProjectMember.accessLevel).toBe(20);
-    expect(errorCode(await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 40 }, userPrincipal(MASTER)))).toBe('FORBIDDEN');
+    expect((await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 30 }, userPrincipal(MASTER))).data?.updateProjectMember.accessLevel).toBe(30);
+    // The namespace owner stays Owner whatever their row says: they still manage the team.
+    expect((await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 40 }, userPrincipal(OWNER))).data?.updateProjectMember.accessLevel).toBe(40);
     expect(errorCode(await subgraph.run(UPDATE, { p: 100, u: STRANGER, l: 20 }, userPrincipal(MASTER)))).toBe('NOT_FOUND');
   });
 
-  it('removes idempotently, never the owner', async () => {
+  it('removes idempotently; the creator\'s row goes like any other and later facts do not bring it back', async () => {
     expect((await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed).toEqual({ accessLevel: 20 });
     expect((await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed).toBeNull();
-    expect(errorCode(await subgraph.run(REMOVE, { p: 100, u: OWNER }, userPrincipal(MASTER)))).toBe('FORBIDDEN');
+    await db.sql.begin((tx) => applyProjectFacts(tx, facts(300)));
+    expect((await subgraph.run(REMOVE, { p: 300, u: OWNER }, userPrincipal(OWNER))).data?.removeProjectMember.removed).toEqual({ accessLevel: 40 });
+    expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(300, { visibilityLevel: 10 })))).toBe(true);
+    expect((await subgraph.run(MEMBERS, { id: 300 }, userPrincipal(OWNER))).data?._entities[0].members).toEqual({ total: 0, nodes: [] });
   });
 
   it('applies project facts newest first: an older version changes nothing, a deletion ends the team', async () => {

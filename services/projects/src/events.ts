@@ -19,11 +19,17 @@ function entry(projectId: number, actionName: string, authorId: number | null, a
  * author, its target). GitLab's joined and left events are authored by the member, not by whoever
  * made the change; system notes stay out of the feed.
  */
-function feedEntryOf(known: KnownEvent): FeedEntry | null {
+function feedEntryOf(known: KnownEvent): FeedEntry | FeedEntry[] | null {
   switch (known.key) {
     case 'projects:project.created': {
+      // GitLab 7.14 recorded `created`, then `joined` when it made the creator a Master
+      // (Projects::CreateService); membership adds that row without a member.added of its own.
       const p = known.payload;
-      return entry(p.project_id, 'created', p.actor_id, p.actor_username);
+      const creatorId = p.facts.creatorId;
+      const creatorUsername = p.creator_username ?? (creatorId === p.actor_id ? p.actor_username : null);
+      return [entry(p.project_id, 'created', p.actor_id, p.actor_username), entry(p.project_id, 'joined', creatorId, creatorUsername)].filter(
+        (e): e is FeedEntry => e !== null,
+      );
     }
     case 'membership:member.added':
     case 'membership:member.removed': {
@@ -104,10 +110,13 @@ export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; 
     }
     const built = feedEntryOf(known);
     if (!built) return;
-    const entry = await withRepository(built);
+    const entries = await Promise.all((Array.isArray(built) ? built : [built]).map(withRepository));
+    if (entries.length === 0) return;
     const createdAt = new Date(event.occurredAt);
     await handleOnce(sql, event, async (tx: TransactionSql) => {
-      if (await insertEvent(tx, { ...entry, createdAt })) await touchActivity(tx, entry.projectId, createdAt);
+      for (const entry of entries) {
+        if (await insertEvent(tx, { ...entry, createdAt })) await touchActivity(tx, entry.projectId, createdAt);
+      }
     });
   };
 }

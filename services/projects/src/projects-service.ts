@@ -41,6 +41,7 @@ export const factsOf = (row: ProjectRow, deleted = false): ProjectFacts => ({
   // A deletion outranks every change before it.
   version: deleted ? row.version + 1 : row.version,
   deleted,
+  creatorId: row.creatorId,
 });
 
 const takenErrors = (taken: { name: boolean; path: boolean }): FieldErrors | null => {
@@ -134,7 +135,16 @@ export function createProjectsService(deps: {
     throw error;
   }
 
-  async function insert(principal: Principal, namespace: NamespaceSummary, values: Omit<projects.ProjectInsert, 'namespaceId' | 'namespacePath' | 'namespaceName' | 'ownerId' | 'creatorId'>) {
+  /**
+   * `creator` is whom GitLab's CreateService ran as: the caller, or the user an admin creates the
+   * project for (POST /projects/user/:user_id). Membership makes them a Master of the project.
+   */
+  async function insert(
+    principal: Principal,
+    namespace: NamespaceSummary,
+    values: Omit<projects.ProjectInsert, 'namespaceId' | 'namespacePath' | 'namespaceName' | 'ownerId' | 'creatorId'>,
+    creator: { id: number; username: string | null } = { id: principal.userId!, username: principal.username },
+  ) {
     await refuseTaken(namespace.id, values.name, values.path, null);
     const row = await sql
       .begin(async (tx) => {
@@ -145,7 +155,7 @@ export function createProjectsService(deps: {
           namespacePath: namespace.path,
           namespaceName: namespace.name,
           ownerId: namespace.ownerId,
-          creatorId: principal.userId!,
+          creatorId: creator.id,
         });
         // The repository service makes the repository from these (forked or imported when asked).
         await projectsEvents.record(tx, 'project.created', {
@@ -153,6 +163,7 @@ export function createProjectsService(deps: {
           forked_from_project_id: created.forkedFromProjectId,
           default_branch: created.defaultBranch,
           import_url: created.importUrl,
+          creator_username: creator.username,
         });
         return created;
       })
@@ -208,7 +219,7 @@ export function createProjectsService(deps: {
         archived: false,
         importUrl: attrs.importUrl ?? null,
         forkedFromProjectId: null,
-      });
+      }, forUserId !== undefined ? { id: forUserId, username: namespace.path } : undefined);
     },
 
     /** Settings need Master; the name, the path and the visibility need Owner. */

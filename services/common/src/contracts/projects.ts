@@ -15,6 +15,11 @@ export const projectFacts = z.object({
   wikiEnabled: z.boolean(),
   version: z.number().int(),
   deleted: z.boolean(),
+  /**
+   * Who created the project: GitLab made them a Master of it (Projects::CreateService). Read only
+   * when membership first learns of the project; null in facts recorded before it was sent.
+   */
+  creatorId: id.nullable().default(null),
 });
 export type ProjectFacts = z.output<typeof projectFacts>;
 
@@ -30,7 +35,14 @@ const project = {
 
 export const projectsEvents = defineEvents('projects', {
   /** The repository service makes the repository from these (forked or imported when asked). */
-  'project.created': payload({ ...project, forked_from_project_id: id.nullable(), default_branch: z.string(), import_url: z.string().nullable() }),
+  'project.created': payload({
+    ...project,
+    forked_from_project_id: id.nullable(),
+    default_branch: z.string(),
+    import_url: z.string().nullable(),
+    /** The creator's username, for the feed's `joined` entry (facts.creatorId is the creator). */
+    creator_username: z.string().nullable().default(null),
+  }),
   'project.updated': payload(project),
   'project.deleted': payload(project),
 });

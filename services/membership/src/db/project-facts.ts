@@ -4,12 +4,18 @@ import { AccessLevel } from '@hub/common';
 type Db = Sql | TransactionSql;
 
 /**
- * Stores what projects says about a project if it is newer than what is held. The namespace owner
- * is kept in the team as Owner; a deleted project loses its team and stays as a tombstone.
- * Returns whether anything changed.
+ * Stores what projects says about a project if it is newer than what is held; a deleted project
+ * loses its team and stays as a tombstone. Returns whether anything changed.
+ *
+ * When membership first learns of a project, its creator joins the team as Master (40), as
+ * GitLab 7.14's Projects::CreateService did (`@project.team << [current_user, :master]`): that row
+ * is an ordinary membership (listed, shown as permissions.project_access, changed and removed like
+ * any other). The namespace owner's Owner rights do not come from it but from owning the namespace
+ * (access.ts), as GitLab's `project.owner == user` rules did. The feed's `joined` entry comes from
+ * the project.created event, so no member.added is recorded here.
  */
 export async function applyProjectFacts(tx: TransactionSql, facts: ProjectFacts): Promise<boolean> {
-  const applied = await tx`
+  const applied = await tx<{ inserted: boolean }[]>`
     insert into project_facts (project_id, owner_id, visibility_level, archived, issues_enabled,
       merge_requests_enabled, snippets_enabled, wiki_enabled, version, deleted)
     values (${facts.projectId}, ${facts.ownerId}, ${facts.visibilityLevel}, ${facts.archived}, ${facts.issuesEnabled},
@@ -20,15 +26,14 @@ export async function applyProjectFacts(tx: TransactionSql, facts: ProjectFacts)
       snippets_enabled = excluded.snippets_enabled, wiki_enabled = excluded.wiki_enabled,
       version = excluded.version, deleted = excluded.deleted, updated_at = now()
     where project_facts.version < excluded.version and not project_facts.deleted
-    returning project_id`;
+    returning (xmax = 0) as inserted`;
   if (applied.length === 0) return false;
   if (facts.deleted) {
     await tx`delete from members where project_id = ${facts.projectId}`;
-  } else if (facts.ownerId !== null) {
+  } else if (applied[0].inserted && facts.creatorId !== null) {
     await tx`
-      insert into members (project_id, user_id, access_level) values (${facts.projectId}, ${facts.ownerId}, ${AccessLevel.OWNER})
-      on conflict (project_id, user_id) do update set access_level = ${AccessLevel.OWNER}, updated_at = now()
-      where members.access_level <> ${AccessLevel.OWNER}`;
+      insert into members (project_id, user_id, access_level) values (${facts.projectId}, ${facts.creatorId}, ${AccessLevel.MASTER})
+      on conflict (project_id, user_id) do nothing`;
   }
   return true;
 }
