@@ -79,6 +79,22 @@ describe('issues', () => {
       });
     });
   });
+
+  it('shows a reopen as "opened" and a comment without target_title in the feed (GitLab 7.14 Event)', async () => {
+    const issue = (await api('POST', path(), { token: owner.token, body: { title: 'Reopened in the feed' } })).body;
+    await api('PUT', path(`/${issue.id}`), { token: owner.token, body: { state_event: 'close' } });
+    await api('PUT', path(`/${issue.id}`), { token: owner.token, body: { state_event: 'reopen' } });
+    const note = (await api('POST', path(`/${issue.id}/notes`), { token: owner.token, body: { body: 'A comment' } })).body;
+    await eventually(async () => {
+      const events = (await api('GET', `/projects/${project.id}/events`, { token: owner.token, query: { per_page: 100 } })).body;
+      const ofIssue = events.filter((e: { target_type: string; target_id: number }) => e.target_type === 'Issue' && e.target_id === issue.id);
+      expect(ofIssue.map((e: { action_name: string }) => e.action_name)).toEqual(['opened', 'closed', 'opened']);
+      expect(events.find((e: { target_type: string; target_id: number }) => e.target_type === 'Note' && e.target_id === note.id)).toMatchObject({
+        action_name: 'commented on',
+        target_title: null,
+      });
+    });
+  });
 });
 
 describe('issue notes', () => {

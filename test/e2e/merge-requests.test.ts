@@ -158,7 +158,7 @@ describe('the state table', () => {
     expect([again.status, again.body]).toEqual([405, { message: '405 Method Not Allowed' }]);
     await eventually(async () => {
       const events = await api('GET', `/projects/${project.id}/events`, { token: owner.token });
-      expect(events.body.find((e: { action_name: string; target_id: number }) => e.action_name === 'merged' && e.target_id === made.id)).toMatchObject({
+      expect(events.body.find((e: { action_name: string; target_id: number }) => e.action_name === 'accepted' && e.target_id === made.id)).toMatchObject({
         target_type: 'MergeRequest',
         target_title: 'Merge me',
       });

@@ -15,11 +15,17 @@ function entry(projectId: number, actionName: string, authorId: number | null, a
 }
 
 /**
+ * GitLab 7.14's Event#action_name for issue and merge request events: "closed", "accepted" for a
+ * merge, and "opened" for anything else, a reopen included (app/models/event.rb).
+ */
+const issuableActionName = (action: string): string => (action === 'closed' ? 'closed' : action === 'merged' ? 'accepted' : 'opened');
+
+/**
  * Which domain events show in a project's feed, and how (GitLab's Event model: the action, its
  * author, its target). GitLab's joined and left events are authored by the member, not by whoever
  * made the change; system notes stay out of the feed.
  */
-function feedEntryOf(known: KnownEvent): FeedEntry | FeedEntry[] | null {
+export function feedEntryOf(known: KnownEvent): FeedEntry | FeedEntry[] | null {
   switch (known.key) {
     case 'projects:project.created': {
       // GitLab 7.14 recorded `created`, then `joined` when it made the creator a Master
@@ -57,21 +63,22 @@ function feedEntryOf(known: KnownEvent): FeedEntry | FeedEntry[] | null {
     case 'mergerequests:merge_request.reopened':
     case 'mergerequests:merge_request.merged': {
       const p = known.payload;
-      const base = entry(p.project_id, p.action, p.actor_id, p.actor_username);
+      const base = entry(p.project_id, issuableActionName(p.action), p.actor_id, p.actor_username);
       return base && { ...base, targetId: p.merge_request_id, targetType: 'MergeRequest', targetTitle: p.title };
     }
     case 'notes:issue.opened':
     case 'notes:issue.closed':
     case 'notes:issue.reopened': {
       const p = known.payload;
-      const base = entry(p.project_id, p.action, p.actor_id, p.actor_username);
+      const base = entry(p.project_id, issuableActionName(p.action), p.actor_id, p.actor_username);
       return base && { ...base, targetId: p.issue_id, targetType: 'Issue', targetTitle: p.title };
     }
     case 'notes:note.created': {
       const p = known.payload;
       if (p.system) return null;
       const base = entry(p.project_id, 'commented on', p.actor_id, p.actor_username);
-      return base && { ...base, targetId: p.note_id, targetType: 'Note', targetTitle: p.body.slice(0, 100) };
+      // A Note has no title, so GitLab's Event#target_title was nil for comments.
+      return base && { ...base, targetId: p.note_id, targetType: 'Note', targetTitle: null };
     }
     default:
       return null;
