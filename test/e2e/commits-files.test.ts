@@ -78,6 +78,35 @@ describe('commits', () => {
   });
 });
 
+describe('commit comments', () => {
+  it('takes comments on a commit, on a diff line when path, line and line_type all come, and lists them oldest first', async () => {
+    const path = repo(`/commits/${shas[1]}/comments`);
+    const plain = await api('POST', path, { token: reporter.token, body: { note: 'Nice change' } });
+    expect([plain.status, plain.body]).toEqual([201, { note: 'Nice change', path: null, line: null, line_type: null, author: expect.objectContaining({ id: reporter.id, username: reporter.username }) }]);
+    const onLine = await api('POST', path, { token: developer.token, body: { note: 'This line', path: 'src/app.js', line: 1, line_type: 'new' } });
+    expect(onLine.body).toMatchObject({ note: 'This line', path: 'src/app.js', line: 1, line_type: 'new' });
+    // Only some of the position: a plain comment, as GitLab made it.
+    expect((await api('POST', path, { token: developer.token, body: { note: 'Half', path: 'src/app.js' } })).body).toMatchObject({ path: null, line: null });
+    const list = await api('GET', path, { token: reporter.token });
+    expect(list.body.map((c: { note: string }) => c.note)).toEqual(['Nice change', 'This line', 'Half']);
+    expectPaginationHeaders(list, 3);
+    // The same commit by a branch name that points at it: the same comments.
+    const tip = await api('GET', repo('/commits/master/comments'), { token: reporter.token });
+    expect(tip.body).toEqual([]);
+  });
+
+  it('answers a missing commit, a comment without its note and strangers as GitLab did', async () => {
+    const missing = repo(`/commits/${'f'.repeat(40)}/comments`);
+    expect(await api('GET', missing, { token: reporter.token })).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
+    expect(await api('POST', missing, { token: reporter.token, body: { note: 'x' } })).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
+    expect(await api('POST', repo(`/commits/${shas[1]}/comments`), { token: reporter.token, body: {} })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "note" not given' } });
+    const stranger = await createUser();
+    const hidden = await api('GET', repo(`/commits/${shas[1]}/comments`), { token: stranger.token });
+    const absent = await api('GET', `/projects/999999999/repository/commits/${shas[1]}/comments`, { token: stranger.token });
+    expect([hidden.status, hidden.body]).toEqual([absent.status, absent.body]);
+  });
+});
+
 describe('repository files', () => {
   it('reads a file at a ref in base64 with its blob and commit', async () => {
     const res = await api('GET', repo('/files'), { token: reporter.token, query: { file_path: 'src/app.js', ref: 'master' } });

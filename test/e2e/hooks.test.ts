@@ -82,7 +82,9 @@ describe('managing project hooks', () => {
     // The token travels as a header: a line break in it would split the request.
     expect(await api('POST', hooksPath(), { token: owner.token, body: { url: receiver.url('x'), token: 'a\r\nX-Injected: 1' } })).toMatchObject({ status: 400, body: { message: { token: ['is invalid'] } } });
     expect(await api('GET', hooksPath('/99999999'), { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-    expect(await api('PUT', hooksPath('/99999999'), { token: owner.token, body: { url: receiver.url('x') } })).toMatchObject({ status: 404 });
+    // GitLab 7.14 looked hooks up with `find`: ActiveRecord::RecordNotFound's '404 Not found', non-numeric ids too.
+    expect(await api('PUT', hooksPath('/99999999'), { token: owner.token, body: { url: receiver.url('x') } })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await api('GET', hooksPath('/abc'), { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
     expect(await api('DELETE', hooksPath(), { token: owner.token })).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
   });
 
@@ -280,6 +282,22 @@ describe('delivering events', () => {
         target: { name: delivered.name, visibility_level: 0 },
         last_commit: { id: tip, message: 'Add a feature\n', url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${tip}` },
       },
+    });
+  });
+
+  it('sends a comment on a commit as a note hook carrying the commit', async () => {
+    const start = receiver.at('all').length;
+    const tip = (await api('GET', `/projects/${delivered.id}/repository/commits/master`, { token: owner.token })).body;
+    const comment = await api('POST', `/projects/${delivered.id}/repository/commits/${tip.id}/comments`, { token: owner.token, body: { note: 'On this commit' } });
+    expect(comment.status).toBe(201);
+    await eventually(async () => {
+      expect(receiver.at('all').slice(start).filter((d) => d.headers['x-gitlab-event'] === 'Note Hook')).toHaveLength(1);
+    }, 10_000);
+    const [noteHook] = receiver.at('all').slice(start).filter((d) => d.headers['x-gitlab-event'] === 'Note Hook');
+    expect(noteHook.body).toMatchObject({
+      object_kind: 'note',
+      object_attributes: { note: 'On this commit', noteable_type: 'Commit', noteable_id: null, commit_id: tip.id, url: expect.stringMatching(new RegExp(`/${delivered.path_with_namespace}/commit/${tip.id}#note_\\d+$`)) },
+      commit: { id: tip.id, message: tip.message, url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${tip.id}`, author: { name: tip.author_name, email: tip.author_email } },
     });
   });
 

@@ -1,8 +1,8 @@
 import { presentCommitDetail, presentRepoCommit } from '../entities/repository';
-import { CommitDiffDocument, GetCommitDocument, ListCommitsDocument } from '../generated/operations';
+import { CommitCommentsDocument, CommitDiffDocument, CreateCommitCommentDocument, GetCommitDocument, ListCommitsDocument } from '../generated/operations';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
-import { PROJECT_NOT_FOUND, projectKey } from './project-key';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
 const COMMIT_NOT_FOUND = () => v3Error(404, '404 Commit Not Found');
 
@@ -39,6 +39,37 @@ export const commitRoutes: Route[] = [
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.repository.commitDiff) throw COMMIT_NOT_FOUND();
       return { body: project.repository.commitDiff };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/repository/commits/:sha/comments',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(CommitCommentsDocument, { ...projectKey(p), sha: p.string('sha')!, page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.commitNotes) throw COMMIT_NOT_FOUND();
+      return { body: project.commitNotes.nodes, page: { window, total: project.commitNotes.total } };
+    },
+  },
+  {
+    // GitLab placed a comment on a diff line only when path, line and line_type all came; a
+    // comment with only some of them was a plain comment on the commit.
+    method: 'post',
+    path: '/projects/:id/repository/commits/:sha/comments',
+    handle: async (p, gateway) => {
+      p.require('note');
+      const onLine = p.has('path') && p.has('line') && p.has('line_type');
+      const { createCommitNote } = await gateway(CreateCommitCommentDocument, {
+        projectId: await projectIdOf(p, gateway),
+        sha: p.string('sha')!,
+        note: p.string('note')!,
+        path: onLine ? p.string('path')! : null,
+        line: onLine ? (p.int('line') ?? null) : null,
+        lineType: onLine ? p.string('line_type')! : null,
+      });
+      if (!createCommitNote) throw COMMIT_NOT_FOUND();
+      return { body: createCommitNote };
     },
   },
 ];

@@ -94,7 +94,7 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   REPOSITORY_URL: spec({
-    description: 'Where the gateway and the merge requests service reach the repository service.',
+    description: 'Where the gateway, the merge requests service and the notes service reach the repository service.',
     fallback: local('REPOSITORY_PORT'),
     fallbackText: 'http://127.0.0.1:$REPOSITORY_PORT',
     parse: url,

@@ -1,6 +1,6 @@
 import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
 import DataLoader from 'dataloader';
-import { countVotes, type NoteRow } from './db/notes';
+import { countVotes, type Noteable } from './db/notes';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
 export interface NotesContext {
@@ -19,7 +19,7 @@ export interface MergeRequestRef {
 /** An issue, snippet or merge request as a thing notes are on: found in its project already. */
 export interface NoteableRef {
   projectId: number;
-  type: NoteRow['noteableType'];
+  type: Noteable['noteableType'];
   id: number;
 }
 

@@ -6,6 +6,7 @@ export const loadNotesConfig = () =>
     'NOTES_PORT',
     'MEMBERSHIP_URL',
     'MERGEREQUESTS_URL',
+    'REPOSITORY_URL',
     'DATABASE_URL',
     'DB_POOL_MAX',
     'REDIS_URL',

@@ -46,8 +46,9 @@ export const noteAttributes = (note: NoteRow): z.input<typeof NoteAttributesSche
   project_id: note.projectId,
   system: note.system,
   attachment: null,
+  // GitLab's line_code was a digest of the diff line; the path and line are kept instead.
   line_code: null,
-  commit_id: null,
+  commit_id: note.commitId,
   st_diff: null,
   created_at: note.createdAt.toISOString(),
   updated_at: note.updatedAt.toISOString(),

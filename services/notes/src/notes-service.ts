@@ -1,12 +1,13 @@
 import type { AccessClient, InternalClient, Sql } from '@hub/common';
+import { createCommitNotes } from './domain/commit-notes';
 import { createIssues } from './domain/issues';
 import { createMergeRequests } from './domain/merge-requests';
 import { createNoteables } from './domain/noteables';
 import { createNotes } from './domain/notes';
 import { createSnippets } from './domain/snippets';
 
-/** What this service does, one module per aggregate (issues, snippets, notes), composed for the resolvers. */
-export function createNotesService(deps: { sql: Sql; access: AccessClient; mergeRequests: InternalClient }) {
+/** What this service does, one module per aggregate (issues, snippets, notes, commit comments), composed for the resolvers. */
+export function createNotesService(deps: { sql: Sql; access: AccessClient; mergeRequests: InternalClient; repository: InternalClient }) {
   const notes = createNotes(deps);
   const issues = createIssues({ ...deps, notes });
   const snippets = createSnippets(deps);
@@ -22,7 +23,8 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; merge
   });
   const { issueForNote: _issue, ...issueOperations } = issues;
   const { snippetForNote: _snippet, ...snippetOperations } = snippets;
-  return { ...issueOperations, ...snippetOperations, ...noteables, addSystemNote: notes.addSystemNote };
+  const commitNotes = createCommitNotes({ ...deps, notes });
+  return { ...issueOperations, ...snippetOperations, ...noteables, ...commitNotes, addSystemNote: notes.addSystemNote };
 }
 
 export type NotesService = ReturnType<typeof createNotesService>;

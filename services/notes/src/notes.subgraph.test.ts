@@ -18,6 +18,13 @@ const MERGE_REQUEST = {
   state: 'opened', author_id: OWNER, assignee_id: null, milestone_id: null, merge_status: 'can_be_merged', merge_commit_sha: null, work_in_progress: false,
   created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', last_commit: null,
 };
+/** The repository service's answer: project 10's commit 'c' * 40 (also by the name "master"). */
+const COMMIT = { id: 'c'.repeat(40), message: 'tip\n', timestamp: '2026-01-01T00:00:00+00:00', author: { name: 'A', email: 'a@x' } };
+const repository = {
+  call: async (_contract: unknown, { projectId, ref }: { projectId: number; ref: string }) =>
+    ({ commit: projectId === 10 && (ref === COMMIT.id || ref === 'master') ? COMMIT : null }),
+  close: async () => {},
+} as unknown as InternalClient;
 const mergeRequests = {
   call: async (_contract: unknown, { projectId, id }: { projectId: number; id: number }) =>
     projectId === 10 && id === 5 ? { found: true, attributes: MERGE_REQUEST } : { found: false, attributes: null },
@@ -41,7 +48,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
   beforeAll(async () => {
     db = await createTestSchema('notes', resolve(__dirname, '..', 'migrations'));
     const access = createAccessClient({ membership, ttlMs: 0 });
-    const notes = createNotesService({ sql: db.sql, access, mergeRequests });
+    const notes = createNotesService({ sql: db.sql, access, mergeRequests, repository });
     subgraph = await createTestSubgraph<NotesContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
       resolvers: createResolvers({ sql: db.sql, notes }),
@@ -114,5 +121,20 @@ describe('notes subgraph: issues, snippets and notes', () => {
       expect(errorCode(await subgraph.run(NOTEABLE, { p: 10, k, i }, as(STRANGER)))).toBe('NOT_FOUND');
       expect(errorCode(await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
     }
+  });
+
+  it('keeps comments on commits by their full id, optionally on a diff line, for those who may read the code', async () => {
+    const COMMENT = `mutation($ref: String!, $body: String!, $path: String, $line: Int, $lineType: String) { createCommitNote(projectId: 10, ref: $ref, body: $body, path: $path, line: $line, lineType: $lineType) { body noteableType noteableId commitId path line lineType } }`;
+    const LIST = `query($ref: String!) { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { commitNotes(ref: $ref) { total nodes { body commitId } } } } }`;
+    expect((await subgraph.run(COMMENT, { ref: 'master', body: 'nice' }, as(REPORTER))).data?.createCommitNote).toEqual({ body: 'nice', noteableType: 'Commit', noteableId: null, commitId: COMMIT.id, path: null, line: null, lineType: null });
+    expect((await subgraph.run(COMMENT, { ref: COMMIT.id, body: 'here', path: 'a.rb', line: 3, lineType: 'new' }, as(REPORTER))).data?.createCommitNote).toMatchObject({ path: 'a.rb', line: 3, lineType: 'new' });
+    expect((await subgraph.run(LIST, { ref: 'master' }, as(REPORTER))).data?._entities[0].commitNotes).toEqual({ total: 2, nodes: [{ body: 'nice', commitId: COMMIT.id }, { body: 'here', commitId: COMMIT.id }] });
+    // No such commit: null; half a position or a side other than new/old: refused; Guests of a private project may not read code.
+    expect((await subgraph.run(LIST, { ref: 'nope' }, as(REPORTER))).data?._entities[0].commitNotes).toBeNull();
+    expect((await subgraph.run(COMMENT, { ref: 'nope', body: 'x' }, as(REPORTER))).data?.createCommitNote).toBeNull();
+    expect(errorCode(await subgraph.run(COMMENT, { ref: 'master', body: 'x', path: 'a.rb' }, as(REPORTER)))).toBe('VALIDATION');
+    expect(errorCode(await subgraph.run(COMMENT, { ref: 'master', body: 'x', path: 'a.rb', line: 1, lineType: 'sideways' }, as(REPORTER)))).toBe('VALIDATION');
+    expect(errorCode(await subgraph.run(LIST, { ref: 'master' }, as(GUEST)))).toBe('FORBIDDEN');
+    expect(errorCode(await subgraph.run(COMMENT, { ref: 'master', body: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
   });
 });

@@ -53,7 +53,7 @@ async function main() {
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
-    routers: [createInternalRoutes({ sql, secret: config.PRINCIPAL_SECRET, logger })],
+    routers: [createInternalRoutes({ sql, git, secret: config.PRINCIPAL_SECRET, logger })],
   });
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

@@ -1,5 +1,6 @@
 // The contract of services/notes: the events it emits. Owned by notes.
 import { z } from 'zod';
+import { pushedCommit } from './git-worker';
 import { defineEvents, payload } from './define';
 import { mergeRequestAttributes } from './mergerequests';
 import { actor, id, timestamp } from './shared';
@@ -34,19 +35,20 @@ export const snippetAttributes = z.object({
   updated_at: timestamp,
 });
 
-export const noteableTypes = ['Issue', 'Snippet', 'MergeRequest'] as const;
+export const noteableTypes = ['Issue', 'Snippet', 'MergeRequest', 'Commit'] as const;
 
 export const noteAttributes = z.object({
   id,
   note: z.string(),
   noteable_type: z.enum(noteableTypes),
-  noteable_id: id,
+  /** Null for a comment on a commit, which commit_id names instead (as GitLab had it). */
+  noteable_id: id.nullable(),
   author_id: id,
   project_id: id,
   system: z.boolean(),
   attachment: z.null(),
-  line_code: z.null(),
-  commit_id: z.null(),
+  line_code: z.string().nullable(),
+  commit_id: z.string().nullable(),
   st_diff: z.null(),
   created_at: timestamp,
   updated_at: timestamp,
@@ -68,12 +70,13 @@ const note = payload({
   ...actor,
   note_id: id,
   noteable_type: z.enum(noteableTypes),
-  noteable_id: id,
+  /** Null for a comment on a commit (note.commit_id names it). */
+  noteable_id: id.nullable(),
   body: z.string(),
   system: z.boolean(),
   note: noteAttributes,
   /** What the note was made on; only on notes people write (not system notes, not edits). */
-  noteable: z.union([issueAttributes, mergeRequestAttributes, snippetAttributes]).nullable(),
+  noteable: z.union([issueAttributes, mergeRequestAttributes, snippetAttributes, pushedCommit]).nullable(),
 });
 
 const snippet = payload({ project_id: id, ...actor, snippet_id: id, title: z.string() });

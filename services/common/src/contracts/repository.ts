@@ -1,7 +1,14 @@
 // The contract of services/repository: its internal endpoint. Owned by repository.
 import { z } from 'zod';
 import { endpoint } from './define';
+import { pushedCommit } from './git-worker';
 import { id } from './shared';
 
 /** A project's protected branch names (merge requests: may this user merge into the target?). */
 export const protectedBranches = endpoint('/internal/protected-branches', z.object({ projectId: id }), z.object({ names: z.array(z.string()) }));
+
+/**
+ * The commit a ref (a sha, branch or tag) names in a project's repository, as push events show
+ * commits; null when it names none (notes: may a comment be made on it, and what is its full id?).
+ */
+export const commitFind = endpoint('/internal/commits/find', z.object({ projectId: id, ref: z.string().min(1).max(1024) }), z.object({ commit: pushedCommit.nullable() }));

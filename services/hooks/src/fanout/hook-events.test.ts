@@ -47,6 +47,6 @@ describe('reading the events hooks react to', () => {
     expect(hookEventOf('notes', 'issue.opened', { ...issueEvent('opened'), project_id: '3' })).toBeNull();
     expect(hookEventOf('notes', 'issue.opened', { ...issueEvent('opened'), attributes: undefined })).toBeNull();
     expect(hookEventOf('git_worker', 'push', { ...push, commits: 'none' })).toBeNull();
-    expect(hookEventOf('notes', 'note.created', { ...note(false), noteable_type: 'Commit' })).toBeNull();
+    expect(hookEventOf('notes', 'note.created', { ...note(false), noteable_type: 'Wiki' })).toBeNull();
   });
 });

@@ -28,7 +28,7 @@ export type HookEvent =
       kind: 'note';
       projectId: number;
       actorId: number | null;
-      noteableType: 'Issue' | 'MergeRequest' | 'Snippet';
+      noteableType: 'Issue' | 'MergeRequest' | 'Snippet' | 'Commit';
       note: Record<string, unknown> & { id: number };
       noteable: Record<string, unknown> | null;
     };

@@ -1,4 +1,4 @@
-import type { ProjectSummary, UserSummary } from '@hub/common';
+import { pushedCommit, type ProjectSummary, type UserSummary } from '@hub/common';
 import type { HookEvent, PushCommit } from './hook-events';
 
 /** What a payload names besides the event itself: projects by id and the acting user. */
@@ -45,8 +45,9 @@ const NOTEABLE_PATH = {
   Issue: (attributes: Record<string, unknown>) => `issues/${attributes.iid}`,
   MergeRequest: (attributes: Record<string, unknown>) => `merge_requests/${attributes.iid}`,
   Snippet: (attributes: Record<string, unknown>) => `snippets/${attributes.id}`,
+  Commit: (attributes: Record<string, unknown>) => `commit/${attributes.id}`,
 };
-const NOTEABLE_KEY = { Issue: 'issue', MergeRequest: 'merge_request', Snippet: 'snippet' } as const;
+const NOTEABLE_KEY = { Issue: 'issue', MergeRequest: 'merge_request', Snippet: 'snippet', Commit: 'commit' } as const;
 
 /**
  * GitLab's hook payload for an event, field for field (lib/gitlab/push_data_builder.rb,
@@ -114,7 +115,8 @@ export function buildPayload(event: HookEvent, context: PayloadContext): Record<
         project_id: event.projectId,
         repository: repositoryOf(project),
         object_attributes: { ...event.note, url: `${project.webUrl}/${noteablePath}#note_${event.note.id}` },
-        [NOTEABLE_KEY[event.noteableType]]: event.noteable,
+        // A commit shows as push payloads show commits (with its URL), as GitLab's note hook had it.
+        [NOTEABLE_KEY[event.noteableType]]: event.noteableType === 'Commit' && event.noteable ? commitAttributes(project)(pushedCommit.parse(event.noteable)) : event.noteable,
       };
     }
   }

@@ -4,8 +4,14 @@ import type { PageWindow, Sql, TransactionSql } from '@hub/common';
 export interface NoteRow {
   id: number;
   projectId: number;
-  noteableType: 'Issue' | 'Snippet' | 'MergeRequest';
-  noteableId: number;
+  noteableType: 'Issue' | 'Snippet' | 'MergeRequest' | 'Commit';
+  /** Null for a comment on a commit, which commitId names instead. */
+  noteableId: number | null;
+  commitId: string | null;
+  /** Where in a commit's diff a commit comment points, when it does. */
+  path: string | null;
+  line: number | null;
+  lineType: 'new' | 'old' | null;
   authorId: number;
   body: string;
   system: boolean;
@@ -14,7 +20,10 @@ export interface NoteRow {
 }
 
 type Db = Sql | TransactionSql;
-type Noteable = Pick<NoteRow, 'projectId' | 'noteableType' | 'noteableId'>;
+/** An issue, snippet or merge request of a project: what notes are on, but for commits. */
+export type Noteable = { projectId: number; noteableType: Exclude<NoteRow['noteableType'], 'Commit'>; noteableId: number };
+/** What a new note is made of. */
+export type NewNote = Pick<NoteRow, 'projectId' | 'noteableType' | 'noteableId' | 'authorId' | 'body' | 'system'> & Partial<Pick<NoteRow, 'commitId' | 'path' | 'line' | 'lineType'>>;
 
 export const UPVOTES = ['+1', ':+1:'];
 export const DOWNVOTES = ['-1', ':-1:'];
@@ -35,7 +44,17 @@ export async function findNote(sql: Db, target: Noteable, id: number): Promise<N
   return row;
 }
 
-export async function insertNote(tx: TransactionSql, values: Omit<NoteRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<NoteRow> {
+/** The comments on one commit of a project, oldest first. */
+export async function listCommitNotes(sql: Db, projectId: number, commitId: string, window: PageWindow): Promise<{ rows: NoteRow[]; total: number }> {
+  const where = sql`where project_id = ${projectId} and commit_id = ${commitId}`;
+  const [rows, [{ count }]] = await Promise.all([
+    sql<NoteRow[]>`select * from notes ${where} order by id limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from notes ${where}`,
+  ]);
+  return { rows, total: count };
+}
+
+export async function insertNote(tx: TransactionSql, values: NewNote): Promise<NoteRow> {
   const [row] = await tx<NoteRow[]>`insert into notes ${tx(values as never)} returning *`;
   return row;
 }

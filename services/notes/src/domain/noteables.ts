@@ -1,9 +1,9 @@
 import { authorize, notFound, type AccessClient, type Principal } from '@hub/common';
-import type { NoteRow } from '../db/notes';
+import type { Noteable, NoteRow } from '../db/notes';
 import type { NoteableAttributes } from '../event-attributes';
 import type { Notes } from './notes';
 
-export type NoteableType = NoteRow['noteableType'];
+export type NoteableType = Noteable['noteableType'];
 
 /** How each kind finds the thing a note is on (null when the project has none such), owned by that kind's module. */
 export type NoteableFinders = Record<NoteableType, (principal: Principal, projectId: number, id: number) => Promise<NoteableAttributes | null>>;

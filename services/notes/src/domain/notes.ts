@@ -1,10 +1,12 @@
 import { authorize, can, forbidden, notesEvents, notFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import * as db from '../db/notes';
-import type { NoteRow } from '../db/notes';
+import type { NewNote, Noteable, NoteRow } from '../db/notes';
 import { noteAttributes, type NoteableAttributes } from '../event-attributes';
 
-/** What a note is on: a project's issue, snippet or merge request. */
-export type NoteTarget = { projectId: number; noteableType: NoteRow['noteableType']; noteableId: number };
+/** What a note is on: a project's issue, snippet or merge request, or a commit (by its id). */
+export type NoteTarget = Pick<NewNote, 'projectId' | 'noteableType' | 'noteableId' | 'commitId'>;
+/** Where in a commit's diff a commit comment points. */
+export type DiffPosition = Pick<NewNote, 'path' | 'line' | 'lineType'>;
 
 /**
  * Notes on anything: comments people write, edits by their author or a Master, and the system
@@ -29,16 +31,16 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
 
   return {
     /** A comment; `noteable` is what the note's event shows of the thing commented on. */
-    async create(principal: Principal, target: NoteTarget, body: string, noteable: NoteableAttributes): Promise<NoteRow> {
+    async create(principal: Principal, target: NoteTarget, body: string, noteable: NoteableAttributes, position: DiffPosition = {}): Promise<NoteRow> {
       return sql.begin(async (tx) => {
-        const note = await db.insertNote(tx, { ...target, authorId: principal.userId!, body, system: false });
+        const note = await db.insertNote(tx, { ...target, ...position, authorId: principal.userId!, body, system: false });
         await event(tx, 'note.created', principal, note, noteable);
         return note;
       });
     },
 
     /** Its author, or Master and above (GitLab's admin_note). */
-    async update(principal: Principal, target: NoteTarget, noteId: number, body: string): Promise<NoteRow> {
+    async update(principal: Principal, target: Noteable, noteId: number, body: string): Promise<NoteRow> {
       const access = authorize(await deps.access.loader(principal).load(target.projectId), principal, 'read_project');
       const note = await db.findNote(sql, target, noteId);
       if (!note) throw notFound('Note');
@@ -51,7 +53,7 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** The note GitLab left on a state change ("Status changed to closed"), in the change's transaction. */
-    async addSystemNote(tx: TransactionSql, target: NoteTarget, authorId: number, body: string, principal: Principal | null = null): Promise<void> {
+    async addSystemNote(tx: TransactionSql, target: Noteable, authorId: number, body: string, principal: Principal | null = null): Promise<void> {
       const note = await db.insertNote(tx, { ...target, authorId, body, system: true });
       await event(tx, 'note.created', principal, note);
     },

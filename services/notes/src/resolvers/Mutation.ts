@@ -1,4 +1,4 @@
-import { requireUser } from '@hub/common';
+import { invalid, requireUser } from '@hub/common';
 import type { MutationResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { NOTEABLE_TYPE } from './Noteable';
@@ -27,6 +27,11 @@ export const createMutationResolvers = ({ notes }: ResolverDeps): MutationResolv
   createNote: (_p, { projectId, noteable, noteableId, body }, { principal }) => {
     requireUser(principal);
     return notes.createNote(principal, projectId, NOTEABLE_TYPE[noteable], noteableId, body);
+  },
+  createCommitNote: (_p, { projectId, ref, body, path, line, lineType }, { principal }) => {
+    requireUser(principal);
+    if (lineType != null && lineType !== 'new' && lineType !== 'old') throw invalid({ line_type: ['is not included in the list'] });
+    return notes.createCommitNote(principal, projectId, ref, body, { path: path ?? null, line: line ?? null, lineType: lineType ?? null });
   },
   updateNote: (_p, { projectId, noteable, noteableId, noteId, body }, { principal }) => {
     requireUser(principal);

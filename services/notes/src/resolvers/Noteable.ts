@@ -1,13 +1,13 @@
 import { pageWindow } from '@hub/common';
-import { findNote, listNotes, type NoteRow } from '../db/notes';
+import { findNote, listNotes, type Noteable } from '../db/notes';
 import type { NoteableKind, NoteableResolvers } from '../generated/graphql';
 import type { NoteableRef } from '../context';
 import type { ResolverDeps } from './deps';
 
-export const NOTEABLE_TYPE: Record<NoteableKind, NoteRow['noteableType']> = { ISSUE: 'Issue', SNIPPET: 'Snippet', MERGE_REQUEST: 'MergeRequest' };
-const KIND = Object.fromEntries(Object.entries(NOTEABLE_TYPE).map(([kind, type]) => [type, kind])) as Record<NoteRow['noteableType'], NoteableKind>;
+export const NOTEABLE_TYPE: Record<NoteableKind, Noteable['noteableType']> = { ISSUE: 'Issue', SNIPPET: 'Snippet', MERGE_REQUEST: 'MergeRequest' };
+const KIND = Object.fromEntries(Object.entries(NOTEABLE_TYPE).map(([kind, type]) => [type, kind])) as Record<Noteable['noteableType'], NoteableKind>;
 
-type Target = { projectId: number; noteableType: NoteRow['noteableType']; noteableId: number };
+type Target = Noteable;
 
 /** The notes of anything notes are on; Issue, Snippet and MergeRequest share these with Noteable. */
 export const noteListOf = ({ sql }: ResolverDeps) => async (target: Target, args: { page?: number | null; perPage?: number | null }) => {
