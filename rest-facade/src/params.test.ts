@@ -74,7 +74,7 @@ describe('Params', () => {
 
   it('answers 404 for path ids that cannot name a record', () => {
     for (const id of ['abc', '0', '-1', '2147483648', '1e3']) {
-      expect(statusOf(() => new Params({}, {}, { id }).id('id'))).toEqual([404, { message: '404 Not Found' }]);
+      expect(statusOf(() => new Params({}, {}, { id }).id('id'))).toEqual([404, { message: '404 Not found' }]);
     }
     expect(new Params({}, {}, { id: '42' }).id('id')).toBe(42);
   });

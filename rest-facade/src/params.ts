@@ -95,11 +95,14 @@ export class Params {
     throw invalid(name);
   }
 
-  /** An id from the path: anything but a positive 32-bit integer names no record (404). */
+  /**
+   * An id from the path: anything but a positive 32-bit integer names no record: 404 as GitLab
+   * 7.14's `find` answered (ActiveRecord::RecordNotFound, lower-case f).
+   */
   id(name: string): number {
     const value = this.raw(name);
     const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > MAX_INT32) throw v3Error(404, '404 Not Found');
+    if (!Number.isInteger(n) || n < 1 || n > MAX_INT32) throw v3Error(404, '404 Not found');
     return n;
   }
 

@@ -353,6 +353,10 @@ describe('what an update may not change', () => {
     expect((await api('PUT', mrPath(made.id), { token: reporter.token, body: { source_branch: 'x' } })).status).toBe(403);
     const missing = await api('PUT', mrPath(2147483000), { token: developer.token, body: { source_branch: 'x' } });
     expect([missing.status, missing.body]).toEqual([404, { message: '404 Not found' }]);
+    // A path id that is no number is what `merge_requests.find` could not find either.
+    for (const [method, route] of [['PUT', mrPath('abc' as never)], ['PUT', mrPath('abc' as never, '/merge')], ['GET', mrPath('abc' as never)]] as const) {
+      expect(await api(method, route, { token: developer.token, body: {} })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    }
     const stranger = await createUser();
     const hidden = await api('PUT', mrPath(made.id), { token: stranger.token, body: { source_branch: 'x' } });
     expect([hidden.status, hidden.body]).toEqual([404, { message: '404 Project Not Found' }]);

@@ -162,7 +162,8 @@ describe('POST /projects/user/:user_id', () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ message: { name: ["can't be blank"] } });
     const unknown = await api('POST', '/projects/user/999999', { body: { name: 'x' } });
-    expect(unknown.status).toBe(404);
+    // GitLab 7.14: User.find, so ActiveRecord::RecordNotFound's answer.
+    expect([unknown.status, unknown.body]).toEqual([404, { message: '404 Not found' }]);
   });
 });
 

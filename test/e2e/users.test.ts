@@ -126,10 +126,9 @@ describe('GET /users and /users/:id', () => {
     expect(list.body[0]).not.toHaveProperty('email');
   });
 
-  it.each(['999999', '2147483648', 'abc', '0'])('answers 404 for user %s', async (id) => {
+  it.each(['999999', '2147483648', 'abc', '0'])('answers 404 "404 Not found" for user %s (GitLab 7.14: User.find)', async (id) => {
     const res = await api('GET', `/users/${id}`);
-    expect(res.status).toBe(404);
-    expect(res.body.message).toMatch(/^404 (User )?Not Found$/);
+    expect([res.status, res.body]).toEqual([404, { message: '404 Not found' }]);
   });
 
   it('requires authentication', async () => {
@@ -169,8 +168,10 @@ describe('PUT /users/:id', () => {
     expect(taken.body).toEqual({ message: 'Email has already been taken' });
     expect((await api('PUT', `/users/${a.id}`, { body: { email: a.email } })).status).toBe(200);
     const missing = await api('PUT', '/users/987654', { body: { name: 'x' } });
+    // GitLab 7.14: User.find, so ActiveRecord::RecordNotFound's answer.
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ message: '404 User Not Found' });
+    expect(missing.body).toEqual({ message: '404 Not found' });
+    expect(await api('PUT', '/users/abc', { body: { name: 'x' } })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
     expect((await api('PUT', `/users/${a.id}`, { token: b.token, body: { name: 'x' } })).status).toBe(403);
   });
 

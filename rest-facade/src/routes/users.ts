@@ -11,7 +11,7 @@ import {
 import { presentUser, presentUserFull, presentUserLogin } from '../entities/user';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
-import { UNAUTHORIZED, v3Error } from '../v3-errors';
+import { RECORD_NOT_FOUND, UNAUTHORIZED } from '../v3-errors';
 
 /** The attributes POST and PUT /users accept (GitLab 7.14's list), as GraphQL input. */
 const userInput = (p: Params) =>
@@ -64,7 +64,8 @@ export const userRoutes: Route[] = [
     path: '/users/:id',
     handle: async (p, gateway) => {
       const { viewer, user } = await gateway(GetUserDocument, { id: p.id('id') });
-      if (!user) throw v3Error(404, '404 User Not Found');
+      // GitLab 7.14: User.find, so RecordNotFound's answer.
+      if (!user) throw RECORD_NOT_FOUND();
       return { body: presentUser(user, viewer?.is_admin ?? false) };
     },
   },

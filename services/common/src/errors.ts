@@ -39,6 +39,8 @@ const DOMAIN_CODES = new Set<string>(Object.values(ErrorCode).filter((code) => c
 export const isDomainCode = (code: unknown): code is ErrorCode => typeof code === 'string' && DOMAIN_CODES.has(code);
 
 export const notFound = (what?: string) => new DomainError(ErrorCode.NOT_FOUND, what ? `404 ${what} Not Found` : '404 Not Found');
+/** What GitLab 7.14 answered where it looked a record up with `find` (ActiveRecord::RecordNotFound, lower-case f). */
+export const recordNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
 export const forbidden = (message = '403 Forbidden') => new DomainError(ErrorCode.FORBIDDEN, message);
 export const unauthenticated = () => new DomainError(ErrorCode.UNAUTHENTICATED, '401 Unauthorized');
 export const missingAttribute = (attribute: string) =>

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { authorize, DomainError, ErrorCode, invalid, notFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
+import { authorize, DomainError, ErrorCode, invalid, notFound, recordNotFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
 import * as deliveries from './db/deliveries';
 import * as hooks from './db/hooks';
 import type { HookRow, HookSettings } from './db/hooks';
@@ -30,8 +30,8 @@ export function createHooksService(deps: { sql: Sql; access: AccessClient; queue
 
   async function hookOr404(projectId: number, id: number): Promise<HookRow> {
     const hook = await hooks.findHook(sql, projectId, id);
-    // ActiveRecord's RecordNotFound, as GitLab answered for a hook id it did not find.
-    if (!hook) throw notFound();
+    // ActiveRecord's RecordNotFound (`hooks.find`), as GitLab answered for a hook id it did not find.
+    if (!hook) throw recordNotFound();
     return hook;
   }
 

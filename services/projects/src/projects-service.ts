@@ -7,6 +7,7 @@ import {
   conflict,
   invalid,
   notFound,
+  recordNotFound,
   projectsEvents,
   requireAdmin,
   requireUser,
@@ -194,7 +195,8 @@ export function createProjectsService(deps: {
       if (forUserId !== undefined) {
         requireAdmin(principal);
         namespace = await personalNamespace(forUserId);
-        if (!namespace) throw notFound('User');
+        // GitLab 7.14 looked the user up with User.find: RecordNotFound's answer.
+        if (!namespace) throw recordNotFound();
       } else if (attrs.namespaceId !== undefined && attrs.namespaceId !== null) {
         [namespace] = await lookupNamespaces({ ids: [attrs.namespaceId] });
         if (!namespace || (namespace.ownerId !== principal.userId && !principal.isAdmin)) throw invalid({ namespace: ['is not valid'] });

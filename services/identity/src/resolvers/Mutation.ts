@@ -1,4 +1,4 @@
-import { notFound, requireAdmin, requireUser, unauthenticated } from '@hub/common';
+import { notFound, recordNotFound, requireAdmin, requireUser, unauthenticated } from '@hub/common';
 import type { UserRow } from '../db/users';
 import type { MutationResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
@@ -59,7 +59,8 @@ const updateUser =
   async (_parent, { id, input }, { principal }) => {
     requireAdmin(principal);
     const user = await identity.updateUser(id, input);
-    if (!user) throw notFound('User');
+    // GitLab 7.14's PUT /users/:id looked the user up with User.find: RecordNotFound's answer.
+    if (!user) throw recordNotFound();
     return user;
   };
 
