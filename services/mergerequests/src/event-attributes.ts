@@ -1,7 +1,12 @@
 import type { MergeRequestAttributes } from '@hub/common';
 import type { MergeRequestRow } from './db/merge-requests';
 
-export const isWorkInProgress = (title: string) => /^\s*(\[wip\]|wip\b)/i.test(title);
+/**
+ * GitLab 7.14's MergeRequest#work_in_progress?: `title =~ /\A\[?WIP\]?:? /i`, so "WIP", an optional
+ * bracket or colon, then a space ("WIP:x" and "WIP-x" are not, "[WIP x" is). Shown as
+ * work_in_progress and refused on accept (405).
+ */
+export const isWorkInProgress = (title: string) => /^\[?WIP\]?:? /i.test(title);
 
 /**
  * A merge request as its events carry it (the contract's mergeRequestAttributes), so consumers
