@@ -42,7 +42,9 @@ describe('issues', () => {
     const labelled = await api('GET', path(), { token: guest.token, query: { labels: 'listtest' } });
     expect(labelled.body.map((i: { id: number }) => i.id)).toEqual([b.id, a.id]);
     expect(labelled.headers.get('x-total')).toBe('2');
-    expect((await api('GET', path(), { token: guest.token, query: { labels: 'listtest,x' } })).body.map((i: { id: number }) => i.id)).toEqual([a.id]);
+    // Any of the labels given, as GitLab 7.14 filtered (labels.title IN ...).
+    expect((await api('GET', path(), { token: guest.token, query: { labels: 'x,nothing-has-this' } })).body.map((i: { id: number }) => i.id)).toEqual([a.id]);
+    expect((await api('GET', path(), { token: guest.token, query: { labels: 'listtest,x' } })).body.map((i: { id: number }) => i.id)).toEqual([b.id, a.id]);
     expect((await api('GET', path(), { token: guest.token, query: { labels: 'listtest', state: 'closed' } })).body.map((i: { id: number }) => i.id)).toEqual([b.id]);
     expect((await api('GET', path(), { token: guest.token, query: { state: 'nope' } })).status).toBe(400);
   });
@@ -54,6 +56,8 @@ describe('issues', () => {
     expect((await api('PUT', path(`/${issue.id}`), { token: other.token, body: { title: 'hijack' } })).status).toBe(403);
     expect((await api('PUT', path(`/${issue.id}`), { token: reporter.token, body: { state_event: 'close' } })).body.state).toBe('closed');
     expect((await api('PUT', path(`/${issue.id}`), { token: guest.token, body: { state_event: 'reopen', labels: 'again' } })).body).toMatchObject({ state: 'reopened', labels: ['again'] });
+    // Labels sent empty clear them, as GitLab's update did.
+    expect((await api('PUT', path(`/${issue.id}`), { token: guest.token, body: { labels: '' } })).body.labels).toEqual([]);
     const notes = await api('GET', path(`/${issue.id}/notes`), { token: guest.token });
     expect(notes.body.map((n: { body: string; system: boolean }) => [n.body, n.system])).toEqual([
       ['Status changed to closed', true],
@@ -124,6 +128,14 @@ describe('issue notes', () => {
     expect((await api('PUT', path(`/${issue.id}/notes/${note.body.id}`), { token: guest.token, body: { body: 'edited' } })).body.body).toBe('edited');
     expect((await api('PUT', path(`/${issue.id}/notes/${note.body.id}`), { token: owner.token, body: { body: 'by master' } })).body.body).toBe('by master');
     expect((await api('POST', path(`/${issue.id}/notes`), { token: guest.token, body: {} })).body).toEqual({ message: '400 (Bad request) "body" not given' });
+  });
+
+  it('answers a record it cannot find as GitLab\'s find did: 404 Not found', async () => {
+    const issue = (await api('POST', path(), { token: owner.token, body: { title: 'Found' } })).body;
+    const notFound = { message: '404 Not found' };
+    expect(await api('PUT', path('/999999999'), { token: owner.token, body: { title: 'x' } })).toMatchObject({ status: 404, body: notFound });
+    expect(await api('POST', path('/999999999/notes'), { token: owner.token, body: { body: 'x' } })).toMatchObject({ status: 404, body: notFound });
+    expect(await api('PUT', path(`/${issue.id}/notes/999999999`), { token: owner.token, body: { body: 'x' } })).toMatchObject({ status: 404, body: notFound });
   });
 
   it('404s a note of another project', async () => {

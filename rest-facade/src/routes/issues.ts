@@ -11,15 +11,17 @@ import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
 
-/** v3 sends labels as one comma-separated string. */
+/** v3 sends labels as one comma-separated string; sent empty, it means none (GitLab cleared them on update). */
 const labelsOf = (p: Params) =>
-  p.has('labels')
-    ? p
-        .string('labels')!
-        .split(',')
-        .map((l) => l.trim())
-        .filter(Boolean)
-    : undefined;
+  p.sentEmpty('labels')
+    ? []
+    : p.has('labels')
+      ? p
+          .string('labels')!
+          .split(',')
+          .map((l) => l.trim())
+          .filter(Boolean)
+      : undefined;
 
 const presentIssue = (issue: Record<string, unknown>) => ({ ...issue, milestone: null });
 

@@ -43,7 +43,7 @@ export async function listIssues(
 ): Promise<{ rows: IssueRow[]; total: number }> {
   const where = sql`where project_id = ${filter.projectId}
     ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}
-    ${filter.labels.length ? sql`and labels @> ${filter.labels}::text[]` : sql``}
+    ${filter.labels.length ? sql`and labels && ${filter.labels}::text[]` : sql``}
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}`;
   const [rows, [{ count }]] = await Promise.all([
     sql<IssueRow[]>`select * from issues ${where} order by id desc limit ${window.perPage} offset ${window.offset}`,

@@ -25,8 +25,14 @@ export type Noteable = { projectId: number; noteableType: Exclude<NoteRow['notea
 /** What a new note is made of. */
 export type NewNote = Pick<NoteRow, 'projectId' | 'noteableType' | 'noteableId' | 'authorId' | 'body' | 'system'> & Partial<Pick<NoteRow, 'commitId' | 'path' | 'line' | 'lineType'>>;
 
-export const UPVOTES = ['+1', ':+1:'];
-export const DOWNVOTES = ['-1', ':-1:'];
+/** GitLab 7.14's votes: a note on an issue or merge request whose body starts with one of these. */
+export const UPVOTES = ['+1', ':+1:', ':thumbsup:', ':thumbs_up_sign:'];
+export const DOWNVOTES = ['-1', ':-1:', ':thumbsdown:', ':thumbs_down_sign:'];
+export const isVotable = (noteableType: NoteRow['noteableType']) => noteableType === 'Issue' || noteableType === 'MergeRequest';
+const startsWithAny = (body: string, prefixes: string[]) => prefixes.some((prefix) => body.startsWith(prefix));
+export const isUpvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>) => !note.system && isVotable(note.noteableType) && startsWithAny(note.body, UPVOTES);
+export const isDownvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>) => !note.system && isVotable(note.noteableType) && startsWithAny(note.body, DOWNVOTES);
+
 
 export async function listNotes(sql: Db, target: Noteable, window: PageWindow): Promise<{ rows: NoteRow[]; total: number }> {
   const where = sql`where project_id = ${target.projectId} and noteable_type = ${target.noteableType} and noteable_id = ${target.noteableId}`;
@@ -64,13 +70,21 @@ export async function updateNoteBody(tx: TransactionSql, id: number, body: strin
   return row;
 }
 
-/** Up and down votes of many noteables of one kind, in one query. */
-export async function countVotes(sql: Db, noteableType: string, ids: readonly number[]): Promise<Map<number, { up: number; down: number }>> {
+/**
+ * Up and down votes of many issues or merge requests, in one query. As GitLab 7.14 counted them,
+ * only each author's latest vote counts (a later vote supersedes an earlier one, either way).
+ */
+export async function countVotes(sql: Db, noteableType: 'Issue' | 'MergeRequest', ids: readonly number[]): Promise<Map<number, { up: number; down: number }>> {
+  const startsWith = (prefixes: string[]) => sql`1 from unnest(${prefixes}::text[]) as p where left(body, length(p)) = p`;
   const rows = await sql<{ noteableId: number; up: number; down: number }[]>`
-    select noteable_id,
-      count(*) filter (where trim(body) in ${sql(UPVOTES)})::int as up,
-      count(*) filter (where trim(body) in ${sql(DOWNVOTES)})::int as down
-    from notes where noteable_type = ${noteableType} and noteable_id in ${sql(ids as number[])} and not system
+    select noteable_id, count(*) filter (where up)::int as up, count(*) filter (where not up)::int as down
+    from (
+      select distinct on (noteable_id, author_id) noteable_id, exists (select ${startsWith(UPVOTES)}) as up
+      from notes
+      where noteable_type = ${noteableType} and noteable_id in ${sql(ids as number[])} and not system
+        and (exists (select ${startsWith(UPVOTES)}) or exists (select ${startsWith(DOWNVOTES)}))
+      order by noteable_id, author_id, created_at desc, id desc
+    ) latest
     group by noteable_id`;
   return new Map(rows.map((r) => [r.noteableId, { up: r.up, down: r.down }]));
 }

@@ -1,4 +1,4 @@
-import { authorize, invalid, notesEvents, notFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import { authorize, invalid, notesEvents, recordNotFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import * as issues from '../db/issues';
 import type { IssueRow } from '../db/issues';
 import { issueAttributes } from '../event-attributes';
@@ -25,7 +25,7 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; notes: Note
 
   async function issueOr404(projectId: number, id: number): Promise<IssueRow> {
     const issue = await issues.findIssue(sql, projectId, id);
-    if (!issue) throw notFound();
+    if (!issue) throw recordNotFound();
     return issue;
   }
 

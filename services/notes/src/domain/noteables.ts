@@ -1,4 +1,4 @@
-import { authorize, notFound, type AccessClient, type Principal } from '@hub/common';
+import { authorize, recordNotFound, type AccessClient, type Principal } from '@hub/common';
 import type { Noteable, NoteRow } from '../db/notes';
 import type { NoteableAttributes } from '../event-attributes';
 import type { Notes } from './notes';
@@ -23,7 +23,7 @@ export function createNoteables(deps: { access: AccessClient; notes: Notes; find
 
   async function noteableOr404(principal: Principal, projectId: number, type: NoteableType, id: number) {
     const attributes = await find[type](principal, projectId, id);
-    if (!attributes) throw notFound();
+    if (!attributes) throw recordNotFound();
     return attributes;
   }
 

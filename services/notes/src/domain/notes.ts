@@ -1,4 +1,4 @@
-import { authorize, can, forbidden, notesEvents, notFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import { authorize, can, forbidden, notesEvents, recordNotFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import * as db from '../db/notes';
 import type { NewNote, Noteable, NoteRow } from '../db/notes';
 import { noteAttributes, type NoteableAttributes } from '../event-attributes';
@@ -43,7 +43,7 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
     async update(principal: Principal, target: Noteable, noteId: number, body: string): Promise<NoteRow> {
       const access = authorize(await deps.access.loader(principal).load(target.projectId), principal, 'read_project');
       const note = await db.findNote(sql, target, noteId);
-      if (!note) throw notFound('Note');
+      if (!note) throw recordNotFound();
       if (note.authorId !== principal.userId && !can(access, principal, 'admin_note')) throw forbidden();
       return sql.begin(async (tx) => {
         const updated = await db.updateNoteBody(tx, note.id, body);

@@ -1,4 +1,4 @@
-import { authorize, invalid, notesEvents, notFound, VISIBILITY_LEVELS, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import { authorize, invalid, notesEvents, recordNotFound, VISIBILITY_LEVELS, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import * as snippets from '../db/snippets';
 import type { SnippetRow } from '../db/snippets';
 import { snippetAttributes } from '../event-attributes';
@@ -18,7 +18,7 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient }) {
 
   async function snippetOr404(principal: Principal, projectId: number, id: number) {
     const { access, snippet } = await readableSnippet(principal, projectId, id);
-    if (!snippet) throw notFound();
+    if (!snippet) throw recordNotFound();
     return { access, snippet };
   }
 
