@@ -1,6 +1,7 @@
 import { createObservedApp, type Logger } from '@hub/common';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { GatewayClient } from './gateway-client';
+import { encodeBranchNames } from './branch-paths';
 import { routeHandler } from './route';
 import { apiRoutes, oauthTokenRoute } from './routes';
 import { V3Error } from './v3-errors';
@@ -48,6 +49,7 @@ export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; 
 
   const api = express.Router();
   api.use(stripJsonSuffix);
+  api.use(encodeBranchNames);
   // A JSON body is read whatever the method: some clients send `{}` with GET and DELETE.
   api.use(express.json({ limit: '10mb', strict: false }));
   api.use(express.urlencoded({ extended: true, limit: '10mb' }));

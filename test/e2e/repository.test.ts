@@ -85,6 +85,34 @@ describe('branches', () => {
     }
   });
 
+  it('creates and deletes branches as GitLab 7.14 did, names with slashes unencoded too, each a push in the events feed', async () => {
+    const developer = await createUser();
+    await addMember(project.id, developer.id, 30);
+    const made = await api('POST', repo('/branches'), { token: developer.token, body: { branch_name: 'topic/slashed', ref: first } });
+    expect([made.status, made.body.name, made.body.commit.id, made.body.protected]).toEqual([201, 'topic/slashed', first, false]);
+    // GitLab matched any characters in the name: the slash need not be encoded.
+    expect((await api('GET', repo('/branches/topic/slashed'), { token: developer.token })).body.commit.id).toBe(first);
+    expect((await api('PUT', repo('/branches/topic/slashed/protect'), { token: owner.token })).body).toMatchObject({ name: 'topic/slashed', protected: true });
+    expect(await api('DELETE', repo('/branches/topic/slashed'), { token: developer.token })).toMatchObject({ status: 405, body: { message: 'Protected branch cant be removed' } });
+    expect((await api('PUT', repo('/branches/topic/slashed/unprotect'), { token: owner.token })).body.protected).toBe(false);
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ branch_name: 'topic/slashed', ref: 'master' }, 'Branch already exists'],
+      [{ branch_name: 'bad name', ref: 'master' }, 'Branch name invalid'],
+      [{ branch_name: 'fine', ref: 'nowhere' }, 'Invalid reference name'],
+      [{ ref: 'master' }, 'Branch name invalid'],
+    ];
+    for (const [body, message] of refusals) expect(await api('POST', repo('/branches'), { token: developer.token, body })).toMatchObject({ status: 400, body: { message } });
+    expect(await api('DELETE', repo('/branches/master'), { token: owner.token })).toMatchObject({ status: 405, body: { message: 'Cannot remove HEAD branch' } });
+    expect(await api('DELETE', repo('/branches/nope'), { token: developer.token })).toMatchObject({ status: 404, body: { message: 'No such branch' } });
+    expect(await api('DELETE', repo('/branches/topic/slashed'), { token: developer.token })).toMatchObject({ status: 200, body: { branch_name: 'topic/slashed' } });
+    expect((await api('GET', repo('/branches/topic/slashed'), { token: developer.token })).status).toBe(404);
+    await eventually(async () => {
+      const events = await api('GET', `/projects/${project.id}/events`, { token: owner.token });
+      const mine = events.body.filter((e: { author_id: number; data: { ref: string } | null }) => e.author_id === developer.id && e.data?.ref === 'refs/heads/topic/slashed');
+      expect(mine.map((e: { action_name: string }) => e.action_name).sort()).toEqual(['deleted', 'pushed new']);
+    });
+  });
+
   it('lets only Masters protect branches', async () => {
     const developer = await createUser();
     await addMember(project.id, developer.id, 30);

@@ -1,4 +1,6 @@
 import {
+  CreateBranchDocument,
+  DeleteBranchDocument,
   CompareDocument,
   ContributorsDocument,
   CreateTagDocument,
@@ -34,6 +36,25 @@ export const repositoryRoutes: Route[] = [
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.repository.branch) throw BRANCH_NOT_FOUND();
       return { body: presentBranch(project.repository.branch) };
+    },
+  },
+  {
+    // GitLab 7.14 had no required attributes here: a missing name or ref failed like a bad one.
+    method: 'post',
+    path: '/projects/:id/repository/branches',
+    handle: async (p, gateway) => {
+      if (!p.string('branch_name')) throw v3Error(400, 'Branch name invalid');
+      if (!p.string('ref')) throw v3Error(400, 'Invalid reference name');
+      const { createBranch } = await gateway(CreateBranchDocument, { projectId: await projectIdOf(p, gateway), name: p.string('branch_name')!, ref: p.string('ref')! });
+      return { body: presentBranch(createBranch) };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/projects/:id/repository/branches/:branch',
+    handle: async (p, gateway) => {
+      const { deleteBranch } = await gateway(DeleteBranchDocument, { projectId: await projectIdOf(p, gateway), name: p.string('branch')! });
+      return { body: { branch_name: deleteBranch } };
     },
   },
   {

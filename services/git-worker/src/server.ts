@@ -8,7 +8,9 @@ import { CommitFile } from './commit/commit-file';
 import { ListCommits } from './commit/list-commits';
 import { CompareRefs } from './diff/compare-refs';
 import { ListContributors } from './diff/list-contributors';
+import { CreateBranch } from './ref/create-branch';
 import { CreateTag } from './ref/create-tag';
+import { DeleteBranch } from './ref/delete-branch';
 import { FindBranch } from './ref/find-branch';
 import { FindCommit } from './ref/find-commit';
 import { ListBranches } from './ref/list-branches';
@@ -42,6 +44,8 @@ export function createGrpcServer(deps: WorkerDeps): Server {
     ListTags: ListTags(deps),
     CreateTag: CreateTag(deps),
     FindCommit: FindCommit(deps),
+    CreateBranch: CreateBranch(deps),
+    DeleteBranch: DeleteBranch(deps),
   });
   server.addService(protos.BlobService.service, {
     GetTreeEntries: GetTreeEntries(deps),

@@ -1,5 +1,5 @@
-import { DomainError, ErrorCode } from '@hub/common';
-import { gitDomainError, gitFailureOf, promised, type Commit, type CommitFileRequest, type GitClients, type GitErrorKind, type NotFoundNouns } from '@hub/protos';
+import { badRequest, DomainError, ErrorCode } from '@hub/common';
+import { gitDomainError, gitFailureOf, promised, type Commit, type CommitFileRequest, type Pusher, type GitClients, type GitErrorKind, type NotFoundNouns } from '@hub/protos';
 
 export type CommitValue = Commit;
 export interface BranchValue {
@@ -50,9 +50,9 @@ export function createGit(clients: GitClients) {
     },
     listTags: (projectId: number) => orEmpty(ref.ListTags({ repository: repository(projectId) }).then((r) => r.tags), []),
     /** The v3 spec answers any refusal (bad name, ref naming no commit, existing tag) with 405 and the reason. */
-    createTag: async (projectId: number, name: string, target: string, message: string, tagger: { name: string; email: string }) => {
+    createTag: async (projectId: number, name: string, target: string, message: string, tagger: { name: string; email: string }, pusher: Pusher) => {
       try {
-        return await ref.CreateTag({ repository: repository(projectId), name, ref: target, message, tagger });
+        return await ref.CreateTag({ repository: repository(projectId), name, ref: target, message, tagger, pusher });
       } catch (error) {
         const failure = gitFailureOf(error);
         if (!failure) throw gitDomainError(error);
@@ -63,6 +63,22 @@ export function createGit(clients: GitClients) {
         throw new DomainError(ErrorCode.METHOD_NOT_ALLOWED, reason);
       }
     },
+    /** GitLab 7.14's CreateBranchService refusals, all 400. */
+    createBranch: async (projectId: number, name: string, target: string, pusher: Pusher) => {
+      try {
+        return await ref.CreateBranch({ repository: repository(projectId), name, ref: target, pusher });
+      } catch (error) {
+        const kind = kindOf(error);
+        if (kind === 'INVALID_ARGUMENT' && gitFailureOf(error)?.field === 'branch_name') throw badRequest('Branch name invalid');
+        if (kind === 'ALREADY_EXISTS') throw badRequest('Branch already exists');
+        if (kind === 'INVALID_ARGUMENT' || kind === 'REF_NOT_FOUND' || kind === 'EMPTY_REPOSITORY') throw badRequest('Invalid reference name');
+        throw gitDomainError(error);
+      }
+    },
+    deleteBranch: (projectId: number, name: string, pusher: Pusher) =>
+      api(ref.DeleteBranch({ repository: repository(projectId), name, pusher })).then(() => undefined),
+    /** The branch HEAD names (GitLab's root_ref). */
+    headBranch: (projectId: number) => api(repos.RepositoryInfo({ repository: repository(projectId) })).then((info) => info.defaultBranch),
     findCommit: async (projectId: number, target: string) => {
       try {
         return await ref.FindCommit({ repository: repository(projectId), ref: target });

@@ -27,12 +27,25 @@ const clients = {
   ref: {
     ListBranches: (_r: unknown, _o: unknown, done: Done) => done(null, { branches: BRANCHES.map((name) => ({ name, commit })) }),
     FindBranch: (r: { name: string }, _o: unknown, done: Done) => (BRANCHES.includes(r.name) ? done(null, { name: r.name, commit }) : done(failure('REF_NOT_FOUND', 'branch'))),
+    CreateBranch: (r: { name: string; ref: string }, _o: unknown, done: Done) => {
+      if (r.name.includes(' ')) return done(failure('INVALID_ARGUMENT', 'branch_name'));
+      if (BRANCHES.includes(r.name)) return done(failure('ALREADY_EXISTS', 'branch_name'));
+      if (!BRANCHES.includes(r.ref)) return done(failure('REF_NOT_FOUND', 'ref'));
+      done(null, { name: r.name, commit });
+    },
+    DeleteBranch: (r: { name: string }, _o: unknown, done: Done) => {
+      deleted.push(r.name);
+      done(null, {});
+    },
     CreateTag: (r: { name: string; ref: string }, _o: unknown, done: Done) => {
       if (r.name === 'exists') return done(failure('ALREADY_EXISTS', 'tag_name'));
       if (r.name.includes(' ')) return done(failure('INVALID_ARGUMENT', 'tag_name'));
       if (!BRANCHES.includes(r.ref)) return done(failure('INVALID_ARGUMENT', 'ref'));
       done(null, { name: r.name, message: '', annotated: false, commit });
     },
+  },
+  repository: {
+    RepositoryInfo: (_r: unknown, _o: unknown, done: Done) => done(null, { exists: true, empty: false, defaultBranch: 'master' }),
   },
   commit: {
     // The worker's refusals by path, so each of GitLab's wordings can be asked for.
@@ -46,6 +59,7 @@ const clients = {
   },
 } as unknown as GitClients;
 const authors: Array<{ name: string; email: string }> = [];
+const deleted: string[] = [];
 /** Identity's answer: every user's profile. */
 const identity = {
   call: async (_contract: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}`, name: `User ${id}`, state: 'active', email: `u${id}@example.com`, avatarUrl: null })) }),
@@ -125,5 +139,26 @@ describe('repository subgraph', () => {
     expect(await answer('UPDATE', 'x.txt', DEVELOPER, 'feature')).toEqual(['BAD_REQUEST', 'You are not allowed to push into this branch']);
     expect((await answer('CREATE', 'x.txt', MASTER, 'feature')) as { commitId: string }).toMatchObject({ branchName: 'feature' });
     await subgraph.run(UNPROTECT, { b: 'feature' }, as(MASTER));
+  });
+
+  it('creates and deletes branches for Developers, refusing in GitLab 7.14\'s words', async () => {
+    const CREATE = `mutation($n: String!, $r: String!) { createBranch(projectId: 10, name: $n, ref: $r) { name } }`;
+    const DELETE = `mutation($n: String!) { deleteBranch(projectId: 10, name: $n) }`;
+    const answer = async (query: string, variables: Record<string, unknown>, who = DEVELOPER) => {
+      const result = await subgraph.run(query, variables, as(who));
+      return result.errors ? [result.errors[0].extensions?.code, result.errors[0].message] : result.data;
+    };
+    expect(await answer(CREATE, { n: 'topic', r: 'master' })).toEqual({ createBranch: { name: 'topic' } });
+    expect(await answer(CREATE, { n: 'bad name', r: 'master' })).toEqual(['BAD_REQUEST', 'Branch name invalid']);
+    expect(await answer(CREATE, { n: 'feature', r: 'master' })).toEqual(['BAD_REQUEST', 'Branch already exists']);
+    expect(await answer(CREATE, { n: 'topic', r: 'nowhere' })).toEqual(['BAD_REQUEST', 'Invalid reference name']);
+    expect(await answer(CREATE, { n: 'topic', r: 'master' }, STRANGER)).toEqual(['NOT_FOUND', '404 Project Not Found']);
+    expect(await answer(DELETE, { n: 'nope' })).toEqual(['NOT_FOUND', 'No such branch']);
+    expect(await answer(DELETE, { n: 'master' })).toEqual(['METHOD_NOT_ALLOWED', 'Cannot remove HEAD branch']);
+    await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER));
+    expect(await answer(DELETE, { n: 'feature' })).toEqual(['METHOD_NOT_ALLOWED', 'Protected branch cant be removed']);
+    await subgraph.run(UNPROTECT, { b: 'feature' }, as(MASTER));
+    expect(await answer(DELETE, { n: 'feature' })).toEqual({ deleteBranch: 'feature' });
+    expect(deleted).toEqual(['feature']);
   });
 });

@@ -37,6 +37,15 @@ export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
     // The zero old value makes the update fail if the tag exists, even under a concurrent create.
     const update = await runGit(repo, ['update-ref', '--', `refs/tags/${name}`, target, ZERO]);
     if (update.code !== 0) throw gitError('ALREADY_EXISTS', 'the tag exists', 'tag_name');
+    // GitLab's CreateTagService sent a tag push (events feed, tag push hooks) as a pushed tag would.
+    await deps.recordPush({
+      projectId: projectIdOf(request),
+      repo,
+      userId: request.pusher?.userId || null,
+      username: request.pusher?.username || null,
+      update: { before: ZERO, after: target, ref: `refs/tags/${name}` },
+      wasEmpty: false,
+    });
     const [tag] = await describeTags(repo, [{ name, oid: target }]);
     return tag;
   });

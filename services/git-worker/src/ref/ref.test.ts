@@ -55,4 +55,33 @@ describe('RefService', () => {
     expect((await call(h.ref, 'FindCommit', { repository: r.repository, ref: sha })).id).toBe(sha);
     expect(await failureKind(call(h.ref, 'FindCommit', { repository: r.repository, ref: '-o' }))).toBe('INVALID_ARGUMENT');
   });
+
+  it('CreateBranch and DeleteBranch: made and removed by compare-and-swap, each recorded as a push', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
+    const bare = (...args: string[]) => execFileSync('git', args, { cwd: r.bare }).toString('utf8').trim();
+    const tip = bare('rev-parse', 'master');
+    const pusher = { userId: 9, username: 'grace' };
+    const made = await call(h.ref, 'CreateBranch', { repository: r.repository, name: 'topic/one', ref: 'master', pusher });
+    expect([made.name, made.commit.id]).toEqual(['topic/one', tip]);
+    expect(bare('rev-parse', 'refs/heads/topic/one')).toBe(tip);
+    expect(await failureKind(call(h.ref, 'CreateBranch', { repository: r.repository, name: 'topic/one', ref: 'master', pusher }))).toBe('ALREADY_EXISTS');
+    expect(await failureKind(call(h.ref, 'CreateBranch', { repository: r.repository, name: 'two', ref: 'nowhere', pusher }))).toBe('REF_NOT_FOUND');
+    for (const name of ['-x', 'a..b', 'a b', 'x.lock', 'HEAD@{0}']) {
+      expect(await failureKind(call(h.ref, 'CreateBranch', { repository: r.repository, name, ref: 'master', pusher }))).toBe('INVALID_ARGUMENT');
+    }
+    await call(h.ref, 'DeleteBranch', { repository: r.repository, name: 'topic/one', pusher });
+    expect(bare('for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/master');
+    expect(await failureKind(call(h.ref, 'DeleteBranch', { repository: r.repository, name: 'topic/one', pusher }))).toBe('REF_NOT_FOUND');
+    const ZERO = '0'.repeat(40);
+    expect(h.pushes.filter((p) => p.projectId === r.projectId).map((p) => [p.update.before, p.update.after, p.update.ref, p.userId])).toEqual([
+      [ZERO, tip, 'refs/heads/topic/one', 9],
+      [tip, ZERO, 'refs/heads/topic/one', 9],
+    ]);
+  });
+
+  it('CreateTag records a tag push', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
+    await call(h.ref, 'CreateTag', { repository: r.repository, name: 'v9', ref: 'master', message: '', pusher: { userId: 3, username: 'ada' } });
+    expect(h.pushes.filter((p) => p.projectId === r.projectId).map((p) => [p.update.ref, p.userId])).toEqual([['refs/tags/v9', 3]]);
+  });
 });

@@ -1,4 +1,4 @@
-import { authorize, can, notFound, usersLookup } from '@hub/common';
+import { authorize, can, DomainError, ErrorCode, methodNotAllowed, notFound, usersLookup, type Principal } from '@hub/common';
 import { decodeContent, fileCommitRefusal, fileNameRefusal, protectedBranchRefusal } from '../file-commits';
 import { protect, unprotect } from '../db/protected-branches';
 import type { MutationResolvers } from '../generated/graphql';
@@ -9,8 +9,36 @@ const createTag =
   ({ git }: ResolverDeps): MutationResolvers['createTag'] =>
   async (_parent, { projectId, tagName, ref, message }, { principal, loaders }) => {
     authorize(await loaders.access.load(projectId), principal, 'push_code');
-    const tag = await git.createTag(projectId, tagName, ref, message ?? '', { name: principal.username ?? 'Hub', email: '' });
+    const tag = await git.createTag(projectId, tagName, ref, message ?? '', { name: principal.username ?? 'Hub', email: '' }, pusherOf(principal));
     return { name: tag.name, message: tag.annotated ? tag.message : null, commit: tag.commit! };
+  };
+
+/** A 404 in the words GitLab's service chose (not "404 … Not Found"). */
+const notFoundAs = (message: string) => new DomainError(ErrorCode.NOT_FOUND, message);
+
+/** Who a ref change made through the API is recorded as. */
+const pusherOf = (principal: Principal) => ({ userId: principal.userId ?? 0, username: principal.username ?? '' });
+
+/** GitLab 7.14's branches API: Developers create branches from a ref. */
+const createBranch =
+  ({ git }: ResolverDeps): MutationResolvers['createBranch'] =>
+  async (_parent, { projectId, name, ref }, { principal, loaders }) => {
+    authorize(await loaders.access.load(projectId), principal, 'push_code');
+    const branch = await git.createBranch(projectId, name, ref, pusherOf(principal));
+    return { projectId, name: branch.name, commit: branch.commit! };
+  };
+
+/** GitLab 7.14's DeleteBranchService: not the branch HEAD names, not a protected one. */
+const deleteBranch =
+  ({ git }: ResolverDeps): MutationResolvers['deleteBranch'] =>
+  async (_parent, { projectId, name }, { principal, loaders }) => {
+    authorize(await loaders.access.load(projectId), principal, 'push_code');
+    const found = await git.findBranch(projectId, name);
+    if (!found) throw notFoundAs('No such branch');
+    if ((await git.headBranch(projectId)) === found.name) throw methodNotAllowed('Cannot remove HEAD branch');
+    if ((await loaders.protectedBranches.load(projectId)).includes(found.name)) throw methodNotAllowed('Protected branch cant be removed');
+    await git.deleteBranch(projectId, found.name, pusherOf(principal));
+    return found.name;
   };
 
 /** Both need Master; both are idempotent; a branch that does not exist is 404 (GitLab's messages). */
@@ -73,4 +101,6 @@ export const createMutationResolvers = (deps: ResolverDeps): MutationResolvers =
   unprotectBranch: unprotectBranch(deps),
   createTag: createTag(deps),
   commitFile: commitFile(deps),
+  createBranch: createBranch(deps),
+  deleteBranch: deleteBranch(deps),
 });
