@@ -297,6 +297,12 @@ describe('more of the state table and permissions', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ project_id: upstream.id, source_project_id: fork.id, target_project_id: upstream.id });
+    // GitLab 7.14's validate_fork: only a fork may target another project (not the other way round).
+    const backwards = await api('POST', `/projects/${upstream.id}/merge_requests`, {
+      token: owner.token,
+      body: { source_branch: 'master', target_branch: 'contribution', title: 'Upstream into the fork', target_project_id: fork.id },
+    });
+    expect([backwards.status, backwards.body]).toEqual([422, { message: 'Source project is not a fork of target project' }]);
     const listed = await api('GET', `/projects/${upstream.id}/merge_requests`, { token: owner.token });
     expect(listed.body.map((m: { id: number }) => m.id)).toContain(res.body.id);
     const changes = await api('GET', `/projects/${upstream.id}/merge_request/${res.body.id}/changes`, { token: owner.token });

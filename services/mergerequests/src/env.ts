@@ -5,6 +5,7 @@ export const loadMergeRequestsConfig = () =>
   loadConfig([
     'MERGEREQUESTS_PORT',
     'MEMBERSHIP_URL',
+    'PROJECTS_URL',
     'REPOSITORY_URL',
     'GIT_WORKER_GRPC_ADDRESS',
     'DATABASE_URL',

@@ -32,12 +32,13 @@ async function main() {
   const internal = { secret: config.PRINCIPAL_SECRET, caller: SERVICE };
   const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
   const repository = createInternalClient({ ...internal, baseUrl: config.REPOSITORY_URL });
+  const projects = createInternalClient({ ...internal, baseUrl: config.PROJECTS_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
   const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
-  const mergeRequests = createMergeRequestsService({ sql, access, git, repository });
+  const mergeRequests = createMergeRequestsService({ sql, access, git, repository, projects });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   // A deleted project takes its merge requests with it.
   const readEvent = createKnownEventReader(logger);
@@ -73,6 +74,7 @@ async function main() {
     () => relay.stop(),
     () => membership.close(),
     () => repository.close(),
+    () => projects.close(),
     async () => git.close(),
     () => sql.end({ timeout: 5 }),
     async () => redis.disconnect(),

@@ -9,6 +9,7 @@ import {
   invalid,
   methodNotAllowed,
   mergeRequestsEvents,
+  projectsLookup,
   unauthenticated,
   unprocessable,
   type AccessClient,
@@ -27,6 +28,7 @@ import { labelNames } from './labels';
 const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
 const SAME_BRANCH = 'You can not use same project/branch for source and target';
+const NOT_A_FORK = 'Source project is not a fork of target project';
 
 /** A merge request the project does not have: ActiveRecord::RecordNotFound's answer (lower-case f). */
 const mergeRequestNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
@@ -35,7 +37,7 @@ const mergeRequestNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not
 const duplicateMessage = (titles: string[]) => `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
 
 /** Merge requests: their state machine, iids, and merges done by the git worker. */
-export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient }) {
+export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient; projects: InternalClient }) {
   const { sql } = deps;
   const ref = promised(deps.git.ref);
   const merge = promised(deps.git.merge);
@@ -141,6 +143,9 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
         const target = await accessOf(principal, targetProjectId);
         authorize(target, principal, 'read_project');
         if (!target!.mergeRequestsEnabled) throw unprocessable('Merge requests are disabled on the target project');
+        // GitLab 7.14's MergeRequest#validate_fork: another project may only be targeted from its fork.
+        const [source] = (await deps.projects.call(projectsLookup, { ids: [projectId] })).projects;
+        if (source?.forkedFromProjectId !== targetProjectId) throw unprocessable(NOT_A_FORK);
       }
       if (targetProjectId === projectId && input.sourceBranch === input.targetBranch) {
         throw unprocessable(SAME_BRANCH);

@@ -16,6 +16,8 @@ const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 /** The repository service's protected branches (another service). */
 const protectedBranches = new Set<string>(['master']);
 const repository = { call: async () => ({ names: [...protectedBranches] }), close: async () => {} } as unknown as InternalClient;
+/** The projects service's lookups (another service): project 10 is no fork. */
+const projects = { call: async () => ({ projects: [{ id: 10, forkedFromProjectId: null }] }), close: async () => {} } as unknown as InternalClient;
 
 /** The git worker's answers, as its gRPC clients give them: branches that exist, merges that work. */
 const BRANCHES = new Set(['master', 'feature', 'other', 'conflicting']);
@@ -54,7 +56,7 @@ describe('merge requests subgraph', () => {
   beforeAll(async () => {
     db = await createTestSchema('mergerequests', resolve(__dirname, '..', 'migrations'));
     const access = createAccessClient({ membership, ttlMs: 0 });
-    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git, repository });
+    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git, repository, projects });
     subgraph = await createTestSubgraph<MergeRequestsContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
       resolvers: createResolvers({ sql: db.sql, mergeRequests, git }),

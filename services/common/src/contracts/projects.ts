@@ -60,6 +60,8 @@ export const projectSummary = z.object({
   webUrl: z.string(),
   httpUrlToRepo: z.string(),
   sshUrlToRepo: z.string(),
+  /** The project this one is a fork of (merge requests check a cross-project source against it). */
+  forkedFromProjectId: id.nullable().optional(),
 });
 export type ProjectSummary = z.output<typeof projectSummary>;
 

@@ -31,6 +31,7 @@ export function createLookupRouter(deps: {
         defaultBranch: p.defaultBranch,
         visibilityLevel: p.visibilityLevel,
         ...urlsOf(p),
+        forkedFromProjectId: p.forkedFromProjectId,
       })),
     };
   });
