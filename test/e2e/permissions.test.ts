@@ -54,6 +54,16 @@ const OPERATIONS: Array<[string, Operation, Record<Role, number>]> = [
     { guest: 403, reporter: 403, developer: 403, master: 403, owner: 200, admin: 200, stranger: 404 }],
   ['change visibility', (p, t) => api('PUT', `/projects/${p.id}`, { token: t, body: { visibility_level: 10 } }),
     { guest: 403, reporter: 403, developer: 403, master: 403, owner: 200, admin: 200, stranger: 404 }],
+  // GitLab 7.14's PUT /projects/:id: the path is a Master setting; a name or visibility level that is
+  // sent needs Owner even when it is the current one; public=false sets nothing.
+  ['change the path', (p, t) => api('PUT', `/projects/${p.id}`, { token: t, body: { path: unique('moved') } }),
+    { guest: 403, reporter: 403, developer: 403, master: 200, owner: 200, admin: 200, stranger: 404 }],
+  ['send the current name', (p, t) => api('PUT', `/projects/${p.id}`, { token: t, body: { name: p.name } }),
+    { guest: 403, reporter: 403, developer: 403, master: 403, owner: 200, admin: 200, stranger: 404 }],
+  ['send the current visibility', (p, t) => api('PUT', `/projects/${p.id}`, { token: t, body: { visibility_level: 0 } }),
+    { guest: 403, reporter: 403, developer: 403, master: 403, owner: 200, admin: 200, stranger: 404 }],
+  ['send public=false', (p, t) => api('PUT', `/projects/${p.id}`, { token: t, body: { public: false } }),
+    { guest: 403, reporter: 403, developer: 403, master: 200, owner: 200, admin: 200, stranger: 404 }],
   ['fork', (p, t) => api('POST', `/projects/fork/${p.id}`, { token: t }),
     // The owner's own namespace already holds the project.
     { guest: 403, reporter: 201, developer: 201, master: 201, owner: 409, admin: 201, stranger: 404 }],

@@ -60,6 +60,9 @@ describe('POST /projects', () => {
     expect(both.body.visibility_level).toBe(10);
     const made = await api('PUT', `/projects/${internal.body.id}`, { token: alice.token, body: { public: true } });
     expect(made.body).toMatchObject({ public: true, visibility_level: 20 });
+    // public=false sets no level (GitLab 7.14 mapped only true); the spec speaks only of true.
+    const ignored = await api('PUT', `/projects/${internal.body.id}`, { token: alice.token, body: { public: false } });
+    expect(ignored.body).toMatchObject({ public: true, visibility_level: 20 });
     const back = await api('PUT', `/projects/${internal.body.id}`, { token: alice.token, body: { visibility_level: 0 } });
     expect(back.body).toMatchObject({ public: false, visibility_level: 0 });
   });

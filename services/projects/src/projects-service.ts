@@ -224,7 +224,10 @@ export function createProjectsService(deps: {
       }, forUserId !== undefined ? { id: forUserId, username: namespace.path } : undefined);
     },
 
-    /** Settings need Master; the name, the path and the visibility need Owner. */
+    /**
+     * Settings, the path included, need Master; a name or a visibility level that is sent needs
+     * Owner, changed or not (GitLab 7.14's PUT /projects/:id authorized on presence).
+     */
     async update(principal: Principal, id: number, attrs: ProjectAttributes) {
       requireUser(principal);
       const { row, access } = await authorized(principal, id, 'admin_project');
@@ -243,8 +246,8 @@ export function createProjectsService(deps: {
       set('snippetsEnabled', attrs.snippetsEnabled);
       set('archived', attrs.archived);
       validateProjectAttributes(attrs, false);
-      if (changes.name !== undefined || changes.path !== undefined) authorize(access, principal, 'rename_project');
-      if (changes.visibilityLevel !== undefined) authorize(access, principal, 'change_visibility_level');
+      if (attrs.name != null && attrs.name.trim() !== '') authorize(access, principal, 'rename_project');
+      if (visibilityOf(attrs) !== undefined) authorize(access, principal, 'change_visibility_level');
       if (Object.keys(changes).length === 0) return row;
       await refuseTaken(row.namespaceId, changes.name, changes.path, row.id);
       const updated = await sql

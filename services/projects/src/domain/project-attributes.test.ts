@@ -25,7 +25,8 @@ describe('project attributes', () => {
   it('lets visibility_level win over public', () => {
     expect(visibilityOf({ public: true, visibilityLevel: 10 })).toBe(10);
     expect(visibilityOf({ public: true })).toBe(20);
-    expect(visibilityOf({ public: false })).toBe(0);
+    // GitLab 7.14 mapped only public=true to a level; false sets none.
+    expect(visibilityOf({ public: false })).toBeUndefined();
     expect(visibilityOf({})).toBeUndefined();
   });
 

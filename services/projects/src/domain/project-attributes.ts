@@ -22,10 +22,14 @@ export function pathFromName(name: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** `visibility_level` wins over `public`; `public` alone means 20 (true) or 0 (false). */
+/**
+ * `visibility_level` wins over `public`; `public` = true alone means 20 (the spec's one sentence on
+ * it). `public` = false means nothing: GitLab 7.14's map_public_to_visibility_level set a level
+ * only for true, so false neither made a project private nor needed the right to.
+ */
 export function visibilityOf(attrs: ProjectAttributes): number | undefined {
   if (attrs.visibilityLevel !== undefined && attrs.visibilityLevel !== null) return attrs.visibilityLevel;
-  if (attrs.public !== undefined && attrs.public !== null) return attrs.public ? Visibility.PUBLIC : Visibility.PRIVATE;
+  if (attrs.public === true) return Visibility.PUBLIC;
   return undefined;
 }
 
