@@ -262,6 +262,22 @@ describe('project lists', () => {
     expect((await api('GET', `/projects/${archived.id}`, { token: carol.token })).body.archived).toBe(true);
   });
 
+  it("searches as GitLab 7.14's Project.search: name, path, namespace name and description, never archived projects", async () => {
+    const word = unique('hay').toLowerCase();
+    const byName = await createProject(carol.token, { name: `${word} name` });
+    const byPath = await createProject(carol.token, { name: unique('other'), path: `${word}-path` });
+    const byDescription = await createProject(carol.token, { name: unique('other'), description: `About ${word.toUpperCase()}` });
+    const archived = await createProject(carol.token, { name: `${word} archived` });
+    await graphql(`mutation($id: Int!) { updateProject(id: $id, input: { archived: true }) { archived } }`, { id: archived.id }, { 'PRIVATE-TOKEN': stack.rootToken });
+    const res = await api('GET', '/projects', { token: carol.token, query: { search: word, order_by: 'id', sort: 'asc' } });
+    expect(ids(res)).toEqual([byName.id, byPath.id, byDescription.id]);
+    expect(ids(await api('GET', '/projects', { token: carol.token, query: { search: word, archived: true } }))).toEqual([]);
+    // The namespace name (the username of a personal namespace) matches every project in it.
+    const dave = await createUser();
+    const his = await createProject(dave.token);
+    expect(ids(await api('GET', '/projects', { token: dave.token, query: { search: dave.username } }))).toEqual([his.id]);
+  });
+
   it.each([
     ['/projects', { order_by: 'stars' }, 'order_by'],
     ['/projects', { sort: 'sideways' }, 'sort'],

@@ -47,6 +47,7 @@ function listVariables(p: Params, scope: ProjectScope, orders: string[]) {
       scope,
       archived: p.bool('archived') ?? null,
       search: p.string('search') ?? null,
+      nameContains: null as string | null,
       orderBy: p.oneOf('order_by', orders, 'created_at').toUpperCase() as ProjectOrder,
       sort: p.oneOf('sort', ['asc', 'desc'], 'desc').toUpperCase() as 'ASC' | 'DESC',
       ciEnabledFirst: p.bool('ci_enabled_first') ?? null,
@@ -89,7 +90,8 @@ export const projectRoutes: Route[] = [
     path: '/projects/search/:query',
     handle: async (p, gateway) => {
       const { window, variables } = listVariables(p, 'VISIBLE', SEARCH_ORDERS);
-      const { projects } = await gateway(ListProjectsDocument, { ...variables, search: p.string('query') ?? '' });
+      // GitLab 7.14 matched the name only here (the list routes' `search` looks further).
+      const { projects } = await gateway(ListProjectsDocument, { ...variables, search: null, nameContains: p.string('query') ?? '' });
       return { body: projects.nodes.map(presentProject), page: { window, total: projects.total } };
     },
   },

@@ -131,7 +131,10 @@ export type ListAudience =
 export interface ListFilter {
   audience: ListAudience;
   archived?: boolean | null;
+  /** GitLab 7.14's Project.search: name, path, namespace name or description; never archived projects. */
   search?: string | null;
+  /** The name alone (GitLab's /projects/search/:query). */
+  nameContains?: string | null;
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
 }
@@ -148,7 +151,13 @@ export async function listProjects(sql: Db, filter: ListFilter, window: PageWind
           : sql`and (visibility_level >= 10 or owner_id = ${a.userId} or id = any(${a.memberOf}::int[]))`;
   const where = sql`where true ${audience}
     ${filter.archived === undefined || filter.archived === null ? sql`` : sql`and archived = ${filter.archived}`}
-    ${filter.search ? sql`and name ilike ${containsPattern(filter.search)}` : sql``}`;
+    ${
+      filter.search
+        ? sql`and not archived and (name ilike ${containsPattern(filter.search)} or path ilike ${containsPattern(filter.search)}
+            or namespace_name ilike ${containsPattern(filter.search)} or description ilike ${containsPattern(filter.search)})`
+        : sql``
+    }
+    ${filter.nameContains ? sql`and name ilike ${containsPattern(filter.nameContains)}` : sql``}`;
   // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
   const order = sql`order by ${sql(filter.orderBy)} ${filter.sort === 'asc' ? sql`asc` : sql`desc`}, id ${filter.sort === 'asc' ? sql`asc` : sql`desc`}`;
   const [rows, [{ count }]] = await Promise.all([

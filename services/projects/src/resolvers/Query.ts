@@ -56,6 +56,7 @@ export const createQueryResolvers = ({ sql, membership }: ResolverDeps): QueryRe
           audience: await audience(args.scope ?? 'MEMBER', principal),
           archived: args.archived,
           search: args.search,
+          nameContains: args.nameContains,
           orderBy: (args.orderBy ?? 'CREATED_AT').toLowerCase() as never,
           sort: args.sort === 'ASC' ? 'asc' : 'desc',
         },
