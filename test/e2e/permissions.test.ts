@@ -1,4 +1,4 @@
-import { addMember, api, createProject, createUser, stack, unique, type TestProject, type TestUser } from '../support/api';
+import { addMember, api, createProject, createUser, graphql, stack, unique, type TestProject, type TestUser } from '../support/api';
 
 /**
  * The permission matrix: every operation of this issue, tried as each kind of user on a private
@@ -96,5 +96,25 @@ describe('on an internal project, a signed-in stranger', () => {
   ])('%s', async (_name, operation, status) => {
     const project = await createProject(owner.token, { visibility_level: 10 });
     expect((await operation(project, tokens.stranger)).status).toBe(status);
+  });
+});
+
+describe("on an archived project (GitLab 7.14's project_archived_rules take merge requests and pushes only)", () => {
+  // The owner prepares; the acting member has asked nothing of this project before it was archived,
+  // so no service holds a cached answer for them from before.
+  it.each<[string, Role, (p: TestProject, t: string, issueId: number) => Promise<{ status: number; text: string }>, number]>([
+    ['a guest still opens issues', 'guest', (p, t) => api('POST', `/projects/${p.id}/issues`, { token: t, body: { title: 'Still welcome' } }), 201],
+    ['a guest still comments', 'guest', (p, t, issueId) => api('POST', `/projects/${p.id}/issues/${issueId}/notes`, { token: t, body: { body: 'Still here' } }), 201],
+    ['a reporter still adds snippets', 'reporter', (p, t) =>
+      api('POST', `/projects/${p.id}/snippets`, { token: t, body: { title: 's', file_name: 's.txt', code: 'x', visibility_level: 0 } }), 201],
+    ['a developer opens no merge request', 'developer', (p, t) =>
+      api('POST', `/projects/${p.id}/merge_requests`, { token: t, body: { source_branch: 'a', target_branch: 'b', title: 'No' } }), 403],
+  ])('%s', async (_name, role, operation, status) => {
+    const project = await teamProject({ snippets_enabled: true });
+    const issue = (await api('POST', `/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Before' } })).body;
+    const archived = await graphql(`mutation($id: Int!) { updateProject(id: $id, input: { archived: true }) { archived } }`, { id: project.id }, { 'PRIVATE-TOKEN': stack.rootToken });
+    expect(archived.body).toEqual({ data: { updateProject: { archived: true } } });
+    const res = await operation(project, tokens[role], issue.id);
+    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text}`);
   });
 });

@@ -43,6 +43,12 @@ describe('can', () => {
     ['disabled merge requests stop even the owner', [facts({ mergeRequestsEnabled: false }), user(OWNER_ID)], 'create_merge_request', false],
     ['archived projects take no pushes', [facts({ archived: true }), user(OWNER_ID)], 'push_code', false],
     ['archived projects stay readable', [facts({ archived: true, memberLevel: AccessLevel.GUEST }), user(2)], 'read_project', true],
+    // GitLab 7.14's project_archived_rules take merge requests and pushes only.
+    ['archived projects take no new merge requests', [facts({ archived: true }), user(OWNER_ID)], 'create_merge_request', false],
+    ['archived projects take no merge request administration', [facts({ archived: true }), user(OWNER_ID)], 'admin_merge_request', false],
+    ['archived projects still take issues', [facts({ archived: true, memberLevel: AccessLevel.GUEST }), user(2)], 'create_issue', true],
+    ['archived projects still take comments', [facts({ archived: true, memberLevel: AccessLevel.GUEST }), user(2)], 'create_note', true],
+    ['archived projects still take snippets', [facts({ archived: true, snippetsEnabled: true, memberLevel: AccessLevel.REPORTER }), user(2)], 'create_snippet', true],
   ])('%s', (_name, [access, principal], ability, expected) => {
     expect(can(access, principal, ability)).toBe(expected);
   });

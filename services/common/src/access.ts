@@ -71,15 +71,12 @@ const FEATURE_OF: Partial<Record<Ability, keyof ProjectAccess>> = {
   admin_merge_request: 'mergeRequestsEnabled',
 };
 
-/** An archived project is read-only: nothing new is created in it and nothing is pushed. */
-const WRITES = new Set<Ability>([
-  'create_issue',
-  'create_note',
-  'create_snippet',
-  'create_merge_request',
-  'push_code',
-  'push_code_to_protected_branches',
-]);
+/**
+ * What an archived project no longer allows: GitLab 7.14's project_archived_rules, merge requests
+ * and pushes only. Issues, comments and snippets go on (the spec says nothing of archived projects
+ * beyond the flag, so GitLab's rules hold).
+ */
+const ARCHIVED_TAKES = new Set<Ability>(['create_merge_request', 'admin_merge_request', 'push_code', 'push_code_to_protected_branches']);
 
 /** The user's level on the project: Owner for the namespace owner, else the membership level. */
 export function accessLevelOf(access: ProjectAccess, principal: Principal): number {
@@ -91,7 +88,7 @@ export function accessLevelOf(access: ProjectAccess, principal: Principal): numb
 export function can(access: ProjectAccess, principal: Principal, ability: Ability): boolean {
   const feature = FEATURE_OF[ability];
   if (feature && !access[feature]) return false;
-  if (access.archived && WRITES.has(ability)) return false;
+  if (access.archived && ARCHIVED_TAKES.has(ability)) return false;
   if (principal.isAdmin) return true;
   if (accessLevelOf(access, principal) >= MIN_LEVEL[ability]) return true;
   if (access.visibilityLevel === Visibility.PUBLIC && ANONYMOUS_PUBLIC_ABILITIES.has(ability)) return true;
