@@ -309,7 +309,7 @@ describe('what is not there', () => {
     ['blob at an unknown path', '/blobs/master?filepath=nope.txt', '404 File Not Found'],
     ['blob at an unknown ref', '/blobs/nope?filepath=README.md', '404 Commit Not Found'],
     ['raw blob of an unknown sha', `/raw_blobs/${'0'.repeat(40)}`, '404 Blob Not Found'],
-    ['archive of an unknown sha', '/archive?sha=nope', '404 Commit Not Found'],
+    ['archive of an unknown sha', '/archive?sha=nope', '404 File Not Found'],
     ['an unknown branch', '/branches/nope', '404 Branch Not Found'],
   ])('%s: %s answers %s', async (_what, path, message) => {
     const res = await api('GET', repo(path), { token: owner.token });

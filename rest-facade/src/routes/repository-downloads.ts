@@ -177,7 +177,8 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
         stream,
         res,
         next,
-        { REF_NOT_FOUND: 'Commit' },
+        // GitLab 7.14's archive route answered any failure to build the archive with not_found!('File').
+        { REF_NOT_FOUND: 'File' },
         (first) => {
           res.status(200).setHeader('Content-Type', type);
           res.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);
