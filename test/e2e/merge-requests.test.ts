@@ -271,6 +271,14 @@ describe('more of the state table and permissions', () => {
     expect(blob.text).toBe('um\n');
   });
 
+  it('answers 403 to reads when the project has merge requests disabled (GitLab 7.14: authorize! :read_merge_request)', async () => {
+    const closedOff = await createProject(owner.token, { merge_requests_enabled: false });
+    for (const route of [`/projects/${closedOff.id}/merge_requests`, `/projects/${closedOff.id}/merge_request/1`, `/projects/${closedOff.id}/merge_request/1/changes`]) {
+      const res = await api('GET', route, { token: owner.token });
+      expect([route, res.status, res.body]).toEqual([route, 403, { message: '403 Forbidden' }]);
+    }
+  });
+
   it('lets reporters read but not change merge requests', async () => {
     await branch('feature-perm', { 'p.txt': 'p\n' });
     const made = (await create({ source_branch: 'feature-perm', target_branch: 'master', title: 'Perms' })).body;

@@ -41,6 +41,9 @@ describe('can', () => {
     ['anonymous downloads a public project', [facts({ visibilityLevel: Visibility.PUBLIC }), user(null)], 'download_code', true],
     ['anonymous cannot comment on a public project', [facts({ visibilityLevel: Visibility.PUBLIC }), user(null)], 'create_note', false],
     ['disabled merge requests stop even the owner', [facts({ mergeRequestsEnabled: false }), user(OWNER_ID)], 'create_merge_request', false],
+    ['disabled merge requests cannot even be read', [facts({ mergeRequestsEnabled: false }), user(OWNER_ID)], 'read_merge_request', false],
+    ['a guest reads merge requests', member(AccessLevel.GUEST), 'read_merge_request', true],
+    ['a stranger reads the merge requests of an internal project', [facts({ visibilityLevel: Visibility.INTERNAL }), user(3)], 'read_merge_request', true],
     ['archived projects take no pushes', [facts({ archived: true }), user(OWNER_ID)], 'push_code', false],
     ['archived projects stay readable', [facts({ archived: true, memberLevel: AccessLevel.GUEST }), user(2)], 'read_project', true],
     // GitLab 7.14's project_archived_rules take merge requests and pushes only.

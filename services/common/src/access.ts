@@ -21,6 +21,7 @@ export type ProjectAccess = z.output<typeof projectAccess>;
 /** The project abilities of GitLab v3's ability model that this system checks. */
 export type Ability =
   | 'read_project'
+  | 'read_merge_request'
   | 'download_code'
   | 'fork_project'
   | 'create_issue'
@@ -40,6 +41,7 @@ export type Ability =
 /** The lowest level that has each ability (GitLab's project_{guest,report,dev,master,admin}_rules). */
 const MIN_LEVEL: Record<Ability, number> = {
   read_project: AccessLevel.GUEST,
+  read_merge_request: AccessLevel.GUEST,
   create_issue: AccessLevel.GUEST,
   create_note: AccessLevel.GUEST,
   download_code: AccessLevel.REPORTER,
@@ -58,7 +60,7 @@ const MIN_LEVEL: Record<Ability, number> = {
 };
 
 /** What any signed-in user may do on internal and public projects (GitLab's public_project_rules). */
-const OPEN_PROJECT_ABILITIES = new Set<Ability>(['read_project', 'download_code', 'fork_project', 'create_issue', 'create_note']);
+const OPEN_PROJECT_ABILITIES = new Set<Ability>(['read_project', 'read_merge_request', 'download_code', 'fork_project', 'create_issue', 'create_note']);
 /** What anybody, signed in or not, may do on public projects (anonymous clone). */
 const ANONYMOUS_PUBLIC_ABILITIES = new Set<Ability>(['read_project', 'download_code']);
 
@@ -67,6 +69,8 @@ const FEATURE_OF: Partial<Record<Ability, keyof ProjectAccess>> = {
   create_issue: 'issuesEnabled',
   admin_issue: 'issuesEnabled',
   create_snippet: 'snippetsEnabled',
+  // GitLab 7.14 took every merge request ability away, reading included (403 on the list and on one).
+  read_merge_request: 'mergeRequestsEnabled',
   create_merge_request: 'mergeRequestsEnabled',
   admin_merge_request: 'mergeRequestsEnabled',
 };

@@ -7,8 +7,9 @@ const STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened']
 
 export const createProjectResolvers = ({ sql, mergeRequests }: ResolverDeps): ProjectResolvers => ({
   __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+  // GitLab 7.14: authorize! :read_merge_request, so 403 when the project has merge requests disabled.
   mergeRequests: async (project, args, { principal }) => {
-    authorize(await mergeRequests.accessOf(principal, project.id), principal, 'read_project');
+    authorize(await mergeRequests.accessOf(principal, project.id), principal, 'read_merge_request');
     const { rows, total } = await listMergeRequests(
       sql,
       {
@@ -23,7 +24,7 @@ export const createProjectResolvers = ({ sql, mergeRequests }: ResolverDeps): Pr
     return { nodes: rows, total };
   },
   mergeRequest: async (project, { id }, { principal }) => {
-    authorize(await mergeRequests.accessOf(principal, project.id), principal, 'read_project');
+    authorize(await mergeRequests.accessOf(principal, project.id), principal, 'read_merge_request');
     return (await findMergeRequest(sql, project.id, id)) ?? null;
   },
 });
