@@ -72,6 +72,12 @@ describe('Params', () => {
     expect(statusOf(() => p.require('email', 'password', 'name'))).toEqual([400, { message: '400 (Bad request) "password" not given' }]);
   });
 
+  it.each([' ', '   ', '\t\n', '\u00a0'])('counts a value of only whitespace (%j) as missing, as Rails present? did', (blank) => {
+    const p = new Params({ email: 'e' }, { title: blank }, {});
+    expect(statusOf(() => p.require('email', 'title'))).toEqual([400, { message: '400 (Bad request) "title" not given' }]);
+    expect(statusOf(() => new Params({}, { title: ' x ' }, {}).require('title'))).toBe('no error');
+  });
+
   it('answers 404 for path ids that cannot name a record', () => {
     for (const id of ['abc', '0', '-1', '2147483648', '1e3']) {
       expect(statusOf(() => new Params({}, {}, { id }).id('id'))).toEqual([404, { message: '404 Not found' }]);

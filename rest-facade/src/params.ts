@@ -125,9 +125,15 @@ export class Params {
     return pageWindow(safe('page'), safe('per_page'));
   }
 
-  /** GitLab's `required_attributes!`: the first one missing gives 400 '"x" not given'. */
+  /**
+   * GitLab's `required_attributes!`: the first one missing gives 400 '"x" not given'. Missing is
+   * Rails' `blank?`, so a value of only whitespace is missing too.
+   */
   require(...names: string[]): void {
-    for (const name of names) if (!this.has(name)) throw v3Error(400, `400 (Bad request) "${name}" not given`);
+    for (const name of names) {
+      const value = this.has(name) ? this.values[name] : undefined;
+      if (value === undefined || (typeof value === 'string' && /^\s*$/.test(value))) throw v3Error(400, `400 (Bad request) "${name}" not given`);
+    }
   }
 }
 

@@ -60,6 +60,8 @@ describe('creating merge requests', () => {
 
   it.each<[string, Record<string, unknown>, number, unknown]>([
     ['no title', { source_branch: 'x', target_branch: 'master' }, 400, '400 (Bad request) "title" not given'],
+    // required_attributes! used present?: whitespace only is not given.
+    ['a title of spaces', { source_branch: 'x', target_branch: 'master', title: '   ' }, 400, '400 (Bad request) "title" not given'],
     ['no source branch', { target_branch: 'master', title: 't' }, 400, '400 (Bad request) "source_branch" not given'],
     ['the same source and target', { source_branch: 'master', target_branch: 'master', title: 't' }, 422, 'You can not use same project/branch for source and target'],
     ['an unknown branch', { source_branch: 'nope', target_branch: 'master', title: 't' }, 400, { source_branch: ['does not exist'] }],
