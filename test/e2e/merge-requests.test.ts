@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addMember, api, createProject, createUser, eventually, type TestProject, type TestUser } from '../support/api';
+import { addMember, api, createProject, createUser, eventually, stack, type TestProject, type TestUser } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 let owner: TestUser;
@@ -52,8 +52,9 @@ describe('creating merge requests', () => {
       downvotes: 0,
       work_in_progress: false,
       labels: [],
-      author: { id: developer.id, username: developer.username, email: developer.email, state: 'active' },
-      assignee: { id: owner.id, username: owner.username },
+      // UserBasic's avatar_url and web_url too (GitLab 7.14), in the full form's superset.
+      author: { id: developer.id, username: developer.username, email: developer.email, state: 'active', avatar_url: expect.any(String), web_url: `${stack.externalUrl}/u/${developer.username}` },
+      assignee: { id: owner.id, username: owner.username, web_url: `${stack.externalUrl}/u/${owner.username}` },
     });
     expect(res.body.id).not.toBe(undefined);
   });
