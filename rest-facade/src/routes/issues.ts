@@ -7,7 +7,7 @@ import {
 } from '../generated/operations';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
-import { RECORD_NOT_FOUND } from '../v3-errors';
+import { RECORD_NOT_FOUND, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
 
@@ -76,6 +76,15 @@ export const issueRoutes: Route[] = [
         input: defined({ title: p.string('title'), description: p.string('description'), assigneeId: p.int('assignee_id'), labels: labelsOf(p), stateEvent: p.string('state_event') }),
       });
       return { body: presentIssue(updateIssue) };
+    },
+  },
+  {
+    // GitLab 7.14 routed it and answered not_allowed! (deleting issues was deprecated), before
+    // looking at the project or the issue.
+    method: 'delete',
+    path: '/projects/:id/issues/:issue_id',
+    handle: async () => {
+      throw v3Error(405, '405 Method Not Allowed');
     },
   },
 ];
