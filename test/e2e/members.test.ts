@@ -28,10 +28,14 @@ describe('GET /projects/:id/members', () => {
     expectPaginationHeaders(res, 2);
   });
 
-  it('searches members by name or username with query', async () => {
+  it('searches members by username with query, as GitLab 7.14 did (username LIKE), not by name or email', async () => {
     const byName = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: 'devon' } });
-    expect(byName.body.map((m: { id: number }) => m.id)).toEqual([dev.id]);
-    expectPaginationHeaders(byName, 1);
+    expect(byName.body).toEqual([]);
+    const byEmail = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: 'example.com' } });
+    expect(byEmail.body).toEqual([]);
+    const byPart = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: dev.username.slice(1).toUpperCase() } });
+    expect(byPart.body.map((m: { id: number }) => m.id)).toEqual([dev.id]);
+    expectPaginationHeaders(byPart, 1);
     const byUsername = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/members`, { token: owner.token, query: { query: owner.username } });
     expect(byUsername.body.map((m: { id: number }) => m.id)).toEqual([owner.id]);
     const none = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: 'nobody-matches-this' } });
