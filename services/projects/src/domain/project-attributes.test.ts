@@ -30,6 +30,12 @@ describe('project attributes', () => {
     expect(visibilityOf({})).toBeUndefined();
   });
 
+  it("words a bad name as GitLab 7.14's project_name_regex_message", () => {
+    expect(fieldsOf({ name: '-starts-with-dash' })).toEqual({
+      name: ["can contain only letters, digits, '_', '.', dash and space. It must start with letter, digit or '_'."],
+    });
+  });
+
   it('requires a name on create', () => {
     expect(fieldsOf({}, true)).toEqual({ name: ["can't be blank"] });
   });

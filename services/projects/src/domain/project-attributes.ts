@@ -3,7 +3,7 @@ import type { CreateProjectInput, UpdateProjectInput } from '../generated/graphq
 
 // GitLab 7.14's Gitlab::Regex project name and path rules, with its messages.
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}\p{Pd}_. ]*$/u;
-const NAME_MESSAGE = "can contain only letters, digits, '_', '-' and '.' and space. It must start with letter, digit or '_'.";
+const NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space. It must start with letter, digit or '_'.";
 const PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
 const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'";
 const MAX_LENGTH = 255;
