@@ -321,6 +321,9 @@ describe('more of the state table and permissions', () => {
     expect((await api('PUT', `/projects/${upstream.id}/merge_request/${res.body.id}/merge`, { token: owner.token })).body.state).toBe('merged');
     const blob = await api('GET', `/projects/${upstream.id}/repository/blobs/master`, { token: owner.token, query: { filepath: 'contribution.txt' } });
     expect(blob.text).toBe('from the fork\n');
+    // No merge_commit_message: GitLab 7.14's MergeRequest#merge_commit_message (title, description, reference).
+    const head = await api('GET', `/projects/${upstream.id}/repository/branches/master`, { token: owner.token });
+    expect(head.body.commit.message.trimEnd()).toBe(`Merge branch 'contribution' into 'master'\n\nFrom a fork\n\n\n\nSee merge request !${res.body.iid}`);
   });
 });
 

@@ -33,6 +33,10 @@ const NOT_A_FORK = 'Source project is not a fork of target project';
 /** A merge request the project does not have: ActiveRecord::RecordNotFound's answer (lower-case f). */
 const mergeRequestNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
 
+/** GitLab 7.14's MergeRequest#merge_commit_message, used when the accept names none. */
+export const mergeCommitMessage = (mr: Pick<MergeRequestRow, 'sourceBranch' | 'targetBranch' | 'title' | 'description' | 'iid'>) =>
+  `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\n${mr.description ?? ''}\n\nSee merge request !${mr.iid}`;
+
 /** GitLab's validate_branches message, naming the open merge requests already there (Ruby's Array#inspect). */
 const duplicateMessage = (titles: string[]) => `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
 
@@ -117,7 +121,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
           source: mr.sourceBranch,
           target: mr.targetBranch,
           sourceRepository: { projectId: mr.sourceProjectId },
-          message: message || `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}`,
+          message: message || mergeCommitMessage(mr),
           author: { name: principal.username ?? 'Hub', email: '' },
         }));
       } catch (error) {
