@@ -17,8 +17,10 @@ describe('Params', () => {
   });
 
   it.each([
-    ['true', true], ['1', true], ['yes', true], [true, true],
+    ['true', true], ['1', true], ['on', true], [true, true],
     ['false', false], ['0', false], ['no', false], [false, false],
+    // GitLab 7.14's parse_boolean read anything but true, 1, t, true and on as false.
+    ['yes', false], ['y', false],
   ])('reads %p as the boolean %p', (raw, expected) => {
     expect(new Params({}, { flag: raw }, {}).bool('flag')).toBe(expected);
   });
@@ -51,7 +53,7 @@ describe('Params', () => {
   });
 
   it('gives the Link headers only what the route read, normalised, never path parameters', () => {
-    const p = new Params({ archived: 'yes', search: 'ab c', junk: 'x'.repeat(5000), page: '2', per_page: '5', n: ' 7' }, {}, { id: '3' });
+    const p = new Params({ archived: 'on', search: 'ab c', junk: 'x'.repeat(5000), page: '2', per_page: '5', n: ' 7' }, {}, { id: '3' });
     p.string('id');
     p.bool('archived');
     p.string('search');

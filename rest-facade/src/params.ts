@@ -1,8 +1,10 @@
 import { pageWindow, type PageWindow } from '@hub/common';
 import { v3Error } from './v3-errors';
 
-const TRUE = new Set(['true', 't', '1', 'yes', 'y', 'on']);
-const FALSE = new Set(['false', 'f', '0', 'no', 'n', 'off']);
+// GitLab 7.14's parse_boolean: only true, 1, t, true and on are true. Anything else was false,
+// 'yes' and 'y' included (they are read as false here too, not refused).
+const TRUE = new Set(['true', 't', '1', 'on']);
+const FALSE = new Set(['false', 'f', '0', 'off', 'no', 'n', 'yes', 'y']);
 const MAX_INT32 = 2 ** 31 - 1;
 
 /** Credential parameters: read by the credentials module, never passed on as data. */

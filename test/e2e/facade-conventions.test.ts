@@ -188,7 +188,7 @@ describe('pagination', () => {
     const next = links(link).next;
     expect([...next.searchParams.keys()].sort()).toEqual(['active', 'page', 'per_page', 'search']);
     expect([next.searchParams.get('search'), next.searchParams.get('active')]).toEqual([marker, 'true']);
-    const projects = await api('GET', '/projects/all', { query: { archived: 'yes', order_by: 'name', per_page: 1, page: 1, ignored: 'x' } });
+    const projects = await api('GET', '/projects/all', { query: { archived: 'on', order_by: 'name', per_page: 1, page: 1, ignored: 'x' } });
     expect([...links(projects.headers.get('link')).first.searchParams].sort()).toEqual([['archived', 'true'], ['order_by', 'name'], ['page', '1'], ['per_page', '1']]);
   });
 
