@@ -7,6 +7,7 @@ export const loadNotesConfig = () =>
     'MEMBERSHIP_URL',
     'MERGEREQUESTS_URL',
     'REPOSITORY_URL',
+    'IDENTITY_URL',
     'DATABASE_URL',
     'DB_POOL_MAX',
     'REDIS_URL',

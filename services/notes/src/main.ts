@@ -70,11 +70,12 @@ async function main() {
   const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
   const mergeRequests = createInternalClient({ ...internal, baseUrl: config.MERGEREQUESTS_URL });
   const repository = createInternalClient({ ...internal, baseUrl: config.REPOSITORY_URL });
+  const identity = createInternalClient({ ...internal, baseUrl: config.IDENTITY_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
-  const notes = createNotesService({ sql, access, mergeRequests, repository });
+  const notes = createNotesService({ sql, access, identity, mergeRequests, repository });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
@@ -105,6 +106,7 @@ async function main() {
     () => membership.close(),
     () => mergeRequests.close(),
     () => repository.close(),
+    () => identity.close(),
     () => sql.end({ timeout: 5 }),
     async () => redis.disconnect(),
   ]);

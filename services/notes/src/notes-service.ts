@@ -7,7 +7,7 @@ import { createNotes } from './domain/notes';
 import { createSnippets } from './domain/snippets';
 
 /** What this service does, one module per aggregate (issues, snippets, notes, commit comments), composed for the resolvers. */
-export function createNotesService(deps: { sql: Sql; access: AccessClient; mergeRequests: InternalClient; repository: InternalClient }) {
+export function createNotesService(deps: { sql: Sql; access: AccessClient; identity: InternalClient; mergeRequests: InternalClient; repository: InternalClient }) {
   const notes = createNotes(deps);
   const issues = createIssues({ ...deps, notes });
   const snippets = createSnippets(deps);

@@ -25,6 +25,11 @@ const repository = {
     ({ commit: projectId === 10 && (ref === COMMIT.id || ref === 'master') ? COMMIT : null }),
   close: async () => {},
 } as unknown as InternalClient;
+/** Identity's answer: every user's profile. */
+const identity = {
+  call: async (_contract: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}`, name: `User ${id}`, state: 'active', email: `u${id}@x`, avatarUrl: null })) }),
+  close: async () => {},
+} as unknown as InternalClient;
 const mergeRequests = {
   call: async (_contract: unknown, { projectId, id }: { projectId: number; id: number }) =>
     projectId === 10 && id === 5 ? { found: true, attributes: MERGE_REQUEST } : { found: false, attributes: null },
@@ -48,7 +53,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
   beforeAll(async () => {
     db = await createTestSchema('notes', resolve(__dirname, '..', 'migrations'));
     const access = createAccessClient({ membership, ttlMs: 0 });
-    const notes = createNotesService({ sql: db.sql, access, mergeRequests, repository });
+    const notes = createNotesService({ sql: db.sql, access, identity, mergeRequests, repository });
     subgraph = await createTestSubgraph<NotesContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
       resolvers: createResolvers({ sql: db.sql, notes }),
@@ -78,6 +83,14 @@ describe('notes subgraph: issues, snippets and notes', () => {
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'merge' }, as(OWNER)))).toBe('VALIDATION');
     const notes = (await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue.notes;
     expect(notes).toEqual({ total: 2, nodes: [{ body: 'Status changed to closed', system: true, author: { id: REPORTER } }, { body: 'Status changed to reopened', system: true, author: { id: GUEST } }] });
+    // A title change and a new assignee leave GitLab's system notes too.
+    const ASSIGN = `mutation($p: Int!, $id: Int!, $a: Int!, $title: String!) { updateIssue(projectId: $p, id: $id, input: { assigneeId: $a, title: $title }) { title } }`;
+    await subgraph.run(ASSIGN, { p: 10, id, a: REPORTER, title: 'lifecycle, renamed' }, as(OWNER));
+    const after = (await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue.notes.nodes.slice(2);
+    expect(after).toEqual([
+      { body: `Reassigned to @u${REPORTER}`, system: true, author: { id: OWNER } },
+      { body: 'Title changed from **lifecycle** to **lifecycle, renamed**', system: true, author: { id: OWNER } },
+    ]);
     const other = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'not yours' }, as(OWNER))).data!.createIssue;
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, title: 'mine now' }, as(GUEST)))).toBe('FORBIDDEN');
   });

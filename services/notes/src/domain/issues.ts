@@ -1,4 +1,4 @@
-import { authorize, invalid, notesEvents, recordNotFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import { authorize, invalid, notesEvents, recordNotFound, usersLookup, type AccessClient, type InternalClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import * as issues from '../db/issues';
 import type { IssueRow } from '../db/issues';
 import { issueAttributes } from '../event-attributes';
@@ -6,7 +6,7 @@ import type { CreateIssueInput, UpdateIssueInput } from '../generated/graphql';
 import type { Notes } from './notes';
 
 /** Issues: per-project iids, labels, close and reopen with system notes. */
-export function createIssues(deps: { sql: Sql; access: AccessClient; notes: Notes }) {
+export function createIssues(deps: { sql: Sql; access: AccessClient; identity: InternalClient; notes: Notes }) {
   const { sql, notes } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
@@ -48,7 +48,7 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; notes: Note
       });
     },
 
-    /** Its author, or Reporter and above (admin_issue); close and reopen leave a system note. */
+    /** Its author, or Reporter and above (admin_issue); a state, assignee or title change leaves a system note. */
     async updateIssue(principal: Principal, projectId: number, id: number, input: UpdateIssueInput) {
       const issue = await issueOr404(projectId, id);
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
@@ -63,12 +63,16 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; notes: Note
       if (input.stateEvent === 'close' && issue.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
       if (input.stateEvent === 'reopen' && issue.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
       if (Object.keys(changes).length === 0) return issue;
+      const assignee = changes.assigneeId != null && changes.assigneeId !== issue.assigneeId ? (await deps.identity.call(usersLookup, { ids: [changes.assigneeId] })).users[0] : undefined;
       return sql.begin(async (tx) => {
         const updated = await issues.updateIssue(tx, issue.id, changes);
         await issueEvent(tx, action, principal, updated);
-        if (action === 'closed' || action === 'reopened') {
-          await notes.addSystemNote(tx, { projectId, noteableType: 'Issue', noteableId: issue.id }, principal.userId!, `Status changed to ${action}`, principal);
-        }
+        // GitLab 7.14's system notes for what changed (the state, through the close and reopen services, first).
+        const target = { projectId, noteableType: 'Issue' as const, noteableId: issue.id };
+        const system = (body: string) => notes.addSystemNote(tx, target, principal.userId!, body, principal);
+        if (action === 'closed' || action === 'reopened') await system(`Status changed to ${action}`);
+        if (updated.assigneeId !== issue.assigneeId) await system(updated.assigneeId === null ? 'Assignee removed' : `Reassigned to @${assignee?.username ?? updated.assigneeId}`);
+        if (updated.title !== issue.title) await system(`Title changed from **${issue.title}** to **${updated.title}**`);
         return updated;
       });
     },
