@@ -82,7 +82,7 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   PROJECTS_URL: spec({
-    description: 'Where the gateway reaches the projects subgraph.',
+    description: 'Where the gateway reaches the projects subgraph, and hooks and merge requests its internal lookups.',
     fallback: local('PROJECTS_PORT'),
     fallbackText: 'http://127.0.0.1:$PROJECTS_PORT',
     parse: url,
