@@ -24,6 +24,11 @@ beforeAll(async () => {
   await git(wc, 'checkout', '-q', '-b', 'feature');
   await commitFiles(wc, { 'feature.txt': 'f\n' }, 'feature only');
   ok(await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master', 'feature'));
+  // The first push protects the default branch through its event: wait for it, so what Developers
+  // may write to is settled before any test writes.
+  await eventually(async () => {
+    expect((await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true);
+  }, 15_000);
 });
 
 const repo = (path: string) => `/projects/${project.id}/repository${path}`;
@@ -184,8 +189,8 @@ describe('repository files', () => {
     expect(await post(owner.token, { file_path: '../escape.txt' })).toMatchObject({ status: 400 });
     const put = await api('PUT', repo('/files'), { token: owner.token, body: { file_path: 'nope.txt', branch_name: 'master', content: 'x', commit_message: 'm' } });
     expect(put).toMatchObject({ status: 400, body: { message: 'You can only edit text files' } });
-    // The default branch is protected by the first push (an event, so: eventually): Masters only.
-    await eventually(async () => expect(await post(developer.token, { file_path: 'x.txt' })).toMatchObject({ status: 400, body: { message: 'You are not allowed to create file in this branch' } }));
+    // The default branch, protected by the first push: Masters only.
+    expect(await post(developer.token, { file_path: 'x.txt' })).toMatchObject({ status: 400, body: { message: 'You are not allowed to create file in this branch' } });
     expect(await tip()).toBe(before);
     expect(await post(owner.token, { file_path: 'by-the-owner.txt' })).toMatchObject({ status: 201 });
     expect(await tip()).not.toBe(before);
