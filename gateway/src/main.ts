@@ -4,6 +4,7 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
+  INTERNAL_BODY_LIMIT,
   createEventReader,
   identityEvents,
   type EventOf,
@@ -86,7 +87,7 @@ async function main() {
   });
   app.use(
     '/graphql',
-    express.json({ limit: '1mb' }),
+    express.json({ limit: INTERNAL_BODY_LIMIT }),
     expressMiddleware(server, {
       context: async ({ req }) => {
         const principal = await resolvePrincipal(readCredentials(req.headers));

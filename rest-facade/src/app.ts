@@ -1,4 +1,4 @@
-import { createObservedApp, type Logger } from '@hub/common';
+import { CLIENT_BODY_LIMIT, createObservedApp, type Logger } from '@hub/common';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { GatewayClient } from './gateway-client';
 import { encodeBranchNames } from './branch-paths';
@@ -51,8 +51,8 @@ export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; 
   api.use(stripJsonSuffix);
   api.use(encodeBranchNames);
   // A JSON body is read whatever the method: some clients send `{}` with GET and DELETE.
-  api.use(express.json({ limit: '10mb', strict: false }));
-  api.use(express.urlencoded({ extended: true, limit: '10mb' }));
+  api.use(express.json({ limit: CLIENT_BODY_LIMIT, strict: false }));
+  api.use(express.urlencoded({ extended: true, limit: CLIENT_BODY_LIMIT }));
   // Raw files and archives stream from the git worker rather than answering JSON.
   api.use(deps.downloads);
   for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway));

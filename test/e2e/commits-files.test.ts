@@ -177,6 +177,24 @@ describe('repository files', () => {
     });
   });
 
+  it('writes a file as large as the facade takes through every hop, and answers a larger body 413', async () => {
+    // Each hop (gateway, subgraph, the worker's gRPC side) accepts what the facade lets in: a
+    // 6 MiB file was a 502 when a hop behind it stopped at 1 MiB (gateway) or 4 MiB (gRPC).
+    const big = randomBytes(6 * 1024 * 1024);
+    const written = await api('POST', repo('/files'), {
+      token: developer.token,
+      body: { file_path: 'large.bin', branch_name: 'feature', content: big.toString('base64'), encoding: 'base64', commit_message: 'A large file' },
+    });
+    expect([written.status, written.body]).toEqual([201, { file_path: 'large.bin', branch_name: 'feature' }]);
+    const read = await api('GET', repo('/files'), { token: reporter.token, query: { file_path: 'large.bin', ref: 'feature' } });
+    expect(Buffer.from(read.body.content, 'base64').equals(big)).toBe(true);
+    const tooLarge = await api('POST', repo('/files'), {
+      token: developer.token,
+      body: { file_path: 'huge.bin', branch_name: 'feature', content: 'x'.repeat(11 * 1024 * 1024), commit_message: 'Too large' },
+    });
+    expect([tooLarge.status, tooLarge.body]).toEqual([413, { message: '413 Request Entity Too Large' }]);
+  });
+
   it('refuses in GitLab\'s words, and a refused write changes nothing', async () => {
     const tip = async () => (await api('GET', repo('/commits/master'), { token: owner.token })).body.id;
     const before = await tip();

@@ -1,3 +1,4 @@
+export * from './body-limits';
 export * from './config';
 export * from './db';
 export * from './errors';

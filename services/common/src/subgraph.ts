@@ -8,6 +8,7 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { Server } from 'node:http';
 import express, { type Express, type Router } from 'express';
 import { parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { INTERNAL_BODY_LIMIT } from './body-limits';
 import { DomainError, ErrorCode, isShownAsIs } from './errors';
 import { pingSql, type Sql } from './db';
 import { createObservedApp, listen } from './http-server';
@@ -75,7 +76,7 @@ export async function mountSubgraph<TContext extends { principal: Principal }>(o
       res.locals.principal = principal;
       next();
     },
-    express.json({ limit: '1mb' }),
+    express.json({ limit: INTERNAL_BODY_LIMIT }),
     expressMiddleware(server, { context: async ({ res }) => options.createContext(res.locals.principal as Principal) }),
   );
   return server;

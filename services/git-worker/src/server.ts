@@ -1,4 +1,5 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { INTERNAL_BODY_LIMIT } from '@hub/common';
 import { loadGitProtos } from '@hub/protos';
 import { GetBlob } from './blob/get-blob';
 import { GetRawBlob } from './blob/get-raw-blob';
@@ -29,7 +30,8 @@ import type { WorkerDeps } from './rpc';
 /** The gRPC server with every service of protos/ registered, one handler per RPC. */
 export function createGrpcServer(deps: WorkerDeps): Server {
   const protos = loadGitProtos();
-  const server = new Server({ 'grpc.max_send_message_length': 16 * 1024 * 1024 });
+  // A file written through the API arrives as one message: accept what the facade let in.
+  const server = new Server({ 'grpc.max_send_message_length': 16 * 1024 * 1024, 'grpc.max_receive_message_length': INTERNAL_BODY_LIMIT });
   server.addService(protos.RepositoryService.service, {
     CreateRepository: CreateRepository(deps),
     DeleteRepository: DeleteRepository(deps),
