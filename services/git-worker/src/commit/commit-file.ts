@@ -3,19 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommitServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
-import { existingRepo, gitText, isEmptyRepo, runGit } from '../git/run';
-import { validateBranchName, validatePath } from '../git/validate';
+import { existingRepo, findCommit, gitText, isEmptyRepo, runGit, ZERO_OID as ZERO } from '../git/run';
+import { signatureText, validateBranchName, validatePath } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
-const ZERO = '0'.repeat(40);
 const ATTEMPTS = 3;
-const clean = (text: string) => text.replace(/[<>\r\n\0]/g, '').trim();
-
-/** The branch's tip, or null when there is no such branch. */
-async function tipOf(repo: string, ref: string): Promise<string | null> {
-  const result = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
-  return result.code === 0 ? result.stdout.toString('utf8').trim() : null;
-}
 
 /** The tree entry at `path` in `commit` (mode, type, id), or null. */
 async function entryAt(repo: string, commit: string, path: string): Promise<{ mode: string; type: string; id: string } | null> {
@@ -41,13 +33,13 @@ export const CommitFile = (deps: WorkerDeps): CommitServiceHandlers['CommitFile'
     if (path === '') throw gitError('INVALID_ARGUMENT', 'file_path is invalid', 'file_path');
     if (request.action === 'ACTION_UNSPECIFIED') throw gitError('INVALID_ARGUMENT', 'action is missing', 'action');
     const ref = `refs/heads/${branch}`;
-    const name = clean(request.author?.name ?? '') || 'Hub';
-    const email = clean(request.author?.email ?? '');
+    const name = signatureText(request.author?.name ?? '') || 'Hub';
+    const email = signatureText(request.author?.email ?? '');
     const env = { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
     const scratch = await mkdtemp(join(tmpdir(), 'hub-commit-'));
     try {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const parent = await tipOf(repo, ref);
+        const parent = await findCommit(repo, ref);
         // Only a first file may start a branch, and only in a repository with nothing in it yet.
         const wasEmpty = !parent && (await isEmptyRepo(repo));
         if (!parent && !(request.action === 'CREATE' && wasEmpty)) throw gitError('REF_NOT_FOUND', 'no such branch', 'branch_name');

@@ -82,11 +82,20 @@ export async function gitText(cwd: string, args: string[], options: Parameters<t
   return result.stdout.toString('utf8');
 }
 
-/** The commit a branch, tag or sha names, or REF_NOT_FOUND. The ref must be validated first. */
-export async function resolveCommit(repo: string, ref: string, field = 'ref'): Promise<string> {
+/** The object id git uses for "no commit": the old value of a new ref, the new value of a deleted one. */
+export const ZERO_OID = '0'.repeat(40);
+
+/** The commit a branch, tag or sha names, or null. The ref must be validated first. */
+export async function findCommit(repo: string, ref: string): Promise<string | null> {
   const result = await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   const sha = result.stdout.toString('utf8').trim();
-  if (result.code !== 0 || !/^[0-9a-f]{40}$/.test(sha)) throw gitError('REF_NOT_FOUND', `${field} names no commit`, field);
+  return result.code === 0 && /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+}
+
+/** The commit a branch, tag or sha names, or REF_NOT_FOUND. The ref must be validated first. */
+export async function resolveCommit(repo: string, ref: string, field = 'ref'): Promise<string> {
+  const sha = await findCommit(repo, ref);
+  if (!sha) throw gitError('REF_NOT_FOUND', `${field} names no commit`, field);
   return sha;
 }
 

@@ -44,6 +44,9 @@ export function validatePath(path: string, field = 'path'): string {
   return segments.join('/');
 }
 
+/** A name or email for a commit or tag header: no angle brackets or line breaks to break its format. */
+export const signatureText = (text: string) => text.replace(/[<>\r\n\0]/g, '').trim();
+
 /** A new tag's name, by git's own rules for refs/tags/<name>. */
 export function validateTagName(name: string): string {
   try {

@@ -1,8 +1,7 @@
 import { gitWorkerEvents, type Sql } from '@hub/common';
 import { readCommits } from '../git/objects';
-import { runGit } from '../git/run';
+import { runGit, ZERO_OID as ZERO } from '../git/run';
 
-const ZERO = '0'.repeat(40);
 /** GitLab's push payloads carry at most this many commits (the newest, oldest first). */
 const MAX_COMMITS = 20;
 

@@ -1,12 +1,11 @@
 import type { MergeServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
 import { existingRepo, resolveCommit, runGit } from '../git/run';
-import { validateBranchName } from '../git/validate';
+import { signatureText, validateBranchName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 import { mergeSource, mergeTree } from './merge-source';
 
 const ATTEMPTS = 3;
-const clean = (text: string) => text.replace(/[<>\r\n\0]/g, '').trim();
 
 /**
  * A merge commit of source into target, made without a working tree (merge-tree, commit-tree),
@@ -19,7 +18,7 @@ export const MergeBranch = (deps: WorkerDeps): MergeServiceHandlers['MergeBranch
     const repo = existingRepo(deps.root, projectId);
     const targetRef = `refs/heads/${validateBranchName(request.target)}`;
     const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository?.projectId, projectId);
-    const author = { name: clean(request.author?.name ?? '') || 'Hub', email: clean(request.author?.email ?? '') };
+    const author = { name: signatureText(request.author?.name ?? '') || 'Hub', email: signatureText(request.author?.email ?? '') };
     const env = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
     try {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -1,11 +1,9 @@
 import type { RefServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
 import { readCommits } from '../git/objects';
-import { existingRepo, isEmptyRepo, resolveCommit, runGit } from '../git/run';
+import { existingRepo, isEmptyRepo, resolveCommit, runGit, ZERO_OID as ZERO } from '../git/run';
 import { validateRef } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
-
-const ZERO = '0'.repeat(40);
 
 /** A new branch at a ref's commit; the zero old value keeps it from moving a branch that exists. */
 export const CreateBranch = (deps: WorkerDeps): RefServiceHandlers['CreateBranch'] =>

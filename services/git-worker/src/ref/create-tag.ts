@@ -1,11 +1,10 @@
 import type { RefServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
-import { existingRepo, resolveCommit, runGit } from '../git/run';
-import { validateRef, validateTagName } from '../git/validate';
+import { existingRepo, resolveCommit, runGit, ZERO_OID as ZERO } from '../git/run';
+import { signatureText, validateRef, validateTagName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 import { describeTags } from './list-tags';
 
-const ZERO = '0'.repeat(40);
 
 /** A lightweight tag, or an annotated one when a message is given; never moves an existing tag. */
 export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
@@ -26,10 +25,8 @@ export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
     }
     let target = sha;
     if (request.message) {
-      // Header fields must not break the object's format: no angle brackets or line breaks.
-      const clean = (text: string) => text.replace(/[<>\r\n\0]/g, '').trim();
       const tagger = request.tagger ?? { name: 'Hub', email: 'hub@localhost' };
-      const body = `object ${sha}\ntype commit\ntag ${name}\ntagger ${clean(tagger.name) || 'Hub'} <${clean(tagger.email)}> ${Math.floor(Date.now() / 1000)} +0000\n\n${request.message.endsWith('\n') ? request.message : request.message + '\n'}`;
+      const body = `object ${sha}\ntype commit\ntag ${name}\ntagger ${signatureText(tagger.name) || 'Hub'} <${signatureText(tagger.email)}> ${Math.floor(Date.now() / 1000)} +0000\n\n${request.message.endsWith('\n') ? request.message : request.message + '\n'}`;
       const made = await runGit(repo, ['mktag'], { input: body });
       if (made.code !== 0) throw gitError('INVALID_ARGUMENT', 'message is invalid', 'message');
       target = made.stdout.toString('utf8').trim();
