@@ -90,6 +90,12 @@ export function createAccessClient(options: { membership: InternalClient; ttlMs:
       size -= entries.size;
       cache.delete(projectId);
     },
+
+    /** A group membership changed: the user's answers on every project may have. */
+    invalidateUser(userId: number) {
+      const user = String(userId);
+      for (const entries of cache.values()) if (entries.delete(user)) size--;
+    },
   };
 }
 
@@ -107,7 +113,9 @@ export function followAccessChanges(options: { redis: Redis; access: AccessClien
     logger: options.logger,
     onEvent: (event) => {
       const known = read(event);
-      if (known) options.access.invalidateProject(known.payload.project_id);
+      if (!known) return;
+      if ('project_id' in known.payload) options.access.invalidateProject(known.payload.project_id);
+      else options.access.invalidateUser(known.payload.user_id);
     },
   });
 }

@@ -40,13 +40,15 @@ const oauthError = (code: ErrorCode, error: string, description: string) =>
 const DUMMY_HASH = hashPassword('timing-equaliser');
 
 const UNIQUE_VIOLATION = '23505';
+
+type UserEventType = Extract<keyof typeof identityEvents.schemas, `user.${string}`>;
 const MAX_INT32 = 2 ** 31 - 1;
 
 /** Everything identity does to its data: users, tokens, namespaces, sign-ins. */
 export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTokenTtlSeconds: number }) {
   const { sql } = deps;
 
-  const event = (tx: TransactionSql, type: keyof typeof identityEvents.schemas, user: UserRow) =>
+  const event = (tx: TransactionSql, type: UserEventType, user: UserRow) =>
     identityEvents.record(tx, type, { user_id: user.id, username: user.username, email: user.email, name: user.name, is_admin: user.isAdmin });
 
   /** 409 for a taken email or username, GitLab's order: email first. */

@@ -31,7 +31,7 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
     if (!MEMBER_ACCESS_LEVELS.includes(accessLevel)) throw unprocessable({ access_level: ['is not included in the list'] });
   }
 
-  const event = (tx: TransactionSql, type: keyof typeof membershipEvents.schemas, principal: Principal, member: members.MemberRow, username: string | null) =>
+  const event = (tx: TransactionSql, type: Extract<keyof typeof membershipEvents.schemas, `member.${string}`>, principal: Principal, member: members.MemberRow, username: string | null) =>
     membershipEvents.record(tx, type, {
       project_id: member.projectId,
       user_id: member.userId,

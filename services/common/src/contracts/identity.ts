@@ -5,6 +5,20 @@ import { id, ids, timestamp } from './shared';
 
 const user = payload({ user_id: id, username: z.string(), email: z.string(), name: z.string(), is_admin: z.boolean() });
 
+/** A group: a namespace of kind group. `owner_id` is the creator, made its first Owner. */
+const group = payload({
+  group_id: id,
+  name: z.string(),
+  path: z.string(),
+  description: z.string(),
+  owner_id: id.nullable(),
+  owner_username: z.string().nullable(),
+  owner_email: z.string().nullable(),
+  owner_name: z.string().nullable(),
+  actor_id: id.nullable(),
+  actor_username: z.string().nullable(),
+});
+
 export const identityEvents = defineEvents('identity', {
   'user.created': user,
   'user.updated': user,
@@ -13,6 +27,11 @@ export const identityEvents = defineEvents('identity', {
   'user.unblocked': user,
   /** The private token changed: cached principals of the user must go. */
   'user.private_token_reset': user,
+  /** Membership makes the owner an Owner member from this (and from a direct call at creation). */
+  'group.created': group,
+  'group.updated': group,
+  /** Projects removes the group's projects; membership its members. */
+  'group.deleted': group,
 });
 
 export const userSummary = z.object({

@@ -6,10 +6,26 @@ import { actor, id, ids } from './shared';
 
 const member = payload({ project_id: id, user_id: id, user_username: z.string().nullable(), access_level: z.number().int(), ...actor });
 
+/** A group member; the group's name and path ride along for system hooks. */
+const groupMember = payload({
+  group_id: id,
+  group_name: z.string(),
+  group_path: z.string(),
+  user_id: id,
+  user_username: z.string().nullable(),
+  user_name: z.string().nullable(),
+  user_email: z.string().nullable(),
+  access_level: z.number().int(),
+  ...actor,
+});
+
 export const membershipEvents = defineEvents('membership', {
   'member.added': member,
   'member.updated': member,
   'member.removed': member,
+  'group_member.added': groupMember,
+  'group_member.updated': groupMember,
+  'group_member.removed': groupMember,
 });
 
 /**
