@@ -20,6 +20,7 @@ function fakeMembership() {
               visibilityLevel: Visibility.PRIVATE,
               ownerId: 1,
               memberLevel: null,
+              groupLevel: null,
               notificationLevel: null,
               archived: false,
               issuesEnabled: true,

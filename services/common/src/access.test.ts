@@ -8,6 +8,7 @@ const facts = (overrides: Partial<ProjectAccess> = {}): ProjectAccess => ({
   visibilityLevel: Visibility.PRIVATE,
   ownerId: OWNER_ID,
   memberLevel: null,
+  groupLevel: null,
   notificationLevel: null,
   archived: false,
   issuesEnabled: true,
@@ -51,6 +52,11 @@ describe('can', () => {
     ['archived projects take no merge request administration', [facts({ archived: true }), user(OWNER_ID)], 'admin_merge_request', false],
     ['archived projects still take issues', [facts({ archived: true, memberLevel: AccessLevel.GUEST }), user(2)], 'create_issue', true],
     ['archived projects still take comments', [facts({ archived: true, memberLevel: AccessLevel.GUEST }), user(2)], 'create_note', true],
+    ['a group developer pushes to the group\'s project', [facts({ ownerId: null, groupLevel: AccessLevel.DEVELOPER }), user(2)], 'push_code', true],
+    ['a group reporter cannot push', [facts({ ownerId: null, groupLevel: AccessLevel.REPORTER }), user(2)], 'push_code', false],
+    ['the higher of project and group level counts', [facts({ ownerId: null, memberLevel: AccessLevel.GUEST, groupLevel: AccessLevel.MASTER }), user(2)], 'admin_project', true],
+    ['a group owner removes the group\'s project', [facts({ ownerId: null, groupLevel: AccessLevel.OWNER }), user(2)], 'remove_project', true],
+    ['a group master cannot remove the group\'s project', [facts({ ownerId: null, groupLevel: AccessLevel.MASTER }), user(2)], 'remove_project', false],
     ['archived projects still take snippets', [facts({ archived: true, snippetsEnabled: true, memberLevel: AccessLevel.REPORTER }), user(2)], 'create_snippet', true],
   ])('%s', (_name, [access, principal], ability, expected) => {
     expect(can(access, principal, ability)).toBe(expected);

@@ -82,11 +82,15 @@ const FEATURE_OF: Partial<Record<Ability, keyof ProjectAccess>> = {
  */
 const ARCHIVED_TAKES = new Set<Ability>(['create_merge_request', 'admin_merge_request', 'push_code', 'push_code_to_protected_branches']);
 
-/** The user's level on the project: Owner for the namespace owner, else the membership level. */
+/**
+ * The user's level on the project: Owner for the namespace owner, else the higher of the project
+ * membership and the group membership (GitLab's max_member_access). A group's Owner is Owner of
+ * its projects, as GitLab gave group owners project_admin_rules.
+ */
 export function accessLevelOf(access: ProjectAccess, principal: Principal): number {
   if (principal.userId === null) return AccessLevel.NONE;
   if (access.ownerId !== null && access.ownerId === principal.userId) return AccessLevel.OWNER;
-  return access.memberLevel ?? AccessLevel.NONE;
+  return Math.max(access.memberLevel ?? AccessLevel.NONE, access.groupLevel ?? AccessLevel.NONE);
 }
 
 export function can(access: ProjectAccess, principal: Principal, ability: Ability): boolean {

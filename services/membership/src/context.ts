@@ -22,3 +22,8 @@ export function createLoaders(membership: MembershipService, principal: Principa
 export interface ProjectRef {
   id: number;
 }
+
+/** A group as this subgraph knows it: the key the gateway hands over. */
+export interface GroupRef {
+  id: number;
+}

@@ -15,6 +15,7 @@ import {
 import { createLoaders, type MembershipContext } from './context';
 import { loadMembershipConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
+import { createGroupsService } from './groups-service';
 import { createInternalRoutes } from './internal/routes';
 import { createMembershipService } from './membership-service';
 import { createResolvers } from './resolvers';
@@ -30,13 +31,14 @@ async function main() {
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
   const membership = createMembershipService({ sql, identity });
+  const groups = createGroupsService({ sql, identity });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     group: SERVICE,
     services: ['projects', 'identity'],
     logger,
-    handle: createEventHandler(sql, logger),
+    handle: createEventHandler(sql, groups, logger),
   });
 
   const server = await serveSubgraph<MembershipContext>({
@@ -44,11 +46,11 @@ async function main() {
     port: config.MEMBERSHIP_PORT,
     sql,
     sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
-    resolvers: createResolvers({ sql, membership }),
+    resolvers: createResolvers({ sql, membership, groups }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(membership, principal) }),
-    routers: [createInternalRoutes({ sql, membership, secret: config.PRINCIPAL_SECRET, logger })],
+    routers: [createInternalRoutes({ sql, membership, groups, secret: config.PRINCIPAL_SECRET, logger })],
   });
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

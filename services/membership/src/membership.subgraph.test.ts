@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
 import { createLoaders, type MembershipContext } from './context';
 import { applyProjectFacts } from './db/project-facts';
+import { createGroupsService } from './groups-service';
 import { createMembershipService } from './membership-service';
 import { createResolvers } from './resolvers';
 
@@ -32,6 +33,7 @@ const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): Projec
   version: ++version,
   deleted: false,
   creatorId: OWNER,
+  namespaceId: null,
   ...overrides,
 });
 
@@ -43,13 +45,15 @@ const REMOVE = `mutation($p: Int!, $u: Int!) { removeProjectMember(projectId: $p
 describe('membership subgraph', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
   let subgraph: Awaited<ReturnType<typeof createTestSubgraph<MembershipContext>>>;
+  let groups: ReturnType<typeof createGroupsService>;
 
   beforeAll(async () => {
     db = await createTestSchema('membership', resolve(__dirname, '..', 'migrations'));
     const membership = createMembershipService({ sql: db.sql, identity });
+    groups = createGroupsService({ sql: db.sql, identity });
     subgraph = await createTestSubgraph<MembershipContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, membership }),
+      resolvers: createResolvers({ sql: db.sql, membership, groups }),
       createContext: (principal) => ({ principal, loaders: createLoaders(membership, principal) }),
     });
     await db.sql.begin((tx) => applyProjectFacts(tx, facts(100)));
@@ -120,5 +124,60 @@ describe('membership subgraph', () => {
     expect(errorCode(await subgraph.run(MEMBERS, { id: 200 }, ADMIN))).toBe('NOT_FOUND');
     // A tombstone stays: no later fact brings the project back.
     expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(200)))).toBe(false);
+  });
+
+  describe('groups', () => {
+    const GROUP = 500;
+    const GROUP_MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Group", id: $id }]) { ... on Group { members { total nodes { accessLevel user { id } } } } } }`;
+    const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel user { id } } }`;
+    const UPDATE_G = `mutation($g: Int!, $u: Int!, $l: Int!) { updateGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel } }`;
+    const REMOVE_G = `mutation($g: Int!, $u: Int!) { removeGroupMember(groupId: $g, userId: $u) { accessLevel } }`;
+    const access = (userId: number, projectId: number) =>
+      createLoaders(createMembershipService({ sql: db.sql, identity }), userPrincipal(userId)).access.load(projectId);
+
+    beforeAll(async () => {
+      expect(await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER })).toBe(true);
+      await db.sql.begin((tx) => applyProjectFacts(tx, facts(600, { ownerId: null, namespaceId: GROUP, creatorId: OWNER })));
+    });
+
+    it('makes the creator the first Owner, once however often identity says so', async () => {
+      await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER });
+      expect((await subgraph.run(GROUP_MEMBERS, { id: GROUP }, userPrincipal(OWNER))).data?._entities[0].members).toEqual({
+        total: 1,
+        nodes: [{ accessLevel: 50, user: { id: OWNER } }],
+      });
+    });
+
+    it('lets the Owner manage members; others get FORBIDDEN, a repeat add CONFLICT, a bad level UNPROCESSABLE', async () => {
+      expect((await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER))).data?.addGroupMember).toEqual({ accessLevel: 30, user: { id: DEVELOPER } });
+      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER)))).toBe('CONFLICT');
+      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 30 }, userPrincipal(DEVELOPER)))).toBe('FORBIDDEN');
+      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 45 }, userPrincipal(OWNER)))).toBe('UNPROCESSABLE');
+      expect(errorCode(await subgraph.run(ADD_G, { g: 9999, u: MASTER, l: 30 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+      // A stranger who sees none of the group's projects may not see the group: 403, as 7.14.
+      expect(errorCode(await subgraph.run(GROUP_MEMBERS, { id: GROUP }, userPrincipal(STRANGER)))).toBe('FORBIDDEN');
+      expect((await subgraph.run(GROUP_MEMBERS, { id: GROUP }, ADMIN)).data?._entities[0].members.total).toBe(2);
+    });
+
+    it('gives a group member their level on the group\'s projects, without being in the project team', async () => {
+      expect(await access(DEVELOPER, 600)).toMatchObject({ memberLevel: null, groupLevel: 30 });
+      expect(await access(STRANGER, 600)).toMatchObject({ memberLevel: null, groupLevel: null });
+      expect((await subgraph.run(UPDATE_G, { g: GROUP, u: DEVELOPER, l: 40 }, userPrincipal(OWNER))).data?.updateGroupMember.accessLevel).toBe(40);
+      expect(await access(DEVELOPER, 600)).toMatchObject({ groupLevel: 40 });
+      expect(errorCode(await subgraph.run(UPDATE_G, { g: GROUP, u: STRANGER, l: 20 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+    });
+
+    it('removes a member (404 for a non-member) and takes the project access with it', async () => {
+      expect((await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER))).data?.removeGroupMember.accessLevel).toBe(40);
+      expect(errorCode(await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+      expect(await access(DEVELOPER, 600)).toMatchObject({ groupLevel: null });
+    });
+
+    it('a deleted group loses its members and is not revived by a late creation event', async () => {
+      expect(await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: true, ownerId: null })).toBe(false);
+      expect(await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER })).toBe(false);
+      expect(errorCode(await subgraph.run(GROUP_MEMBERS, { id: GROUP }, ADMIN))).toBe('NOT_FOUND');
+      expect(await access(OWNER, 600)).toMatchObject({ groupLevel: null });
+    });
   });
 });

@@ -43,6 +43,7 @@ export const factsOf = (row: ProjectRow, deleted = false): ProjectFacts => ({
   version: deleted ? row.version + 1 : row.version,
   deleted,
   creatorId: row.creatorId,
+  namespaceId: row.namespaceId,
 });
 
 const takenErrors = (taken: { name: boolean; path: boolean }): FieldErrors | null => {

@@ -39,6 +39,8 @@ export const projectAccess = z.object({
   ownerId: id.nullable(),
   /** The user's membership level, null when the user is not a member. */
   memberLevel: z.number().int().nullable(),
+  /** The user's level in the project's group, null when it is not in a group or the user is not a member of it. */
+  groupLevel: z.number().int().nullable(),
   notificationLevel: z.number().int().nullable(),
   archived: z.boolean(),
   issuesEnabled: z.boolean(),
@@ -63,3 +65,20 @@ export const memberProjects = endpoint('/internal/member-projects', z.object({ u
  * carries the same facts may arrive in any order.
  */
 export const applyProjectFacts = endpoint('/internal/project-facts', projectFacts, z.object({ applied: z.boolean() }));
+
+/** What identity tells membership about a group: the group (or its deletion) and, at creation, its first Owner. */
+export const applyGroup = endpoint(
+  '/internal/groups/apply',
+  z.object({ groupId: id, name: z.string(), path: z.string(), deleted: z.boolean(), ownerId: id.nullable() }),
+  z.object({ applied: z.boolean() }),
+);
+
+/** Per asked group, in order: the user's level in it and whether the user may see it (GitLab's read_group). */
+export const groupAccessLookup = endpoint(
+  '/internal/groups/access',
+  z.object({ userId: id.nullable(), groupIds: ids }),
+  z.object({ access: z.array(z.object({ groupId: id, level: z.number().int().nullable(), readable: z.boolean() })) }),
+);
+
+/** The groups a user is a member of. */
+export const memberGroups = endpoint('/internal/groups/of-member', z.object({ userId: id }), z.object({ groupIds: z.array(id) }));

@@ -20,6 +20,8 @@ export const projectFacts = z.object({
    * when membership first learns of the project; null in facts recorded before it was sent.
    */
   creatorId: id.nullable().default(null),
+  /** The namespace the project lives in: a group's members have access to its projects. Null in facts sent before groups. */
+  namespaceId: id.nullable().default(null),
 });
 export type ProjectFacts = z.output<typeof projectFacts>;
 

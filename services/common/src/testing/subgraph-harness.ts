@@ -78,13 +78,13 @@ export const userPrincipal = (userId: number, options: { isAdmin?: boolean; user
  * Membership's authorization API as a subgraph test needs it (membership is another service):
  * the given projects, and each user's level on every one of them.
  */
-export function membershipStandIn(projects: Array<Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'>>, levels: Record<number, number>): InternalClient {
+export function membershipStandIn(projects: Array<Omit<ProjectAccess, 'memberLevel' | 'groupLevel' | 'notificationLevel'>>, levels: Record<number, number>): InternalClient {
   const byId = new Map(projects.map((p) => [p.projectId, p]));
   return {
     call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
       access: body.projectIds.map((id) => {
         const project = byId.get(id);
-        return project ? { ...project, memberLevel: body.userId === null ? null : (levels[body.userId] ?? null), notificationLevel: null } : null;
+        return project ? { ...project, memberLevel: body.userId === null ? null : (levels[body.userId] ?? null), groupLevel: null, notificationLevel: null } : null;
       }),
     }),
     close: async () => {},
@@ -92,7 +92,7 @@ export function membershipStandIn(projects: Array<Omit<ProjectAccess, 'memberLev
 }
 
 /** A private project owned by `ownerId`, with every feature on unless `overrides` says otherwise. */
-export const privateProject = (projectId: number, ownerId: number, overrides: Partial<ProjectAccess> = {}): Omit<ProjectAccess, 'memberLevel' | 'notificationLevel'> => ({
+export const privateProject = (projectId: number, ownerId: number, overrides: Partial<ProjectAccess> = {}): Omit<ProjectAccess, 'memberLevel' | 'groupLevel' | 'notificationLevel'> => ({
   projectId,
   visibilityLevel: 0,
   ownerId,

@@ -16,12 +16,13 @@ type Db = Sql | TransactionSql;
  */
 export async function applyProjectFacts(tx: TransactionSql, facts: ProjectFacts): Promise<boolean> {
   const applied = await tx<{ inserted: boolean }[]>`
-    insert into project_facts (project_id, owner_id, visibility_level, archived, issues_enabled,
+    insert into project_facts (project_id, owner_id, namespace_id, visibility_level, archived, issues_enabled,
       merge_requests_enabled, snippets_enabled, wiki_enabled, version, deleted)
-    values (${facts.projectId}, ${facts.ownerId}, ${facts.visibilityLevel}, ${facts.archived}, ${facts.issuesEnabled},
+    values (${facts.projectId}, ${facts.ownerId}, ${facts.namespaceId}, ${facts.visibilityLevel}, ${facts.archived}, ${facts.issuesEnabled},
       ${facts.mergeRequestsEnabled}, ${facts.snippetsEnabled}, ${facts.wikiEnabled}, ${facts.version}, ${facts.deleted})
     on conflict (project_id) do update set
-      owner_id = excluded.owner_id, visibility_level = excluded.visibility_level, archived = excluded.archived,
+      owner_id = excluded.owner_id, namespace_id = coalesce(excluded.namespace_id, project_facts.namespace_id),
+      visibility_level = excluded.visibility_level, archived = excluded.archived,
       issues_enabled = excluded.issues_enabled, merge_requests_enabled = excluded.merge_requests_enabled,
       snippets_enabled = excluded.snippets_enabled, wiki_enabled = excluded.wiki_enabled,
       version = excluded.version, deleted = excluded.deleted, updated_at = now()
@@ -38,14 +39,20 @@ export async function applyProjectFacts(tx: TransactionSql, facts: ProjectFacts)
   return true;
 }
 
-/** The access facts of `projectIds` for one user (anonymous: no membership), in one query. */
+/**
+ * The access facts of `projectIds` for one user (anonymous: no membership), in one query. A group
+ * member's level in the project's group comes beside the project membership: GitLab's
+ * max_member_access took the higher of the two.
+ */
 export async function findAccess(sql: Db, userId: number | null, projectIds: readonly number[]): Promise<Map<number, ProjectAccess>> {
   if (projectIds.length === 0) return new Map();
   const rows = await sql<ProjectAccess[]>`
     select f.project_id, f.owner_id, f.visibility_level, f.archived, f.issues_enabled, f.merge_requests_enabled,
-      f.snippets_enabled, f.wiki_enabled, m.access_level as member_level, m.notification_level
+      f.snippets_enabled, f.wiki_enabled, m.access_level as member_level, m.notification_level,
+      g.access_level as group_level
     from project_facts f
     left join members m on m.project_id = f.project_id and m.user_id = ${userId ?? 0}
+    left join group_members g on g.group_id = f.namespace_id and g.user_id = ${userId ?? 0}
     where f.project_id in ${sql(projectIds as number[])} and not f.deleted`;
   return new Map(rows.map((row) => [row.projectId, row]));
 }

@@ -24,9 +24,33 @@ const updateProjectMember =
     return membership.updateMember(principal, projectId, userId, accessLevel);
   };
 
+const addGroupMember =
+  ({ groups }: ResolverDeps): MutationResolvers['addGroupMember'] =>
+  (_parent, { groupId, userId, accessLevel }, { principal }) => {
+    requireUser(principal);
+    return groups.addMember(principal, groupId, userId, accessLevel);
+  };
+
+const updateGroupMember =
+  ({ groups }: ResolverDeps): MutationResolvers['updateGroupMember'] =>
+  (_parent, { groupId, userId, accessLevel }, { principal }) => {
+    requireUser(principal);
+    return groups.updateMember(principal, groupId, userId, accessLevel);
+  };
+
+const removeGroupMember =
+  ({ groups }: ResolverDeps): MutationResolvers['removeGroupMember'] =>
+  (_parent, { groupId, userId }, { principal }) => {
+    requireUser(principal);
+    return groups.removeMember(principal, groupId, userId);
+  };
+
 /** Every mutation of this subgraph, made from the same dependencies. */
 export const createMutationResolvers = (deps: ResolverDeps): MutationResolvers => ({
   addProjectMember: addProjectMember(deps),
   updateProjectMember: updateProjectMember(deps),
   removeProjectMember: removeProjectMember(deps),
+  addGroupMember: addGroupMember(deps),
+  updateGroupMember: updateGroupMember(deps),
+  removeGroupMember: removeGroupMember(deps),
 });

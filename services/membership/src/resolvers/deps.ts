@@ -1,8 +1,10 @@
 import type { Sql } from '@hub/common';
+import type { GroupsService } from '../groups-service';
 import type { MembershipService } from '../membership-service';
 
 /** What resolvers are built from; passed in by main.ts, never imported as singletons. */
 export interface ResolverDeps {
   sql: Sql;
   membership: MembershipService;
+  groups: GroupsService;
 }

@@ -1,6 +1,7 @@
 import { DateTimeScalar } from '@hub/common';
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { createGroupResolvers, groupMemberResolvers } from './Group';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
 import { projectMemberResolvers } from './ProjectMember';
@@ -9,6 +10,8 @@ export type { ResolverDeps };
 
 export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   DateTime: DateTimeScalar,
+  Group: createGroupResolvers(deps),
+  GroupMember: groupMemberResolvers,
   Mutation: createMutationResolvers(deps),
   Project: createProjectResolvers(deps),
   ProjectMember: projectMemberResolvers,
