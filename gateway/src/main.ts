@@ -59,7 +59,7 @@ async function main() {
     logger,
     onEvent: (event) => {
       const known = readUserEvent(event);
-      if (known && 'user_id' in known.payload) cache.invalidateUser(known.payload.user_id);
+      if (known?.key.startsWith('identity:user.') && 'user_id' in known.payload && known.payload.user_id !== null) cache.invalidateUser(known.payload.user_id);
     },
   });
 

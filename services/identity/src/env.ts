@@ -8,6 +8,8 @@ export const loadIdentityConfig = () =>
     'DB_POOL_MAX',
     'REDIS_URL',
     'PRINCIPAL_SECRET',
+    'MEMBERSHIP_URL',
+    'ACCESS_CACHE_TTL_MS',
     'EXTERNAL_URL',
     'OAUTH_TOKEN_TTL_S',
     'EVENTS_STREAM_MAXLEN',

@@ -33,3 +33,8 @@ export function createLoaders(sql: Sql, access: AccessClient, projects: Projects
 
 /** A user as this subgraph returns one: a bare reference, or an owner's copied profile. */
 export type UserRef = { id: number } & Partial<UserProfile>;
+
+/** A group as this subgraph knows it: the key the gateway hands over. */
+export interface GroupRef {
+  id: number;
+}

@@ -103,6 +103,9 @@ export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; 
     const known = read(event);
     if (!known) return;
     switch (known.key) {
+      case 'identity:group.deleted':
+        await deps.projects.removeInNamespace(known.payload.group_id);
+        return;
       case 'identity:user.deleted':
         await deps.projects.removeOwnedBy(known.payload.user_id);
         return;

@@ -6,9 +6,11 @@ import {
   createInternalClient,
   createLogger,
   createRedis,
+  createSettingsClient,
   createSql,
   exitOnStartupFailure,
   followAccessChanges,
+  followSettingsChanges,
   migrate,
   onShutdown,
   serveSubgraph,
@@ -17,6 +19,7 @@ import {
 import { createLoaders, type ProjectsContext } from './context';
 import { loadProjectsConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
+import { createVisibilityRules } from './domain/visibility-rules';
 import { createProjectsService } from './projects-service';
 import { createLookupRouter } from './internal/routes';
 import { createResolvers } from './resolvers';
@@ -34,7 +37,8 @@ async function main() {
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
-  const projects = createProjectsService({ sql, identity, membership, access, logger });
+  const settings = createSettingsClient({ identity });
+  const projects = createProjectsService({ sql, identity, membership, access, logger, visibility: createVisibilityRules({ settings }) });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
@@ -45,6 +49,8 @@ async function main() {
   });
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
+  // …and the copy of the application settings when an admin changes them.
+  const settingsInvalidation = followSettingsChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), settings, logger });
 
   const server = await serveSubgraph<ProjectsContext>({
     service: SERVICE,
@@ -62,6 +68,7 @@ async function main() {
     () => closeServer(server),
     () => consumer.stop(),
     () => invalidation.stop(),
+    () => settingsInvalidation.stop(),
     () => relay.stop(),
     () => identity.close(),
     () => membership.close(),

@@ -1,5 +1,8 @@
 import {
+  AccessLevel,
   applyProjectFacts,
+  badRequest,
+  groupAccessLookup,
   namespacesLookup,
   type RequestOf,
   authorize,
@@ -26,6 +29,7 @@ import * as namespaceCopies from './db/namespaces';
 import * as projects from './db/projects';
 import type { ProjectChanges, ProjectRow } from './db/projects';
 import { pathFromName, validateProjectAttributes, visibilityOf, type ProjectAttributes } from './domain/project-attributes';
+import type { VisibilityRules } from './domain/visibility-rules';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -60,6 +64,7 @@ export function createProjectsService(deps: {
   membership: InternalClient;
   access: AccessClient;
   logger: Logger;
+  visibility: VisibilityRules;
 }) {
   const { sql, logger } = deps;
 
@@ -88,6 +93,14 @@ export function createProjectsService(deps: {
       await namespaceCopies.upsertNamespaces(tx, fresh);
       for (const n of fresh) await projects.renameNamespace(tx, userId, n.path, n.name);
     });
+  }
+
+  /** GitLab's create_projects on a namespace: its owner, a group's Masters and Owners, admins. */
+  async function mayCreateIn(principal: Principal, namespace: NamespaceSummary): Promise<boolean> {
+    if (principal.isAdmin) return true;
+    if (namespace.kind === 'user') return namespace.ownerId === principal.userId;
+    const { access } = await deps.membership.call(groupAccessLookup, { userId: principal.userId, groupIds: [namespace.id] });
+    return (access[0]?.level ?? 0) >= AccessLevel.MASTER;
   }
 
   async function findProject(id: number): Promise<ProjectRow | undefined> {
@@ -200,7 +213,7 @@ export function createProjectsService(deps: {
         if (!namespace) throw recordNotFound();
       } else if (attrs.namespaceId !== undefined && attrs.namespaceId !== null) {
         [namespace] = await lookupNamespaces({ ids: [attrs.namespaceId] });
-        if (!namespace || (namespace.ownerId !== principal.userId && !principal.isAdmin)) throw invalid({ namespace: ['is not valid'] });
+        if (!namespace || !(await mayCreateIn(principal, namespace))) throw invalid({ namespace: ['is not valid'] });
       } else {
         namespace = await personalNamespace(principal.userId!);
         if (!namespace) throw notFound('Namespace');
@@ -214,7 +227,7 @@ export function createProjectsService(deps: {
         path,
         description: attrs.description ?? null,
         defaultBranch: attrs.defaultBranch ?? 'master',
-        visibilityLevel: visibilityOf(attrs) ?? 0,
+        visibilityLevel: await deps.visibility.forNewProject(principal, visibilityOf(attrs)),
         issuesEnabled: attrs.issuesEnabled ?? true,
         mergeRequestsEnabled: attrs.mergeRequestsEnabled ?? true,
         wikiEnabled: attrs.wikiEnabled ?? true,
@@ -249,6 +262,7 @@ export function createProjectsService(deps: {
       validateProjectAttributes(attrs, false);
       if (attrs.name != null && attrs.name.trim() !== '') authorize(access, principal, 'rename_project');
       if (visibilityOf(attrs) !== undefined) authorize(access, principal, 'change_visibility_level');
+      await deps.visibility.checkChange(principal, row.visibilityLevel, visibilityOf(attrs));
       if (Object.keys(changes).length === 0) return row;
       await refuseTaken(row.namespaceId, changes.name, changes.path, row.id);
       const updated = await sql
@@ -276,6 +290,52 @@ export function createProjectsService(deps: {
       if (!row || !access || !can(access, principal, 'read_project')) return false;
       authorize(access, principal, 'remove_project');
       return deleteRow(principal, row);
+    },
+
+    /**
+     * GitLab 7.14's POST /groups/:id/projects/:project_id (admins only): the project moves into
+     * the group. Its repository stays where it is (stored by id), so nothing on disk moves.
+     * Refusals are 7.14's TransferService answers in its "Failed to transfer project" form.
+     */
+    async transfer(principal: Principal, id: number, namespaceId: number) {
+      requireAdmin(principal);
+      const row = await findProject(id);
+      if (!row) throw recordNotFound();
+      const refuse = (message: string) => badRequest(`Failed to transfer project {:new_namespace=>[${JSON.stringify(message)}]}`);
+      const [namespace] = await lookupNamespaces({ ids: [namespaceId] });
+      if (!namespace || namespace.kind !== 'group' || namespace.id === row.namespaceId) throw refuse('is invalid');
+      // Names are unique per namespace here as well as paths: either collision refuses the move.
+      const taken = await projects.takenInNamespace(sql, namespace.id, row.name, row.path, row.id);
+      if (taken.path || taken.name) {
+        throw refuse('Project with same path in target namespace already exists');
+      }
+      const moved = await sql
+        .begin(async (tx) => {
+          await namespaceCopies.upsertNamespaces(tx, [namespace]);
+          const after = (await projects.updateProject(tx, id, {
+            namespaceId: namespace.id,
+            namespacePath: namespace.path,
+            namespaceName: namespace.name,
+            ownerId: namespace.ownerId,
+          }))!;
+          await projectsEvents.record(tx, 'project.updated', projectPayload(principal, after));
+          return after;
+        })
+        .catch((error: { code?: string }) => {
+          if (error.code === UNIQUE_VIOLATION) throw refuse('Project with same path in target namespace already exists');
+          throw error;
+        });
+      await tellMembership(moved);
+      return { project: moved, namespace };
+    },
+
+    /** A deleted group's projects go with it, as GitLab's `has_many :projects, dependent: :destroy` did. */
+    async removeInNamespace(namespaceId: number): Promise<void> {
+      for (const id of await projects.projectIdsInNamespace(sql, namespaceId)) {
+        const row = await findProject(id);
+        if (row) await deleteRow(null, row);
+      }
+      await sql.begin((tx) => namespaceCopies.deleteNamespace(tx, namespaceId));
     },
 
     /** A deleted user's projects go with them, as in GitLab; each deletion cascades as usual. */

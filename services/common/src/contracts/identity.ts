@@ -1,7 +1,7 @@
 // The contract of services/identity: the events it emits and its internal endpoints. Owned by identity.
 import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
-import { id, ids, timestamp } from './shared';
+import { actor, id, ids, timestamp } from './shared';
 
 const user = payload({ user_id: id, username: z.string(), email: z.string(), name: z.string(), is_admin: z.boolean() });
 
@@ -19,6 +19,18 @@ const group = payload({
   actor_username: z.string().nullable(),
 });
 
+/** An SSH key: a user's (username is the owner's) or a deploy key (no user). */
+const sshKey = payload({
+  key_id: id,
+  kind: z.enum(['user', 'deploy']),
+  title: z.string(),
+  key: z.string(),
+  fingerprint: z.string(),
+  user_id: id.nullable(),
+  username: z.string().nullable(),
+  created_at: timestamp,
+});
+
 export const identityEvents = defineEvents('identity', {
   'user.created': user,
   'user.updated': user,
@@ -32,6 +44,11 @@ export const identityEvents = defineEvents('identity', {
   'group.updated': group,
   /** Projects removes the group's projects; membership its members. */
   'group.deleted': group,
+  /** GitLab's key_create and key_destroy system hook events; a deploy key is destroyed when no project has it. */
+  'key.created': sshKey,
+  'key.deleted': sshKey,
+  /** An admin changed the application settings: every replica drops its cached copy (settings-client). */
+  'settings.updated': payload({ ...actor, updated_at: timestamp }),
 });
 
 export const userSummary = z.object({
@@ -69,6 +86,7 @@ export const namespaceSummary = z.object({
   id,
   path: z.string(),
   name: z.string(),
+  kind: z.enum(['user', 'group']).default('user'),
   description: z.string(),
   ownerId: id.nullable(),
   createdAt: timestamp,
@@ -111,3 +129,23 @@ export const principalLookup = endpoint(
     sudo: principalUser.nullable().optional(),
   }),
 );
+
+/** The application settings (GitLab's ApplicationSetting, one row), as services that apply them read them. */
+export const applicationSettings = z.object({
+  defaultProjectsLimit: z.number().int(),
+  signupEnabled: z.boolean(),
+  signinEnabled: z.boolean(),
+  gravatarEnabled: z.boolean(),
+  /** 0 no protection, 1 protected but developers may push, 2 fully protected (masters only). */
+  defaultBranchProtection: z.number().int(),
+  /** Levels only admins may give projects and snippets. */
+  restrictedVisibilityLevels: z.array(z.number().int()),
+  defaultProjectVisibility: z.number().int(),
+  defaultSnippetVisibility: z.number().int(),
+  maxAttachmentSize: z.number().int(),
+  updatedAt: timestamp,
+});
+export type ApplicationSettings = z.output<typeof applicationSettings>;
+
+/** The current application settings (the settings client caches the answer until `settings.updated`). */
+export const applicationSettingsLookup = endpoint('/internal/application-settings', z.object({}), z.object({ settings: applicationSettings }));

@@ -4,7 +4,7 @@ export interface NamespaceRow {
   id: number;
   name: string;
   path: string;
-  kind: 'user';
+  kind: 'user' | 'group';
   description: string;
   ownerId: number | null;
   createdAt: Date;
@@ -34,15 +34,68 @@ export async function findUserNamespaces(sql: Db, ownerIds: readonly number[]): 
   return sql<NamespaceRow[]>`select * from namespaces where kind = 'user' and owner_id in ${sql(ownerIds as number[])}`;
 }
 
+/**
+ * A page of namespaces: every one when `ownerId` is null (admins), else the user's own and the
+ * groups in `groupIds` (GitLab's User#namespaces).
+ */
 export async function listNamespaces(
   sql: Db,
-  filter: { ownerId: number | null; search?: string | null },
+  filter: { ownerId: number | null; groupIds?: readonly number[]; search?: string | null },
   window: PageWindow,
 ): Promise<{ rows: NamespaceRow[]; total: number }> {
   const pattern = filter.search ? containsPattern(filter.search) : null;
   const where = sql`
     where true
-    ${filter.ownerId !== null ? sql`and owner_id = ${filter.ownerId}` : sql``}
+    ${filter.ownerId !== null ? sql`and (owner_id = ${filter.ownerId} or (kind = 'group' and id = any(${(filter.groupIds ?? []) as number[]}::int[])))` : sql``}
+    ${pattern ? sql`and (name ilike ${pattern} or path ilike ${pattern})` : sql``}`;
+  const [rows, [{ count }]] = await Promise.all([
+    sql<NamespaceRow[]>`select * from namespaces ${where} order by id limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from namespaces ${where}`,
+  ]);
+  return { rows, total: count };
+}
+
+export async function insertGroupNamespace(tx: TransactionSql, group: { name: string; path: string; description: string }): Promise<NamespaceRow> {
+  const [row] = await tx<NamespaceRow[]>`
+    insert into namespaces (name, path, kind, description) values (${group.name}, ${group.path}, 'group', ${group.description})
+    returning *`;
+  return row;
+}
+
+export async function deleteGroupNamespace(tx: TransactionSql, id: number): Promise<NamespaceRow | undefined> {
+  const [row] = await tx<NamespaceRow[]>`delete from namespaces where id = ${id} and kind = 'group' returning *`;
+  return row;
+}
+
+/** A group by id, else by path (case-insensitive), as GitLab's find_group looked it up. */
+export async function findGroup(sql: Db, key: { id?: number | null; path?: string | null }): Promise<NamespaceRow | undefined> {
+  if (key.id !== undefined && key.id !== null) {
+    const [byId] = await sql<NamespaceRow[]>`select * from namespaces where kind = 'group' and id = ${key.id}`;
+    if (byId) return byId;
+  }
+  if (!key.path) return undefined;
+  const [byPath] = await sql<NamespaceRow[]>`select * from namespaces where kind = 'group' and lower(path) = lower(${key.path})`;
+  return byPath;
+}
+
+/** Which of a name and a path another namespace already has (a group's name is unique among groups, its path among all namespaces). */
+export async function takenByNamespaces(sql: Db, name: string, path: string): Promise<{ name: boolean; path: boolean }> {
+  const [row] = await sql<{ name: boolean; path: boolean }[]>`
+    select exists (select 1 from namespaces where kind = 'group' and lower(name) = lower(${name})) as name,
+      exists (select 1 from namespaces where lower(path) = lower(${path})) as path`;
+  return row;
+}
+
+/** A page of groups in id order: all of them, or those in `ids`; `search` matches name or path. */
+export async function listGroups(
+  sql: Db,
+  filter: { ids: readonly number[] | null; search?: string | null },
+  window: PageWindow,
+): Promise<{ rows: NamespaceRow[]; total: number }> {
+  const pattern = filter.search ? containsPattern(filter.search) : null;
+  const where = sql`
+    where kind = 'group'
+    ${filter.ids !== null ? sql`and id = any(${filter.ids as number[]}::int[])` : sql``}
     ${pattern ? sql`and (name ilike ${pattern} or path ilike ${pattern})` : sql``}`;
   const [rows, [{ count }]] = await Promise.all([
     sql<NamespaceRow[]>`select * from namespaces ${where} order by id limit ${window.perPage} offset ${window.offset}`,

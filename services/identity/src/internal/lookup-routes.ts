@@ -28,6 +28,7 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
     id: n.id,
     path: n.path,
     name: n.name,
+    kind: n.kind,
     description: n.description,
     ownerId: n.ownerId,
     createdAt: n.createdAt.toISOString(),

@@ -4,7 +4,7 @@ import { listUsers } from '../db/users';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
-export const createQueryResolvers = ({ sql }: ResolverDeps): QueryResolvers => ({
+export const createQueryResolvers = ({ sql, groups }: ResolverDeps): QueryResolvers => ({
   viewer: (_parent, _args, { principal, loaders }) =>
     principal.userId === null ? null : loaders.userById.load(principal.userId),
 
@@ -19,11 +19,12 @@ export const createQueryResolvers = ({ sql }: ResolverDeps): QueryResolvers => (
     return { nodes: rows, total };
   },
 
-  // GitLab v3: admins see every namespace, others the ones they own.
+  // GitLab v3: admins see every namespace, others their own and their groups (User#namespaces).
   namespaces: async (_parent, args, { principal }) => {
     const userId = requireUser(principal);
     const ownerId = principal.isAdmin ? null : userId;
-    const { rows, total } = await listNamespaces(sql, { ownerId, search: args.search }, pageWindow(args.page, args.perPage));
+    const groupIds = principal.isAdmin ? [] : await groups.memberGroupIds(userId);
+    const { rows, total } = await listNamespaces(sql, { ownerId, groupIds, search: args.search }, pageWindow(args.page, args.perPage));
     return { nodes: rows, total };
   },
 });

@@ -1,9 +1,15 @@
 import type { Sql } from '@hub/common';
+import type { ApplicationSettingsService } from '../domain/application-settings';
+import type { GroupsService } from '../groups-service';
 import type { IdentityService } from '../identity-service';
+import type { KeysService } from '../keys-service';
 
 /** What resolvers are built from; passed in by main.ts, never imported as singletons. */
 export interface ResolverDeps {
   sql: Sql;
   identity: IdentityService;
+  keys: KeysService;
+  groups: GroupsService;
+  settings: ApplicationSettingsService;
   externalUrl: string;
 }

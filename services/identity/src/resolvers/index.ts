@@ -1,17 +1,22 @@
 import { DateTimeScalar } from '@hub/common';
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { createGroupMutations, createGroupQueries, createGroupResolvers } from './Group';
 import { createMutationResolvers } from './Mutation';
 import { createNamespaceResolvers } from './Namespace';
 import { createQueryResolvers } from './Query';
+import { createSettingsMutationResolvers, createSettingsQueryResolvers } from './settings';
 import { createUserResolvers } from './User';
+import { createKeyMutations, createProjectResolvers, createUserKeyResolvers } from './keys';
 
 export type { ResolverDeps };
 
 export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   DateTime: DateTimeScalar,
-  Query: createQueryResolvers(deps),
-  Mutation: createMutationResolvers(deps),
-  User: createUserResolvers(deps),
+  Query: { ...createQueryResolvers(deps), ...createGroupQueries(deps), ...createSettingsQueryResolvers(deps) },
+  Mutation: { ...createMutationResolvers(deps), ...createGroupMutations(deps), ...createSettingsMutationResolvers(deps), ...createKeyMutations(deps) },
+  User: { ...createUserResolvers(deps), ...createUserKeyResolvers(deps) },
+  Project: createProjectResolvers(deps),
   Namespace: createNamespaceResolvers(),
+  Group: createGroupResolvers(deps),
 });

@@ -5,6 +5,7 @@ export interface NamespaceCopyRow {
   id: number;
   path: string;
   name: string;
+  kind: 'user' | 'group';
   description: string;
   ownerId: number | null;
   owner: UserProfile | null;
@@ -17,9 +18,9 @@ type Db = Sql | TransactionSql;
 export async function upsertNamespaces(sql: Db, namespaces: NamespaceSummary[]): Promise<void> {
   for (const n of namespaces) {
     await sql`
-      insert into namespaces (id, path, name, description, owner_id, owner, created_at, updated_at)
-      values (${n.id}, ${n.path}, ${n.name}, ${n.description}, ${n.ownerId}, ${n.owner ? sql.json(n.owner as never) : null}, ${n.createdAt}, ${n.updatedAt})
-      on conflict (id) do update set path = excluded.path, name = excluded.name, description = excluded.description,
+      insert into namespaces (id, path, name, kind, description, owner_id, owner, created_at, updated_at)
+      values (${n.id}, ${n.path}, ${n.name}, ${n.kind}, ${n.description}, ${n.ownerId}, ${n.owner ? sql.json(n.owner as never) : null}, ${n.createdAt}, ${n.updatedAt})
+      on conflict (id) do update set path = excluded.path, name = excluded.name, kind = excluded.kind, description = excluded.description,
         owner_id = excluded.owner_id, owner = excluded.owner, updated_at = excluded.updated_at`;
   }
 }
@@ -30,4 +31,8 @@ export async function findNamespaces(sql: Db, ids: readonly number[]): Promise<N
 
 export async function deleteNamespacesOwnedBy(tx: TransactionSql, ownerId: number): Promise<void> {
   await tx`delete from namespaces where owner_id = ${ownerId}`;
+}
+
+export async function deleteNamespace(tx: TransactionSql, id: number): Promise<void> {
+  await tx`delete from namespaces where id = ${id}`;
 }

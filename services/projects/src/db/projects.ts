@@ -44,6 +44,10 @@ export type ProjectChanges = Partial<
     | 'snippetsEnabled'
     | 'archived'
     | 'forkedFromProjectId'
+    | 'namespaceId'
+    | 'namespacePath'
+    | 'namespaceName'
+    | 'ownerId'
   >
 >;
 
@@ -114,6 +118,11 @@ export async function projectIdsOwnedBy(sql: Db, ownerId: number): Promise<numbe
   return rows.map((r) => r.id);
 }
 
+export async function projectIdsInNamespace(sql: Db, namespaceId: number): Promise<number[]> {
+  const rows = await sql<{ id: number }[]>`select id from projects where namespace_id = ${namespaceId}`;
+  return rows.map((r) => r.id);
+}
+
 export async function touchActivity(tx: TransactionSql, id: number, at: Date): Promise<void> {
   await tx`update projects set last_activity_at = ${at} where id = ${id} and last_activity_at < ${at}`;
 }
@@ -135,6 +144,8 @@ export interface ListFilter {
   search?: string | null;
   /** The name alone (GitLab's /projects/search/:query). */
   nameContains?: string | null;
+  /** The projects of one namespace (a group's). */
+  namespaceId?: number;
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
 }
@@ -157,7 +168,8 @@ export async function listProjects(sql: Db, filter: ListFilter, window: PageWind
             or namespace_name ilike ${containsPattern(filter.search)} or description ilike ${containsPattern(filter.search)})`
         : sql``
     }
-    ${filter.nameContains ? sql`and name ilike ${containsPattern(filter.nameContains)}` : sql``}`;
+    ${filter.nameContains ? sql`and name ilike ${containsPattern(filter.nameContains)}` : sql``}
+    ${filter.namespaceId !== undefined ? sql`and namespace_id = ${filter.namespaceId}` : sql``}`;
   // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
   const order = sql`order by ${sql(filter.orderBy)} ${filter.sort === 'asc' ? sql`asc` : sql`desc`}, id ${filter.sort === 'asc' ? sql`asc` : sql`desc`}`;
   const [rows, [{ count }]] = await Promise.all([

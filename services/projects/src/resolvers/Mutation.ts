@@ -36,8 +36,14 @@ const updateProject =
   (_parent, { id, input }, { principal }) =>
     projects.update(principal, id, input);
 
+const transferProjectToGroup =
+  ({ projects }: ResolverDeps): MutationResolvers['transferProjectToGroup'] =>
+  async (_parent, { groupId, projectId }, { principal }) =>
+    (await projects.transfer(principal, projectId, groupId)).project;
+
 /** Every mutation of this subgraph, made from the same dependencies. */
 export const createMutationResolvers = (deps: ResolverDeps): MutationResolvers => ({
+  transferProjectToGroup: transferProjectToGroup(deps),
   createProject: createProject(deps),
   createProjectForUser: createProjectForUser(deps),
   updateProject: updateProject(deps),

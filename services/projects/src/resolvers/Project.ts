@@ -38,7 +38,8 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
       return {
         projectAccess:
           access?.memberLevel != null ? { accessLevel: access.memberLevel, notificationLevel: access.notificationLevel ?? 3 } : null,
-        groupAccess: null,
+        // Group members' notification levels are not kept: GitLab's default, global (3).
+        groupAccess: access?.groupLevel != null ? { accessLevel: access.groupLevel, notificationLevel: 3 } : null,
       };
     },
 

@@ -1,6 +1,7 @@
 import { DateTimeScalar, JSONScalar } from '@hub/common';
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { createGroupResolvers } from './Group';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
 import { projectEventResolvers } from './ProjectEvent';
@@ -14,5 +15,6 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Query: createQueryResolvers(deps),
   Mutation: createMutationResolvers(deps),
   Project: createProjectResolvers(deps),
+  Group: createGroupResolvers(deps),
   ProjectEvent: projectEventResolvers,
 });

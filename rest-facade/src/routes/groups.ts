@@ -1,0 +1,142 @@
+import {
+  AddGroupMemberDocument,
+  CreateGroupDocument,
+  DeleteGroupDocument,
+  GetGroupDocument,
+  GetGroupMemberDocument,
+  GroupIdDocument,
+  ListGroupMembersDocument,
+  ListGroupsDocument,
+  RemoveGroupMemberDocument,
+  TransferProjectToGroupDocument,
+  UpdateGroupMemberDocument,
+} from '../generated/operations';
+import { presentGroupMember } from '../entities/group';
+import { presentProject } from '../entities/project';
+import type { GatewayCall } from '../gateway-client';
+import type { Params } from '../params';
+import type { Route } from '../route';
+import { RECORD_NOT_FOUND } from '../v3-errors';
+import { projectIdOf } from './project-key';
+
+/**
+ * GitLab 7.14's find_group: `:id` is an id, else a path (a group named "42" is found by path when
+ * no group has id 42). Unknown: 404 "404 Not found"; not visible: 403 from the graph.
+ */
+function groupKey(p: Params): { id: number | null; path: string } {
+  const raw = p.string('id') ?? '';
+  const id = /^\d{1,10}$/.test(raw) && Number(raw) <= 2 ** 31 - 1 ? Number(raw) : null;
+  return { id, path: raw };
+}
+
+async function groupIdOf(p: Params, gateway: GatewayCall): Promise<number> {
+  const { group } = await gateway(GroupIdDocument, groupKey(p));
+  if (!group) throw RECORD_NOT_FOUND();
+  return group.id;
+}
+
+// GitLab 7.14 showed every project of the group in GET /groups/:id, unpaginated; this shows the
+// first 100 the caller may see (the largest page the API gives anywhere).
+const GROUP_PROJECTS_SHOWN = 100;
+
+export const groupRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/groups',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { groups } = await gateway(ListGroupsDocument, { search: p.string('search') || null, page: window.page, perPage: window.perPage });
+      return { body: groups.nodes, page: { window, total: groups.total } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/groups',
+    handle: async (p, gateway) => {
+      p.require('name', 'path');
+      const { createGroup } = await gateway(CreateGroupDocument, { name: p.string('name')!, path: p.string('path')!, description: p.string('description') ?? null });
+      return { body: createGroup };
+    },
+  },
+  {
+    method: 'get',
+    path: '/groups/:id',
+    handle: async (p, gateway) => {
+      const { group } = await gateway(GetGroupDocument, { ...groupKey(p), perPage: GROUP_PROJECTS_SHOWN });
+      if (!group) throw RECORD_NOT_FOUND();
+      const { projects, ...fields } = group;
+      return { body: { ...fields, projects: projects.nodes.map(presentProject) } };
+    },
+  },
+  {
+    // GitLab 7.14 destroyed the group's projects with it.
+    method: 'delete',
+    path: '/groups/:id',
+    handle: async (p, gateway) => {
+      const { deleteGroup } = await gateway(DeleteGroupDocument, { id: await groupIdOf(p, gateway) });
+      return { body: deleteGroup };
+    },
+  },
+  {
+    // Admins only; 7.14 answered the group.
+    method: 'post',
+    path: '/groups/:id/projects/:project_id',
+    handle: async (p, gateway) => {
+      const groupId = await groupIdOf(p, gateway);
+      await gateway(TransferProjectToGroupDocument, { groupId, projectId: await projectIdOf(p, gateway, 'project_id') });
+      const { group } = await gateway(GetGroupDocument, { id: groupId, path: null, perPage: 0 });
+      if (!group) throw RECORD_NOT_FOUND();
+      const { projects: _projects, ...fields } = group;
+      return { body: fields };
+    },
+  },
+  {
+    method: 'get',
+    path: '/groups/:id/members',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { group } = await gateway(ListGroupMembersDocument, { ...groupKey(p), page: window.page, perPage: window.perPage });
+      if (!group) throw RECORD_NOT_FOUND();
+      return { body: group.members.nodes.map(presentGroupMember), page: { window, total: group.members.total } };
+    },
+  },
+  {
+    // Not in 7.14 (later GitLab had it); answered like the project team's single member.
+    method: 'get',
+    path: '/groups/:id/members/:user_id',
+    handle: async (p, gateway) => {
+      const { group } = await gateway(GetGroupMemberDocument, { ...groupKey(p), userId: p.id('user_id') });
+      if (!group?.member) throw RECORD_NOT_FOUND();
+      return { body: presentGroupMember(group.member) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/groups/:id/members',
+    handle: async (p, gateway) => {
+      const groupId = await groupIdOf(p, gateway);
+      p.require('user_id', 'access_level');
+      const { addGroupMember } = await gateway(AddGroupMemberDocument, { groupId, userId: p.int('user_id')!, accessLevel: p.int('access_level')! });
+      return { body: presentGroupMember(addGroupMember) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/groups/:id/members/:user_id',
+    handle: async (p, gateway) => {
+      const groupId = await groupIdOf(p, gateway);
+      p.require('access_level');
+      const { updateGroupMember } = await gateway(UpdateGroupMemberDocument, { groupId, userId: p.id('user_id'), accessLevel: p.int('access_level')! });
+      return { body: presentGroupMember(updateGroupMember) };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/groups/:id/members/:user_id',
+    handle: async (p, gateway) => {
+      const groupId = await groupIdOf(p, gateway);
+      const { removeGroupMember } = await gateway(RemoveGroupMemberDocument, { groupId, userId: p.id('user_id') });
+      return { body: presentGroupMember(removeGroupMember) };
+    },
+  },
+];

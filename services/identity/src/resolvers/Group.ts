@@ -1,0 +1,32 @@
+import { pageWindow, requireUser } from '@hub/common';
+import type { GroupResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+export const createGroupResolvers = ({ externalUrl }: ResolverDeps): GroupResolvers => ({
+  __resolveReference: (reference, { loaders }) => loaders.namespaceById.load((reference as { id: number }).id).then((n) => (n?.kind === 'group' ? n : null)),
+  avatarUrl: () => null,
+  webUrl: (group) => `${externalUrl}/groups/${group.path}`,
+});
+
+export const createGroupQueries = ({ groups }: ResolverDeps): Pick<QueryResolvers, 'groups' | 'group'> => ({
+  groups: async (_parent, args, { principal }) => {
+    const { rows, total } = await groups.listGroups(principal, args.search, pageWindow(args.page, args.perPage));
+    return { nodes: rows, total };
+  },
+
+  group: async (_parent, { id, path }, { principal }) => {
+    requireUser(principal);
+    try {
+      return (await groups.readableGroup(principal, { id, path })).group;
+    } catch (error) {
+      // "No such group" is null in the graph; the facade turns it into GitLab's 404.
+      if ((error as { code?: string }).code === 'NOT_FOUND') return null;
+      throw error;
+    }
+  },
+});
+
+export const createGroupMutations = ({ groups }: ResolverDeps): Pick<MutationResolvers, 'createGroup' | 'deleteGroup'> => ({
+  createGroup: (_parent, args, { principal }) => groups.createGroup(principal, args),
+  deleteGroup: (_parent, { id }, { principal }) => groups.deleteGroup(principal, id),
+});

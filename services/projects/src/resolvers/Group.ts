@@ -1,0 +1,22 @@
+import { memberProjects, pageWindow, requireUser } from '@hub/common';
+import { listProjects, type ListAudience } from '../db/projects';
+import type { GroupResolvers } from '../generated/graphql';
+import type { ResolverDeps } from './deps';
+
+/**
+ * A group's projects. GitLab 7.14's GET /groups/:id listed every project of the group to anyone
+ * who could see the group; here each viewer gets only the projects they may see (a group member
+ * sees them all), so a group with one public project does not show its private ones.
+ */
+export const createGroupResolvers = ({ sql, membership }: ResolverDeps): GroupResolvers => ({
+  __resolveReference: (reference) => ({ id: reference.id }),
+
+  projects: async (group, args, { principal }) => {
+    const userId = requireUser(principal);
+    const audience: ListAudience = principal.isAdmin
+      ? { kind: 'all' }
+      : { kind: 'visible', userId, memberOf: (await membership.call(memberProjects, { userId })).projectIds };
+    const { rows, total } = await listProjects(sql, { audience, namespaceId: group.id, orderBy: 'id', sort: 'asc' }, pageWindow(args.page, args.perPage));
+    return { nodes: rows, total };
+  },
+});
