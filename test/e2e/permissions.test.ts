@@ -4,7 +4,9 @@ import { addMember, api, createProject, createUser, graphql, stack, unique, type
  * The permission matrix: every operation of this issue, tried as each kind of user on a private
  * project. Expected statuses follow GitLab v3's ability model: Guest reads, Reporter forks,
  * Master administers, Owner (or admin) renames, changes visibility and deletes, and a stranger
- * sees nothing (404, never 403).
+ * sees nothing (404, never 403). A Developer of the project's group who is not in the project's
+ * team (the last column) may do exactly what a Developer of the team may: GitLab's
+ * max_member_access took the group level as the project level.
  */
 const ROLES = ['guest', 'reporter', 'developer', 'master', 'owner', 'admin', 'stranger'] as const;
 type Role = (typeof ROLES)[number];
@@ -15,6 +17,8 @@ const tokens = {} as Record<Role, string>;
 const users = {} as Record<Role, TestUser>;
 let target: TestUser;
 let upstream: TestProject;
+let groupDeveloper: TestUser;
+let groupId: number;
 
 beforeAll(async () => {
   owner = await createUser();
@@ -25,7 +29,17 @@ beforeAll(async () => {
     else if (role !== 'admin') users[role] = await createUser();
     tokens[role] = role === 'admin' ? stack.rootToken : users[role].token;
   }
+  groupDeveloper = await createUser();
+  const group = await api('POST', '/groups', { token: owner.token, body: { name: unique('Matrix'), path: unique('matrix') } });
+  groupId = group.body.id;
+  const joined = await api('POST', `/groups/${groupId}/members`, { token: owner.token, body: { user_id: groupDeveloper.id, access_level: 30 } });
+  expect(joined.status).toBe(201);
 });
+
+/** A fresh private project of the group (owner is its Owner), with no project team beyond its creator. */
+async function groupProject(): Promise<TestProject> {
+  return createProject(owner.token, { namespace_id: groupId });
+}
 
 /** A fresh private project with the team in place, so destructive operations don't interfere. */
 async function teamProject(attrs: Record<string, unknown> = {}): Promise<TestProject> {
@@ -82,6 +96,13 @@ describe.each(OPERATIONS)('%s', (_name, operation, expected) => {
     const res = await operation(project, tokens[role]);
     if (res.status !== expected[role]) throw new Error(`${role}: expected ${expected[role]}, got ${res.status} ${res.text}`);
     expect(res.status).toBe(expected[role]);
+  });
+
+  it('as a group developer outside the team (what a team developer may)', async () => {
+    const project = await groupProject();
+    const res = await operation(project, groupDeveloper.token);
+    if (res.status !== expected.developer) throw new Error(`group developer: expected ${expected.developer}, got ${res.status} ${res.text}`);
+    expect(res.status).toBe(expected.developer);
   });
 });
 
