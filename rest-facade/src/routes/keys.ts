@@ -1,0 +1,146 @@
+import {
+  AddDeployKeyDocument,
+  CreateSshKeyDocument,
+  DeleteSshKeyDocument,
+  GetDeployKeyDocument,
+  GetOwnKeyDocument,
+  ListDeployKeysDocument,
+  ListOwnKeysDocument,
+  ListUserKeysDocument,
+  RemoveDeployKeyDocument,
+  type V3SshKeyFragment,
+} from '../generated/operations';
+import { presentKey } from '../entities/key';
+import type { Params } from '../params';
+import type { Route } from '../route';
+import { RECORD_NOT_FOUND, UNAUTHORIZED, v3Error } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+/** title and key as sent; identity says what is missing or invalid, in GitLab's words and order. */
+const keyInput = (p: Params) => ({ title: p.string('title') ?? null, key: p.string('key') ?? null });
+
+/**
+ * A user id of the admin routes. GitLab checked admin rights before looking the user up, so an
+ * id naming no user (0 never does) is answered after that check, not before.
+ */
+const userIdOf = (p: Params, name: string) => {
+  try {
+    return p.id(name);
+  } catch {
+    return 0;
+  }
+};
+
+/** Deleting is idempotent (the spec's DELETE rule): the removed key, or {} when there was none. */
+const removed = (key: V3SshKeyFragment | null) => (key ? presentKey(key) : {});
+
+/**
+ * SSH keys (GitLab 7.14's users.rb) and deploy keys (deploy_keys.rb). Lists are paginated, as every
+ * v3 list here is (GitLab 7.14 sent these whole). Keys are stored and listed only: no SSH server
+ * serves git with them yet.
+ */
+export const keyRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/user/keys',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { viewer } = await gateway(ListOwnKeysDocument, { page: window.page, perPage: window.perPage });
+      if (!viewer?.keys) throw UNAUTHORIZED();
+      return { body: viewer.keys.nodes.map(presentKey), page: { window, total: viewer.keys.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/user/keys/:id',
+    handle: async (p, gateway) => {
+      const { viewer } = await gateway(GetOwnKeyDocument, { id: p.id('id') });
+      if (!viewer) throw UNAUTHORIZED();
+      // current_user.keys.find: RecordNotFound's answer, also for another user's key.
+      if (!viewer.key) throw RECORD_NOT_FOUND();
+      return { body: presentKey(viewer.key) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/user/keys',
+    handle: async (p, gateway) => {
+      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: null, input: keyInput(p) });
+      return { body: presentKey(createSshKey) };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/user/keys/:id',
+    handle: async (p, gateway) => {
+      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: null, id: p.id('id') });
+      return { body: removed(deleteSshKey) };
+    },
+  },
+  {
+    // Admins only (403 for everyone else, whatever the id), then 404 User Not Found.
+    method: 'get',
+    path: '/users/:uid/keys',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { viewer, user } = await gateway(ListUserKeysDocument, { userId: userIdOf(p, 'uid'), page: window.page, perPage: window.perPage });
+      if (!viewer) throw UNAUTHORIZED();
+      if (!viewer.is_admin) throw v3Error(403, '403 Forbidden');
+      if (!user?.keys) throw v3Error(404, '404 User Not Found');
+      return { body: user.keys.nodes.map(presentKey), page: { window, total: user.keys.total } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/users/:id/keys',
+    handle: async (p, gateway) => {
+      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: userIdOf(p, 'id'), input: keyInput(p) });
+      return { body: presentKey(createSshKey) };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/users/:uid/keys/:id',
+    handle: async (p, gateway) => {
+      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: userIdOf(p, 'uid'), id: p.id('id') });
+      return { body: removed(deleteSshKey) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/keys',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(ListDeployKeysDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.deployKeys.nodes.map(presentKey), page: { window, total: project.deployKeys.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/keys/:key_id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetDeployKeyDocument, { ...projectKey(p), keyId: p.id('key_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.deployKey) throw RECORD_NOT_FOUND();
+      return { body: presentKey(project.deployKey) };
+    },
+  },
+  {
+    // 201 with the key, also when it was one the project (or another of the caller's) had already.
+    method: 'post',
+    path: '/projects/:id/keys',
+    handle: async (p, gateway) => {
+      const { addDeployKey } = await gateway(AddDeployKeyDocument, { projectId: await projectIdOf(p, gateway), input: keyInput(p) });
+      return { body: presentKey(addDeployKey) };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/projects/:id/keys/:key_id',
+    handle: async (p, gateway) => {
+      const { removeDeployKey } = await gateway(RemoveDeployKeyDocument, { projectId: await projectIdOf(p, gateway), id: p.id('key_id') });
+      return { body: removed(removeDeployKey) };
+    },
+  },
+];

@@ -1,0 +1,185 @@
+import {
+  accessLevelOf,
+  AccessLevel,
+  authorize,
+  identityEvents,
+  invalid,
+  missingAttribute,
+  notFound,
+  recordNotFound,
+  requireAdmin,
+  requireUser,
+  type AccessClient,
+  type PageWindow,
+  type Principal,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
+import * as keys from './db/keys';
+import type { KeyRow } from './db/keys';
+import { findUserById } from './db/users';
+import { isBlank, keyValidationErrors, prepareKey, type KeyAttributes } from './domain/ssh-keys';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** key_create and key_destroy, as GitLab's Key after_create/after_destroy hooks announced them. */
+async function keyEvent(tx: TransactionSql, type: 'key.created' | 'key.deleted', row: KeyRow): Promise<void> {
+  const owner = row.userId === null ? undefined : await findUserById(tx, row.userId);
+  await identityEvents.record(tx, type, {
+    key_id: row.id,
+    kind: row.kind,
+    title: row.title,
+    key: row.key,
+    fingerprint: row.fingerprint,
+    user_id: row.userId,
+    username: owner?.username ?? null,
+    created_at: row.createdAt.toISOString(),
+  });
+}
+
+/**
+ * SSH keys (GitLab 7.14's users.rb key routes and deploy_keys.rb). Users manage their own keys,
+ * admins anyone's; deploy keys are GitLab's admin_project (Master and above, and admins), which
+ * membership decides through the access client. Keys are stored and listed; no SSH server uses
+ * them yet.
+ */
+export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
+  const { sql } = deps;
+
+  async function authorizeAdminProject(principal: Principal, projectId: number): Promise<void> {
+    requireUser(principal);
+    authorize(await deps.access.loader(principal).load(projectId), principal, 'admin_project');
+  }
+
+  /**
+   * Whose keys a call names: the caller's own, or (admins only, GitLab's authenticated_as_admin!,
+   * even for their own id) another user's. `missing` is the answer for an id naming no user.
+   */
+  async function keyOwner(principal: Principal, userId: number | null | undefined, missing: () => Error): Promise<number> {
+    if (userId === null || userId === undefined) return requireUser(principal);
+    requireAdmin(principal);
+    if (!(await findUserById(sql, userId))) throw missing();
+    return userId;
+  }
+
+  /** Runs Key's validations (uniqueness included) and inserts; a concurrent duplicate is reported as one. */
+  async function insertValidated(attrs: KeyAttributes, owner: Pick<KeyRow, 'kind' | 'userId'>, also?: (tx: TransactionSql, row: KeyRow) => Promise<void>): Promise<KeyRow> {
+    const prepared = prepareKey(attrs);
+    const check = async () => {
+      const errors = keyValidationErrors(prepared, await keys.keyTaken(sql, prepared.key, prepared.fingerprint));
+      if (Object.keys(errors).length > 0) throw invalid(errors);
+    };
+    await check();
+    try {
+      return await sql.begin(async (tx) => {
+        const row = await keys.insertKey(tx, { ...owner, title: prepared.title!, key: prepared.key!, fingerprint: prepared.fingerprint! });
+        await also?.(tx, row);
+        await keyEvent(tx, 'key.created', row);
+        return row;
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) await check();
+      throw error;
+    }
+  }
+
+  /** GitLab's accessible_deploy_keys: keys of projects the user belongs to (any level, or the namespace owner). */
+  async function mayReuse(principal: Principal, projectIds: number[]): Promise<boolean> {
+    const answers = await deps.access.loader(principal).loadMany(projectIds);
+    return answers.some((access) => access !== null && !(access instanceof Error) && accessLevelOf(access, principal) > AccessLevel.NONE);
+  }
+
+  return {
+    authorizeAdminProject,
+
+    /** The user's keys, for the user and admins; null for anyone else. */
+    async userKeys(principal: Principal, userId: number, window: PageWindow) {
+      if (!principal.isAdmin && principal.userId !== userId) return null;
+      return keys.listUserKeys(sql, userId, window);
+    },
+
+    async userKey(principal: Principal, userId: number, id: number): Promise<KeyRow | null> {
+      if (!principal.isAdmin && principal.userId !== userId) return null;
+      return (await keys.findUserKey(sql, userId, id)) ?? null;
+    },
+
+    /** POST /user/keys and (admins) POST /users/:id/keys: title and key are required attributes there. */
+    async createUserKey(principal: Principal, userId: number | null | undefined, attrs: KeyAttributes): Promise<KeyRow> {
+      if (userId !== null && userId !== undefined) requireAdmin(principal);
+      else requireUser(principal);
+      if (isBlank(attrs.title)) throw missingAttribute('title');
+      if (isBlank(attrs.key)) throw missingAttribute('key');
+      // GitLab looked the user up with find after the attributes: RecordNotFound's answer.
+      const owner = await keyOwner(principal, userId, recordNotFound);
+      return insertValidated(attrs, { kind: 'user', userId: owner });
+    },
+
+    /** Null when the user has no such key: deleting is idempotent. A missing user is 404 User Not Found. */
+    async deleteUserKey(principal: Principal, userId: number | null | undefined, id: number): Promise<KeyRow | null> {
+      const owner = await keyOwner(principal, userId, () => notFound('User'));
+      return sql.begin(async (tx) => {
+        const row = await keys.deleteUserKey(tx, owner, id);
+        if (row) await keyEvent(tx, 'key.deleted', row);
+        return row ?? null;
+      });
+    },
+
+    async projectDeployKeys(principal: Principal, projectId: number, window: PageWindow) {
+      await authorizeAdminProject(principal, projectId);
+      return keys.listProjectDeployKeys(sql, projectId, window);
+    },
+
+    async projectDeployKey(principal: Principal, projectId: number, id: number): Promise<KeyRow | null> {
+      await authorizeAdminProject(principal, projectId);
+      return (await keys.findProjectDeployKey(sql, projectId, id)) ?? null;
+    },
+
+    /**
+     * GitLab 7.14's POST /projects/:id/keys: a key this project has already is answered as it is;
+     * one on another project the caller belongs to is added to this one as it is (title unchanged);
+     * anything else is a new deploy key, validated as every key is.
+     */
+    async addDeployKey(principal: Principal, projectId: number, attrs: KeyAttributes): Promise<KeyRow> {
+      await authorizeAdminProject(principal, projectId);
+      const prepared = prepareKey(attrs);
+      if (prepared.key !== null && prepared.fingerprint !== null) {
+        const existing = await keys.findDeployKeyByText(sql, prepared.key, prepared.fingerprint);
+        if (existing?.projectIds.includes(projectId)) return existing.row;
+        if (existing && (await mayReuse(principal, existing.projectIds))) {
+          const linked = await sql.begin(async (tx) => {
+            // Locked, so it cannot be removed as orphaned while it is being added here.
+            const row = await keys.lockKey(tx, existing.row.id);
+            if (row) await keys.linkDeployKey(tx, projectId, row.id);
+            return row;
+          });
+          if (linked) return linked;
+        }
+      }
+      return insertValidated(attrs, { kind: 'deploy', userId: null }, (tx, row) => keys.linkDeployKey(tx, projectId, row.id));
+    },
+
+    /**
+     * Takes the key off this project; the key itself goes when no project has it any more. (GitLab
+     * 7.14 destroyed the key, taking it off every project, even those the caller may not manage;
+     * GitLab 8 removed only the project's link, as here.) Null when the project has no such key.
+     */
+    async removeDeployKey(principal: Principal, projectId: number, id: number): Promise<KeyRow | null> {
+      await authorizeAdminProject(principal, projectId);
+      return sql.begin(async (tx) => {
+        const row = await keys.lockKey(tx, id);
+        if (!row || !(await keys.unlinkDeployKey(tx, projectId, id))) return null;
+        for (const deleted of await keys.deleteOrphanedDeployKeys(tx, [id])) await keyEvent(tx, 'key.deleted', deleted);
+        return row;
+      });
+    },
+
+    /** A deleted project: its links go, and keys no other project uses (an event, so idempotent). */
+    async projectDeleted(projectId: number): Promise<void> {
+      await sql.begin(async (tx) => {
+        for (const deleted of await keys.removeProjectDeployKeys(tx, projectId)) await keyEvent(tx, 'key.deleted', deleted);
+      });
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;
