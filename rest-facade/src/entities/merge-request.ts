@@ -1,5 +1,8 @@
+import type { V3MilestoneFragment } from '../generated/operations';
+import { presentMilestone } from './milestone';
+
 /**
  * GitLab v3's MergeRequest entity: the document already names every field as v3 does (users in
- * the spec's full form); there is no milestone yet.
+ * the spec's full form), with the Milestone entity (null when none).
  */
-export const presentMergeRequest = <T extends object>(mr: T) => ({ ...mr, milestone: null });
+export const presentMergeRequest = <T extends { milestone: V3MilestoneFragment | null }>(mr: T) => ({ ...mr, milestone: mr.milestone && presentMilestone(mr.milestone) });

@@ -3,40 +3,47 @@ import {
   GetIssueDocument,
   ListIssuesDocument,
   UpdateIssueDocument,
+  ViewerIssuesDocument,
+  type IssueOrder,
   type IssueStateFilter,
+  type SortDirection,
 } from '../generated/operations';
+import { presentIssue } from '../entities/issue';
+import { labelFilterParam, labelNamesParam } from '../label-names';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
-
-/** v3 sends labels as one comma-separated string; sent empty, it means none (GitLab cleared them on update). */
-const labelsOf = (p: Params) =>
-  p.sentEmpty('labels')
-    ? []
-    : p.has('labels')
-      ? p
-          .string('labels')!
-          .split(',')
-          .map((l) => l.trim())
-          .filter(Boolean)
-      : undefined;
-
-const presentIssue = (issue: Record<string, unknown>) => ({ ...issue, milestone: null });
+/** state, labels and GitLab's issuable_order_by / issuable_sort, as both issue lists read them. */
+const listFilters = (p: Params) => ({
+  state: p.oneOf('state', ['opened', 'closed', 'all'], 'all').toUpperCase() as IssueStateFilter,
+  labels: labelFilterParam(p),
+  orderBy: p.oneOf('order_by', ['created_at', 'updated_at'], 'created_at').toUpperCase() as IssueOrder,
+  sort: p.oneOf('sort', ['asc', 'desc'], 'desc').toUpperCase() as SortDirection,
+});
 
 export const issueRoutes: Route[] = [
+  {
+    // GitLab 7.14's current_user.issues: the issues the user opened, in any project.
+    method: 'get',
+    path: '/issues',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { viewerIssues } = await gateway(ViewerIssuesDocument, { ...listFilters(p), page: window.page, perPage: window.perPage });
+      return { body: viewerIssues.nodes.map(presentIssue), page: { window, total: viewerIssues.total } };
+    },
+  },
   {
     method: 'get',
     path: '/projects/:id/issues',
     handle: async (p, gateway) => {
       const window = p.window();
-      const state = p.oneOf('state', ['opened', 'closed', 'all'], 'all');
       const { project } = await gateway(ListIssuesDocument, {
         ...projectKey(p),
-        state: state.toUpperCase() as IssueStateFilter,
-        labels: labelsOf(p) ?? null,
+        ...listFilters(p),
         iid: p.int('iid') ?? null,
+        milestone: p.string('milestone') ?? null,
         page: window.page,
         perPage: window.perPage,
       });
@@ -61,7 +68,10 @@ export const issueRoutes: Route[] = [
       p.require('title');
       const { createIssue } = await gateway(CreateIssueDocument, {
         projectId: await projectIdOf(p, gateway),
-        input: { title: p.string('title')!, ...defined({ description: p.string('description'), assigneeId: p.int('assignee_id'), labels: labelsOf(p) }) },
+        input: {
+          title: p.string('title')!,
+          ...defined({ description: p.string('description'), assigneeId: p.int('assignee_id'), milestoneId: p.int('milestone_id'), labels: labelNamesParam(p) }),
+        },
       });
       return { body: presentIssue(createIssue) };
     },
@@ -73,7 +83,14 @@ export const issueRoutes: Route[] = [
       const { updateIssue } = await gateway(UpdateIssueDocument, {
         projectId: await projectIdOf(p, gateway),
         id: p.id('issue_id'),
-        input: defined({ title: p.string('title'), description: p.string('description'), assigneeId: p.int('assignee_id'), labels: labelsOf(p), stateEvent: p.string('state_event') }),
+        input: defined({
+          title: p.string('title'),
+          description: p.string('description'),
+          assigneeId: p.int('assignee_id'),
+          milestoneId: p.int('milestone_id'),
+          labels: labelNamesParam(p),
+          stateEvent: p.string('state_event'),
+        }),
       });
       return { body: presentIssue(updateIssue) };
     },

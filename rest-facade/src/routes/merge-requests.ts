@@ -8,25 +8,11 @@ import {
   type MergeRequestStateFilter,
 } from '../generated/operations';
 import { presentMergeRequest } from '../entities/merge-request';
-import { defined, type Params } from '../params';
+import { labelNamesParam } from '../label-names';
+import { defined } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
-
-/**
- * v3's `labels`: one comma-separated string, split as Ruby's String#split(',') did (trailing
- * empty pieces dropped; others kept, for the service to refuse as blank names). A blank value
- * means none: create adds nothing, update removes them all (GitLab's `unless params[:labels].nil?`).
- */
-function labelsOf(p: Params): string[] | undefined {
-  if (p.sentEmpty('labels')) return [];
-  const text = p.string('labels');
-  if (text === undefined) return undefined;
-  if (text.trim() === '') return [];
-  const names = text.split(',');
-  while (names.length && names[names.length - 1] === '') names.pop();
-  return names;
-}
 
 /**
  * The spec names single merge requests `merge_request/:merge_request_id`; later v3 servers also
@@ -62,7 +48,8 @@ const update: Route['handle'] = async (p, gateway) => {
       targetBranch: p.string('target_branch'),
       assigneeId: p.int('assignee_id'),
       stateEvent: p.string('state_event'),
-      labels: labelsOf(p),
+      labels: labelNamesParam(p),
+      milestoneId: p.int('milestone_id'),
       sourceBranch: p.string('source_branch'),
     }),
   });
@@ -112,7 +99,13 @@ export const mergeRequestRoutes: Route[] = [
           sourceBranch: p.string('source_branch')!,
           targetBranch: p.string('target_branch')!,
           title: p.string('title')!,
-          ...defined({ description: p.string('description'), assigneeId: p.int('assignee_id'), targetProjectId: p.int('target_project_id'), labels: labelsOf(p) }),
+          ...defined({
+            description: p.string('description'),
+            assigneeId: p.int('assignee_id'),
+            targetProjectId: p.int('target_project_id'),
+            labels: labelNamesParam(p),
+            milestoneId: p.int('milestone_id'),
+          }),
         },
       });
       return { body: presentMergeRequest(createMergeRequest) };

@@ -58,6 +58,15 @@ describe('can', () => {
     ['a group owner removes the group\'s project', [facts({ ownerId: null, groupLevel: AccessLevel.OWNER }), user(2)], 'remove_project', true],
     ['a group master cannot remove the group\'s project', [facts({ ownerId: null, groupLevel: AccessLevel.MASTER }), user(2)], 'remove_project', false],
     ['archived projects still take snippets', [facts({ archived: true, snippetsEnabled: true, memberLevel: AccessLevel.REPORTER }), user(2)], 'create_snippet', true],
+    // Labels and milestones (GitLab 7.14's ability.rb): admin_label for Reporters, admin_milestone for Masters.
+    ['a guest reads milestones', member(AccessLevel.GUEST), 'read_milestone', true],
+    ['a stranger reads the milestones of an internal project', [facts({ visibilityLevel: Visibility.INTERNAL }), user(3)], 'read_milestone', true],
+    ['a guest cannot manage labels', member(AccessLevel.GUEST), 'admin_label', false],
+    ['a reporter manages labels', member(AccessLevel.REPORTER), 'admin_label', true],
+    ['a developer cannot manage milestones', member(AccessLevel.DEVELOPER), 'admin_milestone', false],
+    ['a master manages milestones', member(AccessLevel.MASTER), 'admin_milestone', true],
+    ['labels stay with merge requests when issues are off', [facts({ issuesEnabled: false }), user(OWNER_ID)], 'admin_label', true],
+    ['milestones go when issues and merge requests are both off', [facts({ issuesEnabled: false, mergeRequestsEnabled: false }), user(OWNER_ID)], 'read_milestone', false],
   ])('%s', (_name, [access, principal], ability, expected) => {
     expect(can(access, principal, ability)).toBe(expected);
   });

@@ -28,6 +28,9 @@ export type Ability =
   | 'create_note'
   | 'create_snippet'
   | 'admin_issue'
+  | 'read_milestone'
+  | 'admin_label'
+  | 'admin_milestone'
   | 'create_merge_request'
   | 'push_code'
   | 'admin_merge_request'
@@ -48,6 +51,9 @@ const MIN_LEVEL: Record<Ability, number> = {
   fork_project: AccessLevel.REPORTER,
   create_snippet: AccessLevel.REPORTER,
   admin_issue: AccessLevel.REPORTER,
+  read_milestone: AccessLevel.GUEST,
+  admin_label: AccessLevel.REPORTER,
+  admin_milestone: AccessLevel.MASTER,
   create_merge_request: AccessLevel.DEVELOPER,
   push_code: AccessLevel.DEVELOPER,
   admin_merge_request: AccessLevel.DEVELOPER,
@@ -60,7 +66,7 @@ const MIN_LEVEL: Record<Ability, number> = {
 };
 
 /** What any signed-in user may do on internal and public projects (GitLab's public_project_rules). */
-const OPEN_PROJECT_ABILITIES = new Set<Ability>(['read_project', 'read_merge_request', 'download_code', 'fork_project', 'create_issue', 'create_note']);
+const OPEN_PROJECT_ABILITIES = new Set<Ability>(['read_project', 'read_merge_request', 'read_milestone', 'download_code', 'fork_project', 'create_issue', 'create_note']);
 /** What anybody, signed in or not, may do on public projects (anonymous clone). */
 const ANONYMOUS_PUBLIC_ABILITIES = new Set<Ability>(['read_project', 'download_code']);
 
@@ -74,6 +80,9 @@ const FEATURE_OF: Partial<Record<Ability, keyof ProjectAccess>> = {
   create_merge_request: 'mergeRequestsEnabled',
   admin_merge_request: 'mergeRequestsEnabled',
 };
+
+/** Labels and milestones serve issues and merge requests: GitLab took them away only when both are disabled. */
+const ISSUABLE_ABILITIES = new Set<Ability>(['read_milestone', 'admin_label', 'admin_milestone']);
 
 /**
  * What an archived project no longer allows: GitLab 7.14's project_archived_rules, merge requests
@@ -96,6 +105,7 @@ export function accessLevelOf(access: ProjectAccess, principal: Principal): numb
 export function can(access: ProjectAccess, principal: Principal, ability: Ability): boolean {
   const feature = FEATURE_OF[ability];
   if (feature && !access[feature]) return false;
+  if (ISSUABLE_ABILITIES.has(ability) && !access.issuesEnabled && !access.mergeRequestsEnabled) return false;
   if (access.archived && ARCHIVED_TAKES.has(ability)) return false;
   if (principal.isAdmin) return true;
   if (accessLevelOf(access, principal) >= MIN_LEVEL[ability]) return true;

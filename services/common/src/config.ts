@@ -106,7 +106,7 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   NOTES_URL: spec({
-    description: 'Where the gateway reaches the notes subgraph.',
+    description: 'Where the gateway reaches the notes subgraph, and merge requests its labels and milestones.',
     fallback: local('NOTES_PORT'),
     fallbackText: 'http://127.0.0.1:$NOTES_PORT',
     parse: url,

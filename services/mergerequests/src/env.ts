@@ -7,6 +7,7 @@ export const loadMergeRequestsConfig = () =>
     'MEMBERSHIP_URL',
     'PROJECTS_URL',
     'REPOSITORY_URL',
+    'NOTES_URL',
     'GIT_WORKER_GRPC_ADDRESS',
     'DATABASE_URL',
     'DB_POOL_MAX',

@@ -25,7 +25,7 @@ export const mergeRequestAttributes = (mr: MergeRequestRow, lastCommit: MergeReq
   state: mr.state,
   author_id: mr.authorId,
   assignee_id: mr.assigneeId,
-  milestone_id: null,
+  milestone_id: mr.milestoneId,
   // Mergeability is computed when asked, never stored: GitLab's value for "not checked yet".
   merge_status: 'unchecked',
   merge_commit_sha: mr.mergeCommitSha,

@@ -17,7 +17,7 @@ import {
 } from '@hub/common';
 import { createGitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
-import { deleteProjectMergeRequests } from './db/merge-requests';
+import { deleteProjectMergeRequests, removeLabel, renameLabel } from './db/merge-requests';
 import { loadMergeRequestsConfig, SERVICE } from './env';
 import { createInternalRoutes } from './internal/routes';
 import { createMergeRequestsService } from './merge-requests-service';
@@ -33,23 +33,27 @@ async function main() {
   const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
   const repository = createInternalClient({ ...internal, baseUrl: config.REPOSITORY_URL });
   const projects = createInternalClient({ ...internal, baseUrl: config.PROJECTS_URL });
+  const notes = createInternalClient({ ...internal, baseUrl: config.NOTES_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
   const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
-  const mergeRequests = createMergeRequestsService({ sql, access, git, repository, projects });
+  const mergeRequests = createMergeRequestsService({ sql, access, git, repository, projects, notes });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
-  // A deleted project takes its merge requests with it.
+  // A deleted project takes its merge requests with it; a renamed or removed label (kept by
+  // notes) is renamed or removed on the project's merge requests.
   const readEvent = createKnownEventReader(logger);
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     group: SERVICE,
-    services: ['projects'],
+    services: ['projects', 'notes'],
     logger,
     handle: async (event) => {
       const known = readEvent(event);
       if (known?.key === 'projects:project.deleted') await deleteProjectMergeRequests(sql, known.payload.project_id);
+      if (known?.key === 'notes:label.updated' && known.payload.title !== null) await renameLabel(sql, known.payload.project_id, known.payload.previous_title, known.payload.title);
+      if (known?.key === 'notes:label.deleted') await removeLabel(sql, known.payload.project_id, known.payload.previous_title);
     },
   });
   // Every replica drops cached access answers a team or project change made stale.
@@ -75,6 +79,7 @@ async function main() {
     () => membership.close(),
     () => repository.close(),
     () => projects.close(),
+    () => notes.close(),
     async () => git.close(),
     () => sql.end({ timeout: 5 }),
     async () => redis.disconnect(),

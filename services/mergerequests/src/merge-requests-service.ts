@@ -23,7 +23,7 @@ import * as db from './db/merge-requests';
 import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
 import type { CreateMergeRequestInput, UpdateMergeRequestInput } from './generated/graphql';
 import type { MergeRequestRow } from './db/merge-requests';
-import { labelNames } from './labels';
+import { createLabelsAndMilestones } from './labels';
 
 const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
@@ -41,8 +41,9 @@ export const mergeCommitMessage = (mr: Pick<MergeRequestRow, 'sourceBranch' | 't
 const duplicateMessage = (titles: string[]) => `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
 
 /** Merge requests: their state machine, iids, and merges done by the git worker. */
-export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient; projects: InternalClient }) {
+export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient; projects: InternalClient; notes: InternalClient }) {
   const { sql } = deps;
+  const metadata = createLabelsAndMilestones(deps.notes);
   const ref = promised(deps.git.ref);
   const merge = promised(deps.git.merge);
 
@@ -99,11 +100,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     return { mr, access };
   }
 
-  /** Accepting needs push rights on the target branch: Master when it is protected (GitLab answered 401). */
+  /**
+   * Accepting needs push rights on the target branch: Master when it is protected, unless
+   * Developers may push to it (GitLab's can_push_to_branch?; GitLab answered 401).
+   */
   async function authorizeMerge(principal: Principal, mr: MergeRequestRow) {
     const access = authorize(await accessOf(principal, mr.projectId), principal, 'read_project');
-    const { names } = await deps.repository.call(protectedBranches, { projectId: mr.projectId });
-    const ability = names.includes(mr.targetBranch) ? 'push_code_to_protected_branches' : 'push_code';
+    const { names, developersCanPush } = await deps.repository.call(protectedBranches, { projectId: mr.projectId });
+    const masterOnly = names.includes(mr.targetBranch) && !developersCanPush.includes(mr.targetBranch);
+    const ability = masterOnly ? 'push_code_to_protected_branches' : 'push_code';
     if (!can(access, principal, ability)) throw unauthenticated();
   }
 
@@ -139,10 +144,12 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     accessOf,
 
     async create(principal: Principal, projectId: number, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
-      authorize(await accessOf(principal, projectId), principal, 'create_merge_request');
-      // GitLab checked the label names before anything else of the merge request.
-      const labels = labelNames(input.labels ?? []);
+      const access = authorize(await accessOf(principal, projectId), principal, 'create_merge_request');
       const targetProjectId = input.targetProjectId ?? projectId;
+      // GitLab checked the label names before anything else of the merge request. Labels and the
+      // milestone are the target project's, where the merge request lives.
+      const checked = await metadata.check(targetProjectId, input.labels, can(access, principal, 'admin_merge_request') ? input.milestoneId : undefined);
+      const labels = checked.labels ?? [];
       if (targetProjectId !== projectId) {
         const target = await accessOf(principal, targetProjectId);
         authorize(target, principal, 'read_project');
@@ -158,6 +165,8 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (!sourceOk || !targetOk) {
         throw invalid({ ...(sourceOk ? {} : { source_branch: ['does not exist'] }), ...(targetOk ? {} : { target_branch: ['does not exist'] }) });
       }
+      // add_labels_by_names: names the project has no label for become labels.
+      await metadata.ensure(targetProjectId, labels);
       return sql
         .begin(async (tx) => {
           const iid = await db.nextIid(tx, targetProjectId);
@@ -172,6 +181,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
             authorId: principal.userId!,
             assigneeId: input.assigneeId ?? null,
             labels,
+            milestoneId: checked.milestoneId ?? null,
           });
           await event(tx, 'opened', principal, mr);
           return mr;
@@ -191,7 +201,9 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (mr.authorId !== principal.userId) authorize(access, principal, 'admin_merge_request');
       // GitLab's message exactly, once the merge request is found and the caller may change it.
       if (input.sourceBranch != null && input.sourceBranch !== '') throw badRequest('Source branch cannot be changed');
-      const labels = input.labels == null ? null : labelNames(input.labels);
+      // filter_params: below admin_merge_request (Developer) a milestone is not taken.
+      const checked = await metadata.check(projectId, input.labels, can(access, principal, 'admin_merge_request') ? input.milestoneId : undefined);
+      const labels = checked.labels;
       if (input.stateEvent && !['close', 'reopen', 'merge'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
       const retarget = input.targetBranch != null && input.targetBranch !== mr.targetBranch ? input.targetBranch : null;
       // The model's validate_branches, as on create: never into its own source branch.
@@ -203,6 +215,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (retarget !== null) changes.targetBranch = retarget;
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
       if (labels !== null && labels.join('\n') !== mr.labels.join('\n')) changes.labels = labels;
+      if (checked.milestoneId !== undefined && checked.milestoneId !== mr.milestoneId) changes.milestoneId = checked.milestoneId;
       let action: 'updated' | 'closed' | 'reopened' = 'updated';
       if (input.stateEvent === 'close' && OPEN_STATES.includes(mr.state)) {
         changes.state = 'closed';
@@ -212,6 +225,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
         action = 'reopened';
       }
       let updated = mr;
+      if (changes.labels) await metadata.ensure(projectId, changes.labels);
       if (Object.keys(changes).length) {
         updated = await sql
           .begin(async (tx) => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, labelsEnsure, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { createMergeRequestsService } from './merge-requests-service';
@@ -15,9 +15,27 @@ const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20 };
 const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 /** The repository service's protected branches (another service). */
 const protectedBranches = new Set<string>(['master']);
-const repository = { call: async () => ({ names: [...protectedBranches] }), close: async () => {} } as unknown as InternalClient;
+const repository = { call: async () => ({ names: [...protectedBranches], developersCanPush: [] }), close: async () => {} } as unknown as InternalClient;
 /** The projects service's lookups (another service): project 10 is no fork. */
 const projects = { call: async () => ({ projects: [{ id: 10, forkedFromProjectId: null }] }), close: async () => {} } as unknown as InternalClient;
+
+/** The notes service's answers (labels and milestones): project 10 has milestone 7; a name with & is refused. */
+const ensured: string[][] = [];
+const notes = {
+  call: async (endpoint: { path: string }, body: { projectId: number; labels?: string[] | null; milestoneId?: number | null; names?: string[] }) => {
+    if (endpoint.path === labelsEnsure.path) {
+      ensured.push(body.names!);
+      return { names: body.names };
+    }
+    const refused = (body.labels ?? []).filter((name) => name.includes('&'));
+    return {
+      labels: body.labels && !refused.length ? [...new Set(body.labels.map((name) => name.trim()))].sort() : null,
+      labelErrors: Object.fromEntries(refused.map((name) => [name, { title: ['is invalid'] }])),
+      milestoneId: body.projectId === 10 && body.milestoneId === 7 ? 7 : null,
+    };
+  },
+  close: async () => {},
+} as unknown as InternalClient;
 
 /** The git worker's answers, as its gRPC clients give them: branches that exist, merges that work. */
 const BRANCHES = new Set(['master', 'feature', 'other', 'conflicting']);
@@ -56,7 +74,7 @@ describe('merge requests subgraph', () => {
   beforeAll(async () => {
     db = await createTestSchema('mergerequests', resolve(__dirname, '..', 'migrations'));
     const access = createAccessClient({ membership, ttlMs: 0 });
-    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git, repository, projects });
+    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git, repository, projects, notes });
     subgraph = await createTestSubgraph<MergeRequestsContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
       resolvers: createResolvers({ sql: db.sql, mergeRequests, git }),
@@ -105,5 +123,23 @@ describe('merge requests subgraph', () => {
     expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'WIP: not yet' }, as(DEVELOPER)))).toBe('CONFLICT');
     const draft = (await subgraph.run(CREATE, { source: 'conflicting', target: 'master', title: '[WIP] not yet' }, as(DEVELOPER))).data!.createMergeRequest;
     expect(errorCode(await subgraph.run(ACCEPT, { id: draft.id }, as(DEVELOPER)))).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it("keeps labels and a milestone the notes service accepts for the project, and has the labels made", async () => {
+    const made = await subgraph.run(
+      `mutation { createMergeRequest(projectId: 10, input: { sourceBranch: "feature", targetBranch: "other", title: "m", labels: [" ui", "api"], milestoneId: 7 }) { id labels milestoneId milestone { id } } }`,
+      {},
+      as(DEVELOPER),
+    );
+    expect(made.data?.createMergeRequest).toMatchObject({ labels: ['api', 'ui'], milestoneId: 7, milestone: { id: 7 } });
+    expect(ensured).toContainEqual(['api', 'ui']);
+    const id = made.data!.createMergeRequest.id;
+    const relabel = `mutation($id: Int!, $labels: [String!], $m: Int) { updateMergeRequest(projectId: 10, id: $id, input: { labels: $labels, milestoneId: $m }) { labels milestoneId } }`;
+    // Another project's milestone counts as none; 0 removes it.
+    expect((await subgraph.run(relabel, { id, m: 8 }, as(DEVELOPER))).data?.updateMergeRequest).toEqual({ labels: ['api', 'ui'], milestoneId: null });
+    expect((await subgraph.run(relabel, { id, m: 7 }, as(DEVELOPER))).data?.updateMergeRequest.milestoneId).toBe(7);
+    expect((await subgraph.run(relabel, { id, m: 0 }, as(DEVELOPER))).data?.updateMergeRequest.milestoneId).toBeNull();
+    const refused = await subgraph.run(relabel, { id, labels: ['ok', 'a&b'] }, as(DEVELOPER));
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { labels: { 'a&b': { title: ['is invalid'] } } } });
   });
 });

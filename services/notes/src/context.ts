@@ -1,5 +1,6 @@
 import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
 import DataLoader from 'dataloader';
+import { findMilestonesById, type MilestoneRow } from './db/milestones';
 import { countVotes, type Noteable } from './db/notes';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
@@ -27,7 +28,7 @@ export interface UserRef {
   id: number;
 }
 
-/** Access answers, and the votes of every issue or merge request a request shows: one query per kind. */
+/** Access answers, the votes of every issue or merge request a request shows and their milestones: one query per kind. */
 export function createLoaders(sql: Sql, access: AccessClient, principal: Principal) {
   const votes = (noteableType: 'Issue' | 'MergeRequest') =>
     new DataLoader<number, Votes>(async (ids) => {
@@ -38,6 +39,10 @@ export function createLoaders(sql: Sql, access: AccessClient, principal: Princip
     access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,
     issueVotes: votes('Issue'),
     mergeRequestVotes: votes('MergeRequest'),
+    milestones: new DataLoader<number, MilestoneRow | null>(async (ids) => {
+      const byId = new Map((await findMilestonesById(sql, ids)).map((m) => [m.id, m]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
   };
 }
 

@@ -17,7 +17,7 @@ export const issueAttributes = (issue: IssueRow): z.input<typeof IssueAttributes
   state: issue.state,
   author_id: issue.authorId,
   assignee_id: issue.assigneeId,
-  milestone_id: null,
+  milestone_id: issue.milestoneId,
   labels: issue.labels,
   created_at: issue.createdAt.toISOString(),
   updated_at: issue.updatedAt.toISOString(),

@@ -20,9 +20,12 @@ import {
 } from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
 import { deleteProjectIssues } from './db/issues';
+import { deleteProjectLabels } from './db/labels';
+import { deleteProjectMilestones } from './db/milestones';
 import { deleteProjectNotes } from './db/notes';
 import { deleteProjectSnippets } from './db/snippets';
 import { loadNotesConfig, SERVICE } from './env';
+import { createInternalRoutes } from './internal/routes';
 import { createNotesService, type NotesService } from './notes-service';
 import { createResolvers } from './resolvers';
 
@@ -43,6 +46,8 @@ function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesS
         await deleteProjectNotes(sql, projectId);
         await deleteProjectIssues(sql, projectId);
         await deleteProjectSnippets(sql, projectId);
+        await deleteProjectLabels(sql, projectId);
+        await deleteProjectMilestones(sql, projectId);
         break;
       }
       case 'mergerequests:merge_request.closed':
@@ -96,6 +101,7 @@ async function main() {
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
+    routers: [createInternalRoutes({ sql, labels: notes, milestones: notes, secret: config.PRINCIPAL_SECRET, logger })],
   });
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

@@ -1,15 +1,19 @@
 import type { AccessClient, InternalClient, Sql } from '@hub/common';
 import { createCommitNotes } from './domain/commit-notes';
 import { createIssues } from './domain/issues';
+import { createLabels } from './domain/labels';
+import { createMilestones } from './domain/milestones';
 import { createMergeRequests } from './domain/merge-requests';
 import { createNoteables } from './domain/noteables';
 import { createNotes } from './domain/notes';
 import { createSnippets } from './domain/snippets';
 
-/** What this service does, one module per aggregate (issues, snippets, notes, commit comments), composed for the resolvers. */
+/** What this service does, one module per aggregate (issues, labels, milestones, snippets, notes, commit comments), composed for the resolvers. */
 export function createNotesService(deps: { sql: Sql; access: AccessClient; identity: InternalClient; mergeRequests: InternalClient; repository: InternalClient }) {
   const notes = createNotes(deps);
-  const issues = createIssues({ ...deps, notes });
+  const labels = createLabels(deps);
+  const milestones = createMilestones(deps);
+  const issues = createIssues({ ...deps, notes, labels, milestones });
   const snippets = createSnippets(deps);
   const { mergeRequestForNote } = createMergeRequests(deps);
   const noteables = createNoteables({
@@ -24,7 +28,7 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; ident
   const { issueForNote: _issue, ...issueOperations } = issues;
   const { snippetForNote: _snippet, ...snippetOperations } = snippets;
   const commitNotes = createCommitNotes({ ...deps, notes });
-  return { ...issueOperations, ...snippetOperations, ...noteables, ...commitNotes, addSystemNote: notes.addSystemNote };
+  return { ...issueOperations, ...snippetOperations, ...noteables, ...commitNotes, ...labels, ...milestones, addSystemNote: notes.addSystemNote };
 }
 
 export type NotesService = ReturnType<typeof createNotesService>;

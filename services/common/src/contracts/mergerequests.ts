@@ -18,7 +18,7 @@ export const mergeRequestAttributes = z.object({
   state: z.enum(['opened', 'closed', 'merged', 'reopened']),
   author_id: id,
   assignee_id: id.nullable(),
-  milestone_id: z.null(),
+  milestone_id: id.nullable(),
   merge_status: z.string(),
   merge_commit_sha: z.string().nullable(),
   work_in_progress: z.boolean(),

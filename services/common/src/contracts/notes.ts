@@ -1,7 +1,7 @@
 // The contract of services/notes: the events it emits. Owned by notes.
 import { z } from 'zod';
 import { pushedCommit } from './git-worker';
-import { defineEvents, payload } from './define';
+import { defineEvents, endpoint, payload } from './define';
 import { mergeRequestAttributes } from './mergerequests';
 import { actor, id, timestamp } from './shared';
 
@@ -15,7 +15,7 @@ export const issueAttributes = z.object({
   state: z.enum(['opened', 'closed', 'reopened']),
   author_id: id,
   assignee_id: id.nullable(),
-  milestone_id: z.null(),
+  milestone_id: id.nullable(),
   labels: z.array(z.string()),
   created_at: timestamp,
   updated_at: timestamp,
@@ -81,6 +81,17 @@ const note = payload({
 
 const snippet = payload({ project_id: id, ...actor, snippet_id: id, title: z.string() });
 
+/** A project label renamed or removed: merge requests (which keep label names) follow it. */
+const label = payload({
+  project_id: id,
+  ...actor,
+  label_id: id,
+  /** The name before the change. */
+  previous_title: z.string(),
+  /** The name now; null once removed. */
+  title: z.string().nullable(),
+});
+
 export const notesEvents = defineEvents('notes', {
   'issue.opened': issue,
   'issue.updated': issue,
@@ -91,4 +102,37 @@ export const notesEvents = defineEvents('notes', {
   'snippet.created': snippet,
   'snippet.updated': snippet,
   'snippet.deleted': snippet,
+  'label.updated': label,
+  'label.deleted': label,
 });
+
+/** Label names as an issue or merge request is given them (v3's comma-separated list, split). */
+const labelNameList = z.array(z.string().max(1000)).max(1000);
+
+/**
+ * Checks what a merge request is given against its project's labels and milestones, changing
+ * nothing: the names as it keeps them (stripped, distinct, sorted) or GitLab's per-name messages,
+ * and whether the milestone is the project's.
+ */
+export const issuableMetadataCheck = endpoint(
+  '/internal/labels-milestones/check',
+  z.object({ projectId: id, labels: labelNameList.nullable(), milestoneId: id.nullable() }),
+  z.object({
+    /** Null when no labels were given or any name is refused. */
+    labels: z.array(z.string()).nullable(),
+    /** Per refused name, GitLab's validation messages: {"<name>": {"title": [...]}}. */
+    labelErrors: z.record(z.string(), z.object({ title: z.array(z.string()) })),
+    /** The milestone when it is one of the project's; null otherwise. */
+    milestoneId: id.nullable(),
+  }),
+);
+
+/**
+ * Makes the labels of these (already checked) names that the project lacks, in GitLab's default
+ * colour, as add_labels_by_names did when an issue or merge request named them.
+ */
+export const labelsEnsure = endpoint(
+  '/internal/labels/ensure',
+  z.object({ projectId: id, names: labelNameList }),
+  z.object({ names: z.array(z.string()) }),
+);

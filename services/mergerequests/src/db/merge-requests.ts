@@ -14,8 +14,10 @@ export interface MergeRequestRow {
   authorId: number;
   assigneeId: number | null;
   mergeCommitSha: string | null;
-  /** Label names, sorted and distinct. */
+  /** Label names, sorted and distinct: labels of the project (kept by the notes service). */
   labels: string[];
+  /** One of the project's milestones (kept by the notes service). */
+  milestoneId: number | null;
   createdAt: Date;
   updatedAt: Date;
   mergedAt: Date | null;
@@ -93,4 +95,18 @@ export async function listMergeRequests(sql: Db, filter: ListFilter, window: Pag
 export async function deleteProjectMergeRequests(sql: Sql, projectId: number): Promise<void> {
   await sql`delete from merge_requests where project_id = ${projectId}`;
   await sql`delete from project_iids where project_id = ${projectId}`;
+}
+
+/** A project label's new name on every merge request of the project that has it (names stay sorted and distinct). */
+export async function renameLabel(sql: Db, projectId: number, from: string, to: string): Promise<void> {
+  await sql`
+    update merge_requests set labels = (
+      select coalesce(array_agg(l order by l collate "C"), '{}') from (select distinct unnest(array_replace(merge_requests.labels, ${from}::text, ${to}::text)) as l) named
+    )
+    where project_id = ${projectId} and labels @> array[${from}::text]`;
+}
+
+/** A removed project label leaves every merge request of the project. */
+export async function removeLabel(sql: Db, projectId: number, title: string): Promise<void> {
+  await sql`update merge_requests set labels = array_remove(labels, ${title}::text) where project_id = ${projectId} and labels @> array[${title}::text]`;
 }

@@ -20,6 +20,8 @@ export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: Resolve
     assignee: (mr) => (mr.assigneeId === null ? null : { id: mr.assigneeId }),
     workInProgress: (mr) => isWorkInProgress(mr.title),
     labels: (mr) => mr.labels,
+    // The notes subgraph completes it (and answers null for a milestone the viewer may not see).
+    milestone: (mr) => (mr.milestoneId === null ? null : { id: mr.milestoneId }),
     changes: async (mr) => {
       try {
         const { diffs } = await merge.MergeRequestDiffs({

@@ -10,14 +10,16 @@ export interface IssueRow {
   state: 'opened' | 'closed' | 'reopened';
   authorId: number;
   assigneeId: number | null;
+  /** Label names, sorted and distinct; each is one of the project's labels. */
   labels: string[];
+  milestoneId: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 type Db = Sql | TransactionSql;
 
-export async function insertIssue(tx: TransactionSql, values: Pick<IssueRow, 'projectId' | 'title' | 'description' | 'authorId' | 'assigneeId' | 'labels'>): Promise<IssueRow> {
+export async function insertIssue(tx: TransactionSql, values: Pick<IssueRow, 'projectId' | 'title' | 'description' | 'authorId' | 'assigneeId' | 'labels' | 'milestoneId'>): Promise<IssueRow> {
   const [{ lastIid }] = await tx<{ lastIid: number }[]>`
     insert into issue_iids (project_id, last_iid) values (${values.projectId}, 1)
     on conflict (project_id) do update set last_iid = issue_iids.last_iid + 1
@@ -36,20 +38,51 @@ export async function updateIssue(tx: TransactionSql, id: number, changes: Parti
   return row;
 }
 
-export async function listIssues(
-  sql: Db,
-  filter: { projectId: number; states: string[] | null; labels: string[]; iid?: number | null },
-  window: PageWindow,
-): Promise<{ rows: IssueRow[]; total: number }> {
-  const where = sql`where project_id = ${filter.projectId}
+export interface IssueFilter {
+  projectId?: number;
+  /** GET /issues: the user's own (GitLab 7.14's current_user.issues, every project). */
+  authorId?: number;
+  milestoneId?: number;
+  /** GitLab 7.14's `milestone` filter: the title of one of the project's milestones. */
+  milestoneTitle?: string | null;
+  states: string[] | null;
+  /** Any of these (GitLab's labels.title IN). */
+  labels: string[];
+  iid?: number | null;
+  orderBy?: 'created_at' | 'updated_at';
+  sort?: 'asc' | 'desc';
+}
+
+export async function listIssues(sql: Db, filter: IssueFilter, window: PageWindow): Promise<{ rows: IssueRow[]; total: number }> {
+  const where = sql`where true
+    ${filter.projectId !== undefined ? sql`and project_id = ${filter.projectId}` : sql``}
+    ${filter.authorId !== undefined ? sql`and author_id = ${filter.authorId}` : sql``}
+    ${filter.milestoneId !== undefined ? sql`and milestone_id = ${filter.milestoneId}` : sql``}
+    ${filter.milestoneTitle != null ? sql`and milestone_id in (select m.id from milestones m where m.project_id = issues.project_id and m.title = ${filter.milestoneTitle})` : sql``}
     ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}
     ${filter.labels.length ? sql`and labels && ${filter.labels}::text[]` : sql``}
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}`;
+  // GitLab's Sortable default: created_at, newest first; the id breaks ties.
+  const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
   const [rows, [{ count }]] = await Promise.all([
-    sql<IssueRow[]>`select * from issues ${where} order by id desc limit ${window.perPage} offset ${window.offset}`,
+    sql<IssueRow[]>`select * from issues ${where} order by ${sql(filter.orderBy ?? 'created_at')} ${direction}, id ${direction} limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from issues ${where}`,
   ]);
   return { rows, total: count };
+}
+
+/** A label's new name on every issue of the project that has it (names stay sorted and distinct). */
+export async function renameIssueLabel(tx: TransactionSql, projectId: number, from: string, to: string): Promise<void> {
+  await tx`
+    update issues set labels = (
+      select coalesce(array_agg(l order by l collate "C"), '{}') from (select distinct unnest(array_replace(issues.labels, ${from}::text, ${to}::text)) as l) named
+    )
+    where project_id = ${projectId} and labels @> array[${from}::text]`;
+}
+
+/** A removed label leaves every issue of the project (GitLab destroyed its label links). */
+export async function removeIssueLabel(tx: TransactionSql, projectId: number, title: string): Promise<void> {
+  await tx`update issues set labels = array_remove(labels, ${title}::text) where project_id = ${projectId} and labels @> array[${title}::text]`;
 }
 
 export async function deleteProjectIssues(sql: Sql, projectId: number): Promise<void> {

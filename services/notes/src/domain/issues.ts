@@ -1,12 +1,31 @@
-import { authorize, invalid, notesEvents, recordNotFound, usersLookup, type AccessClient, type InternalClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import {
+  authorize,
+  can,
+  invalid,
+  notesEvents,
+  recordNotFound,
+  usersLookup,
+  type AccessClient,
+  type InternalClient,
+  type Principal,
+  type ProjectAccess,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 import * as issues from '../db/issues';
 import type { IssueRow } from '../db/issues';
 import { issueAttributes } from '../event-attributes';
 import type { CreateIssueInput, UpdateIssueInput } from '../generated/graphql';
+import { labelNames } from './label-rules';
+import type { Labels } from './labels';
+import type { Milestones } from './milestones';
 import type { Notes } from './notes';
 
-/** Issues: per-project iids, labels, close and reopen with system notes. */
-export function createIssues(deps: { sql: Sql; access: AccessClient; identity: InternalClient; notes: Notes }) {
+/** IssuableFinder::NONE: a milestone_id of 0 takes the milestone away. */
+const NO_MILESTONE = 0;
+
+/** Issues: per-project iids, labels, milestones, close and reopen with system notes. */
+export function createIssues(deps: { sql: Sql; access: AccessClient; identity: InternalClient; notes: Notes; labels: Labels; milestones: Milestones }) {
   const { sql, notes } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
@@ -23,6 +42,18 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       attributes: issueAttributes(issue),
     });
 
+  /**
+   * The milestone an issue is given: undefined leaves it as it is. GitLab's filter_params dropped
+   * it for those below Reporter (no admin_issue); 0 removes it; a milestone that is not the
+   * project's counts as none (GitLab 7.14 took any id, which showed other projects' milestones;
+   * later versions' filter_milestone cleared it, as here).
+   */
+  async function milestoneFor(access: ProjectAccess, principal: Principal, projectId: number, milestoneId: number | null | undefined) {
+    if (milestoneId == null || !can(access, principal, 'admin_issue')) return undefined;
+    if (milestoneId === NO_MILESTONE) return null;
+    return (await deps.milestones.milestoneOfProject(projectId, milestoneId)) ?? null;
+  }
+
   async function issueOr404(projectId: number, id: number): Promise<IssueRow> {
     const issue = await issues.findIssue(sql, projectId, id);
     if (!issue) throw recordNotFound();
@@ -32,16 +63,22 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
   return {
     /** Guests may open issues; a project with issues disabled refuses them (403), as GitLab did. */
     async createIssue(principal: Principal, projectId: number, input: CreateIssueInput) {
-      authorize(await accessOf(principal, projectId), principal, 'create_issue');
+      const access = authorize(await accessOf(principal, projectId), principal, 'create_issue');
+      // GitLab checked the label names before anything else of the issue.
+      const labels = labelNames(input.labels ?? []);
       if (input.title.trim() === '') throw invalid({ title: ["can't be blank"] });
+      const milestone = await milestoneFor(access, principal, projectId, input.milestoneId);
       return sql.begin(async (tx) => {
+        // add_labels_by_names: a name the project has no label for makes one.
+        await deps.labels.ensureLabels(tx, projectId, labels);
         const issue = await issues.insertIssue(tx, {
           projectId,
           title: input.title,
           description: input.description ?? null,
           authorId: principal.userId!,
           assigneeId: input.assigneeId ?? null,
-          labels: [...new Set(input.labels ?? [])],
+          labels,
+          milestoneId: milestone?.id ?? null,
         });
         await issueEvent(tx, 'opened', principal, issue);
         return issue;
@@ -54,23 +91,29 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
       if (issue.authorId !== principal.userId) authorize(access, principal, 'admin_issue');
       if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
+      const labels = input.labels == null ? null : labelNames(input.labels);
+      const milestone = await milestoneFor(access, principal, projectId, input.milestoneId);
       const changes: Partial<IssueRow> = {};
       if (input.title != null) changes.title = input.title;
       if (input.description != null) changes.description = input.description;
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
-      if (input.labels != null) changes.labels = [...new Set(input.labels)];
+      if (labels !== null && labels.join('\n') !== issue.labels.join('\n')) changes.labels = labels;
+      if (milestone !== undefined && (milestone?.id ?? null) !== issue.milestoneId) changes.milestoneId = milestone?.id ?? null;
       let action: 'updated' | 'closed' | 'reopened' = 'updated';
       if (input.stateEvent === 'close' && issue.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
       if (input.stateEvent === 'reopen' && issue.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
       if (Object.keys(changes).length === 0) return issue;
       const assignee = changes.assigneeId != null && changes.assigneeId !== issue.assigneeId ? (await deps.identity.call(usersLookup, { ids: [changes.assigneeId] })).users[0] : undefined;
       return sql.begin(async (tx) => {
+        if (changes.labels) await deps.labels.ensureLabels(tx, projectId, changes.labels);
         const updated = await issues.updateIssue(tx, issue.id, changes);
         await issueEvent(tx, action, principal, updated);
         // GitLab 7.14's system notes for what changed (the state, through the close and reopen services, first).
         const target = { projectId, noteableType: 'Issue' as const, noteableId: issue.id };
         const system = (body: string) => notes.addSystemNote(tx, target, principal.userId!, body, principal);
         if (action === 'closed' || action === 'reopened') await system(`Status changed to ${action}`);
+        // Label changes leave no note: GitLab 7.14's API set labels outside its UpdateService.
+        if (updated.milestoneId !== issue.milestoneId) await system(milestone ? `Milestone changed to ${milestone.title}` : 'Milestone removed');
         if (updated.assigneeId !== issue.assigneeId) await system(updated.assigneeId === null ? 'Assignee removed' : `Reassigned to @${assignee?.username ?? updated.assigneeId}`);
         if (updated.title !== issue.title) await system(`Title changed from **${issue.title}** to **${updated.title}**`);
         return updated;

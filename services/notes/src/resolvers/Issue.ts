@@ -10,6 +10,7 @@ export const createIssueResolvers = (deps: ResolverDeps): IssueResolvers => {
   return {
     author: (issue) => ({ id: issue.authorId }),
     assignee: (issue) => (issue.assigneeId === null ? null : { id: issue.assigneeId }),
+    milestone: (issue, _args, { loaders }) => (issue.milestoneId === null ? null : loaders.milestones.load(issue.milestoneId)),
     notes: (issue, args) => list(issueTarget(issue), args),
     note: (issue, { id }) => one(issueTarget(issue), id),
     upvotes: async (issue, _args, { loaders }) => (await loaders.issueVotes.load(issue.id)).up,

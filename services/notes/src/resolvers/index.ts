@@ -1,11 +1,16 @@
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createIssueResolvers } from './Issue';
+import { labelResolvers } from './Label';
+import { createLabelMilestoneMutationResolvers } from './LabelMilestoneMutations';
+import { createMilestoneResolvers } from './Milestone';
 import { createMergeRequestResolvers } from './MergeRequest';
 import { createMutationResolvers } from './Mutation';
 import { noteResolvers } from './Note';
 import { createNoteableResolvers } from './Noteable';
 import { createProjectResolvers } from './Project';
+import { createProjectLabelsMilestonesResolvers } from './ProjectLabelsMilestones';
+import { createQueryResolvers } from './Query';
 import { createSnippetResolvers } from './Snippet';
 
 export type { ResolverDeps };
@@ -13,11 +18,14 @@ export type { ResolverDeps };
 export function createResolvers(deps: ResolverDeps): Resolvers {
   return {
     MergeRequest: createMergeRequestResolvers(deps),
-    Project: createProjectResolvers(deps),
+    Project: { ...createProjectResolvers(deps), ...createProjectLabelsMilestonesResolvers(deps) },
     Snippet: createSnippetResolvers(deps),
     Issue: createIssueResolvers(deps),
     Note: noteResolvers,
     Noteable: createNoteableResolvers(deps),
-    Mutation: createMutationResolvers(deps),
+    Mutation: { ...createMutationResolvers(deps), ...createLabelMilestoneMutationResolvers(deps) },
+    Query: createQueryResolvers(deps),
+    Label: labelResolvers,
+    Milestone: createMilestoneResolvers(deps),
   };
 }

@@ -1,0 +1,79 @@
+import { CreateMilestoneDocument, GetMilestoneDocument, ListMilestonesDocument, MilestoneIssuesDocument, UpdateMilestoneDocument } from '../generated/operations';
+import { presentIssue } from '../entities/issue';
+import { presentMilestone } from '../entities/milestone';
+import { defined } from '../params';
+import type { Route } from '../route';
+import { RECORD_NOT_FOUND } from '../v3-errors';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+/** GitLab's filter_milestones_state: active or closed; any other value filters nothing (its case had an else). */
+const STATE_FILTER = { active: 'ACTIVE', closed: 'CLOSED' } as const;
+
+/**
+ * GitLab 7.14's lib/api/milestones.rb, with the state and iid filters later v3 servers added.
+ * Milestones are addressed by their global id. title is required on create after the permission
+ * check (the service checks it), as GitLab's authorize! came before required_attributes!.
+ */
+export const milestoneRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/projects/:id/milestones',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const state = p.string('state');
+      const { project } = await gateway(ListMilestonesDocument, {
+        ...projectKey(p),
+        state: state === 'active' || state === 'closed' ? STATE_FILTER[state] : null,
+        iid: p.int('iid') ?? null,
+        page: window.page,
+        perPage: window.perPage,
+      });
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: project.milestones.nodes.map(presentMilestone), page: { window, total: project.milestones.total } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/milestones/:milestone_id',
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetMilestoneDocument, { ...projectKey(p), milestoneId: p.id('milestone_id') });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.milestone) throw RECORD_NOT_FOUND();
+      return { body: presentMilestone(project.milestone) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/projects/:id/milestones/:milestone_id/issues',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { project } = await gateway(MilestoneIssuesDocument, { ...projectKey(p), milestoneId: p.id('milestone_id'), page: window.page, perPage: window.perPage });
+      if (!project) throw PROJECT_NOT_FOUND();
+      if (!project.milestone) throw RECORD_NOT_FOUND();
+      return { body: project.milestone.issues.nodes.map(presentIssue), page: { window, total: project.milestone.issues.total } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/projects/:id/milestones',
+    handle: async (p, gateway) => {
+      const { createMilestone } = await gateway(CreateMilestoneDocument, {
+        projectId: await projectIdOf(p, gateway),
+        input: defined({ title: p.string('title'), description: p.string('description'), dueDate: p.string('due_date') }),
+      });
+      return { body: presentMilestone(createMilestone) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/projects/:id/milestones/:milestone_id',
+    handle: async (p, gateway) => {
+      const { updateMilestone } = await gateway(UpdateMilestoneDocument, {
+        projectId: await projectIdOf(p, gateway),
+        id: p.id('milestone_id'),
+        input: defined({ title: p.string('title'), description: p.string('description'), dueDate: p.string('due_date'), stateEvent: p.string('state_event') }),
+      });
+      return { body: presentMilestone(updateMilestone) };
+    },
+  },
+];

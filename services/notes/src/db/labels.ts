@@ -1,0 +1,55 @@
+import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+
+/** A row of notes.labels, camelCased; GitLab's Label (title is what v3 calls name). */
+export interface LabelRow {
+  id: number;
+  projectId: number;
+  title: string;
+  color: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Db = Sql | TransactionSql;
+
+/** GitLab's Label default_scope: by title. "C" order, so it matches the names' order on issues (code units). */
+export async function listLabels(sql: Db, projectId: number, window: PageWindow): Promise<{ rows: LabelRow[]; total: number }> {
+  const [rows, [{ count }]] = await Promise.all([
+    sql<LabelRow[]>`select * from labels where project_id = ${projectId} order by title collate "C", id limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from labels where project_id = ${projectId}`,
+  ]);
+  return { rows, total: count };
+}
+
+export async function findLabel(sql: Db, projectId: number, title: string, lock = false): Promise<LabelRow | undefined> {
+  const [row] = await sql<LabelRow[]>`select * from labels where project_id = ${projectId} and title = ${title} ${lock ? sql`for update` : sql``}`;
+  return row;
+}
+
+/** Null when a label of that title appeared meanwhile (the unique key). */
+export async function insertLabel(tx: Db, values: Pick<LabelRow, 'projectId' | 'title' | 'color'>): Promise<LabelRow | null> {
+  const [row] = await tx<LabelRow[]>`insert into labels ${tx(values as never)} on conflict (project_id, title) do nothing returning *`;
+  return row ?? null;
+}
+
+/** The labels of these titles the project lacks, made in `color` (GitLab's find_or_create_by). */
+export async function ensureLabels(tx: Db, projectId: number, titles: readonly string[], color: string): Promise<void> {
+  if (titles.length === 0) return;
+  await tx`
+    insert into labels (project_id, title, color)
+    select ${projectId}, t, ${color} from unnest(${titles as string[]}::text[]) as t
+    on conflict (project_id, title) do nothing`;
+}
+
+export async function updateLabel(tx: TransactionSql, id: number, changes: Partial<Pick<LabelRow, 'title' | 'color'>>): Promise<LabelRow> {
+  const [row] = await tx<LabelRow[]>`update labels set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
+  return row;
+}
+
+export async function deleteLabel(tx: TransactionSql, id: number): Promise<void> {
+  await tx`delete from labels where id = ${id}`;
+}
+
+export async function deleteProjectLabels(sql: Sql, projectId: number): Promise<void> {
+  await sql`delete from labels where project_id = ${projectId}`;
+}
