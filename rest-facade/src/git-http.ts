@@ -63,6 +63,7 @@ export function createGitHttpProxy(deps: { gateway: GatewayClient; workerUrl: st
         push: access.push,
         pushProtected: access.pushProtected,
         protectedBranches: access.protectedBranches,
+        developersCanPush: access.developersCanPush,
         defaultBranch: project.defaultBranch,
       };
       const search = new URL(req.originalUrl, 'http://x').search;

@@ -115,6 +115,18 @@ export class Params {
     return value as T;
   }
 
+  /**
+   * A list (JSON array, or a form's `name[]=a&name[]=b`); one value alone is a list of one, an
+   * empty value an empty list. Items that are not strings or numbers are a 400 naming the field.
+   */
+  list(name: string): string[] | undefined {
+    const value = this.values[name];
+    if (value === undefined || value === null) return undefined;
+    const items = Array.isArray(value) ? value : value === '' ? [] : [value];
+    if (items.some((item) => (typeof item !== 'string' && typeof item !== 'number') || String(item).includes('\u0000'))) throw invalid(name);
+    return items.map(String);
+  }
+
   /** page and per_page, clamped like kaminari: never an error. */
   window(): PageWindow {
     const safe = (name: string) => {

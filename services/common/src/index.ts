@@ -14,6 +14,7 @@ export * from './scalars';
 export * from './authz';
 export * from './access';
 export * from './access-client';
+export * from './settings-client';
 export * from './event-streams';
 export * from './internal-http';
 export * from './network';

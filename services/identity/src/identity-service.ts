@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { conflict, DomainError, ErrorCode, identityEvents, type Logger, type Sql, type TransactionSql } from '@hub/common';
 import * as namespaces from './db/namespaces';
+import { defaultProjectsLimit } from './db/settings';
 import * as oauthTokens from './db/oauth-tokens';
 import * as users from './db/users';
 import type { UserRow } from './db/users';
@@ -110,6 +111,8 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
       validateUserAttributes(attrs, true);
       const values = {
         ...userColumns(attrs),
+        // GitLab's User#set_projects_limit: without a limit given, the application setting's.
+        projectsLimit: attrs.projectsLimit ?? (await defaultProjectsLimit(sql)),
         passwordHash: await hashPassword(attrs.password!),
         privateToken: newPrivateToken(),
       };

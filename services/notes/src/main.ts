@@ -7,9 +7,11 @@ import {
   createKnownEventReader,
   createLogger,
   createRedis,
+  createSettingsClient,
   createSql,
   exitOnStartupFailure,
   followAccessChanges,
+  followSettingsChanges,
   handleOnce,
   migrate,
   onShutdown,
@@ -80,7 +82,9 @@ async function main() {
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
-  const notes = createNotesService({ sql, access, identity, mergeRequests, repository });
+  // Snippets refuse the visibility levels the application settings restrict to admins.
+  const settings = createSettingsClient({ identity });
+  const notes = createNotesService({ sql, access, identity, mergeRequests, repository, settings });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
@@ -91,6 +95,7 @@ async function main() {
   });
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
+  const settingsInvalidation = followSettingsChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), settings, logger });
 
   const server = await serveSubgraph<NotesContext>({
     service: SERVICE,
@@ -108,6 +113,7 @@ async function main() {
     () => closeServer(server),
     () => consumer.stop(),
     () => invalidation.stop(),
+    () => settingsInvalidation.stop(),
     () => relay.stop(),
     () => membership.close(),
     () => mergeRequests.close(),

@@ -1,4 +1,4 @@
-import type { AccessClient, InternalClient, Sql } from '@hub/common';
+import type { AccessClient, InternalClient, SettingsClient, Sql } from '@hub/common';
 import { createCommitNotes } from './domain/commit-notes';
 import { createIssues } from './domain/issues';
 import { createLabels } from './domain/labels';
@@ -9,7 +9,7 @@ import { createNotes } from './domain/notes';
 import { createSnippets } from './domain/snippets';
 
 /** What this service does, one module per aggregate (issues, labels, milestones, snippets, notes, commit comments), composed for the resolvers. */
-export function createNotesService(deps: { sql: Sql; access: AccessClient; identity: InternalClient; mergeRequests: InternalClient; repository: InternalClient }) {
+export function createNotesService(deps: { sql: Sql; access: AccessClient; identity: InternalClient; mergeRequests: InternalClient; repository: InternalClient; settings?: SettingsClient }) {
   const notes = createNotes(deps);
   const labels = createLabels(deps);
   const milestones = createMilestones(deps);

@@ -1,6 +1,6 @@
 import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
 import DataLoader from 'dataloader';
-import { protectedBranchNames } from './db/protected-branches';
+import { developerPushableBranchNames, protectedBranchNames } from './db/protected-branches';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
 export interface RepositoryContext {
@@ -25,6 +25,10 @@ export function createLoaders(sql: Sql, access: AccessClient, principal: Princip
     access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,
     protectedBranches: new DataLoader<number, string[]>(async (ids) => {
       const byProject = await protectedBranchNames(sql, ids);
+      return ids.map((id) => byProject.get(id) ?? []);
+    }),
+    developersCanPush: new DataLoader<number, string[]>(async (ids) => {
+      const byProject = await developerPushableBranchNames(sql, ids);
       return ids.map((id) => byProject.get(id) ?? []);
     }),
   };

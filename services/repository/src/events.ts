@@ -1,20 +1,29 @@
-import { createKnownEventReader, type Logger, type Sql, type StreamedEvent } from '@hub/common';
+import { createKnownEventReader, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
 import { forgetProject, protect } from './db/protected-branches';
 import type { Git } from './git';
+
+/** GitLab's Gitlab::Access protection levels (default_branch_protection). */
+const BRANCH_PROTECTION = { NONE: 0, DEVELOPERS_CAN_PUSH: 1, FULL: 2 } as const;
 
 /**
  * Repositories follow their projects: created with the project (forked or imported when it was),
  * removed with it. Each step is idempotent, so a redelivered event is harmless.
  */
-export function createEventHandler(deps: { sql: Sql; git: Git; logger: Logger }) {
+export function createEventHandler(deps: { sql: Sql; git: Git; logger: Logger; settings: SettingsClient }) {
   const read = createKnownEventReader(deps.logger);
   return async (event: StreamedEvent): Promise<void> => {
     const known = read(event);
     switch (known?.key) {
       case 'git_worker:push': {
-        // GitLab's default: the first push of the default branch into an empty repository protects it.
+        // GitLab's GitPushService: the first push of the default branch into an empty repository
+        // protects it as default_branch_protection says: 0 not at all, 1 with developers_can_push,
+        // 2 (GitLab's default) for Masters only.
         const push = known.payload;
-        if (push.first_push_to_default_branch) await protect(deps.sql, push.project_id, push.default_branch);
+        if (!push.first_push_to_default_branch) break;
+        const { defaultBranchProtection } = await deps.settings.get();
+        if (defaultBranchProtection !== BRANCH_PROTECTION.NONE) {
+          await protect(deps.sql, push.project_id, push.default_branch, defaultBranchProtection === BRANCH_PROTECTION.DEVELOPERS_CAN_PUSH);
+        }
         break;
       }
       case 'projects:project.created': {

@@ -6,9 +6,11 @@ import {
   createInternalClient,
   createLogger,
   createRedis,
+  createSettingsClient,
   createSql,
   exitOnStartupFailure,
   followAccessChanges,
+  followSettingsChanges,
   migrate,
   onShutdown,
   serveSubgraph,
@@ -29,6 +31,8 @@ async function main() {
   const membership = createInternalClient({ baseUrl: config.MEMBERSHIP_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
   const identity = createInternalClient({ baseUrl: config.IDENTITY_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
+  // default_branch_protection decides how a first push protects the default branch.
+  const settings = createSettingsClient({ identity });
   const clients = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
   const git = createGit(clients);
 
@@ -39,10 +43,11 @@ async function main() {
     group: SERVICE,
     services: ['projects', 'git_worker'],
     logger,
-    handle: createEventHandler({ sql, git, logger }),
+    handle: createEventHandler({ sql, git, logger, settings }),
   });
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
+  const settingsInvalidation = followSettingsChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), settings, logger });
 
   const server = await serveSubgraph<RepositoryContext>({
     service: SERVICE,
@@ -60,6 +65,7 @@ async function main() {
     () => closeServer(server),
     () => consumer.stop(),
     () => invalidation.stop(),
+    () => settingsInvalidation.stop(),
     () => membership.close(),
     () => identity.close(),
     async () => clients.close(),

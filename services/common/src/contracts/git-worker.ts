@@ -43,6 +43,8 @@ export const gitAccessClaims = z.object({
   /** May push to protected branches (Master and above). Nobody force-pushes or deletes them. */
   pushProtected: z.boolean(),
   protectedBranches: z.array(z.string()),
+  /** Protected branches that push rights suffice for (GitLab's developers_can_push); still no force push or delete. */
+  developersCanPush: z.array(z.string()).default([]),
   /** HEAD of a repository the worker has to create on the spot. */
   defaultBranch: z.string(),
 });

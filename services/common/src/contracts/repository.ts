@@ -4,8 +4,15 @@ import { endpoint } from './define';
 import { pushedCommit } from './git-worker';
 import { id } from './shared';
 
-/** A project's protected branch names (merge requests: may this user merge into the target?). */
-export const protectedBranches = endpoint('/internal/protected-branches', z.object({ projectId: id }), z.object({ names: z.array(z.string()) }));
+/**
+ * A project's protected branch names (merge requests: may this user merge into the target?), and
+ * those of them Developers may push to as well (developers_can_push).
+ */
+export const protectedBranches = endpoint(
+  '/internal/protected-branches',
+  z.object({ projectId: id }),
+  z.object({ names: z.array(z.string()), developersCanPush: z.array(z.string()).default([]) }),
+);
 
 /**
  * The commit a ref (a sha, branch or tag) names in a project's repository, as push events show

@@ -97,6 +97,7 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
     GIT_CONFIG_VALUE_1: '*',
     HUB_PROTECTED_REFS: claims.protectedBranches.map((b) => `refs/heads/${b}`).join('\n'),
     HUB_PUSH_PROTECTED: claims.pushProtected ? '1' : '0',
+    HUB_DEV_PUSH_REFS: claims.developersCanPush.map((b) => `refs/heads/${b}`).join('\n'),
     HUB_PUSH_LOG: pushLog,
   };
   // Clients gzip larger requests; the backend inflates them when told.

@@ -19,7 +19,8 @@ while read old new ref; do
     echo "GitLab: A branch and a tag may not share the name \${ref#refs/*/}."; status=1
   fi
   if printf '%s\\n' "$HUB_PROTECTED_REFS" | grep -qxF -- "$ref"; then
-    if [ "$HUB_PUSH_PROTECTED" != "1" ]; then
+    # Masters push to protected branches; Developers only to those with developers_can_push.
+    if [ "$HUB_PUSH_PROTECTED" != "1" ] && ! printf '%s\\n' "$HUB_DEV_PUSH_REFS" | grep -qxF -- "$ref"; then
       echo "GitLab: You are not allowed to push code to protected branches on this project."; status=1
     elif [ "$new" = "$zero" ]; then
       echo "GitLab: You are not allowed to delete protected branches."; status=1

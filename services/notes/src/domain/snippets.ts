@@ -1,11 +1,11 @@
-import { authorize, invalid, notesEvents, recordNotFound, VISIBILITY_LEVELS, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import { authorize, invalid, notesEvents, recordNotFound, restrictedVisibilityRefusal, VISIBILITY_LEVELS, type AccessClient, type Principal, type SettingsClient, type Sql, type TransactionSql } from '@hub/common';
 import * as snippets from '../db/snippets';
 import type { SnippetRow } from '../db/snippets';
 import { snippetAttributes } from '../event-attributes';
 import type { CreateSnippetInput, UpdateSnippetInput } from '../generated/graphql';
 
-/** Project snippets (only where the feature is on). */
-export function createSnippets(deps: { sql: Sql; access: AccessClient }) {
+/** Project snippets (only where the feature is on). Without `settings`, no level is restricted. */
+export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?: SettingsClient }) {
   const { sql } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
@@ -29,10 +29,18 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient }) {
     if (level != null && !VISIBILITY_LEVELS.includes(level)) throw invalid({ visibility_level: ['is not included in the list'] });
   }
 
+  /** GitLab's Create/UpdateSnippetService: restricted_visibility_levels are for admins only (400 per field). */
+  async function refuseRestricted(principal: Principal, level: number | null | undefined) {
+    if (level == null || principal.isAdmin || !deps.settings) return;
+    const refusal = restrictedVisibilityRefusal(await deps.settings.get(), false, level);
+    if (refusal) throw refusal;
+  }
+
   return {
     async createSnippet(principal: Principal, projectId: number, input: CreateSnippetInput) {
       authorize(await accessOf(principal, projectId), principal, 'create_snippet');
       checkVisibility(input.visibilityLevel);
+      await refuseRestricted(principal, input.visibilityLevel);
       return sql.begin(async (tx) => {
         const snippet = await snippets.insertSnippet(tx, {
           projectId,
@@ -52,6 +60,7 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient }) {
       const { access, snippet } = await snippetOr404(principal, projectId, id);
       if (snippet.authorId !== principal.userId) authorize(access, principal, 'admin_project');
       checkVisibility(input.visibilityLevel);
+      if (input.visibilityLevel !== snippet.visibilityLevel) await refuseRestricted(principal, input.visibilityLevel);
       const changes: Partial<SnippetRow> = {};
       if (input.title != null) changes.title = input.title;
       if (input.fileName != null) changes.fileName = input.fileName;

@@ -1,6 +1,6 @@
 import { commitFind, createInternalRouter, DomainError, ErrorCode, protectedBranches, serveEndpoint, type Logger, type Sql } from '@hub/common';
 import type { Router } from 'express';
-import { protectedBranchNames } from '../db/protected-branches';
+import { developerPushableBranchNames, protectedBranchNames } from '../db/protected-branches';
 import type { Git } from '../git';
 
 /**
@@ -11,6 +11,7 @@ export function createInternalRoutes(deps: { sql: Sql; git: Git; secret: string;
   const router = createInternalRouter(deps.secret);
   serveEndpoint(router, protectedBranches, deps.logger, async ({ projectId }) => ({
     names: (await protectedBranchNames(deps.sql, [projectId])).get(projectId) ?? [],
+    developersCanPush: (await developerPushableBranchNames(deps.sql, [projectId])).get(projectId) ?? [],
   }));
   serveEndpoint(router, commitFind, deps.logger, async ({ projectId, ref }) => {
     // A malformed ref names no commit either: the caller only asks whether there is one.

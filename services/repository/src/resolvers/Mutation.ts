@@ -1,4 +1,5 @@
-import { authorize, can, DomainError, ErrorCode, methodNotAllowed, notFound, usersLookup, type Principal } from '@hub/common';
+import { authorize, DomainError, ErrorCode, methodNotAllowed, notFound, usersLookup, type Principal } from '@hub/common';
+import { mayPushToBranch } from '../branch-push-rules';
 import { decodeContent, fileCommitRefusal, fileNameRefusal, protectedBranchRefusal } from '../file-commits';
 import { protect, unprotect } from '../db/protected-branches';
 import type { MutationResolvers } from '../generated/graphql';
@@ -50,6 +51,7 @@ const protectBranch =
     if (!found) throw notFound('Branch');
     await protect(sql, projectId, found.name);
     loaders.protectedBranches.clear(projectId);
+    loaders.developersCanPush.clear(projectId);
     return { projectId, name: found.name, commit: found.commit! };
   };
 
@@ -61,6 +63,7 @@ const unprotectBranch =
     if (!found) throw notFound('Branch does not exist');
     await unprotect(sql, projectId, found.name);
     loaders.protectedBranches.clear(projectId);
+    loaders.developersCanPush.clear(projectId);
     return { projectId, name: found.name, commit: found.commit! };
   };
 
@@ -72,8 +75,8 @@ const commitFile =
   ({ git, identity }: ResolverDeps): MutationResolvers['commitFile'] =>
   async (_parent, { projectId, action, input }, { principal, loaders }) => {
     const access = authorize(await loaders.access.load(projectId), principal, 'push_code');
-    const protectedBranches = await loaders.protectedBranches.load(projectId);
-    if (protectedBranches.includes(input.branch) && !can(access, principal, 'push_code_to_protected_branches')) throw protectedBranchRefusal(action);
+    const protection = { protected: await loaders.protectedBranches.load(projectId), developersCanPush: await loaders.developersCanPush.load(projectId) };
+    if (!mayPushToBranch(access, principal, input.branch, protection)) throw protectedBranchRefusal(action);
     const badName = fileNameRefusal(action, input.path);
     if (badName) throw badName;
     const [user] = (await identity.call(usersLookup, { ids: [principal.userId!] })).users;

@@ -17,6 +17,7 @@ export const projectResolvers: ProjectResolvers = {
       push: allowed('push_code'),
       pushProtected: allowed('push_code_to_protected_branches'),
       protectedBranches: access ? await loaders.protectedBranches.load(project.id) : [],
+      developersCanPush: access ? await loaders.developersCanPush.load(project.id) : [],
       userId: principal.userId,
       username: principal.username,
     };

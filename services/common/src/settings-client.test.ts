@@ -1,0 +1,83 @@
+import type { ApplicationSettings } from './contracts';
+import type { InternalClient } from './internal-http';
+import { createSettingsClient, restrictedVisibilityRefusal } from './settings-client';
+
+const defaults: ApplicationSettings = {
+  defaultProjectsLimit: 10,
+  signupEnabled: true,
+  signinEnabled: true,
+  gravatarEnabled: true,
+  defaultBranchProtection: 2,
+  restrictedVisibilityLevels: [],
+  defaultProjectVisibility: 0,
+  defaultSnippetVisibility: 0,
+  maxAttachmentSize: 10,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+/** An identity whose answers the test releases one by one, counting the calls. */
+function fakeIdentity() {
+  let current = defaults;
+  const pending: Array<() => void> = [];
+  let calls = 0;
+  const client = {
+    call: () => {
+      calls++;
+      const answer = { settings: current };
+      return new Promise((resolve) => pending.push(() => resolve(answer)));
+    },
+  } as unknown as InternalClient;
+  return {
+    client,
+    set: (next: Partial<ApplicationSettings>) => (current = { ...current, ...next }),
+    release: () => pending.splice(0).forEach((resolve) => resolve()),
+    calls: () => calls,
+  };
+}
+
+describe('settings client', () => {
+  it('asks identity once for concurrent readers and serves the copy until the TTL', async () => {
+    const identity = fakeIdentity();
+    let clock = 0;
+    const settings = createSettingsClient({ identity: identity.client, ttlMs: 1000, now: () => clock });
+    const reads = Promise.all([settings.get(), settings.get()]);
+    identity.release();
+    expect((await reads).map((s) => s.defaultProjectsLimit)).toEqual([10, 10]);
+    expect(identity.calls()).toBe(1);
+    clock = 999;
+    await settings.get();
+    expect(identity.calls()).toBe(1);
+    clock = 1000;
+    const expired = settings.get();
+    identity.release();
+    await expired;
+    expect(identity.calls()).toBe(2);
+  });
+
+  it('asks again after invalidate, and never keeps an answer that was in flight when it ran', async () => {
+    const identity = fakeIdentity();
+    const settings = createSettingsClient({ identity: identity.client, ttlMs: 60_000 });
+    const stale = settings.get();
+    identity.set({ defaultProjectVisibility: 10 });
+    settings.invalidate();
+    identity.release();
+    await stale;
+    const fresh = settings.get();
+    identity.release();
+    expect((await fresh).defaultProjectVisibility).toBe(10);
+    expect(identity.calls()).toBe(2);
+  });
+});
+
+describe('restricted visibility', () => {
+  const restricted = { restrictedVisibilityLevels: [20] };
+  it.each([
+    ['a user, a restricted level', false, 20, 'Public visibility has been restricted by your GitLab administrator'],
+    ['a user, an open level', false, 10, null],
+    ['an admin, a restricted level', true, 20, null],
+  ])('%s', (_case, isAdmin, level, message) => {
+    const refusal = restrictedVisibilityRefusal(restricted, isAdmin, level);
+    expect(refusal ? (refusal.extensions.fields as Record<string, string[]>).visibility_level : null).toEqual(message === null ? null : [message]);
+    if (refusal) expect(refusal.extensions.code).toBe('VALIDATION');
+  });
+});
