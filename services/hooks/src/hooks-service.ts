@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { authorize, DomainError, ErrorCode, invalid, notFound, recordNotFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
+import { authorize, invalid, notFound, recordNotFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
 import * as deliveries from './db/deliveries';
 import * as hooks from './db/hooks';
 import type { HookRow, HookSettings } from './db/hooks';
 import type { DeliveryQueue } from './delivery/queue';
+import { resendDelivery } from './delivery/resend';
+import { newSigningSecret } from './delivery/signing';
 import { checkHookUrl } from './domain/hook-url';
 import type { HookInput } from './generated/graphql';
-
-/** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
-const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** Visible ASCII and spaces, at most 255 characters, as a header value may hold. */
 const HEADER_VALUE = /^[\x20-\x7e]{1,255}$/;
@@ -78,15 +76,7 @@ export function createHooksService(deps: { sql: Sql; access: AccessClient; queue
       const hook = await hookOr404(projectId, hookId);
       const delivery = await deliveries.findDelivery(sql, hook.id, id);
       if (!delivery) throw notFound();
-      await deliveries.setDeliveryState(sql, delivery.id, 'pending');
-      try {
-        await deps.queue.resend(delivery);
-      } catch {
-        // Not queued: the log keeps saying what really happened, and the caller may try again.
-        await deliveries.setDeliveryState(sql, delivery.id, delivery.state);
-        throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable');
-      }
-      return { ...delivery, state: 'pending' as const, deliveredAt: null };
+      return resendDelivery(deps, delivery);
     },
   };
 }

@@ -29,6 +29,7 @@ import { createDirectory } from './fanout/directory';
 import { CONSUMED_SERVICES, createFanOut } from './fanout/fan-out';
 import { createHooksService } from './hooks-service';
 import { createResolvers } from './resolvers';
+import { createSystemHooksService } from './system-hooks-service';
 
 type Closer = () => Promise<unknown>;
 /** How often a worker looks after the log: trims it, and re-queues deliveries left without a job. */
@@ -38,12 +39,13 @@ const STALE_PENDING_MS = 5 * 60_000;
 /** How long payloads reuse what projects and identity said about a project or user. */
 const DIRECTORY_TTL_MS = 5_000;
 
-/** The API: the subgraph (hooks, their log, re-sends). */
+/** The API: the subgraph (project and system hooks, their log, re-sends, tests). */
 async function startSubgraph(config: HooksConfig, sql: Sql, queue: DeliveryQueue, logger: Logger): Promise<Closer[]> {
   const internal = { secret: config.PRINCIPAL_SECRET, caller: SERVICE };
   const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
   const hooks = createHooksService({ sql, access, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
+  const systemHooks = createSystemHooksService({ sql, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
   // Every replica drops cached access answers a team or project change made stale.
   const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
   const server = await serveSubgraph<HooksContext>({
@@ -51,7 +53,7 @@ async function startSubgraph(config: HooksConfig, sql: Sql, queue: DeliveryQueue
     port: config.HOOKS_PORT,
     sql,
     sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
-    resolvers: createResolvers({ sql, hooks }),
+    resolvers: createResolvers({ sql, hooks, systemHooks }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),

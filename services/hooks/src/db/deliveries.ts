@@ -4,7 +4,8 @@ import type { HookRow } from './hooks';
 export interface DeliveryRow {
   id: number;
   hookId: number;
-  projectId: number;
+  /** The project whose hook it went to; null for a system hook's. */
+  projectId: number | null;
   eventKey: string;
   eventName: string;
   webhookId: string;

@@ -2,6 +2,7 @@ import type { PageWindow, Sql, TransactionSql } from '@hub/common';
 
 export interface HookRow {
   id: number;
+  kind: 'project';
   projectId: number;
   url: string;
   pushEvents: boolean;
@@ -17,6 +18,12 @@ export interface HookRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * A system hook: a row of the same table with no project. It receives every system event; the
+ * event flags (left at their defaults) and the token (never set) do not apply to it.
+ */
+export type SystemHookRow = Omit<HookRow, 'kind' | 'projectId'> & { kind: 'system'; projectId: null };
 
 /** The event flags, by their column names. */
 export type EventFlag = 'pushEvents' | 'tagPushEvents' | 'issuesEvents' | 'mergeRequestsEvents' | 'noteEvents';
@@ -82,4 +89,32 @@ export async function recordHookFailure(sql: Db, id: number, pauseAfter: number,
     where id = ${id}
     returning paused_until`;
   return row?.pausedUntil ?? null;
+}
+
+export async function listSystemHooks(sql: Db, window: PageWindow): Promise<{ rows: SystemHookRow[]; total: number }> {
+  const [rows, [{ count }]] = await Promise.all([
+    sql<SystemHookRow[]>`select * from hooks where kind = 'system' order by id limit ${window.perPage} offset ${window.offset}`,
+    sql<{ count: number }[]>`select count(*)::int as count from hooks where kind = 'system'`,
+  ]);
+  return { rows, total: count };
+}
+
+/** Every system hook: each system event goes to all of them. */
+export async function allSystemHooks(sql: Db): Promise<SystemHookRow[]> {
+  return sql<SystemHookRow[]>`select * from hooks where kind = 'system' order by id`;
+}
+
+export async function findSystemHook(sql: Db, id: number): Promise<SystemHookRow | undefined> {
+  const [row] = await sql<SystemHookRow[]>`select * from hooks where id = ${id} and kind = 'system'`;
+  return row;
+}
+
+export async function insertSystemHook(sql: Db, values: { url: string; signingSecret: string }): Promise<SystemHookRow> {
+  const [row] = await sql<SystemHookRow[]>`insert into hooks ${sql({ ...values, kind: 'system', projectId: null })} returning *`;
+  return row;
+}
+
+export async function deleteSystemHook(sql: Db, id: number): Promise<SystemHookRow | undefined> {
+  const [row] = await sql<SystemHookRow[]>`delete from hooks where id = ${id} and kind = 'system' returning *`;
+  return row;
 }

@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { DeliveryRow, HookTarget } from '../db/deliveries';
 
 const USER_AGENT = 'v3hub-hooks/1 (GitLab v3 compatible)';
+
+/** A Standard Webhooks secret: whsec_ and 32 random bytes in base64, one per hook. */
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /**
  * The headers of one attempt: GitLab's (Content-Type, X-Gitlab-Event, X-Gitlab-Token when the

@@ -4,12 +4,16 @@ import { createHookResolvers } from './Hook';
 import { hookDeliveryAttemptResolvers, hookDeliveryResolvers } from './HookDelivery';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
+import { createQueryResolvers } from './Query';
+import { createSystemHookResolvers } from './SystemHook';
 
 export type { ResolverDeps };
 
 export const createResolvers = (deps: ResolverDeps): Resolvers => ({
+  Query: createQueryResolvers(deps),
   Project: createProjectResolvers(deps),
   Hook: createHookResolvers(deps),
+  SystemHook: createSystemHookResolvers(deps),
   HookDelivery: hookDeliveryResolvers,
   HookDeliveryAttempt: hookDeliveryAttemptResolvers,
   Mutation: createMutationResolvers(deps),

@@ -1,0 +1,107 @@
+import { presentDelivery } from '../entities/hook';
+import { presentSystemHook } from '../entities/system-hook';
+import {
+  AddSystemHookDocument,
+  DeleteSystemHookDocument,
+  ListSystemHooksDocument,
+  ResendSystemHookDeliveryDocument,
+  SystemHookDeliveriesDocument,
+  TestSystemHookDocument,
+} from '../generated/operations';
+import type { GatewayCall } from '../gateway-client';
+import type { Params } from '../params';
+import type { Route } from '../route';
+import { NOT_FOUND, RECORD_NOT_FOUND, V3Error } from '../v3-errors';
+
+/** GitLab's before block ran first: anyone but an admin is refused before any other answer. */
+const requireAdmin = (gateway: GatewayCall) => gateway(ListSystemHooksDocument, { page: 1, perPage: 1 });
+
+/** The hook id of the path, or null when it can name no hook (after the admin check). */
+async function hookIdOf(p: Params, gateway: GatewayCall, name = 'id'): Promise<number | null> {
+  try {
+    return p.id(name);
+  } catch {
+    await requireAdmin(gateway);
+    return null;
+  }
+}
+
+/**
+ * GitLab 7.14's lib/api/system_hooks.rb: admins only (401 without credentials, 403 for anyone
+ * else, before any other answer). `/hooks` is its own path, apart from `/projects/:id/hooks`.
+ */
+export const systemHookRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/hooks',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const { systemHooks } = await gateway(ListSystemHooksDocument, { page: window.page, perPage: window.perPage });
+      return { body: systemHooks.nodes.map(presentSystemHook), page: { window, total: systemHooks.total } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/hooks',
+    handle: async (p, gateway) => {
+      // GitLab checked for an admin before required_attributes!: a non-admin without url is 403.
+      if (!p.has('url')) await requireAdmin(gateway);
+      p.require('url');
+      try {
+        const { addSystemHook } = await gateway(AddSystemHookDocument, { url: p.string('url')! });
+        return { body: presentSystemHook(addSystemHook) };
+      } catch (error) {
+        // A hook that did not save (an invalid url) was GitLab 7.14's not_found!.
+        if (error instanceof V3Error && error.status === 422 && error.message === 'Invalid url given') throw NOT_FOUND();
+        throw error;
+      }
+    },
+  },
+  {
+    // Not a read: GitLab 7.14 sent its sample project_create to the hook and answered with it.
+    method: 'get',
+    path: '/hooks/:id',
+    handle: async (p, gateway) => {
+      const id = await hookIdOf(p, gateway);
+      if (id === null) throw RECORD_NOT_FOUND();
+      const { testSystemHook } = await gateway(TestSystemHookDocument, { id });
+      return { body: JSON.parse(testSystemHook.payload) as unknown };
+    },
+  },
+  {
+    // Idempotent, 200 either way: the removed hook, or null (GitLab rescued the missing hook's error
+    // and returned nil, which Grape sent as `null`).
+    method: 'delete',
+    path: '/hooks/:id',
+    handle: async (p, gateway) => {
+      const id = await hookIdOf(p, gateway);
+      if (id === null) return { body: null };
+      const { deleteSystemHook } = await gateway(DeleteSystemHookDocument, { id });
+      return { body: deleteSystemHook ? presentSystemHook(deleteSystemHook) : null };
+    },
+  },
+  {
+    // The delivery log, newest first, at the path project hooks' log has.
+    method: 'get',
+    path: '/hooks/:id/events',
+    handle: async (p, gateway) => {
+      const window = p.window();
+      const id = await hookIdOf(p, gateway);
+      if (id === null) throw RECORD_NOT_FOUND();
+      const { systemHook } = await gateway(SystemHookDeliveriesDocument, { id, page: window.page, perPage: window.perPage });
+      if (!systemHook) throw RECORD_NOT_FOUND();
+      return { body: systemHook.deliveries.nodes.map(presentDelivery), page: { window, total: systemHook.deliveries.total } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/hooks/:id/events/:event_id/resend',
+    handle: async (p, gateway) => {
+      const hookId = await hookIdOf(p, gateway);
+      const id = await hookIdOf(p, gateway, 'event_id');
+      if (hookId === null || id === null) throw RECORD_NOT_FOUND();
+      const { resendSystemHookDelivery } = await gateway(ResendSystemHookDeliveryDocument, { hookId, id });
+      return { body: presentDelivery(resendSystemHookDelivery) };
+    },
+  },
+];
