@@ -354,6 +354,6 @@ describe('keys over GraphQL', () => {
       { id: user.id },
       { 'PRIVATE-TOKEN': bob.token },
     );
-    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(refused.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 });
