@@ -1,6 +1,7 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createRedis } from '@hub/common';
 import { Webhook } from 'standardwebhooks';
-import { api, createProject, createUser, eventually, expectPaginationHeaders, graphql, stack, type TestProject, type TestUser } from '../support/api';
+import { api, createProject, createUser, eventually, expectPaginationHeaders, graphql, stack, unique, type TestProject, type TestUser } from '../support/api';
 import { startReceiver, type ReceivedHook, type Receiver } from '../support/webhook-receiver';
 
 // System hooks receive every system event of the stack, other test files' too: each check picks
@@ -8,6 +9,7 @@ import { startReceiver, type ReceivedHook, type Receiver } from '../support/webh
 let receiver: Receiver;
 let hook: SystemHook;
 let user: TestUser;
+let project: TestProject;
 
 interface SystemHook {
   id: number;
@@ -40,6 +42,18 @@ async function settled(path: string, match: Record<string, unknown>): Promise<Re
 }
 
 const verify = (delivery: ReceivedHook, secret = hook.signing_secret) => new Webhook(secret).verify(delivery.text, delivery.headers as Record<string, string>);
+/** A fresh OpenSSH ed25519 public key. */
+const wire = (data: Buffer | string) => {
+  const bytes = Buffer.from(data);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(bytes.length);
+  return Buffer.concat([length, bytes]);
+};
+const newKey = () => {
+  const x = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+  return `ssh-ed25519 ${Buffer.concat([wire('ssh-ed25519'), wire(x)]).toString('base64')}`;
+};
+
 /** Ruby's xmlschema: whole seconds and Z. */
 const XMLSCHEMA = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
@@ -47,6 +61,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   hook = await addSystemHook('system');
   user = await createUser({ name: 'Sally System' });
+  project = await createProject(user.token);
 });
 
 afterAll(async () => {
@@ -137,11 +152,6 @@ describe('managing system hooks (admins only)', () => {
 });
 
 describe('system events', () => {
-  let project: TestProject;
-
-  beforeAll(async () => {
-    project = await createProject(user.token);
-  });
 
   it('user_create: name, email and user_id, signed, as X-Gitlab-Event: System Hook', async () => {
     const [delivery] = await deliveriesWhere('system', { event_name: 'user_create', user_id: user.id });
@@ -240,6 +250,71 @@ describe('system events', () => {
     expect((await api('DELETE', `/users/${leaving.id}`)).status).toBe(200);
     const [gone] = await deliveriesWhere('system', { event_name: 'user_destroy', user_id: leaving.id });
     expect(gone.body).toEqual({ event_name: 'user_destroy', created_at: expect.stringMatching(XMLSCHEMA), name: 'Lee Leaving', email: leaving.email, user_id: leaving.id });
+  });
+});
+
+describe('group and key events', () => {
+  it('group_create, user_add_to_group for its Owner and a new member, user_remove_from_group, group_destroy', async () => {
+    const path = unique('sysgrp');
+    const created = await api('POST', '/groups', { token: user.token, body: { name: `Group ${path}`, path } });
+    expect(created.status).toBe(201);
+    const group = created.body as { id: number; name: string; path: string };
+    const [groupCreated] = await deliveriesWhere('system', { event_name: 'group_create', group_id: group.id });
+    expect(groupCreated.body).toEqual({
+      event_name: 'group_create',
+      created_at: expect.stringMatching(XMLSCHEMA),
+      name: group.name,
+      path: group.path,
+      group_id: group.id,
+      owner_name: 'Sally System',
+      owner_email: user.email,
+    });
+    const [ownerJoined] = await deliveriesWhere('system', { event_name: 'user_add_to_group', group_id: group.id, user_id: user.id });
+    expect(ownerJoined.body).toEqual({
+      event_name: 'user_add_to_group',
+      created_at: expect.stringMatching(XMLSCHEMA),
+      group_name: group.name,
+      group_path: group.path,
+      group_id: group.id,
+      user_name: 'Sally System',
+      user_email: user.email,
+      user_id: user.id,
+      group_access: 'Owner',
+    });
+    const member = await createUser({ name: 'Gina Grouped' });
+    expect((await api('POST', `/groups/${group.id}/members`, { token: user.token, body: { user_id: member.id, access_level: 30 } })).status).toBe(201);
+    const [added] = await deliveriesWhere('system', { event_name: 'user_add_to_group', group_id: group.id, user_id: member.id });
+    expect(added.body).toMatchObject({ user_name: 'Gina Grouped', user_email: member.email, group_access: 'Developer' });
+    expect((await api('DELETE', `/groups/${group.id}/members/${member.id}`, { token: user.token })).status).toBe(200);
+    const [removed] = await deliveriesWhere('system', { event_name: 'user_remove_from_group', group_id: group.id, user_id: member.id });
+    expect(removed.body).toMatchObject({ group_name: group.name, user_name: 'Gina Grouped', group_access: 'Developer' });
+
+    // A project of the group: the group is its owner (no email), and its creator joins no team.
+    const inGroup = await createProject(user.token, { namespace_id: group.id });
+    const [projectCreated] = await deliveriesWhere('system', { event_name: 'project_create', project_id: inGroup.id });
+    expect(projectCreated.body).toMatchObject({ path_with_namespace: `${group.path}/${inGroup.path}`, owner_name: group.name, owner_email: '' });
+    expect(await settled('system', { event_name: 'user_add_to_team', project_id: inGroup.id })).toHaveLength(0);
+
+    expect((await api('DELETE', `/groups/${group.id}`, { token: user.token })).status).toBe(200);
+    const [destroyed] = await deliveriesWhere('system', { event_name: 'group_destroy', group_id: group.id });
+    expect(destroyed.body).toMatchObject({ name: group.name, path: group.path, group_id: group.id });
+  });
+
+  it('key_create and key_destroy for a user\'s key; deploykey_create for a deploy key, as GitLab 7.14 named it', async () => {
+    const key = newKey();
+    const added = await api('POST', '/user/keys', { token: user.token, body: { title: 'laptop', key } });
+    expect(added.status).toBe(201);
+    const [created] = await deliveriesWhere('system', { event_name: 'key_create', id: added.body.id });
+    expect(created.body).toEqual({ event_name: 'key_create', created_at: expect.stringMatching(XMLSCHEMA), key, id: added.body.id, username: user.username });
+    expect((await api('DELETE', `/user/keys/${added.body.id}`, { token: user.token })).status).toBe(200);
+    const [destroyed] = await deliveriesWhere('system', { event_name: 'key_destroy', id: added.body.id });
+    // GitLab sent the key's own created_at, for its destroy too.
+    expect(destroyed.body).toEqual({ ...created.body, event_name: 'key_destroy' });
+    const deployKey = newKey();
+    const deploy = await api('POST', `/projects/${project.id}/keys`, { token: user.token, body: { title: 'ci', key: deployKey } });
+    expect(deploy.status).toBe(201);
+    const [deployCreated] = await deliveriesWhere('system', { event_name: 'deploykey_create', id: deploy.body.id });
+    expect(deployCreated.body).toEqual({ event_name: 'deploykey_create', created_at: expect.stringMatching(XMLSCHEMA), key: deployKey, id: deploy.body.id });
   });
 });
 
