@@ -50,7 +50,7 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
   const { sql } = deps;
 
   const event = (tx: TransactionSql, type: UserEventType, user: UserRow) =>
-    identityEvents.record(tx, type, { user_id: user.id, username: user.username, email: user.email, name: user.name, is_admin: user.isAdmin });
+    identityEvents.record(tx, type, { user_id: user.id, username: user.username, email: user.email, name: user.name, is_admin: user.isAdmin, created_at: user.createdAt.toISOString() });
 
   /** 409 for a taken email or username, GitLab's order: email first. */
   async function refuseTaken(attrs: UserAttributes, exceptId: number | null): Promise<void> {

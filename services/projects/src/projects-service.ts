@@ -135,6 +135,7 @@ export function createProjectsService(deps: {
     actor_id: actor?.userId ?? null,
     actor_username: actor?.username ?? null,
     facts: factsOf(row, deleted),
+    created_at: row.createdAt.toISOString(),
   });
 
   async function refuseTaken(namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) {

@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
 import { actor, id, ids, timestamp } from './shared';
 
-const user = payload({ user_id: id, username: z.string(), email: z.string(), name: z.string(), is_admin: z.boolean() });
+const user = payload({
+  user_id: id,
+  username: z.string(),
+  email: z.string(),
+  name: z.string(),
+  is_admin: z.boolean(),
+  /** When the user was made (system hooks send it, for user_destroy too); null in events recorded before it was sent. */
+  created_at: timestamp.nullable().default(null),
+});
 
 /** A group: a namespace of kind group. `owner_id` is the creator, made its first Owner. */
 const group = payload({

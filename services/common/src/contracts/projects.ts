@@ -1,7 +1,7 @@
 // The contract of services/projects: the events it emits and its internal endpoint. Owned by projects.
 import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
-import { actor, id, ids } from './shared';
+import { actor, id, ids, timestamp } from './shared';
 
 /** What membership decides access from; applied only when `version` is newer than what it holds. */
 export const projectFacts = z.object({
@@ -33,6 +33,8 @@ const project = {
   namespace_id: id,
   ...actor,
   facts: projectFacts,
+  /** When the project was made (system hooks send it, for project_destroy too); null in events recorded before it was sent. */
+  created_at: timestamp.nullable().default(null),
 };
 
 export const projectsEvents = defineEvents('projects', {

@@ -5,7 +5,9 @@ export type SystemAction = 'create' | 'destroy';
 
 /**
  * A domain event as GitLab's SystemHooksService saw it: the model that changed and how. `createdAt`
- * is when the event happened; `keySuffix` tells apart the system events one domain event makes.
+ * is the model's created_at where the event carries it (projects, users, keys), else when the
+ * event happened (the same moment for a creation); `keySuffix` tells apart the system events one
+ * domain event makes.
  */
 export type SystemEvent = { action: SystemAction; createdAt: string; keySuffix: string } & (
   | {
@@ -51,6 +53,8 @@ export function readSystemEvents(known: KnownEvent): SystemEvent[] {
       const action = known.key === 'projects:project.created' ? 'create' : 'destroy';
       const project: SystemEvent = {
         ...at,
+        // The project's own created_at, as GitLab sent it (for project_destroy too), where the event has it.
+        createdAt: p.created_at ?? at.createdAt,
         model: 'project',
         action,
         projectId: p.project_id,
@@ -79,7 +83,17 @@ export function readSystemEvents(known: KnownEvent): SystemEvent[] {
     case 'identity:user.created':
     case 'identity:user.deleted': {
       const p = known.payload;
-      return [{ ...at, model: 'user', action: known.key === 'identity:user.created' ? 'create' : 'destroy', userId: p.user_id, name: p.name, email: p.email }];
+      return [
+        {
+          ...at,
+          createdAt: p.created_at ?? at.createdAt,
+          model: 'user',
+          action: known.key === 'identity:user.created' ? 'create' : 'destroy',
+          userId: p.user_id,
+          name: p.name,
+          email: p.email,
+        },
+      ];
     }
     case 'membership:member.added':
     case 'membership:member.removed': {

@@ -92,14 +92,16 @@ describe('GitLab 7.14 system hook payloads', () => {
 
   it('project_destroy from the deleted project\'s own event (it cannot be looked up any more)', () => {
     const { forked_from_project_id: _f, default_branch: _d, import_url: _i, creator_username: _c, ...deleted } = projectEvent(99, 11, 'alice/gone');
-    const payloads = payloadsOf('projects', 'project.deleted', { ...deleted, path: 'gone' });
-    expect(payloads).toEqual([expect.objectContaining({ event_name: 'project_destroy', project_id: 99, path: 'gone', owner_name: 'Alice Liddell', project_visibility: 'public' })]);
+    const payloads = payloadsOf('projects', 'project.deleted', { ...deleted, path: 'gone', created_at: '2025-01-01T00:00:00.000Z' });
+    expect(payloads).toEqual([
+      expect.objectContaining({ event_name: 'project_destroy', created_at: '2025-01-01T00:00:00Z', project_id: 99, path: 'gone', owner_name: 'Alice Liddell', project_visibility: 'public' }),
+    ]);
   });
 
-  it('user_create and user_destroy', () => {
+  it('user_create and user_destroy, with the user\'s own created_at where the event has it', () => {
     const user = { user_id: 8, username: 'bob', email: 'bob@hub.test', name: 'Bob Builder', is_admin: false };
     expect(payloadsOf('identity', 'user.created', user)).toEqual([{ event_name: 'user_create', created_at: '2026-03-04T05:06:07Z', name: 'Bob Builder', email: 'bob@hub.test', user_id: 8 }]);
-    expect(payloadsOf('identity', 'user.deleted', user)[0]).toMatchObject({ event_name: 'user_destroy', user_id: 8 });
+    expect(payloadsOf('identity', 'user.deleted', { ...user, created_at: '2025-12-31T23:59:59.999Z' })[0]).toMatchObject({ event_name: 'user_destroy', user_id: 8, created_at: '2025-12-31T23:59:59Z' });
     expect(payloadsOf('identity', 'user.updated', user)).toEqual([]);
   });
 

@@ -57,8 +57,7 @@ export function systemLookups(event: SystemEvent): { users: number[]; projects: 
 
 /**
  * GitLab 7.14's system hook payload (SystemHooksService#build_event_data), field for field and in
- * its order: event_name, created_at, then the model's fields. created_at is when the event
- * happened (a key's own created_at for keys). Null when the event sends nothing (a member of a project that is gone, the creator's
+ * its order: event_name, created_at, then the model's fields (created_at: see SystemEvent). Null when the event sends nothing (a member of a project that is gone, the creator's
  * membership of a group's project).
  */
 export function buildSystemPayload(event: SystemEvent, context: SystemPayloadContext): Record<string, unknown> | null {
