@@ -132,6 +132,9 @@ describe('managing system hooks (admins only)', () => {
       expect([method, path, await api(method, path, { token: user.token, body }).then((r) => [r.status, r.body])]).toEqual([method, path, [403, { message: '403 Forbidden' }]]);
       expect([method, path, (await api(method, path, { token: null, body })).status]).toEqual([method, path, 401]);
     }
+    // An admin acting as a user (sudo) is that user.
+    expect((await api('GET', '/hooks', { query: { sudo: user.username } })).status).toBe(403);
+    expect((await api('GET', '/hooks', { query: { sudo: user.username }, token: user.token })).status).toBe(403);
     // Nothing was added, tested or deleted.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.at('intruder')).toHaveLength(0);
