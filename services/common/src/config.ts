@@ -88,7 +88,7 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   MEMBERSHIP_URL: spec({
-    description: 'Where the gateway and the services reach membership (subgraph and authorization API; identity for group members).',
+    description: 'Where the gateway and the services reach membership (subgraph and authorization API; identity for groups and deploy keys).',
     fallback: local('MEMBERSHIP_PORT'),
     fallbackText: 'http://127.0.0.1:$MEMBERSHIP_PORT',
     parse: url,
