@@ -65,6 +65,10 @@ describe('group members', () => {
       [reporter.id, 20],
     ]);
     expectPaginationHeaders(res, 3);
+    const one = await api('GET', `/groups/${group.id}/members/${developer.id}`, { token: reporter.token });
+    expect([one.status, one.body.username, one.body.access_level]).toEqual([200, developer.username, 30]);
+    const outsider = await api('GET', `/groups/${group.id}/members/${stranger.id}`, { token: owner.token });
+    expect([outsider.status, outsider.body]).toEqual([404, { message: '404 Not found' }]);
   });
 
   it('answers 7.14\'s refusals: 409 for a member, 422 for a bad level, 400 for missing attributes, 403 below Owner', async () => {

@@ -4,7 +4,7 @@ import {
   DeleteGroupDocument,
   GetGroupDocument,
   GetGroupMemberDocument,
-  GroupIdDocument,
+  FindGroupDocument,
   ListGroupMembersDocument,
   ListGroupsDocument,
   RemoveGroupMemberDocument,
@@ -29,11 +29,13 @@ function groupKey(p: Params): { id: number | null; path: string } {
   return { id, path: raw };
 }
 
-async function groupIdOf(p: Params, gateway: GatewayCall): Promise<number> {
-  const { group } = await gateway(GroupIdDocument, groupKey(p));
+async function findGroup(p: Params, gateway: GatewayCall) {
+  const { group } = await gateway(FindGroupDocument, groupKey(p));
   if (!group) throw RECORD_NOT_FOUND();
-  return group.id;
+  return group;
 }
+
+const groupIdOf = async (p: Params, gateway: GatewayCall) => (await findGroup(p, gateway)).id;
 
 // GitLab 7.14 showed every project of the group in GET /groups/:id, unpaginated; this shows the
 // first 100 the caller may see (the largest page the API gives anywhere).
@@ -82,12 +84,9 @@ export const groupRoutes: Route[] = [
     method: 'post',
     path: '/groups/:id/projects/:project_id',
     handle: async (p, gateway) => {
-      const groupId = await groupIdOf(p, gateway);
-      await gateway(TransferProjectToGroupDocument, { groupId, projectId: await projectIdOf(p, gateway, 'project_id') });
-      const { group } = await gateway(GetGroupDocument, { id: groupId, path: null, perPage: 0 });
-      if (!group) throw RECORD_NOT_FOUND();
-      const { projects: _projects, ...fields } = group;
-      return { body: fields };
+      const group = await findGroup(p, gateway);
+      await gateway(TransferProjectToGroupDocument, { groupId: group.id, projectId: await projectIdOf(p, gateway, 'project_id') });
+      return { body: group };
     },
   },
   {

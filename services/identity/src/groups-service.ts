@@ -72,15 +72,15 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
   return {
     readableGroup,
 
-    /** Admins list every group, others the groups they are members of; `search` matches name or path. */
-    async listGroups(principal: Principal, search: string | null | undefined, window: PageWindow) {
+    /**
+     * Namespaces as GitLab's User#namespaces saw them: every one for admins, else the user's own
+     * and the groups they are members of; `kind: 'group'` keeps the groups only.
+     */
+    async listNamespaces(principal: Principal, filter: { kind?: 'group'; search?: string | null }, window: PageWindow) {
       const userId = requireUser(principal);
-      const ids = principal.isAdmin ? null : (await deps.membership.call(memberGroups, { userId })).groupIds;
-      return namespaces.listGroups(sql, { ids, search }, window);
+      const of = principal.isAdmin ? null : { ownerId: userId, groupIds: (await deps.membership.call(memberGroups, { userId })).groupIds };
+      return namespaces.listNamespaces(sql, { of, ...filter }, window);
     },
-
-    /** The groups a user is a member of, for the namespaces list. */
-    memberGroupIds: async (userId: number) => (await deps.membership.call(memberGroups, { userId })).groupIds,
 
     /** Admins, and users allowed to create groups (can_create_group); the creator becomes its Owner. */
     async createGroup(principal: Principal, attrs: GroupAttributes): Promise<NamespaceRow> {

@@ -85,17 +85,12 @@ export function createGroupsService(deps: { sql: Sql; identity: InternalClient }
     async applyGroup(group: { groupId: number; name: string; path: string; deleted: boolean; ownerId: number | null }) {
       const owner = group.ownerId !== null && !group.deleted ? await lookupUser(group.ownerId) : undefined;
       return sql.begin(async (tx) => {
-        const before = group.ownerId !== null ? await groups.findGroupMember(tx, group.groupId, group.ownerId) : undefined;
-        const live = await groups.applyGroup(tx, group);
-        if (live && group.ownerId !== null && !before) {
-          const member = await groups.findGroupMember(tx, group.groupId, group.ownerId);
-          const row = await groups.findGroup(tx, group.groupId);
-          if (member && row) {
-            const system: Principal = { userId: group.ownerId, username: owner?.username ?? null, isAdmin: false, impersonatorId: null };
-            await event(tx, 'group_member.added', system, row, member, owner);
-          }
+        const applied = await groups.applyGroup(tx, group);
+        if (applied.group && applied.ownerAdded) {
+          const creator: Principal = { userId: applied.ownerAdded.userId, username: owner?.username ?? null, isAdmin: false, impersonatorId: null };
+          await event(tx, 'group_member.added', creator, applied.group, applied.ownerAdded, owner);
         }
-        return live;
+        return applied.group !== null;
       });
     },
 

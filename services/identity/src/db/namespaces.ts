@@ -35,18 +35,21 @@ export async function findUserNamespaces(sql: Db, ownerIds: readonly number[]): 
 }
 
 /**
- * A page of namespaces: every one when `ownerId` is null (admins), else the user's own and the
- * groups in `groupIds` (GitLab's User#namespaces).
+ * A page of namespaces in id order: every one when `of` is null (admins), else the user's own and
+ * the groups in `groupIds` (GitLab's User#namespaces); `kind` narrows to groups; `search` matches
+ * name or path.
  */
 export async function listNamespaces(
   sql: Db,
-  filter: { ownerId: number | null; groupIds?: readonly number[]; search?: string | null },
+  filter: { of: { ownerId: number; groupIds: readonly number[] } | null; kind?: 'group'; search?: string | null },
   window: PageWindow,
 ): Promise<{ rows: NamespaceRow[]; total: number }> {
   const pattern = filter.search ? containsPattern(filter.search) : null;
+  const of = filter.of;
   const where = sql`
     where true
-    ${filter.ownerId !== null ? sql`and (owner_id = ${filter.ownerId} or (kind = 'group' and id = any(${(filter.groupIds ?? []) as number[]}::int[])))` : sql``}
+    ${filter.kind ? sql`and kind = ${filter.kind}` : sql``}
+    ${of ? sql`and (owner_id = ${of.ownerId} or (kind = 'group' and id = any(${of.groupIds as number[]}::int[])))` : sql``}
     ${pattern ? sql`and (name ilike ${pattern} or path ilike ${pattern})` : sql``}`;
   const [rows, [{ count }]] = await Promise.all([
     sql<NamespaceRow[]>`select * from namespaces ${where} order by id limit ${window.perPage} offset ${window.offset}`,
@@ -84,22 +87,4 @@ export async function takenByNamespaces(sql: Db, name: string, path: string): Pr
     select exists (select 1 from namespaces where kind = 'group' and lower(name) = lower(${name})) as name,
       exists (select 1 from namespaces where lower(path) = lower(${path})) as path`;
   return row;
-}
-
-/** A page of groups in id order: all of them, or those in `ids`; `search` matches name or path. */
-export async function listGroups(
-  sql: Db,
-  filter: { ids: readonly number[] | null; search?: string | null },
-  window: PageWindow,
-): Promise<{ rows: NamespaceRow[]; total: number }> {
-  const pattern = filter.search ? containsPattern(filter.search) : null;
-  const where = sql`
-    where kind = 'group'
-    ${filter.ids !== null ? sql`and id = any(${filter.ids as number[]}::int[])` : sql``}
-    ${pattern ? sql`and (name ilike ${pattern} or path ilike ${pattern})` : sql``}`;
-  const [rows, [{ count }]] = await Promise.all([
-    sql<NamespaceRow[]>`select * from namespaces ${where} order by id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from namespaces ${where}`,
-  ]);
-  return { rows, total: count };
 }

@@ -10,7 +10,7 @@ export const createGroupResolvers = ({ externalUrl }: ResolverDeps): GroupResolv
 
 export const createGroupQueries = ({ groups }: ResolverDeps): Pick<QueryResolvers, 'groups' | 'group'> => ({
   groups: async (_parent, args, { principal }) => {
-    const { rows, total } = await groups.listGroups(principal, args.search, pageWindow(args.page, args.perPage));
+    const { rows, total } = await groups.listNamespaces(principal, { kind: 'group', search: args.search }, pageWindow(args.page, args.perPage));
     return { nodes: rows, total };
   },
 

@@ -1,5 +1,4 @@
 import { pageWindow, requireUser } from '@hub/common';
-import { listNamespaces } from '../db/namespaces';
 import { listUsers } from '../db/users';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
@@ -21,10 +20,7 @@ export const createQueryResolvers = ({ sql, groups }: ResolverDeps): QueryResolv
 
   // GitLab v3: admins see every namespace, others their own and their groups (User#namespaces).
   namespaces: async (_parent, args, { principal }) => {
-    const userId = requireUser(principal);
-    const ownerId = principal.isAdmin ? null : userId;
-    const groupIds = principal.isAdmin ? [] : await groups.memberGroupIds(userId);
-    const { rows, total } = await listNamespaces(sql, { ownerId, groupIds, search: args.search }, pageWindow(args.page, args.perPage));
+    const { rows, total } = await groups.listNamespaces(principal, { search: args.search }, pageWindow(args.page, args.perPage));
     return { nodes: rows, total };
   },
 });

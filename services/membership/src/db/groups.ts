@@ -21,28 +21,24 @@ export interface GroupMemberRow {
 /**
  * Stores what identity says about a group. A deleted group stays a tombstone and loses its
  * members; a group once deleted is never revived by a late message. The first Owner joins at
- * creation (GitLab's `group.add_owner(current_user)`), idempotently. Returns whether the group is
- * live afterwards.
+ * creation (GitLab's `group.add_owner(current_user)`), idempotently. Returns the live group, or
+ * null, and the Owner's membership when this call made it.
  */
 export async function applyGroup(
   tx: TransactionSql,
   group: { groupId: number; name: string; path: string; deleted: boolean; ownerId: number | null },
-): Promise<boolean> {
-  const [row] = await tx<{ deleted: boolean }[]>`
+): Promise<{ group: GroupRow | null; ownerAdded: GroupMemberRow | undefined }> {
+  const [row] = await tx<GroupRow[]>`
     insert into groups (group_id, name, path, deleted) values (${group.groupId}, ${group.name}, ${group.path}, ${group.deleted})
     on conflict (group_id) do update set name = excluded.name, path = excluded.path,
       deleted = groups.deleted or excluded.deleted, updated_at = now()
-    returning deleted`;
+    returning group_id, name, path, deleted`;
   if (row.deleted) {
     await tx`delete from group_members where group_id = ${group.groupId}`;
-    return false;
+    return { group: null, ownerAdded: undefined };
   }
-  if (group.ownerId !== null) {
-    await tx`
-      insert into group_members (group_id, user_id, access_level) values (${group.groupId}, ${group.ownerId}, ${AccessLevel.OWNER})
-      on conflict (group_id, user_id) do nothing`;
-  }
-  return true;
+  const ownerAdded = group.ownerId === null ? undefined : await insertGroupMember(tx, group.groupId, group.ownerId, AccessLevel.OWNER);
+  return { group: row, ownerAdded };
 }
 
 export async function findGroup(sql: Db, groupId: number): Promise<GroupRow | undefined> {
