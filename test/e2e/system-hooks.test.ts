@@ -257,6 +257,54 @@ describe('system events', () => {
     const [gone] = await deliveriesWhere('system', { event_name: 'user_destroy', user_id: leaving.id });
     expect(gone.body).toEqual({ event_name: 'user_destroy', created_at: xmlschema(since), name: 'Lee Leaving', email: leaving.email, user_id: leaving.id });
   });
+
+  it('project_destroy for a project deleted with its user: the user\'s namespace name as owner, no email (the user is gone)', async () => {
+    const owner = await createUser({ name: 'Dee Departing' });
+    const owned = await createProject(owner.token);
+    await deliveriesWhere('system', { event_name: 'project_create', project_id: owned.id, owner_name: 'Dee Departing' });
+    // Hooks keeps the users it looked up for 5 s (services/hooks/src/main.ts, DIRECTORY_TTL_MS);
+    // within that, project_destroy still names and mails the user, as GitLab did. Past it, it
+    // asks identity, which has deleted the user first.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    expect((await api('DELETE', `/users/${owner.id}`)).status).toBe(200);
+    const [destroyed] = await deliveriesWhere('system', { event_name: 'project_destroy', project_id: owned.id });
+    expect(destroyed.body).toEqual({
+      event_name: 'project_destroy',
+      created_at: xmlschema(String(owned.created_at)),
+      name: owned.name,
+      path: owned.path,
+      path_with_namespace: `${owner.username}/${owned.path}`,
+      project_id: owned.id,
+      // Identity deleted the user before projects deleted the project: their name and email are
+      // gone, their namespace's name (the username) is in the project's event.
+      owner_name: owner.username,
+      owner_email: '',
+      project_visibility: 'private',
+    });
+  });
+
+  it('project_destroy for a project deleted with its group: the group\'s name (not its path) as owner, no email', async () => {
+    const path = unique('gonegrp');
+    const created = await api('POST', '/groups', { token: user.token, body: { name: `Gone ${path}`, path } });
+    expect(created.status).toBe(201);
+    const group = created.body as { id: number; name: string; path: string };
+    const inGroup = await createProject(user.token, { namespace_id: group.id });
+    await deliveriesWhere('system', { event_name: 'project_create', project_id: inGroup.id });
+    expect((await api('DELETE', `/groups/${group.id}`, { token: user.token })).status).toBe(200);
+    const [destroyed] = await deliveriesWhere('system', { event_name: 'project_destroy', project_id: inGroup.id });
+    expect(destroyed.body).toEqual({
+      event_name: 'project_destroy',
+      created_at: xmlschema(String(inGroup.created_at)),
+      name: inGroup.name,
+      path: inGroup.path,
+      path_with_namespace: `${group.path}/${inGroup.path}`,
+      project_id: inGroup.id,
+      owner_name: group.name,
+      owner_email: '',
+      project_visibility: 'private',
+    });
+    expect(group.name).not.toBe(group.path);
+  });
 });
 
 describe('group and key events', () => {

@@ -136,6 +136,10 @@ export function createProjectsService(deps: {
     actor_username: actor?.username ?? null,
     facts: factsOf(row, deleted),
     created_at: row.createdAt.toISOString(),
+    // ownerId is the namespace's owner, copied at create and transfer, and only a user's namespace
+    // has one (identity's groups have none): the row tells the kind without reading the copy.
+    namespace_kind: row.ownerId === null ? ('group' as const) : ('user' as const),
+    namespace_name: row.namespaceName,
   });
 
   async function refuseTaken(namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) {

@@ -35,6 +35,13 @@ const project = {
   facts: projectFacts,
   /** When the project was made (system hooks send it, for project_destroy too); null in events recorded before it was sent. */
   created_at: timestamp.nullable().default(null),
+  /**
+   * The namespace as it was when the event was recorded: system hooks name a group's project's
+   * owner after it, also once the namespace is gone (a project deleted with its group or user).
+   * Null in events recorded before they were sent.
+   */
+  namespace_kind: z.enum(['user', 'group']).nullable().default(null),
+  namespace_name: z.string().nullable().default(null),
 };
 
 export const projectsEvents = defineEvents('projects', {

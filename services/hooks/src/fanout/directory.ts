@@ -1,15 +1,13 @@
 import {
-  namespacesLookup,
   projectsLookup,
   usersLookup,
   type InternalClient,
-  type NamespaceSummary,
   type ProjectSummary,
   type UserSummary,
 } from '@hub/common';
 
 /**
- * Projects, users and namespaces as hook payloads name them, asked of their owners (projects, identity) in
+ * Projects and users as hook payloads name them, asked of their owners (projects, identity) in
  * one call per kind, and kept `ttlMs`: a burst of events for one project asks once.
  */
 export function createDirectory(deps: { projects: InternalClient; identity: InternalClient; ttlMs: number; now?: () => number }) {
@@ -39,7 +37,6 @@ export function createDirectory(deps: { projects: InternalClient; identity: Inte
 
   const projectCache = cached<ProjectSummary>();
   const userCache = cached<UserSummary>();
-  const namespaceCache = cached<NamespaceSummary>();
   return {
     projects: (ids: number[]) =>
       lookup(projectCache, ids, async (missing) => {
@@ -48,10 +45,6 @@ export function createDirectory(deps: { projects: InternalClient; identity: Inte
     users: (ids: number[]) =>
       lookup(userCache, ids, async (missing) => {
         return (await deps.identity.call(usersLookup, { ids: missing })).users;
-      }),
-    namespaces: (ids: number[]) =>
-      lookup(namespaceCache, ids, async (missing) => {
-        return (await deps.identity.call(namespacesLookup, { ids: missing })).namespaces;
       }),
   };
 }

@@ -16,7 +16,10 @@ export type SystemEvent = { action: SystemAction; createdAt: string; keySuffix: 
       name: string;
       path: string;
       pathWithNamespace: string;
-      namespaceId: number;
+      /** A group's project names the group as its owner; a user's, the user. */
+      namespaceKind: 'user' | 'group';
+      /** Null in events recorded before projects sent it. */
+      namespaceName: string | null;
       ownerId: number | null;
       visibilityLevel: number;
     }
@@ -26,8 +29,6 @@ export type SystemEvent = { action: SystemAction; createdAt: string; keySuffix: 
       projectId: number;
       userId: number;
       accessLevel: number;
-      /** Set for the creator's membership, which GitLab made only in a user's own namespace. */
-      onlyInPersonalNamespace?: { namespaceId: number; ownerId: number | null; pathWithNamespace: string };
     }
   | { model: 'group'; groupId: number; name: string; path: string; ownerName: string | null; ownerEmail: string | null }
   | { model: 'key'; keyId: number; deployKey: boolean; key: string; username: string | null }
@@ -51,6 +52,8 @@ export function readSystemEvents(known: KnownEvent): SystemEvent[] {
     case 'projects:project.deleted': {
       const p = known.payload;
       const action = known.key === 'projects:project.created' ? 'create' : 'destroy';
+      // Events recorded before projects sent the kind: only a user's namespace has an owner.
+      const namespaceKind = p.namespace_kind ?? (p.facts.ownerId === null ? 'group' : 'user');
       const project: SystemEvent = {
         ...at,
         // The project's own created_at, as GitLab sent it (for project_destroy too), where the event has it.
@@ -61,13 +64,15 @@ export function readSystemEvents(known: KnownEvent): SystemEvent[] {
         name: p.name,
         path: p.path,
         pathWithNamespace: p.path_with_namespace,
-        namespaceId: p.namespace_id,
+        namespaceKind,
+        namespaceName: p.namespace_name,
         ownerId: p.facts.ownerId,
         visibilityLevel: p.facts.visibilityLevel,
       };
-      if (action === 'destroy' || p.facts.creatorId === null) return [project];
+      if (action === 'destroy' || p.facts.creatorId === null || namespaceKind === 'group') return [project];
       // Projects::CreateService made the creator a Master (`team << [user, :master]`) right after
-      // project_create; membership records that row without an event of its own.
+      // project_create, in a user's namespace only (a group's members have the group's access);
+      // membership records that row without an event of its own.
       const creator: SystemEvent = {
         createdAt: at.createdAt,
         keySuffix: ':creator',
@@ -76,7 +81,6 @@ export function readSystemEvents(known: KnownEvent): SystemEvent[] {
         projectId: p.project_id,
         userId: p.facts.creatorId,
         accessLevel: 40,
-        onlyInPersonalNamespace: { namespaceId: p.namespace_id, ownerId: p.facts.ownerId, pathWithNamespace: p.path_with_namespace },
       };
       return [project, creator];
     }

@@ -17,13 +17,12 @@ export function createSystemFanOut(deps: { sql: Sql; directory: Directory; queue
     const hooks = await allSystemHooks(deps.sql);
     if (hooks.length === 0) return;
     const wanted = events.map(systemLookups);
-    const [users, projects, namespaces] = await Promise.all([
+    const [users, projects] = await Promise.all([
       deps.directory.users(wanted.flatMap((w) => w.users)),
       deps.directory.projects(wanted.flatMap((w) => w.projects)),
-      deps.directory.namespaces(wanted.flatMap((w) => w.namespaces)),
     ]);
     for (const event of events) {
-      const payload = buildSystemPayload(event, { users, projects, namespaces });
+      const payload = buildSystemPayload(event, { users, projects });
       if (!payload) continue;
       await deliverToHooks(deps, hooks, {
         projectId: null,

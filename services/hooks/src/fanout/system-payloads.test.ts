@@ -1,4 +1,4 @@
-import { createKnownEventReader, createLogger, type NamespaceSummary, type ProjectSummary, type StreamedEvent, type UserSummary } from '@hub/common';
+import { createKnownEventReader, createLogger, type ProjectSummary, type StreamedEvent, type UserSummary } from '@hub/common';
 import { readSystemEvents, type SystemEvent } from './system-events';
 import { buildSystemPayload, systemLookups, xmlschema, type SystemPayloadContext } from './system-payloads';
 
@@ -26,20 +26,21 @@ const project = (id: number, namespace: string, visibilityLevel = 0): ProjectSum
   httpUrlToRepo: `http://hub.test/${namespace}/app.git`,
   sshUrlToRepo: `git@hub.test:${namespace}/app.git`,
 });
-const namespace = (id: number, path: string, name: string, ownerId: number | null, kind: 'user' | 'group'): NamespaceSummary => ({
-  id, path, name, kind, description: '', ownerId, createdAt: at, updatedAt: at, owner: null,
-});
 const context: SystemPayloadContext = {
   users: new Map([[7, alice], [8, bob]]),
   projects: new Map([[3, project(3, 'alice', 20)], [4, project(4, 'rockets', 10)]]),
-  namespaces: new Map([[11, namespace(11, 'alice', 'alice', 7, 'user')], [12, namespace(12, 'rockets', 'Rocket Team', 7, 'group')]]),
 };
-const facts = (projectId: number, creatorId: number | null) => ({
-  projectId, ownerId: 7, visibilityLevel: 20, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true, version: 1, deleted: false, creatorId,
+const facts = (projectId: number, creatorId: number | null, ownerId: number | null) => ({
+  projectId, ownerId, visibilityLevel: 20, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true, version: 1, deleted: false, creatorId,
 });
-const projectEvent = (projectId: number, namespaceId: number, pathWithNamespace: string, creatorId: number | null = 8) => ({
+/** The namespace as projects' events carry it (`kind: null`: an event recorded before they did). */
+type EventNamespace = { kind: 'user' | 'group' | null; name: string | null; ownerId: number | null };
+const aliceNamespace: EventNamespace = { kind: 'user', name: 'alice', ownerId: 7 };
+const rockets: EventNamespace = { kind: 'group', name: 'Rocket Team', ownerId: null };
+const projectEvent = (projectId: number, namespaceId: number, pathWithNamespace: string, creatorId: number | null = 8, namespace: EventNamespace = aliceNamespace) => ({
   project_id: projectId, name: 'App', path: 'app', path_with_namespace: pathWithNamespace, namespace_id: namespaceId, actor_id: 8, actor_username: 'bob',
-  facts: facts(projectId, creatorId), forked_from_project_id: null, default_branch: 'master', import_url: null, creator_username: 'bob',
+  facts: facts(projectId, creatorId, namespace.ownerId), forked_from_project_id: null, default_branch: 'master', import_url: null, creator_username: 'bob',
+  ...(namespace.kind === null ? {} : { namespace_kind: namespace.kind, namespace_name: namespace.name }),
 });
 const payloadsOf = (service: string, type: string, payload: Record<string, unknown>) =>
   systemEventsOf(service, type, payload).map((event) => buildSystemPayload(event, context));
@@ -78,16 +79,40 @@ describe('GitLab 7.14 system hook payloads', () => {
   });
 
   it('a group\'s project: the group is the owner (no email), and the creator gets no team event', () => {
-    const payloads = payloadsOf('projects', 'project.created', projectEvent(4, 12, 'rockets/app'));
+    const payloads = payloadsOf('projects', 'project.created', projectEvent(4, 12, 'rockets/app', 8, rockets));
     expect(payloads[0]).toMatchObject({ event_name: 'project_create', owner_name: 'Rocket Team', owner_email: '' });
-    expect(payloads[1]).toBeNull();
+    expect(payloads[1] ?? null).toBeNull();
+    // Nothing to send, so nothing made: the event alone says it is a group's project.
+    expect(payloads).toHaveLength(1);
+    expect(systemEventsOf('projects', 'project.created', projectEvent(4, 12, 'rockets/app', 8, rockets)).flatMap(systemLookups)).toEqual([{ users: [], projects: [] }]);
   });
 
-  it('a namespace that is gone: a group\'s by its path, a user\'s by the owner\'s username', () => {
-    const [groupProject] = payloadsOf('projects', 'project.deleted', projectEvent(4, 13, 'old-team/app'));
+  it('events recorded before projects sent the namespace: a group\'s project (no owner) by its path, a user\'s by the owner', () => {
+    const [groupProject] = payloadsOf('projects', 'project.deleted', projectEvent(4, 13, 'old-team/app', 8, { kind: null, name: null, ownerId: null }));
     expect(groupProject).toMatchObject({ owner_name: 'old-team', owner_email: '' });
-    const [userProject] = payloadsOf('projects', 'project.deleted', projectEvent(4, 14, 'alice/app'));
+    const [userProject] = payloadsOf('projects', 'project.deleted', projectEvent(4, 14, 'alice/app', 8, { kind: null, name: null, ownerId: 7 }));
     expect(userProject).toMatchObject({ owner_name: 'Alice Liddell', owner_email: 'alice@hub.test' });
+    // No kind sent: a project without an owner is a group's, and its creator joins no team.
+    expect(payloadsOf('projects', 'project.created', projectEvent(4, 13, 'old-team/app', 8, { kind: null, name: null, ownerId: null }))).toHaveLength(1);
+    expect(payloadsOf('projects', 'project.created', projectEvent(3, 14, 'alice/app', 8, { kind: null, name: null, ownerId: 7 }))).toHaveLength(2);
+  });
+
+  it('a project deleted with its user: the namespace\'s name from the event (the username), no email, never a group\'s', () => {
+    const carol: EventNamespace = { kind: 'user', name: 'carol', ownerId: 9 };
+    const [event] = systemEventsOf('projects', 'project.deleted', projectEvent(5, 15, 'carol/app', 9, carol));
+    // Identity has deleted carol by now: the lookup asked for her finds nothing.
+    expect(systemLookups(event)).toEqual({ users: [9], projects: [] });
+    expect(buildSystemPayload(event, context)).toMatchObject({ event_name: 'project_destroy', path_with_namespace: 'carol/app', owner_name: 'carol', owner_email: '' });
+    // A user who is still there is named and mailed, as Project#owner did.
+    const [kept] = systemEventsOf('projects', 'project.deleted', projectEvent(5, 15, 'carol/app', 9, { ...carol, ownerId: 8 }));
+    expect(buildSystemPayload(kept, context)).toMatchObject({ owner_name: 'Bob Builder', owner_email: 'bob@hub.test' });
+  });
+
+  it('a project deleted with its group: the group\'s name from the event, not its path, asking nobody', () => {
+    const gone: EventNamespace = { kind: 'group', name: 'Gone Team', ownerId: null };
+    const [event] = systemEventsOf('projects', 'project.deleted', projectEvent(6, 16, 'gone-team/app', 8, gone));
+    expect(systemLookups(event)).toEqual({ users: [], projects: [] });
+    expect(buildSystemPayload(event, context)).toMatchObject({ event_name: 'project_destroy', path_with_namespace: 'gone-team/app', owner_name: 'Gone Team', owner_email: '' });
   });
 
   it('project_destroy from the deleted project\'s own event (it cannot be looked up any more)', () => {

@@ -1,4 +1,4 @@
-import type { NamespaceSummary, ProjectSummary, UserSummary } from '@hub/common';
+import type { ProjectSummary, UserSummary } from '@hub/common';
 import type { SystemEvent } from './system-events';
 
 /** The X-Gitlab-Event of every system hook request: 'system_hooks'.singularize.titleize. */
@@ -8,7 +8,6 @@ export const SYSTEM_HOOK_EVENT = 'System Hook';
 export interface SystemPayloadContext {
   users: Map<number, UserSummary>;
   projects: Map<number, ProjectSummary>;
-  namespaces: Map<number, NamespaceSummary>;
 }
 
 /** Gitlab::Access's human names, as human_access gave them. */
@@ -25,49 +24,35 @@ export const xmlschema = (iso: string) => new Date(iso).toISOString().replace(/\
 /** The namespace part of a path_with_namespace. */
 const namespacePathOf = (pathWithNamespace: string) => pathWithNamespace.slice(0, pathWithNamespace.lastIndexOf('/'));
 
-/**
- * Whether a project lives in a group (GitLab's `project.group`): the namespace's kind, or, once the
- * namespace is gone (a group deleted with its projects), its path. A user's own namespace has the
- * username as its path and paths are unique across users and groups, so a namespace path that is
- * not the owner's username is a group's.
- */
-function inGroup(project: { namespaceId: number; ownerId: number | null; pathWithNamespace: string }, context: SystemPayloadContext): boolean {
-  const namespace = context.namespaces.get(project.namespaceId);
-  if (namespace) return namespace.kind === 'group';
-  const owner = project.ownerId === null ? undefined : context.users.get(project.ownerId);
-  return owner?.username.toLowerCase() !== namespacePathOf(project.pathWithNamespace).toLowerCase();
-}
-
 /** The ids a payload's lookups need. */
-export function systemLookups(event: SystemEvent): { users: number[]; projects: number[]; namespaces: number[] } {
+export function systemLookups(event: SystemEvent): { users: number[]; projects: number[] } {
   switch (event.model) {
     case 'project':
-      return { users: event.ownerId === null ? [] : [event.ownerId], projects: [], namespaces: [event.namespaceId] };
-    case 'project_member': {
-      const only = event.onlyInPersonalNamespace;
-      if (!only) return { users: [event.userId], projects: [event.projectId], namespaces: [] };
-      return { users: only.ownerId ? [event.userId, only.ownerId] : [event.userId], projects: [event.projectId], namespaces: [only.namespaceId] };
-    }
+      return { users: event.namespaceKind === 'user' && event.ownerId !== null ? [event.ownerId] : [], projects: [] };
+    case 'project_member':
+      return { users: [event.userId], projects: [event.projectId] };
     case 'group_member':
-      return { users: event.userName === null || event.userEmail === null ? [event.userId] : [], projects: [], namespaces: [] };
+      return { users: event.userName === null || event.userEmail === null ? [event.userId] : [], projects: [] };
     default:
-      return { users: [], projects: [], namespaces: [] };
+      return { users: [], projects: [] };
   }
 }
 
 /**
  * GitLab 7.14's system hook payload (SystemHooksService#build_event_data), field for field and in
- * its order: event_name, created_at, then the model's fields (created_at: see SystemEvent). Null when the event sends nothing (a member of a project that is gone, the creator's
- * membership of a group's project).
+ * its order: event_name, created_at, then the model's fields (created_at: see SystemEvent). Null
+ * when the event sends nothing (a member of a project that is gone).
  */
 export function buildSystemPayload(event: SystemEvent, context: SystemPayloadContext): Record<string, unknown> | null {
   const head = { created_at: xmlschema(event.createdAt) };
   switch (event.model) {
     case 'project': {
-      // Project#owner: the group for a group's project (it has no email: ""), else the namespace's owner.
-      const group = inGroup(event, context);
-      const owner = group || event.ownerId === null ? undefined : context.users.get(event.ownerId);
-      const groupName = context.namespaces.get(event.namespaceId)?.name ?? namespacePathOf(event.pathWithNamespace);
+      // Project#owner: the group for a group's project (a group has no email: ""), else the
+      // namespace's owner. A user deleted with their projects is gone by the time their
+      // project_destroy is built: their namespace's name (the username) stands in, with no email.
+      // Events recorded before projects sent the name have the path, which a user's namespace shares.
+      const namespaceName = event.namespaceName ?? namespacePathOf(event.pathWithNamespace);
+      const owner = event.namespaceKind === 'user' && event.ownerId !== null ? context.users.get(event.ownerId) : undefined;
       return {
         event_name: `project_${event.action}`,
         ...head,
@@ -75,8 +60,8 @@ export function buildSystemPayload(event: SystemEvent, context: SystemPayloadCon
         path: event.path,
         path_with_namespace: event.pathWithNamespace,
         project_id: event.projectId,
-        owner_name: group ? groupName : (owner?.name ?? null),
-        owner_email: group ? '' : (owner?.email ?? ''),
+        owner_name: owner?.name ?? namespaceName,
+        owner_email: owner?.email ?? '',
         project_visibility: visibility(event.visibilityLevel),
       };
     }
@@ -85,8 +70,6 @@ export function buildSystemPayload(event: SystemEvent, context: SystemPayloadCon
     case 'project_member': {
       const project = context.projects.get(event.projectId);
       if (!project) return null;
-      const only = event.onlyInPersonalNamespace;
-      if (only && inGroup(only, context)) return null;
       const user = context.users.get(event.userId);
       return {
         event_name: event.action === 'create' ? 'user_add_to_team' : 'user_remove_from_team',
