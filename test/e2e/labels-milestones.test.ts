@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { addMember, api, createProject, createUser, eventually, expectPaginationHeaders, type TestProject, type TestUser } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
@@ -25,6 +29,11 @@ const labelsPath = (p: { id: number } = project) => `/projects/${p.id}/labels`;
 const milestonesPath = (suffix = '', p: { id: number } = project) => `/projects/${p.id}/milestones${suffix}`;
 const issuesPath = (suffix = '', p: { id: number } = project) => `/projects/${p.id}/issues${suffix}`;
 const names = (res: { body: Array<{ name: string }> }) => res.body.map((l) => l.name);
+/** A label name of 300 characters: GitLab's limit is 255. */
+const LONG_NAME = 'n'.repeat(300);
+/** Past the size a btree index entry may have (~2.7 KB), and not compressible below it. */
+const HUGE_NAME = randomBytes(2000).toString('hex');
+const TOO_LONG = ['is too long (maximum is 255 characters)'];
 const ids = (res: { body: Array<{ id: number }> }) => res.body.map((i) => i.id);
 
 describe('labels', () => {
@@ -70,6 +79,22 @@ describe('labels', () => {
     expect(await post({}, guest.token)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     expect(await post({ name: 'g', color: '#123456' }, guest.token)).toMatchObject({ status: 403 });
     expect(names(await api('GET', labelsPath(own), { token: owner.token }))).toEqual(['taken']);
+  });
+
+  it('refuses names longer than 255 characters with the model\'s message (400, never a 500), on POST and on PUT', async () => {
+    const own = await createProject(owner.token);
+    const post = (name: string) => api('POST', labelsPath(own), { token: owner.token, body: { name, color: '#123456' } });
+    expect(await post(LONG_NAME)).toMatchObject({ status: 400, body: { message: { title: TOO_LONG } } });
+    expect(await post(HUGE_NAME)).toMatchObject({ status: 400, body: { message: { title: TOO_LONG } } });
+    expect(await post(`a,${LONG_NAME}`)).toMatchObject({ status: 400, body: { message: { title: ['is invalid', ...TOO_LONG] } } });
+    const longest = 'k'.repeat(255);
+    expect(await post(longest)).toMatchObject({ status: 201, body: { name: longest } });
+    const put = (body: Record<string, unknown>) => api('PUT', labelsPath(own), { token: owner.token, body });
+    expect(await put({ name: longest, new_name: LONG_NAME })).toMatchObject({ status: 400, body: { message: { title: TOO_LONG } } });
+    expect(await put({ name: longest, new_name: HUGE_NAME, color: 'red' })).toMatchObject({ status: 400, body: { message: { color: ['is invalid'], title: TOO_LONG } } });
+    expect(await put({ name: HUGE_NAME, color: '#000000' })).toMatchObject({ status: 404, body: { message: '404 Label not found Not Found' } });
+    expect(await api('DELETE', labelsPath(own), { token: owner.token, body: { name: HUGE_NAME } })).toMatchObject({ status: 404, body: { message: '404 Label Not Found' } });
+    expect(names(await api('GET', labelsPath(own), { token: owner.token }))).toEqual([longest]);
   });
 
   it("hides a private project's labels from strangers (404) and needs credentials", async () => {
@@ -218,6 +243,19 @@ describe('issues with labels and a milestone', () => {
     expect([byGuest.status, byGuest.body.milestone]).toEqual([201, null]);
   });
 
+  it('refuses label names longer than 255 characters on issues (400 in GitLab\'s labels shape, never a 500), making none', async () => {
+    const own = await createProject(owner.token);
+    const made = await api('POST', issuesPath('', own), { token: owner.token, body: { title: 'Long label', labels: `kept-out,${LONG_NAME}` } });
+    expect([made.status, made.body]).toEqual([400, { message: { labels: { [LONG_NAME]: { title: TOO_LONG } } } }]);
+    const huge = await api('POST', issuesPath('', own), { token: owner.token, body: { title: 'Huge label', labels: HUGE_NAME } });
+    expect([huge.status, huge.body]).toEqual([400, { message: { labels: { [HUGE_NAME]: { title: TOO_LONG } } } }]);
+    const issue = (await api('POST', issuesPath('', own), { token: owner.token, body: { title: 'Plain', labels: 'short' } })).body;
+    const put = await api('PUT', issuesPath(`/${issue.id}`, own), { token: owner.token, body: { labels: `short,${HUGE_NAME}` } });
+    expect([put.status, put.body]).toEqual([400, { message: { labels: { [HUGE_NAME]: { title: TOO_LONG } } } }]);
+    expect((await api('GET', issuesPath(`/${issue.id}`, own), { token: owner.token })).body.labels).toEqual(['short']);
+    expect(names(await api('GET', labelsPath(own), { token: owner.token }))).toEqual(['short']);
+  });
+
   it("counts another project's milestone as none, removes it with milestone_id=0, and notes milestone changes", async () => {
     const milestone = (await api('POST', milestonesPath(), { token: master.token, body: { title: 'Mine' } })).body;
     const other = await createProject(owner.token);
@@ -309,6 +347,52 @@ describe('merge requests with labels and a milestone', () => {
       expect((await api('GET', mrPath(made.body.id), { token: reporter.token })).body.labels).toEqual(['mr-renamed']);
     });
     expect((await api('PUT', mrPath(made.body.id), { token: developer.token, body: { milestone_id: 0 } })).body.milestone).toBeNull();
+  });
+
+  it('refuses label names longer than 255 characters (400, never a 500), and makes no labels for a merge request refused as a duplicate (409)', async () => {
+    await branch('lm-long');
+    const create = (body: Record<string, unknown>) => api('POST', `/projects/${project.id}/merge_requests`, { token: developer.token, body: { source_branch: 'lm-long', target_branch: 'master', ...body } });
+    const long = await create({ title: 'Long label', labels: `mr-kept-out,${LONG_NAME}` });
+    expect([long.status, long.body]).toEqual([400, { message: { labels: { [LONG_NAME]: { title: TOO_LONG } } } }]);
+    const huge = await create({ title: 'Huge label', labels: HUGE_NAME });
+    expect([huge.status, huge.body]).toEqual([400, { message: { labels: { [HUGE_NAME]: { title: TOO_LONG } } } }]);
+    const made = await create({ title: 'Opened once', labels: 'mr-first' });
+    expect(made.status).toBe(201);
+    const again = await create({ title: 'Opened twice', labels: 'mr-never-made' });
+    expect([again.status, again.body]).toEqual([409, { message: 'Cannot Create: This merge request already exists: ["Opened once"]' }]);
+    const put = await api('PUT', mrPath(made.body.id), { token: developer.token, body: { labels: `mr-first,${LONG_NAME}` } });
+    expect([put.status, put.body]).toEqual([400, { message: { labels: { [LONG_NAME]: { title: TOO_LONG } } } }]);
+    expect((await api('GET', mrPath(made.body.id), { token: developer.token })).body.labels).toEqual(['mr-first']);
+    const labels = names(await api('GET', labelsPath(), { token: guest.token, query: { per_page: 100 } }));
+    expect(labels).toContain('mr-first');
+    expect(labels).not.toContain('mr-kept-out');
+    expect(labels).not.toContain('mr-never-made');
+  });
+
+  it("takes a milestone from a fork's merge request only when its author may administer merge requests in the target (upstream) project", async () => {
+    const upstream = await createProject(owner.token, { visibility_level: 10 });
+    const milestone = (await api('POST', milestonesPath('', upstream), { token: owner.token, body: { title: 'Upstream plan' } })).body;
+    const contributor = await createUser();
+    ok(await git(await workingCopy({ 'base.txt': 'base\n' }), 'push', remoteUrl(upstream.path_with_namespace, owner.username, owner.token), 'master'));
+    const fork = (await api('POST', `/projects/fork/${upstream.id}`, { token: contributor.token })).body;
+    await eventually(async () => expect((await api('GET', `/projects/${fork.id}/repository/branches`, { token: contributor.token })).body).toHaveLength(1));
+    const scratch = mkdtempSync(join(tmpdir(), 'hub-fork-'));
+    ok(await git(scratch, 'clone', '-q', remoteUrl(fork.path_with_namespace, contributor.username, contributor.token), 'fork'));
+    const forkWc = join(scratch, 'fork');
+    await commitFiles(forkWc, { 'contribution.txt': 'from the fork\n' }, 'contribution');
+    ok(await git(forkWc, 'push', '-q', remoteUrl(fork.path_with_namespace, contributor.username, contributor.token), 'master:contribution'));
+
+    // The contributor owns the fork but is nobody in the upstream, where the merge request lives.
+    const res = await api('POST', `/projects/${fork.id}/merge_requests`, {
+      token: contributor.token,
+      body: { source_branch: 'contribution', target_branch: 'master', title: 'From a fork', target_project_id: upstream.id, milestone_id: milestone.id, labels: 'from-fork' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ project_id: upstream.id, source_project_id: fork.id, labels: ['from-fork'], milestone: null });
+    const upstreamPath = `/projects/${upstream.id}/merge_request/${res.body.id}`;
+    expect((await api('PUT', upstreamPath, { token: contributor.token, body: { milestone_id: milestone.id, title: 'Still from a fork' } })).body).toMatchObject({ title: 'Still from a fork', milestone: null });
+    expect((await api('PUT', upstreamPath, { token: owner.token, body: { milestone_id: milestone.id } })).body.milestone).toMatchObject({ id: milestone.id, title: 'Upstream plan' });
+    expect((await api('GET', upstreamPath, { token: owner.token })).body.milestone).toMatchObject({ id: milestone.id });
   });
 });
 

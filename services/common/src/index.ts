@@ -13,6 +13,7 @@ export * from './subgraph';
 export * from './scalars';
 export * from './authz';
 export * from './access';
+export * from './label-rules';
 export * from './access-client';
 export * from './settings-client';
 export * from './event-streams';

@@ -7,6 +7,7 @@ import {
   DomainError,
   ErrorCode,
   invalid,
+  labelNames,
   methodNotAllowed,
   mergeRequestsEvents,
   projectsLookup,
@@ -101,6 +102,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
   }
 
   /**
+   * 409 with `message`'s words when another open merge request has the pair's source and target
+   * branches; `always` when the open-pair key has already refused the row.
+   */
+  async function refuseOpenDuplicate(pair: Pick<MergeRequestRow, 'projectId' | 'sourceProjectId' | 'sourceBranch' | 'targetBranch'>, exceptId: number | null, message: (titles: string[]) => string, always = false) {
+    const titles = await db.openDuplicateTitles(sql, pair, exceptId);
+    if (titles.length || always) throw conflict(message(titles));
+  }
+
+  /**
    * Accepting needs push rights on the target branch: Master when it is protected, unless
    * Developers may push to it (GitLab's can_push_to_branch?; GitLab answered 401).
    */
@@ -145,15 +155,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
 
     async create(principal: Principal, projectId: number, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
       const access = authorize(await accessOf(principal, projectId), principal, 'create_merge_request');
+      // GitLab checked the label names before anything else of the merge request.
+      const labels = labelNames(input.labels ?? []);
       const targetProjectId = input.targetProjectId ?? projectId;
-      // GitLab checked the label names before anything else of the merge request. Labels and the
-      // milestone are the target project's, where the merge request lives.
-      const checked = await metadata.check(targetProjectId, input.labels, can(access, principal, 'admin_merge_request') ? input.milestoneId : undefined);
-      const labels = checked.labels ?? [];
+      // Labels and the milestone are the target project's, where the merge request lives: from a
+      // fork, the milestone needs admin_merge_request there, not in the fork.
+      let targetAccess = access;
       if (targetProjectId !== projectId) {
-        const target = await accessOf(principal, targetProjectId);
-        authorize(target, principal, 'read_project');
-        if (!target!.mergeRequestsEnabled) throw unprocessable('Merge requests are disabled on the target project');
+        targetAccess = authorize(await accessOf(principal, targetProjectId), principal, 'read_project');
+        if (!targetAccess.mergeRequestsEnabled) throw unprocessable('Merge requests are disabled on the target project');
         // GitLab 7.14's MergeRequest#validate_fork: another project may only be targeted from its fork.
         const [source] = (await deps.projects.call(projectsLookup, { ids: [projectId] })).projects;
         if (source?.forkedFromProjectId !== targetProjectId) throw unprocessable(NOT_A_FORK);
@@ -165,32 +175,30 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (!sourceOk || !targetOk) {
         throw invalid({ ...(sourceOk ? {} : { source_branch: ['does not exist'] }), ...(targetOk ? {} : { target_branch: ['does not exist'] }) });
       }
-      // add_labels_by_names: names the project has no label for become labels.
-      await metadata.ensure(targetProjectId, labels);
+      const pair = { projectId: targetProjectId, sourceProjectId: projectId, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch };
+      // Before notes makes any label; the open-pair key still settles concurrent creates below.
+      await refuseOpenDuplicate(pair, null, duplicateMessage);
+      // add_labels_by_names: names the project has no label for become labels. filter_params: below
+      // Developer on the target a milestone is not taken.
+      const milestoneId = await metadata.prepare(targetProjectId, labels, can(targetAccess, principal, 'admin_merge_request') ? input.milestoneId : undefined);
       return sql
         .begin(async (tx) => {
           const iid = await db.nextIid(tx, targetProjectId);
           const mr = await db.insertMergeRequest(tx, {
-            projectId: targetProjectId,
+            ...pair,
             iid,
-            sourceProjectId: projectId,
-            sourceBranch: input.sourceBranch,
-            targetBranch: input.targetBranch,
             title: input.title,
             description: input.description ?? null,
             authorId: principal.userId!,
             assigneeId: input.assigneeId ?? null,
             labels,
-            milestoneId: checked.milestoneId ?? null,
+            milestoneId: milestoneId ?? null,
           });
           await event(tx, 'opened', principal, mr);
           return mr;
         })
         .catch(async (error) => {
-          if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
-            const pair = { projectId: targetProjectId, sourceProjectId: projectId, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch };
-            throw conflict(duplicateMessage(await db.openDuplicateTitles(sql, pair, null)));
-          }
+          if ((error as { code?: string }).code === UNIQUE_VIOLATION) await refuseOpenDuplicate(pair, null, duplicateMessage, true);
           throw error;
         });
     },
@@ -201,9 +209,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (mr.authorId !== principal.userId) authorize(access, principal, 'admin_merge_request');
       // GitLab's message exactly, once the merge request is found and the caller may change it.
       if (input.sourceBranch != null && input.sourceBranch !== '') throw badRequest('Source branch cannot be changed');
-      // filter_params: below admin_merge_request (Developer) a milestone is not taken.
-      const checked = await metadata.check(projectId, input.labels, can(access, principal, 'admin_merge_request') ? input.milestoneId : undefined);
-      const labels = checked.labels;
+      const labels = input.labels == null ? null : labelNames(input.labels);
       if (input.stateEvent && !['close', 'reopen', 'merge'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
       const retarget = input.targetBranch != null && input.targetBranch !== mr.targetBranch ? input.targetBranch : null;
       // The model's validate_branches, as on create: never into its own source branch.
@@ -215,7 +221,6 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (retarget !== null) changes.targetBranch = retarget;
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
       if (labels !== null && labels.join('\n') !== mr.labels.join('\n')) changes.labels = labels;
-      if (checked.milestoneId !== undefined && checked.milestoneId !== mr.milestoneId) changes.milestoneId = checked.milestoneId;
       let action: 'updated' | 'closed' | 'reopened' = 'updated';
       if (input.stateEvent === 'close' && OPEN_STATES.includes(mr.state)) {
         changes.state = 'closed';
@@ -224,8 +229,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
         changes.state = 'reopened';
         action = 'reopened';
       }
+      // Reopened or moved onto the branches of another open merge request: refused before notes
+      // makes any label; the open-pair key still settles concurrent changes below.
+      const duplicate = (titles: string[]) => (retarget !== null ? duplicateMessage(titles) : 'Cannot Reopen: This merge request already exists');
+      const opensPair = OPEN_STATES.includes(changes.state ?? mr.state) && (action === 'reopened' || retarget !== null);
+      if (opensPair) await refuseOpenDuplicate({ ...mr, ...changes }, mr.id, duplicate);
+      // filter_params: below admin_merge_request (Developer) a milestone is not taken.
+      const milestoneId = await metadata.prepare(projectId, changes.labels ?? [], can(access, principal, 'admin_merge_request') ? input.milestoneId : undefined);
+      if (milestoneId !== undefined && milestoneId !== mr.milestoneId) changes.milestoneId = milestoneId;
       let updated = mr;
-      if (changes.labels) await metadata.ensure(projectId, changes.labels);
       if (Object.keys(changes).length) {
         updated = await sql
           .begin(async (tx) => {
@@ -234,10 +246,9 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
             return row;
           })
           .catch(async (error) => {
-            if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-            // Moved onto the branches of another open merge request: GitLab's validate_branches message.
-            if (retarget !== null) throw conflict(duplicateMessage(await db.openDuplicateTitles(sql, { ...mr, targetBranch: retarget }, mr.id)));
-            throw conflict('Cannot Reopen: This merge request already exists');
+            // Another merge request opened on these branches meanwhile (GitLab's validate_branches message).
+            if ((error as { code?: string }).code === UNIQUE_VIOLATION) await refuseOpenDuplicate({ ...mr, ...changes }, mr.id, duplicate, true);
+            throw error;
           });
       }
       if (input.stateEvent === 'merge') return accept(principal, projectId, id, null);

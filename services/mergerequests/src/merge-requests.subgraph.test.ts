@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, labelsEnsure, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
+import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { createMergeRequestsService } from './merge-requests-service';
@@ -19,20 +19,12 @@ const repository = { call: async () => ({ names: [...protectedBranches], develop
 /** The projects service's lookups (another service): project 10 is no fork. */
 const projects = { call: async () => ({ projects: [{ id: 10, forkedFromProjectId: null }] }), close: async () => {} } as unknown as InternalClient;
 
-/** The notes service's answers (labels and milestones): project 10 has milestone 7; a name with & is refused. */
+/** The notes service's answers (labels and milestones): project 10 has milestone 7; the label names it is asked to make. */
 const ensured: string[][] = [];
 const notes = {
-  call: async (endpoint: { path: string }, body: { projectId: number; labels?: string[] | null; milestoneId?: number | null; names?: string[] }) => {
-    if (endpoint.path === labelsEnsure.path) {
-      ensured.push(body.names!);
-      return { names: body.names };
-    }
-    const refused = (body.labels ?? []).filter((name) => name.includes('&'));
-    return {
-      labels: body.labels && !refused.length ? [...new Set(body.labels.map((name) => name.trim()))].sort() : null,
-      labelErrors: Object.fromEntries(refused.map((name) => [name, { title: ['is invalid'] }])),
-      milestoneId: body.projectId === 10 && body.milestoneId === 7 ? 7 : null,
-    };
+  call: async (_endpoint: { path: string }, body: { projectId: number; labels: string[]; milestoneId: number | null }) => {
+    if (body.labels.length) ensured.push(body.labels);
+    return { milestoneId: body.projectId === 10 && body.milestoneId === 7 ? 7 : null };
   },
   close: async () => {},
 } as unknown as InternalClient;
@@ -141,5 +133,24 @@ describe('merge requests subgraph', () => {
     expect((await subgraph.run(relabel, { id, m: 0 }, as(DEVELOPER))).data?.updateMergeRequest.milestoneId).toBeNull();
     const refused = await subgraph.run(relabel, { id, labels: ['ok', 'a&b'] }, as(DEVELOPER));
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { labels: { 'a&b': { title: ['is invalid'] } } } });
+  });
+
+  it('checks label names itself and has no labels made for a merge request it refuses: long names (400), duplicates and reopens onto an open pair (409)', async () => {
+    const before = ensured.length;
+    const long = 'l'.repeat(300);
+    const create = `mutation($source: String!, $labels: [String!], $m: Int) { createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: "master", title: "t", labels: $labels, milestoneId: $m }) { id } }`;
+    const tooLong = await subgraph.run(create, { source: 'feature', labels: ['fine', long] }, as(DEVELOPER));
+    expect(tooLong.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { labels: { [long]: { title: ['is too long (maximum is 255 characters)'] } } } });
+    // `other` into master is open already (reopened above).
+    const duplicate = await subgraph.run(create, { source: 'other', labels: ['dup-made'], m: 7 }, as(DEVELOPER));
+    expect(duplicate.errors?.[0]).toMatchObject({ message: expect.stringContaining('Cannot Create: This merge request already exists'), extensions: { code: 'CONFLICT' } });
+    // The closed `conflicting` one, while the `[WIP]` one from the same branch is open.
+    const closed = (await subgraph.run(`query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(state: CLOSED) { nodes { id sourceBranch } } } } }`, {}, as(DEVELOPER))).data!._entities[0].mergeRequests.nodes;
+    const conflicted = closed.find((mr: { sourceBranch: string }) => mr.sourceBranch === 'conflicting');
+    const reopen = await subgraph.run(`mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: "reopen", labels: ["reopen-made"], milestoneId: 7 }) { state } }`, { id: conflicted.id }, as(DEVELOPER));
+    expect(reopen.errors?.[0]).toMatchObject({ message: 'Cannot Reopen: This merge request already exists', extensions: { code: 'CONFLICT' } });
+    const relabel = await subgraph.run(`mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { labels: ["ok", "${'m'.repeat(256)}"] }) { state } }`, { id: conflicted.id }, as(DEVELOPER));
+    expect(relabel.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { labels: { ['m'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] } } } });
+    expect(ensured.slice(before)).toEqual([]);
   });
 });

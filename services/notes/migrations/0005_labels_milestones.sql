@@ -38,7 +38,9 @@ create index issues_milestone_idx on issues (milestone_id, id desc) where milest
 create index issues_author_idx on issues (author_id, id desc);
 
 -- Label names issues carried before labels had a table become the project's labels, in GitLab's
--- default colour (as add_labels_by_names would have made them).
+-- default colour (as add_labels_by_names would have made them). Names over 255 characters, which
+-- labels refuse (and which past ~2.7 KB would not fit the unique index), stay on their issues only.
 insert into labels (project_id, title, color)
-select distinct project_id, unnest(labels), '#428BCA' from issues
+select distinct issues.project_id, name, '#428BCA' from issues cross join lateral unnest(issues.labels) as name
+where char_length(name) <= 255
 on conflict (project_id, title) do nothing;

@@ -1,5 +1,6 @@
 // The contract of services/notes: the events it emits. Owned by notes.
 import { z } from 'zod';
+import { titleProblems } from '../label-rules';
 import { pushedCommit } from './git-worker';
 import { defineEvents, endpoint, payload } from './define';
 import { mergeRequestAttributes } from './mergerequests';
@@ -106,33 +107,25 @@ export const notesEvents = defineEvents('notes', {
   'label.deleted': label,
 });
 
-/** Label names as an issue or merge request is given them (v3's comma-separated list, split). */
-const labelNameList = z.array(z.string().max(1000)).max(1000);
+/** IssuableFinder::NONE: a milestone_id of 0 takes an issue's or merge request's milestone away. */
+export const NO_MILESTONE = 0;
 
 /**
- * Checks what a merge request is given against its project's labels and milestones, changing
- * nothing: the names as it keeps them (stripped, distinct, sorted) or GitLab's per-name messages,
- * and whether the milestone is the project's.
+ * Label names a merge request keeps, already checked against the label rules (stripped, distinct,
+ * each one a title a label may have): a name the rules refuse is refused here too, never made.
  */
-export const issuableMetadataCheck = endpoint(
-  '/internal/labels-milestones/check',
-  z.object({ projectId: id, labels: labelNameList.nullable(), milestoneId: id.nullable() }),
-  z.object({
-    /** Null when no labels were given or any name is refused. */
-    labels: z.array(z.string()).nullable(),
-    /** Per refused name, GitLab's validation messages: {"<name>": {"title": [...]}}. */
-    labelErrors: z.record(z.string(), z.object({ title: z.array(z.string()) })),
-    /** The milestone when it is one of the project's; null otherwise. */
-    milestoneId: id.nullable(),
-  }),
-);
+const checkedLabelNames = z
+  .array(z.string().refine((name) => name === name.trim() && titleProblems(name).length === 0, 'a label title the label rules refuse'))
+  .max(1000);
 
 /**
- * Makes the labels of these (already checked) names that the project lacks, in GitLab's default
- * colour, as add_labels_by_names did when an issue or merge request named them.
+ * What a merge request is given, against its (target) project, once it is sure to be saved: the
+ * labels of these names the project lacks are made in GitLab's default colour, as
+ * add_labels_by_names did, and the milestone is answered when it is one of the project's (null
+ * otherwise).
  */
-export const labelsEnsure = endpoint(
-  '/internal/labels/ensure',
-  z.object({ projectId: id, names: labelNameList }),
-  z.object({ names: z.array(z.string()) }),
+export const issuableMetadataPrepare = endpoint(
+  '/internal/labels-milestones/prepare',
+  z.object({ projectId: id, labels: checkedLabelNames, milestoneId: id.nullable() }),
+  z.object({ milestoneId: id.nullable() }),
 );

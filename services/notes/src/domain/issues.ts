@@ -2,6 +2,7 @@ import {
   authorize,
   can,
   invalid,
+  labelNames,
   notesEvents,
   recordNotFound,
   usersLookup,
@@ -16,7 +17,6 @@ import * as issues from '../db/issues';
 import type { IssueRow } from '../db/issues';
 import { issueAttributes } from '../event-attributes';
 import type { CreateIssueInput, UpdateIssueInput } from '../generated/graphql';
-import { labelNames } from './label-rules';
 import type { Labels } from './labels';
 import type { Milestones } from './milestones';
 import type { Notes } from './notes';

@@ -1,13 +1,16 @@
 import {
   authorize,
   badRequest,
+  colorProblems,
   conflict,
+  DEFAULT_LABEL_COLOR,
   DomainError,
   ErrorCode,
   invalid,
   missingAttribute,
   notesEvents,
   pageWindow,
+  titleProblems,
   type AccessClient,
   type FieldErrors,
   type Principal,
@@ -17,7 +20,6 @@ import {
 import * as db from '../db/labels';
 import type { LabelRow } from '../db/labels';
 import { removeIssueLabel, renameIssueLabel } from '../db/issues';
-import { colorProblems, DEFAULT_LABEL_COLOR, titleProblems } from './label-rules';
 
 const UNIQUE_VIOLATION = '23505';
 const TAKEN = 'has already been taken';

@@ -1,12 +1,12 @@
-import { createInternalRouter, issuableMetadataCheck, labelsEnsure, serveEndpoint, type Logger, type Sql } from '@hub/common';
+import { createInternalRouter, issuableMetadataPrepare, serveEndpoint, type Logger, type Sql } from '@hub/common';
 import type { Router } from 'express';
-import { checkLabelNames } from '../domain/label-rules';
 import type { Labels } from '../domain/labels';
 import type { Milestones } from '../domain/milestones';
 
 /**
- * What other services ask outside the graph: merge requests check the labels and milestone they
- * are given against the project's, and have the labels they name made.
+ * What other services ask outside the graph: a merge request about to be saved has the labels it
+ * names made in its project and learns whether its milestone is the project's. It checks the label
+ * names itself, with the same rules (@hub/common's label-rules), before it asks.
  */
 export function createInternalRoutes(deps: {
   sql: Sql;
@@ -16,18 +16,10 @@ export function createInternalRoutes(deps: {
   logger: Logger;
 }): Router {
   const router = createInternalRouter(deps.secret);
-  serveEndpoint(router, issuableMetadataCheck, deps.logger, async ({ projectId, labels, milestoneId }) => {
-    const checked = labels === null ? null : checkLabelNames(labels);
-    const refused = checked !== null && Object.keys(checked.errors).length > 0;
+  serveEndpoint(router, issuableMetadataPrepare, deps.logger, async ({ projectId, labels, milestoneId }) => {
+    await deps.labels.ensureLabels(deps.sql, projectId, labels);
     const milestone = milestoneId === null ? null : await deps.milestones.milestoneOfProject(projectId, milestoneId);
-    return { labels: checked && !refused ? checked.names : null, labelErrors: checked?.errors ?? {}, milestoneId: milestone?.id ?? null };
-  });
-  serveEndpoint(router, labelsEnsure, deps.logger, async ({ projectId, names }) => {
-    const checked = checkLabelNames(names);
-    // Only names the check let through are ever sent; a refused one is not made.
-    const made = checked.names.filter((name) => !checked.errors[name]);
-    await deps.labels.ensureLabels(deps.sql, projectId, made);
-    return { names: made };
+    return { milestoneId: milestone?.id ?? null };
   });
   return router;
 }

@@ -1,18 +1,29 @@
-import { DomainError, ErrorCode } from '@hub/common';
+import { DomainError, ErrorCode } from './errors';
+
+// Label rules, pure: notes keeps labels, and merge requests (another service) check the names they
+// are given against the same rules before asking notes for anything.
 
 /** GitLab's Label::DEFAULT_COLOR, given to labels an issue or merge request makes by naming them. */
 export const DEFAULT_LABEL_COLOR = '#428BCA';
+
+/**
+ * Label#title: GitLab's column was a string(255), and later versions validate that length. A longer
+ * name would also outgrow the (project_id, title) index entry, which Postgres refuses past ~2.7 KB.
+ */
+export const LABEL_TITLE_MAX = 255;
 
 /** Label#title: no `&`, `?` or `,` (app/models/label.rb). */
 const TITLE = /^[^&?,]+$/;
 /** Label#color: `\A#[0-9A-Fa-f]{6}\Z` (Ruby's \Z also lets one final newline through). */
 const COLOR = /^#[0-9A-Fa-f]{6}\n?$/;
 
-/** The model's messages for a title, in its validation order (presence, then format). */
+/** The model's messages for a title, in its validation order (presence, format, then length). */
 export function titleProblems(title: string): string[] {
   const problems: string[] = [];
   if (title.trim() === '') problems.push("can't be blank");
   if (!TITLE.test(title)) problems.push('is invalid');
+  // Ruby counts characters, not UTF-16 code units.
+  if ([...title].length > LABEL_TITLE_MAX) problems.push(`is too long (maximum is ${LABEL_TITLE_MAX} characters)`);
   return problems;
 }
 
@@ -36,7 +47,7 @@ export function checkLabelNames(names: readonly string[]): { names: string[]; er
 }
 
 /** GitLab's answer to refused names: 400 `{"message": {"labels": {"<name>": {"title": [...]}}}}`. */
-export const labelNamesRefused = (errors: LabelNameErrors) => new DomainError(ErrorCode.VALIDATION, 'Validation failed', { fields: { labels: errors } });
+const labelNamesRefused = (errors: LabelNameErrors) => new DomainError(ErrorCode.VALIDATION, 'Validation failed', { fields: { labels: errors } });
 
 /** checkLabelNames, throwing GitLab's 400 when any name is refused. */
 export function labelNames(names: readonly string[]): string[] {
