@@ -101,6 +101,14 @@ describe('notes subgraph: labels, milestones and the viewer\'s issues', () => {
     expect((await subgraph.run(REFERENCE, { id: 999_999 }, as(GUEST))).data?._entities[0]).toBeNull();
   });
 
+  it("hides a merge request's milestone (read_milestone) once its project has issues and merge requests both disabled, even from the owner", async () => {
+    // Project 21 has both off, so nobody may make a milestone there any more: one from before.
+    const [{ id }] = await db.sql<{ id: number }[]>`insert into milestones (project_id, iid, title) values (21, 1, 'from before') returning id`;
+    const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", id: $id }]) { ... on Milestone { title } } }`;
+    expect((await subgraph.run(REFERENCE, { id }, as(OWNER))).data?._entities[0]).toBeNull();
+    expect((await subgraph.run(on('issues { total }'), { p: 21 }, as(OWNER))).data?._entities[0].issues).toEqual({ total: 0 });
+  });
+
   it("gives issues a milestone from Reporter up, and lists the viewer's own issues across projects", async () => {
     const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'planned' }, as(OWNER))).data!.createMilestone;
     expect((await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by reporter', m: milestone.id }, as(REPORTER))).data?.createIssue.milestone).toEqual({ id: milestone.id, title: 'planned' });
