@@ -18,18 +18,22 @@ const defaults: ApplicationSettings = {
 /** An identity whose answers the test releases one by one, counting the calls. */
 function fakeIdentity() {
   let current = defaults;
+  let down = false;
   const pending: Array<() => void> = [];
   let calls = 0;
   const client = {
     call: () => {
       calls++;
       const answer = { settings: current };
-      return new Promise((resolve) => pending.push(() => resolve(answer)));
+      const failing = down;
+      return new Promise((resolve, reject) => pending.push(() => (failing ? reject(new Error('identity is down')) : resolve(answer))));
     },
   } as unknown as InternalClient;
   return {
     client,
     set: (next: Partial<ApplicationSettings>) => (current = { ...current, ...next }),
+    /** Calls made from now on fail (true) or answer (false). */
+    down: (value: boolean) => (down = value),
     release: () => pending.splice(0).forEach((resolve) => resolve()),
     calls: () => calls,
   };
@@ -65,6 +69,66 @@ describe('settings client', () => {
     const fresh = settings.get();
     identity.release();
     expect((await fresh).defaultProjectVisibility).toBe(10);
+    expect(identity.calls()).toBe(2);
+  });
+});
+
+describe('settings client when identity fails', () => {
+  it('fails while it never had a copy, and recovers once identity answers', async () => {
+    const identity = fakeIdentity();
+    const settings = createSettingsClient({ identity: identity.client, ttlMs: 60_000, retryMs: 1000 });
+    identity.down(true);
+    const failed = settings.get();
+    identity.release();
+    await expect(failed).rejects.toThrow('identity is down');
+    identity.down(false);
+    const next = settings.get();
+    identity.release();
+    expect((await next).defaultBranchProtection).toBe(2);
+    expect(identity.calls()).toBe(2);
+  });
+
+  it('answers the last good copy when a refresh after the TTL fails, and asks again only after retryMs', async () => {
+    const identity = fakeIdentity();
+    let clock = 0;
+    const settings = createSettingsClient({ identity: identity.client, ttlMs: 1000, retryMs: 100, now: () => clock });
+    identity.set({ defaultBranchProtection: 1 });
+    const first = settings.get();
+    identity.release();
+    expect((await first).defaultBranchProtection).toBe(1);
+
+    clock = 1000;
+    identity.down(true);
+    identity.set({ defaultBranchProtection: 0 });
+    const stale = settings.get();
+    identity.release();
+    expect((await stale).defaultBranchProtection).toBe(1);
+    expect(identity.calls()).toBe(2);
+    // Within the retry window nobody waits on identity again.
+    clock = 1099;
+    expect((await settings.get()).defaultBranchProtection).toBe(1);
+    expect(identity.calls()).toBe(2);
+
+    clock = 1100;
+    identity.down(false);
+    const fresh = settings.get();
+    identity.release();
+    expect((await fresh).defaultBranchProtection).toBe(0);
+    expect(identity.calls()).toBe(3);
+  });
+
+  it('answers the last good copy after invalidate when identity cannot be reached', async () => {
+    const identity = fakeIdentity();
+    const settings = createSettingsClient({ identity: identity.client, ttlMs: 60_000 });
+    identity.set({ restrictedVisibilityLevels: [20] });
+    const first = settings.get();
+    identity.release();
+    await first;
+    settings.invalidate();
+    identity.down(true);
+    const read = settings.get();
+    identity.release();
+    expect((await read).restrictedVisibilityLevels).toEqual([20]);
     expect(identity.calls()).toBe(2);
   });
 });

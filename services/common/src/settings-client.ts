@@ -13,14 +13,27 @@ import type { Redis } from './redis';
 export const SETTINGS_CACHE_TTL_MS = 60_000;
 
 /**
+ * After a failed refresh the last good copy serves this long before identity is asked again, so
+ * an identity that is down (or hangs until the request times out) costs one caller per window,
+ * not every caller.
+ */
+export const SETTINGS_RETRY_AFTER_FAILURE_MS = 5_000;
+
+/**
  * The application settings as identity answers them, one copy per process. Concurrent readers share
  * one request; an answer that was in flight when `invalidate` ran is used by its callers but never
  * kept, so a change is never papered over by a read that started before it.
+ *
+ * When a refresh fails the last good copy is answered (even one `invalidate` dropped: slightly
+ * stale settings beat a failed push or project create); `get` fails only while no copy was ever
+ * loaded, and callers that cannot wait decide their own fallback then.
  */
-export function createSettingsClient(options: { identity: InternalClient; ttlMs?: number; now?: () => number }) {
+export function createSettingsClient(options: { identity: InternalClient; ttlMs?: number; retryMs?: number; now?: () => number; logger?: Logger }) {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? SETTINGS_CACHE_TTL_MS;
+  const retryMs = Math.min(options.retryMs ?? SETTINGS_RETRY_AFTER_FAILURE_MS, ttlMs);
   let cached: { value: ApplicationSettings; expires: number } | null = null;
+  let lastGood: ApplicationSettings | null = null;
   let inflight: Promise<ApplicationSettings> | null = null;
   let generation = 0;
 
@@ -28,10 +41,20 @@ export function createSettingsClient(options: { identity: InternalClient; ttlMs?
     const started = generation;
     const request = options.identity
       .call(applicationSettingsLookup, {})
-      .then(({ settings }) => {
-        if (started === generation && ttlMs > 0) cached = { value: settings, expires: now() + ttlMs };
-        return settings;
-      })
+      .then(
+        ({ settings }) => {
+          // An answer older than an `invalidate` is still better than no fallback at all.
+          if (started === generation || !lastGood) lastGood = settings;
+          if (started === generation && ttlMs > 0) cached = { value: settings, expires: now() + ttlMs };
+          return settings;
+        },
+        (error: unknown) => {
+          if (!lastGood) throw error;
+          options.logger?.warn({ err: error }, 'application settings unavailable; serving the last copy');
+          if (started === generation && retryMs > 0) cached = { value: lastGood, expires: now() + retryMs };
+          return lastGood;
+        },
+      )
       .finally(() => {
         if (inflight === request) inflight = null;
       });

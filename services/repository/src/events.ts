@@ -3,7 +3,22 @@ import { forgetProject, protect } from './db/protected-branches';
 import type { Git } from './git';
 
 /** GitLab's Gitlab::Access protection levels (default_branch_protection). */
-const BRANCH_PROTECTION = { NONE: 0, DEVELOPERS_CAN_PUSH: 1, FULL: 2 } as const;
+export const BRANCH_PROTECTION = { NONE: 0, DEVELOPERS_CAN_PUSH: 1, FULL: 2 } as const;
+
+/**
+ * default_branch_protection for a first push. The settings client answers its last copy while
+ * identity is down; with no copy at all this answers GitLab's default (full protection) rather
+ * than failing: a failing handler is retried only a few times, and a first push is never seen
+ * again, so its branch would stay unprotected for good.
+ */
+export async function firstPushProtection(settings: Pick<SettingsClient, 'get'>, logger: Logger): Promise<number> {
+  try {
+    return (await settings.get()).defaultBranchProtection;
+  } catch (error) {
+    logger.warn({ err: error }, 'application settings unavailable; protecting the default branch fully');
+    return BRANCH_PROTECTION.FULL;
+  }
+}
 
 /**
  * Repositories follow their projects: created with the project (forked or imported when it was),
@@ -20,7 +35,7 @@ export function createEventHandler(deps: { sql: Sql; git: Git; logger: Logger; s
         // 2 (GitLab's default) for Masters only.
         const push = known.payload;
         if (!push.first_push_to_default_branch) break;
-        const { defaultBranchProtection } = await deps.settings.get();
+        const defaultBranchProtection = await firstPushProtection(deps.settings, deps.logger);
         if (defaultBranchProtection !== BRANCH_PROTECTION.NONE) {
           await protect(deps.sql, push.project_id, push.default_branch, defaultBranchProtection === BRANCH_PROTECTION.DEVELOPERS_CAN_PUSH);
         }

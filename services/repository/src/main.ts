@@ -32,7 +32,7 @@ async function main() {
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
   const identity = createInternalClient({ baseUrl: config.IDENTITY_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
   // default_branch_protection decides how a first push protects the default branch.
-  const settings = createSettingsClient({ identity });
+  const settings = createSettingsClient({ identity, logger });
   const clients = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
   const git = createGit(clients);
 
