@@ -1,6 +1,7 @@
 import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
 import DataLoader from 'dataloader';
-import { developerPushableBranchNames, protectedBranchNames } from './db/protected-branches';
+import type { BranchProtection } from './branch-push-rules';
+import { branchProtections, UNPROTECTED } from './db/protected-branches';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
 export interface RepositoryContext {
@@ -23,13 +24,10 @@ export interface RepositoryRef {
 export function createLoaders(sql: Sql, access: AccessClient, principal: Principal) {
   return {
     access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,
-    protectedBranches: new DataLoader<number, string[]>(async (ids) => {
-      const byProject = await protectedBranchNames(sql, ids);
-      return ids.map((id) => byProject.get(id) ?? []);
-    }),
-    developersCanPush: new DataLoader<number, string[]>(async (ids) => {
-      const byProject = await developerPushableBranchNames(sql, ids);
-      return ids.map((id) => byProject.get(id) ?? []);
+    /** A project's protected branches and developers_can_push ones, one query for every project a request asks about. */
+    branchProtection: new DataLoader<number, BranchProtection>(async (ids) => {
+      const byProject = await branchProtections(sql, ids);
+      return ids.map((id) => byProject.get(id) ?? UNPROTECTED);
     }),
   };
 }

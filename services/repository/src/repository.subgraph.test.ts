@@ -3,6 +3,7 @@ import { Metadata, status } from '@grpc/grpc-js';
 import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
+import { branchProtectionOf, protect, unprotect } from './db/protected-branches';
 import { createGit } from './git';
 import { createResolvers } from './resolvers';
 
@@ -160,5 +161,45 @@ describe('repository subgraph', () => {
     await subgraph.run(UNPROTECT, { b: 'feature' }, as(MASTER));
     expect(await answer(DELETE, { n: 'feature' })).toEqual({ deleteBranch: 'feature' });
     expect(deleted).toEqual(['feature']);
+  });
+
+  it('reads protected branches and the developers_can_push ones in one query per request, for GitAccess, branches and the files API', async () => {
+    await protect(db.sql, 10, 'feature', true);
+    await protect(db.sql, 10, 'master');
+    let statements = 0;
+    // Counts the statements the loaders run (tagged templates), not the helpers they build them with.
+    const counting = new Proxy(db.sql, {
+      apply: (target, self, args) => {
+        if (Array.isArray(args[0]) && 'raw' in args[0]) statements++;
+        return Reflect.apply(target, self, args);
+      },
+    });
+    const access = createAccessClient({ membership, ttlMs: 0 });
+    const counted = await createTestSubgraph<RepositoryContext>({
+      sdlPath: resolve(__dirname, 'schema.graphql'),
+      resolvers: createResolvers({ sql: counting, git: createGit(clients), identity }),
+      createContext: (principal) => ({ principal, loaders: createLoaders(counting, access, principal) }),
+    });
+    try {
+      const GIT_ACCESS = `query { _entities(representations: [{ __typename: "Project", id: 10, defaultBranch: "master" }]) { ... on Project { gitAccess { push pushProtected protectedBranches developersCanPush } repository { branches { name protected } } } } }`;
+      expect((await counted.run(GIT_ACCESS, {}, as(DEVELOPER))).data?._entities[0]).toEqual({
+        gitAccess: { push: true, pushProtected: false, protectedBranches: ['feature', 'master'], developersCanPush: ['feature'] },
+        repository: { branches: [{ name: 'feature', protected: true }, { name: 'master', protected: true }] },
+      });
+      expect(statements).toBe(1);
+
+      const FILE = `mutation($b: String!) { commitFile(projectId: 10, action: CREATE, input: { branch: $b, path: "n.txt", content: "aGk=", encoding: "base64", commitMessage: "m" }) { branchName } }`;
+      statements = 0;
+      expect((await counted.run(FILE, { b: 'feature' }, as(DEVELOPER))).data?.commitFile).toEqual({ branchName: 'feature' });
+      expect(statements).toBe(1);
+      expect((await counted.run(FILE, { b: 'master' }, as(DEVELOPER))).errors?.[0]?.message).toBe('You are not allowed to create file in this branch');
+
+      expect(await branchProtectionOf(db.sql, 10)).toEqual({ protected: ['feature', 'master'], developersCanPush: ['feature'] });
+      expect(await branchProtectionOf(db.sql, 11)).toEqual({ protected: [], developersCanPush: [] });
+    } finally {
+      await counted.stop();
+      await unprotect(db.sql, 10, 'feature');
+      await unprotect(db.sql, 10, 'master');
+    }
   });
 });

@@ -1,21 +1,26 @@
 import type { Sql } from '@hub/common';
+import type { BranchProtection } from '../branch-push-rules';
 
-export async function protectedBranchNames(sql: Sql, projectIds: readonly number[]): Promise<Map<number, string[]>> {
-  const rows = await sql<{ projectId: number; name: string }[]>`
-    select project_id, name from protected_branches where project_id in ${sql(projectIds as number[])} order by name`;
-  const byProject = new Map<number, string[]>();
-  for (const row of rows) byProject.set(row.projectId, [...(byProject.get(row.projectId) ?? []), row.name]);
+export const UNPROTECTED: BranchProtection = { protected: [], developersCanPush: [] };
+
+/** Each project's protected branches and those of them Developers may push to, in one query. */
+export async function branchProtections(sql: Sql, projectIds: readonly number[]): Promise<Map<number, BranchProtection>> {
+  const rows = await sql<{ projectId: number; name: string; developersCanPush: boolean }[]>`
+    select project_id, name, developers_can_push from protected_branches
+    where project_id in ${sql(projectIds as number[])} order by name`;
+  const byProject = new Map<number, { protected: string[]; developersCanPush: string[] }>();
+  for (const row of rows) {
+    let protection = byProject.get(row.projectId);
+    if (!protection) byProject.set(row.projectId, (protection = { protected: [], developersCanPush: [] }));
+    protection.protected.push(row.name);
+    if (row.developersCanPush) protection.developersCanPush.push(row.name);
+  }
   return byProject;
 }
 
-/** The protected branches Developers may push to, per project. */
-export async function developerPushableBranchNames(sql: Sql, projectIds: readonly number[]): Promise<Map<number, string[]>> {
-  const rows = await sql<{ projectId: number; name: string }[]>`
-    select project_id, name from protected_branches
-    where project_id in ${sql(projectIds as number[])} and developers_can_push order by name`;
-  const byProject = new Map<number, string[]>();
-  for (const row of rows) byProject.set(row.projectId, [...(byProject.get(row.projectId) ?? []), row.name]);
-  return byProject;
+/** One project's protection (none when it protects no branch). */
+export async function branchProtectionOf(sql: Sql, projectId: number): Promise<BranchProtection> {
+  return (await branchProtections(sql, [projectId])).get(projectId) ?? UNPROTECTED;
 }
 
 /** A branch already protected keeps its rule. */

@@ -1,6 +1,6 @@
 import { commitFind, createInternalRouter, DomainError, ErrorCode, protectedBranches, serveEndpoint, type Logger, type Sql } from '@hub/common';
 import type { Router } from 'express';
-import { developerPushableBranchNames, protectedBranchNames } from '../db/protected-branches';
+import { branchProtectionOf } from '../db/protected-branches';
 import type { Git } from '../git';
 
 /**
@@ -9,10 +9,10 @@ import type { Git } from '../git';
  */
 export function createInternalRoutes(deps: { sql: Sql; git: Git; secret: string; logger: Logger }): Router {
   const router = createInternalRouter(deps.secret);
-  serveEndpoint(router, protectedBranches, deps.logger, async ({ projectId }) => ({
-    names: (await protectedBranchNames(deps.sql, [projectId])).get(projectId) ?? [],
-    developersCanPush: (await developerPushableBranchNames(deps.sql, [projectId])).get(projectId) ?? [],
-  }));
+  serveEndpoint(router, protectedBranches, deps.logger, async ({ projectId }) => {
+    const protection = await branchProtectionOf(deps.sql, projectId);
+    return { names: [...protection.protected], developersCanPush: [...protection.developersCanPush] };
+  });
   serveEndpoint(router, commitFind, deps.logger, async ({ projectId, ref }) => {
     // A malformed ref names no commit either: the caller only asks whether there is one.
     const commit = await deps.git.findCommit(projectId, ref).catch((error) => {

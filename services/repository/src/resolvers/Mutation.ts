@@ -37,7 +37,7 @@ const deleteBranch =
     const found = await git.findBranch(projectId, name);
     if (!found) throw notFoundAs('No such branch');
     if ((await git.headBranch(projectId)) === found.name) throw methodNotAllowed('Cannot remove HEAD branch');
-    if ((await loaders.protectedBranches.load(projectId)).includes(found.name)) throw methodNotAllowed('Protected branch cant be removed');
+    if ((await loaders.branchProtection.load(projectId)).protected.includes(found.name)) throw methodNotAllowed('Protected branch cant be removed');
     await git.deleteBranch(projectId, found.name, pusherOf(principal));
     return found.name;
   };
@@ -50,8 +50,7 @@ const protectBranch =
     const found = await git.findBranch(projectId, branch);
     if (!found) throw notFound('Branch');
     await protect(sql, projectId, found.name);
-    loaders.protectedBranches.clear(projectId);
-    loaders.developersCanPush.clear(projectId);
+    loaders.branchProtection.clear(projectId);
     return { projectId, name: found.name, commit: found.commit! };
   };
 
@@ -62,8 +61,7 @@ const unprotectBranch =
     const found = await git.findBranch(projectId, branch);
     if (!found) throw notFound('Branch does not exist');
     await unprotect(sql, projectId, found.name);
-    loaders.protectedBranches.clear(projectId);
-    loaders.developersCanPush.clear(projectId);
+    loaders.branchProtection.clear(projectId);
     return { projectId, name: found.name, commit: found.commit! };
   };
 
@@ -75,8 +73,7 @@ const commitFile =
   ({ git, identity }: ResolverDeps): MutationResolvers['commitFile'] =>
   async (_parent, { projectId, action, input }, { principal, loaders }) => {
     const access = authorize(await loaders.access.load(projectId), principal, 'push_code');
-    const protection = { protected: await loaders.protectedBranches.load(projectId), developersCanPush: await loaders.developersCanPush.load(projectId) };
-    if (!mayPushToBranch(access, principal, input.branch, protection)) throw protectedBranchRefusal(action);
+    if (!mayPushToBranch(access, principal, input.branch, await loaders.branchProtection.load(projectId))) throw protectedBranchRefusal(action);
     const badName = fileNameRefusal(action, input.path);
     if (badName) throw badName;
     const [user] = (await identity.call(usersLookup, { ids: [principal.userId!] })).users;

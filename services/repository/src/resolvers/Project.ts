@@ -12,12 +12,13 @@ export const projectResolvers: ProjectResolvers = {
   gitAccess: async (project, _args, { principal, loaders }) => {
     const access = await loaders.access.load(project.id);
     const allowed = (ability: Parameters<typeof can>[2]) => (access ? can(access, principal, ability) : false);
+    const protection = access ? await loaders.branchProtection.load(project.id) : null;
     return {
       download: allowed('download_code'),
       push: allowed('push_code'),
       pushProtected: allowed('push_code_to_protected_branches'),
-      protectedBranches: access ? await loaders.protectedBranches.load(project.id) : [],
-      developersCanPush: access ? await loaders.developersCanPush.load(project.id) : [],
+      protectedBranches: protection ? [...protection.protected] : [],
+      developersCanPush: protection ? [...protection.developersCanPush] : [],
       userId: principal.userId,
       username: principal.username,
     };
