@@ -97,6 +97,9 @@ describe('managing system hooks (admins only)', () => {
 
   it('answers GitLab 7.14\'s errors: url missing 400, a url that does not save 404, unknown hook 404', async () => {
     expect(await api('POST', '/hooks', { body: {} })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "url" not given' } });
+    // Rails' blank?: only whitespace is not given; a list or an object is no url.
+    expect(await api('POST', '/hooks', { body: { url: '  ' } })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "url" not given' } });
+    expect(await api('POST', '/hooks', { body: { url: [receiver.url('list')] } })).toMatchObject({ status: 400, body: { message: { url: ['is invalid'] } } });
     for (const url of ['ftp://example.com/x', 'not a url', 'javascript:alert(1)']) {
       // GitLab 7.14 answered not_found! whenever the hook did not save.
       expect(await api('POST', '/hooks', { body: { url } })).toMatchObject({ status: 404, body: { message: '404 Not Found' } });
@@ -122,6 +125,11 @@ describe('managing system hooks (admins only)', () => {
       ['GET', '/hooks', undefined],
       ['POST', '/hooks', { url: receiver.url('intruder') }],
       ['POST', '/hooks', {}],
+      // Any url that would be a 400 or a 404 for an admin is a 403 for a user first.
+      ['POST', '/hooks', { url: '  ' }],
+      ['POST', '/hooks', { url: [receiver.url('intruder')] }],
+      ['POST', '/hooks', { url: { href: receiver.url('intruder') } }],
+      ['POST', '/hooks', { url: 'ftp://example.com/x' }],
       ['GET', `/hooks/${hook.id}`, undefined],
       ['GET', '/hooks/abc', undefined],
       ['GET', `/hooks/${hook.id}/events`, undefined],

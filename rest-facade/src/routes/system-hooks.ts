@@ -44,11 +44,18 @@ export const systemHookRoutes: Route[] = [
     method: 'post',
     path: '/hooks',
     handle: async (p, gateway) => {
-      // GitLab checked for an admin before required_attributes!: a non-admin without url is 403.
-      if (!p.has('url')) await requireAdmin(gateway);
-      p.require('url');
+      let url: string;
       try {
-        const { addSystemHook } = await gateway(AddSystemHookDocument, { url: p.string('url')! });
+        p.require('url');
+        url = p.string('url')!;
+      } catch (error) {
+        // GitLab checked for an admin before required_attributes!: a non-admin is 403 whatever
+        // the url (missing, blank, an array); the mutation checks a url that reads.
+        await requireAdmin(gateway);
+        throw error;
+      }
+      try {
+        const { addSystemHook } = await gateway(AddSystemHookDocument, { url });
         return { body: presentSystemHook(addSystemHook) };
       } catch (error) {
         // A hook that did not save (an invalid url) was GitLab 7.14's not_found!.
