@@ -18,6 +18,20 @@ const rsaKey = (comment = 'rsa@example') => {
   };
   return `ssh-rsa ${Buffer.concat([wire('ssh-rsa'), mpint(jwk.e!), mpint(jwk.n!)]).toString('base64')} ${comment}`;
 };
+/**
+ * About 9 MiB of ECDSA lines whose points are off their curve (each costs a point check to
+ * refuse), with a long run of spaces inside: text that identity must refuse without reading it.
+ */
+const hugeKeyText = () => {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
+  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
+  point[40] ^= 1;
+  const line = `ecdsa-sha2-nistp384 ${Buffer.concat([wire('ecdsa-sha2-nistp384'), wire('nistp384'), wire(point)]).toString('base64')} bent`;
+  const lines = Array<string>(Math.floor((9 * 1024 * 1024) / (line.length + 1))).fill(line);
+  lines[100] += ` ${' '.repeat(100_000)}x`;
+  return lines.join('\n');
+};
+const TOO_LONG = 'is too long (maximum is 5000 characters)';
 const md5 = (key: string) =>
   createHash('md5')
     .update(Buffer.from(key.split(' ')[1], 'base64'))
@@ -98,6 +112,15 @@ describe('a user’s own keys (/user/keys)', () => {
     const longTitle = await api('POST', '/user/keys', { token: alice.token, body: { title: 'x'.repeat(256), key: newKey() } });
     expect([longTitle.status, longTitle.body]).toEqual([400, { message: { title: ['is too long (maximum is 255 characters)'] } }]);
     expect((await api('GET', '/user/keys', { token: alice.token })).body.map((k: { title: string }) => k.title)).not.toContain('t');
+  });
+
+  it('refuses a key of megabytes at once (400), reading no more of it than the length limit', async () => {
+    const started = Date.now();
+    const res = await api('POST', '/user/keys', { token: alice.token, body: { title: 'huge', key: hugeKeyText() } });
+    expect([res.status, res.body]).toEqual([400, { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['cannot be generated'] } }]);
+    // Reading every line (and stripping around the run of spaces) took identity seconds.
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect((await api('GET', '/user/keys', { token: alice.token })).body.map((k: { title: string }) => k.title)).not.toContain('huge');
   });
 
   it('refuses a key any user has already: the same text, or the same key with another comment', async () => {
@@ -314,6 +337,18 @@ describe('deploy keys (/projects/:id/keys)', () => {
     expect([noTitle.status, noTitle.body]).toEqual([400, { message: { title: ["can't be blank"] } }]);
     const garbage = await api('POST', keysPath(), { token: master.token, body: { title: 't', key: 'ssh-ed25519 not-base64!' } });
     expect([garbage.status, garbage.body]).toEqual([400, { message: { fingerprint: ['cannot be generated'] } }]);
+  });
+
+  it('refuses a deploy key of megabytes (400), also when it starts with a key the project has', async () => {
+    const huge = hugeKeyText();
+    const started = Date.now();
+    const res = await api('POST', keysPath(), { token: master.token, body: { title: 'huge', key: huge } });
+    expect([res.status, res.body]).toEqual([400, { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['cannot be generated'] } }]);
+    expect(Date.now() - started).toBeLessThan(3000);
+    // The first line is read for the fingerprint, as ssh-keygen read it: the project's key's.
+    const existing = await addDeployKey(master.token, project, { title: 'first line', key: newKey() });
+    const prefixed = await api('POST', keysPath(), { token: master.token, body: { title: 'huge', key: `${existing.key}\n${huge}` } });
+    expect([prefixed.status, prefixed.body]).toEqual([400, { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['has already been taken'] } }]);
   });
 
   it('drops the keys of a deleted project', async () => {

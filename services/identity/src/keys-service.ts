@@ -18,7 +18,7 @@ import {
 import * as keys from './db/keys';
 import type { KeyRow } from './db/keys';
 import { findUserById } from './db/users';
-import { isBlank, keyValidationErrors, prepareKey, type KeyAttributes } from './domain/ssh-keys';
+import { isBlank, isTooLongKey, keyValidationErrors, prepareKey, type KeyAttributes } from './domain/ssh-keys';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -66,7 +66,9 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
   async function insertValidated(attrs: KeyAttributes, owner: Pick<KeyRow, 'kind' | 'userId'>, also?: (tx: TransactionSql, row: KeyRow) => Promise<void>): Promise<KeyRow> {
     const prepared = prepareKey(attrs);
     const check = async () => {
-      const errors = keyValidationErrors(prepared, await keys.keyTaken(sql, prepared.key, prepared.fingerprint));
+      // A text over the length limit matches no stored key; it is not sent to the database.
+      const taken = await keys.keyTaken(sql, isTooLongKey(prepared.key) ? null : prepared.key, prepared.fingerprint);
+      const errors = keyValidationErrors(prepared, taken);
       if (Object.keys(errors).length > 0) throw invalid(errors);
     };
     await check();
@@ -142,7 +144,7 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     async addDeployKey(principal: Principal, projectId: number, attrs: KeyAttributes): Promise<KeyRow> {
       await authorizeAdminProject(principal, projectId);
       const prepared = prepareKey(attrs);
-      if (prepared.key !== null && prepared.fingerprint !== null) {
+      if (prepared.key !== null && prepared.fingerprint !== null && !isTooLongKey(prepared.key)) {
         const existing = await keys.findDeployKeyByText(sql, prepared.key, prepared.fingerprint);
         if (existing?.projectIds.includes(projectId)) return existing.row;
         if (existing && (await mayReuse(principal, existing.projectIds))) {

@@ -3,7 +3,7 @@ import { createHash, ECDH, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fingerprintOf, keyValidationErrors, parsePublicKey, prepareKey, type KeyAttributes } from './ssh-keys';
+import { fingerprintOf, keyValidationErrors, parsePublicKey, prepareKey, stripKey, type KeyAttributes } from './ssh-keys';
 
 // Made by ssh-keygen (OpenSSH 9.2), each with what `ssh-keygen -l -E md5 -f` printed for it.
 const VECTORS = [
@@ -200,5 +200,55 @@ describe('keyValidationErrors', () => {
     expect(errorsOf({ title: 'x'.repeat(256), key: RSA.key })).toEqual({ title: ['is too long (maximum is 255 characters)'] });
     expect(errorsOf({ title: ' \t ', key: RSA.key })).toEqual({ title: ["can't be blank"] });
     expect(errorsOf({ title: 't', key: `${RSA.key} ${'c'.repeat(5000)}` }).key).toEqual(['is too long (maximum is 5000 characters)']);
+  });
+
+  it('counts characters as code points: 255 astral characters are a title of 255', () => {
+    expect(errorsOf({ title: '\u{1F511}'.repeat(255), key: RSA.key })).toEqual({});
+    expect(errorsOf({ title: '\u{1F511}'.repeat(256), key: RSA.key })).toEqual({ title: ['is too long (maximum is 255 characters)'] });
+  });
+});
+
+describe('a key of megabytes', () => {
+  // An ECDSA line whose point is off its curve: every such line costs a point check to refuse.
+  const offCurve = (() => {
+    const blob = readBlob(EC384.key);
+    const [type, curve, point] = fields(blob);
+    const bent = Buffer.from(point);
+    bent[40] ^= 1;
+    return line(type.toString(), Buffer.concat([str(type), str(curve), str(bent)]));
+  })();
+  const huge = (lines: number, extra = '') => Array(lines).fill(offCurve).join('\n') + extra;
+
+  it('reads only the first 5000 characters for a fingerprint: a key line further on gives none', () => {
+    const text = `${huge(Math.ceil(5000 / offCurve.length))}\n${RSA.key}`;
+    expect(fingerprintOf(text)).toBe(RSA.fingerprint);
+    expect(prepareKey({ title: 't', key: text }).fingerprint).toBeNull();
+    // Within the limit the whole text is still read, as ssh-keygen read the file.
+    const short = `${offCurve}\n${RSA.key}`;
+    expect(prepareKey({ title: 't', key: short }).fingerprint).toBe(RSA.fingerprint);
+  });
+
+  it('gives the first readable line’s fingerprint when it starts within the limit', () => {
+    expect(prepareKey({ title: 't', key: `${RSA.key}\n${huge(100)}` }).fingerprint).toBe(RSA.fingerprint);
+  });
+
+  it('refuses 9 MiB of unreadable lines and runs of spaces in milliseconds, not seconds', () => {
+    const text = huge(Math.floor((9 * 1024 * 1024) / (offCurve.length + 1)), ` ${' '.repeat(60_000)}x`);
+    const started = performance.now();
+    const errors = keyValidationErrors(prepareKey({ title: 't', key: `  ${text}\n` }), { key: false, fingerprint: false });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(errors).toEqual({
+      key: ['is too long (maximum is 5000 characters)', 'is invalid', 'should be a single line'],
+      fingerprint: ['cannot be generated'],
+    });
+  });
+
+  it('strips as Ruby’s strip did, without backtracking over inner runs of spaces', () => {
+    expect(stripKey('\0\v\f \t\r\nkey  with\t inner \n space\u00a0 \n\0')).toBe('key  with\t inner \n space\u00a0');
+    expect(stripKey(' \t\n ')).toBe('');
+    const inner = `a${' '.repeat(200_000)}b`;
+    const started = performance.now();
+    expect(stripKey(`  ${inner}  `)).toBe(inner);
+    expect(performance.now() - started).toBeLessThan(200);
   });
 });

@@ -152,8 +152,20 @@ export function fingerprintOf(text: string): string | null {
   return null;
 }
 
-/** Ruby's String#strip: ASCII whitespace and NUL, not the Unicode spaces JavaScript's trim takes. */
-export const stripKey = (text: string) => text.replace(/^[\t\n\v\f\r \0]+|[\t\n\v\f\r \0]+$/g, '');
+const STRIPPED = new Set(['\t', '\n', '\v', '\f', '\r', ' ', '\0']);
+
+/**
+ * Ruby's String#strip: ASCII whitespace and NUL, not the Unicode spaces JavaScript's trim takes.
+ * A scan from both ends, not a `[…]+$` pattern: that one backtracks over every run of spaces
+ * inside the text (seconds for a body of mostly spaces).
+ */
+export function stripKey(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && STRIPPED.has(text[start])) start++;
+  while (end > start && STRIPPED.has(text[end - 1])) end--;
+  return text.slice(start, end);
+}
 
 /** Rails' blank?: nothing but whitespace. */
 export const isBlank = (value: string | null | undefined) => value === undefined || value === null || /^\s*$/u.test(value);
@@ -170,13 +182,27 @@ export interface PreparedKey {
   fingerprint: string | null;
 }
 
-/** Key's before_validation: strip the text, then fingerprint it. */
+/**
+ * More than `max` characters, counted as Rails did (code points). Each is one or two UTF-16 units,
+ * so a text of megabytes is known to be too long without walking it.
+ */
+const longerThan = (text: string, max: number) => text.length > max && (text.length > 2 * max || Array.from(text).length > max);
+
+/** Longer than Key's length validation allows: no stored key can be this text. */
+export const isTooLongKey = (key: string | null) => key !== null && longerThan(key, MAX_KEY_LENGTH);
+
+/**
+ * Key's before_validation: strip the text, then fingerprint it. A text over MAX_KEY_LENGTH is
+ * refused whatever its fingerprint, so only its first MAX_KEY_LENGTH characters are read for one:
+ * parsing every line of a body of megabytes (each an EC point check) would hold the event loop
+ * for seconds. The messages stay GitLab's as long as a readable line starts within that prefix.
+ */
 export function prepareKey(attrs: KeyAttributes): PreparedKey {
   const key = isBlank(attrs.key) ? (attrs.key ?? null) : stripKey(attrs.key!);
-  return { title: attrs.title ?? null, key, fingerprint: key === null || isBlank(key) ? null : fingerprintOf(key) };
+  if (key === null || isBlank(key)) return { title: attrs.title ?? null, key, fingerprint: null };
+  const scanned = isTooLongKey(key) ? Array.from(key.slice(0, 2 * MAX_KEY_LENGTH)).slice(0, MAX_KEY_LENGTH).join('') : key;
+  return { title: attrs.title ?? null, key, fingerprint: fingerprintOf(scanned) };
 }
-
-const characters = (text: string) => Array.from(text).length;
 
 /**
  * Key's validations in GitLab 7.14's order and words. `taken` says whether another key has the
@@ -188,11 +214,11 @@ export function keyValidationErrors(prepared: PreparedKey, taken: { key: boolean
   const { title, key, fingerprint } = prepared;
 
   if (isBlank(title)) add('title', "can't be blank");
-  else if (characters(title!) > MAX_TITLE_LENGTH) add('title', `is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
+  else if (longerThan(title!, MAX_TITLE_LENGTH)) add('title', `is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
 
   const text = key ?? '';
   if (isBlank(key)) add('key', "can't be blank");
-  if (characters(text) > MAX_KEY_LENGTH) add('key', `is too long (maximum is ${MAX_KEY_LENGTH} characters)`);
+  if (isTooLongKey(text)) add('key', `is too long (maximum is ${MAX_KEY_LENGTH} characters)`);
   // Ruby's /\A(ssh|ecdsa)-.*\Z/: Ruby's `.` stops at a newline only, \Z allows one final newline.
   if (!/^(ssh|ecdsa)-[^\n]*\n?$/.test(text)) add('key', 'is invalid');
   if (taken.key) add('key', 'has already been taken');
