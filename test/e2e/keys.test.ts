@@ -143,6 +143,11 @@ describe('a user’s own keys (/user/keys)', () => {
     expect([again.status, again.body]).toEqual([200, {}]);
     const foreign = await api('DELETE', `/user/keys/${bobs.id}`, { token: user.token });
     expect([foreign.status, foreign.body]).toEqual([200, {}]);
+    // An id that is no number names no key of the user: nothing to delete, the same 200 {}.
+    for (const id of ['abc', '0', '99999999999']) {
+      const bad = await api('DELETE', `/user/keys/${id}`, { token: user.token });
+      expect([id, bad.status, bad.body]).toEqual([id, 200, {}]);
+    }
     expect(ids(await api('GET', '/user/keys', { token: bob.token }))).toContain(bobs.id);
     // The key can be added again once it is gone.
     expect((await api('POST', '/user/keys', { token: user.token, body: { title: 'back', key: key.key } })).status).toBe(201);
@@ -191,6 +196,9 @@ describe('another user’s keys (/users/:id/keys, admins only)', () => {
       ['POST', `/users/${bob.id}/keys`, { title: 't', key: newKey() }],
       ['POST', `/users/${bob.id}/keys`, {}],
       ['DELETE', `/users/${bob.id}/keys/${key.id}`, undefined],
+      // A key id that is no number is still the admin check's business first.
+      ['DELETE', `/users/${bob.id}/keys/abc`, undefined],
+      ['DELETE', '/users/abc/keys/abc', undefined],
     ] as const) {
       const res = await api(method, path, { token: alice.token, body });
       expect([method, path, res.status, res.body]).toEqual([method, path, 403, { message: '403 Forbidden' }]);
@@ -208,6 +216,10 @@ describe('another user’s keys (/users/:id/keys, admins only)', () => {
     expect([addToNoUser.status, addToNoUser.body]).toEqual([404, { message: '404 Not found' }]);
     const deleteOfNoUser = await api('DELETE', '/users/999999999/keys/1');
     expect([deleteOfNoUser.status, deleteOfNoUser.body]).toEqual([404, { message: '404 User Not Found' }]);
+    const badKeyOfNoUser = await api('DELETE', '/users/999999999/keys/abc');
+    expect([badKeyOfNoUser.status, badKeyOfNoUser.body]).toEqual([404, { message: '404 User Not Found' }]);
+    const badKey = await api('DELETE', `/users/${user.id}/keys/abc`);
+    expect([badKey.status, badKey.body]).toEqual([200, {}]);
     const noKey = await api('POST', `/users/${user.id}/keys`, { body: { title: 'no key' } });
     expect([noKey.status, noKey.body]).toEqual([400, { message: '400 (Bad request) "key" not given' }]);
     const noTitle = await api('POST', `/users/${user.id}/keys`, { body: { key: 'some key' } });
@@ -280,6 +292,15 @@ describe('deploy keys (/projects/:id/keys)', () => {
       expect([method, path, outsider.status, outsider.body]).toEqual([method, path, 404, { message: '404 Project Not Found' }]);
     }
     expect(ids(await api('GET', keysPath(), { token: master.token }))).toContain(key.id);
+    // A key id that is no number: the caller's rights first, then the idempotent {}.
+    for (const [who, status, body] of [
+      [developer, 403, { message: '403 Forbidden' }],
+      [stranger, 404, { message: '404 Project Not Found' }],
+      [master, 200, {}],
+    ] as const) {
+      const res = await api('DELETE', keysPath('/abc'), { token: who.token });
+      expect([res.status, res.body]).toEqual([status, body]);
+    }
     const missing = await api('GET', '/projects/999999999/keys', { token: master.token });
     expect([missing.status, missing.body]).toEqual([404, { message: '404 Project Not Found' }]);
   });

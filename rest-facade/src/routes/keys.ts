@@ -20,10 +20,12 @@ import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 const keyInput = (p: Params) => ({ title: p.string('title') ?? null, key: p.string('key') ?? null });
 
 /**
- * A user id of the admin routes. GitLab checked admin rights before looking the user up, so an
- * id naming no user (0 never does) is answered after that check, not before.
+ * An id read leniently: one that is not a number names nothing (0 never does). For a user id of
+ * the admin routes GitLab checked admin rights before looking the user up, so a bad id is
+ * answered after that check, not before; a bad key id in a DELETE is a key that is not there,
+ * which the idempotent DELETE answers with {} (after the caller's rights, as for any key).
  */
-const userIdOf = (p: Params, name: string) => {
+const lenientId = (p: Params, name: string) => {
   try {
     return p.id(name);
   } catch {
@@ -73,7 +75,7 @@ export const keyRoutes: Route[] = [
     method: 'delete',
     path: '/user/keys/:id',
     handle: async (p, gateway) => {
-      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: null, id: p.id('id') });
+      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: null, id: lenientId(p, 'id') });
       return { body: removed(deleteSshKey) };
     },
   },
@@ -83,7 +85,7 @@ export const keyRoutes: Route[] = [
     path: '/users/:uid/keys',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { viewer, user } = await gateway(ListUserKeysDocument, { userId: userIdOf(p, 'uid'), page: window.page, perPage: window.perPage });
+      const { viewer, user } = await gateway(ListUserKeysDocument, { userId: lenientId(p, 'uid'), page: window.page, perPage: window.perPage });
       if (!viewer) throw UNAUTHORIZED();
       if (!viewer.is_admin) throw v3Error(403, '403 Forbidden');
       if (!user?.keys) throw v3Error(404, '404 User Not Found');
@@ -94,7 +96,7 @@ export const keyRoutes: Route[] = [
     method: 'post',
     path: '/users/:id/keys',
     handle: async (p, gateway) => {
-      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: userIdOf(p, 'id'), input: keyInput(p) });
+      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: lenientId(p, 'id'), input: keyInput(p) });
       return { body: presentKey(createSshKey) };
     },
   },
@@ -102,7 +104,7 @@ export const keyRoutes: Route[] = [
     method: 'delete',
     path: '/users/:uid/keys/:id',
     handle: async (p, gateway) => {
-      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: userIdOf(p, 'uid'), id: p.id('id') });
+      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: lenientId(p, 'uid'), id: lenientId(p, 'id') });
       return { body: removed(deleteSshKey) };
     },
   },
@@ -139,7 +141,7 @@ export const keyRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/keys/:key_id',
     handle: async (p, gateway) => {
-      const { removeDeployKey } = await gateway(RemoveDeployKeyDocument, { projectId: await projectIdOf(p, gateway), id: p.id('key_id') });
+      const { removeDeployKey } = await gateway(RemoveDeployKeyDocument, { projectId: await projectIdOf(p, gateway), id: lenientId(p, 'key_id') });
       return { body: removed(removeDeployKey) };
     },
   },
