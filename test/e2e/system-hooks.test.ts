@@ -422,6 +422,14 @@ describe('testing a hook, its log, and removing it', () => {
         { 'PRIVATE-TOKEN': stack.rootToken },
       );
       expect(inGraph.body.data.systemHook.deliveries.nodes.map((d: { id: number }) => d.id)).toEqual(expect.arrayContaining(log.map((d) => d.id)));
+      // One delivery by id, only under the hook it went to.
+      const one = await graphql(
+        `query($id: Int!, $other: Int!, $delivery: Int!) { mine: systemHook(id: $id) { delivery(id: $delivery) { id hookId eventName } } other: systemHook(id: $other) { delivery(id: $delivery) { id } } }`,
+        { id: logged.id, other: hook.id, delivery: log[0].id },
+        { 'PRIVATE-TOKEN': stack.rootToken },
+      );
+      expect(one.body.errors).toBeUndefined();
+      expect(one.body.data).toEqual({ mine: { delivery: { id: log[0].id, hookId: logged.id, eventName: 'System Hook' } }, other: { delivery: null } });
       // A re-send goes out again with the same webhook-id.
       const resent = await api('POST', `/hooks/${logged.id}/events/${log[0].id}/resend`);
       expect([resent.status, resent.body.state]).toEqual([201, 'pending']);
