@@ -67,6 +67,11 @@ describe('can', () => {
     ['a master manages milestones', member(AccessLevel.MASTER), 'admin_milestone', true],
     ['labels stay with merge requests when issues are off', [facts({ issuesEnabled: false }), user(OWNER_ID)], 'admin_label', true],
     ['milestones go when issues and merge requests are both off', [facts({ issuesEnabled: false, mergeRequestsEnabled: false }), user(OWNER_ID)], 'read_milestone', false],
+    ['milestones stay with issues when merge requests are off', [facts({ mergeRequestsEnabled: false }), user(OWNER_ID)], 'admin_milestone', true],
+    ['labels go when issues and merge requests are both off, even for an admin', [facts({ issuesEnabled: false, mergeRequestsEnabled: false }), user(99, true)], 'admin_label', false],
+    ['milestone administration goes when both are off', [facts({ issuesEnabled: false, mergeRequestsEnabled: false }), user(OWNER_ID)], 'admin_milestone', false],
+    ['disabled issues take issue administration away', [facts({ issuesEnabled: false }), user(OWNER_ID)], 'admin_issue', false],
+    ['disabled snippets take snippets away', [facts({ snippetsEnabled: false }), user(OWNER_ID)], 'create_snippet', false],
   ])('%s', (_name, [access, principal], ability, expected) => {
     expect(can(access, principal, ability)).toBe(expected);
   });

@@ -70,19 +70,26 @@ const OPEN_PROJECT_ABILITIES = new Set<Ability>(['read_project', 'read_merge_req
 /** What anybody, signed in or not, may do on public projects (anonymous clone). */
 const ANONYMOUS_PUBLIC_ABILITIES = new Set<Ability>(['read_project', 'download_code']);
 
-/** A disabled feature takes its abilities away even from the owner, as in GitLab. */
-const FEATURE_OF: Partial<Record<Ability, keyof ProjectAccess>> = {
-  create_issue: 'issuesEnabled',
-  admin_issue: 'issuesEnabled',
-  create_snippet: 'snippetsEnabled',
-  // GitLab 7.14 took every merge request ability away, reading included (403 on the list and on one).
-  read_merge_request: 'mergeRequestsEnabled',
-  create_merge_request: 'mergeRequestsEnabled',
-  admin_merge_request: 'mergeRequestsEnabled',
-};
+/** The project's feature switches that take abilities away. */
+type Feature = 'issuesEnabled' | 'mergeRequestsEnabled' | 'snippetsEnabled';
 
-/** Labels and milestones serve issues and merge requests: GitLab took them away only when both are disabled. */
-const ISSUABLE_ABILITIES = new Set<Ability>(['read_milestone', 'admin_label', 'admin_milestone']);
+/**
+ * A disabled feature takes its abilities away even from the owner, as in GitLab. An ability that
+ * serves several features stays while any one of them is enabled.
+ */
+const FEATURE_OF: Partial<Record<Ability, readonly Feature[]>> = {
+  create_issue: ['issuesEnabled'],
+  admin_issue: ['issuesEnabled'],
+  create_snippet: ['snippetsEnabled'],
+  // GitLab 7.14 took every merge request ability away, reading included (403 on the list and on one).
+  read_merge_request: ['mergeRequestsEnabled'],
+  create_merge_request: ['mergeRequestsEnabled'],
+  admin_merge_request: ['mergeRequestsEnabled'],
+  // Labels and milestones serve issues and merge requests: GitLab took them away only when both are disabled.
+  read_milestone: ['issuesEnabled', 'mergeRequestsEnabled'],
+  admin_label: ['issuesEnabled', 'mergeRequestsEnabled'],
+  admin_milestone: ['issuesEnabled', 'mergeRequestsEnabled'],
+};
 
 /**
  * What an archived project no longer allows: GitLab 7.14's project_archived_rules, merge requests
@@ -103,9 +110,8 @@ export function accessLevelOf(access: ProjectAccess, principal: Principal): numb
 }
 
 export function can(access: ProjectAccess, principal: Principal, ability: Ability): boolean {
-  const feature = FEATURE_OF[ability];
-  if (feature && !access[feature]) return false;
-  if (ISSUABLE_ABILITIES.has(ability) && !access.issuesEnabled && !access.mergeRequestsEnabled) return false;
+  const features = FEATURE_OF[ability];
+  if (features && !features.some((feature) => access[feature])) return false;
   if (access.archived && ARCHIVED_TAKES.has(ability)) return false;
   if (principal.isAdmin) return true;
   if (accessLevelOf(access, principal) >= MIN_LEVEL[ability]) return true;
