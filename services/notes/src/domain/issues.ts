@@ -3,6 +3,7 @@ import {
   can,
   invalid,
   labelNames,
+  NO_MILESTONE,
   notesEvents,
   recordNotFound,
   usersLookup,
@@ -20,9 +21,6 @@ import type { CreateIssueInput, UpdateIssueInput } from '../generated/graphql';
 import type { Labels } from './labels';
 import type { Milestones } from './milestones';
 import type { Notes } from './notes';
-
-/** IssuableFinder::NONE: a milestone_id of 0 takes the milestone away. */
-const NO_MILESTONE = 0;
 
 /** Issues: per-project iids, labels, milestones, close and reopen with system notes. */
 export function createIssues(deps: { sql: Sql; access: AccessClient; identity: InternalClient; notes: Notes; labels: Labels; milestones: Milestones }) {
@@ -51,7 +49,7 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
   async function milestoneFor(access: ProjectAccess, principal: Principal, projectId: number, milestoneId: number | null | undefined) {
     if (milestoneId == null || !can(access, principal, 'admin_issue')) return undefined;
     if (milestoneId === NO_MILESTONE) return null;
-    return (await deps.milestones.milestoneOfProject(projectId, milestoneId)) ?? null;
+    return deps.milestones.milestoneOfProject(projectId, milestoneId);
   }
 
   async function issueOr404(projectId: number, id: number): Promise<IssueRow> {

@@ -20,14 +20,10 @@ import {
 import * as db from '../db/labels';
 import type { LabelRow } from '../db/labels';
 import { removeIssueLabel, renameIssueLabel } from '../db/issues';
+import { blank, present } from './presence';
 
 const UNIQUE_VIOLATION = '23505';
 const TAKEN = 'has already been taken';
-
-/** Rails' blank?: absent, or nothing but whitespace (required_attributes!). */
-const blank = (value: string | null | undefined): value is null | undefined | '' => value == null || /^\s*$/.test(value);
-/** attributes_for_keys kept only values that were present?. */
-const present = (value: string | null | undefined): value is string => !blank(value);
 
 /** The model's validation hash, in its order (color, then title), for render_validation_error!. */
 function validationErrors(title: string, color: string, taken: boolean): FieldErrors {

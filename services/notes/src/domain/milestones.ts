@@ -2,10 +2,7 @@ import { authorize, missingAttribute, pageWindow, recordNotFound, type AccessCli
 import { listIssues } from '../db/issues';
 import * as db from '../db/milestones';
 import type { MilestoneRow } from '../db/milestones';
-
-/** Rails' blank?: absent, or nothing but whitespace. */
-const blank = (value: string | null | undefined): value is null | undefined | '' => value == null || /^\s*$/.test(value);
-const present = (value: string | null | undefined): value is string => !blank(value);
+import { blank, present } from './presence';
 
 /**
  * A due date as Rails cast it into a date column: a real calendar date (YYYY-MM-DD, also with

@@ -3,10 +3,8 @@ import { findIssue, listIssues } from '../db/issues';
 import { findSnippet, listSnippets } from '../db/snippets';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { issueListFilter } from './issue-list-filter';
 import { NOTEABLE_TYPE } from './Noteable';
-
-export const ISSUE_STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], ALL: null };
-export const ISSUE_ORDER = { CREATED_AT: 'created_at', UPDATED_AT: 'updated_at' } as const;
 
 export const createProjectResolvers = ({ sql, notes }: ResolverDeps): ProjectResolvers => ({
   __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
@@ -14,15 +12,7 @@ export const createProjectResolvers = ({ sql, notes }: ResolverDeps): ProjectRes
     authorize(await loaders.access.load(project.id), principal, 'read_project');
     const { rows, total } = await listIssues(
       sql,
-      {
-        projectId: project.id,
-        states: ISSUE_STATES[args.state ?? 'ALL'] ?? null,
-        labels: args.labels ?? [],
-        iid: args.iid,
-        milestoneTitle: args.milestone,
-        orderBy: ISSUE_ORDER[args.orderBy ?? 'CREATED_AT'],
-        sort: args.sort === 'ASC' ? 'asc' : 'desc',
-      },
+      { ...issueListFilter(args), projectId: project.id, iid: args.iid, milestoneTitle: args.milestone },
       pageWindow(args.page, args.perPage),
     );
     return { nodes: rows, total };
