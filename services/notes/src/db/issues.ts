@@ -62,10 +62,13 @@ export async function listIssues(sql: Db, filter: IssueFilter, window: PageWindo
     ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}
     ${filter.labels.length ? sql`and labels && ${filter.labels}::text[]` : sql``}
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}`;
-  // GitLab's Sortable default: created_at, newest first; the id breaks ties.
+  // GitLab's Sortable default: created_at, newest first; the id breaks ties. Issues take their
+  // created_at (now()) and their id as they are inserted, so the id alone gives that order, and
+  // the (project_id | author_id | milestone_id, id desc) indexes serve it.
   const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
+  const order = filter.orderBy === 'updated_at' ? sql`updated_at ${direction}, id ${direction}` : sql`id ${direction}`;
   const [rows, [{ count }]] = await Promise.all([
-    sql<IssueRow[]>`select * from issues ${where} order by ${sql(filter.orderBy ?? 'created_at')} ${direction}, id ${direction} limit ${window.perPage} offset ${window.offset}`,
+    sql<IssueRow[]>`select * from issues ${where} order by ${order} limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from issues ${where}`,
   ]);
   return { rows, total: count };

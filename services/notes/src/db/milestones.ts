@@ -51,7 +51,8 @@ export async function listMilestones(
     ${filter.state ? sql`and state = ${filter.state}` : sql``}
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}`;
   const [rows, [{ count }]] = await Promise.all([
-    sql<MilestoneRow[]>`select ${columns(sql)} from milestones ${where} order by created_at desc, id desc limit ${window.perPage} offset ${window.offset}`,
+    // Newest first: created_at is now() at insert, so the id gives the order (milestones_project_idx).
+    sql<MilestoneRow[]>`select ${columns(sql)} from milestones ${where} order by id desc limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from milestones ${where}`,
   ]);
   return { rows, total: count };
