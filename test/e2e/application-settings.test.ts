@@ -280,6 +280,14 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
 
       const byAdmin = await call('POST', '/projects', { body: { name: unique('p'), visibility_level: 20 } });
       expect([byAdmin.status, byAdmin.body.visibility_level]).toEqual([201, 20]);
+      // POST /projects/user/:user_id ran GitLab's CreateService as that user: their rights decide, not the admin's.
+      expect(await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), visibility_level: 20 } })).toEqual(refusal);
+      expect(await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), public: true } })).toEqual(refusal);
+      const otherAdmin = await newUser({ admin: true });
+      const forAdmin = await call('POST', `/projects/user/${otherAdmin.id}`, { body: { name: unique('p'), visibility_level: 20 } });
+      expect([forAdmin.status, forAdmin.body.visibility_level, forAdmin.body.owner?.id]).toEqual([201, 20, otherAdmin.id]);
+      const openForUser = await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), visibility_level: 10 } });
+      expect([openForUser.status, openForUser.body.visibility_level]).toEqual([201, 10]);
       const changedByAdmin = await call('PUT', `/projects/${own.body.id}`, { body: { visibility_level: 20 } });
       expect([changedByAdmin.status, changedByAdmin.body.visibility_level]).toEqual([200, 20]);
       expect((await call('POST', `/projects/${own.body.id}/snippets`, { body: { title: 't', file_name: 'a.rb', code: '1', visibility_level: 20 } })).status).toBe(201);

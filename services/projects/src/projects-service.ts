@@ -232,7 +232,7 @@ export function createProjectsService(deps: {
         path,
         description: attrs.description ?? null,
         defaultBranch: attrs.defaultBranch ?? 'master',
-        visibilityLevel: await deps.visibility.forNewProject(principal, visibilityOf(attrs)),
+        visibilityLevel: await deps.visibility.forNewProject(principal, visibilityOf(attrs), forUserId === undefined ? undefined : { id: forUserId, identity: deps.identity }),
         issuesEnabled: attrs.issuesEnabled ?? true,
         mergeRequestsEnabled: attrs.mergeRequestsEnabled ?? true,
         wikiEnabled: attrs.wikiEnabled ?? true,

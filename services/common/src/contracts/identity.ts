@@ -67,6 +67,8 @@ export const userSummary = z.object({
   /** For hook payloads (`user_email`), which GitLab sent to project hooks. */
   email: z.string(),
   avatarUrl: z.string().nullable(),
+  /** Whom GitLab's visibility rules let use restricted levels (a project an admin creates for the user). */
+  isAdmin: z.boolean().optional(),
 });
 export type UserSummary = z.output<typeof userSummary>;
 

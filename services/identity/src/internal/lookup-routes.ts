@@ -39,7 +39,7 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
   const router = createInternalRouter(deps.secret);
   serveEndpoint(router, usersLookup, deps.logger, async ({ ids, query }) => {
     const rows = await lookupUsers(deps.sql, ids, query || undefined);
-    return { users: rows.map(({ id, username, name, state, email }) => ({ id, username, name, state, email, avatarUrl: gravatarUrl(email) })) };
+    return { users: rows.map(({ id, username, name, state, email, isAdmin }) => ({ id, username, name, state, email, avatarUrl: gravatarUrl(email), isAdmin })) };
   });
   serveEndpoint(router, namespacesLookup, deps.logger, async ({ ids = [], ownerIds = [] }) => {
     const [byId, byOwner] = await Promise.all([ids.length ? findNamespacesByIds(deps.sql, ids) : [], ownerIds.length ? findUserNamespaces(deps.sql, ownerIds) : []]);
