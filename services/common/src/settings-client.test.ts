@@ -3,16 +3,9 @@ import type { InternalClient } from './internal-http';
 import { createSettingsClient, restrictedVisibilityRefusal } from './settings-client';
 
 const defaults: ApplicationSettings = {
-  defaultProjectsLimit: 10,
-  signupEnabled: true,
-  signinEnabled: true,
-  gravatarEnabled: true,
   defaultBranchProtection: 2,
   restrictedVisibilityLevels: [],
   defaultProjectVisibility: 0,
-  defaultSnippetVisibility: 0,
-  maxAttachmentSize: 10,
-  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
 /** An identity whose answers the test releases one by one, counting the calls. */
@@ -46,7 +39,7 @@ describe('settings client', () => {
     const settings = createSettingsClient({ identity: identity.client, ttlMs: 1000, now: () => clock });
     const reads = Promise.all([settings.get(), settings.get()]);
     identity.release();
-    expect((await reads).map((s) => s.defaultProjectsLimit)).toEqual([10, 10]);
+    expect((await reads).map((s) => s.defaultBranchProtection)).toEqual([2, 2]);
     expect(identity.calls()).toBe(1);
     clock = 999;
     await settings.get();

@@ -140,20 +140,18 @@ export const principalLookup = endpoint(
   }),
 );
 
-/** The application settings (GitLab's ApplicationSetting, one row), as services that apply them read them. */
+/**
+ * The application settings (GitLab's ApplicationSetting, one row) that other services apply: only
+ * those, so a field is added here when a service starts reading it (identity applies
+ * default_projects_limit itself; the rest only the admin routes show).
+ */
 export const applicationSettings = z.object({
-  defaultProjectsLimit: z.number().int(),
-  signupEnabled: z.boolean(),
-  signinEnabled: z.boolean(),
-  gravatarEnabled: z.boolean(),
   /** 0 no protection, 1 protected but developers may push, 2 fully protected (masters only). */
   defaultBranchProtection: z.number().int(),
   /** Levels only admins may give projects and snippets. */
   restrictedVisibilityLevels: z.array(z.number().int()),
+  /** The level of a project created without one. */
   defaultProjectVisibility: z.number().int(),
-  defaultSnippetVisibility: z.number().int(),
-  maxAttachmentSize: z.number().int(),
-  updatedAt: timestamp,
 });
 export type ApplicationSettings = z.output<typeof applicationSettings>;
 

@@ -9,16 +9,9 @@ export function createSettingsRouter(deps: { settings: ApplicationSettingsServic
     const row = await deps.settings.current();
     return {
       settings: {
-        defaultProjectsLimit: row.defaultProjectsLimit,
-        signupEnabled: row.signupEnabled,
-        signinEnabled: row.signinEnabled,
-        gravatarEnabled: row.gravatarEnabled,
         defaultBranchProtection: row.defaultBranchProtection,
         restrictedVisibilityLevels: row.restrictedVisibilityLevels,
         defaultProjectVisibility: row.defaultProjectVisibility,
-        defaultSnippetVisibility: row.defaultSnippetVisibility,
-        maxAttachmentSize: row.maxAttachmentSize,
-        updatedAt: row.updatedAt.toISOString(),
       },
     };
   });
