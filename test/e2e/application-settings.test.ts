@@ -163,6 +163,9 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       ['after_sign_out_path', 'javascript:alert(1)', 'should be a valid url'],
       ['restricted_visibility_levels', [10, 7], "'7' is not a valid visibility level"],
       ['restricted_visibility_levels', ['public'], "'public' is not a valid visibility level"],
+      // Numbers past a 32-bit integer are no level either (not a bare 400 from the graph's Int).
+      ['restricted_visibility_levels', ['99999999999'], "'99999999999' is not a valid visibility level"],
+      ['restricted_visibility_levels', [-99999999999], "'-99999999999' is not a valid visibility level"],
       ['signup_enabled', 'maybe', 'is invalid'],
     ])('refuses %s = %j with 400 and GitLab’s message for the field', async (field, value, message) => {
       const before = (await call('GET', '/application/settings')).body;

@@ -24,6 +24,9 @@ const BOOLEANS = {
 const TEXTS = { sign_in_text: 'signInText', home_page_url: 'homePageUrl', after_sign_out_path: 'afterSignOutPath' } as const;
 
 const INTEGER = /^-?\d+$/;
+const MAX_INT32 = 2 ** 31 - 1;
+/** A level as the graph's Int can carry it; any other is no visibility level, in GitLab's words. */
+const isLevelNumber = (text: string) => INTEGER.test(text) && Math.abs(Number(text)) <= MAX_INT32;
 
 /**
  * The settings PUT sends, as GraphQL input, and the problems with their shapes (GitLab 8.x took
@@ -48,7 +51,7 @@ function settingsInput(p: Params): { input: ApplicationSettingsInput; problems: 
   attempt('restricted_visibility_levels', 'is invalid', () => {
     const levels = p.list('restricted_visibility_levels');
     if (levels === undefined) return undefined;
-    const bad = levels.filter((level) => !INTEGER.test(level.trim()));
+    const bad = levels.filter((level) => !isLevelNumber(level.trim()));
     // ApplicationSetting's own words for a level it does not know.
     for (const level of bad) (problems.restricted_visibility_levels ??= []).push(`'${level}' is not a valid visibility level`);
     return bad.length ? undefined : levels.map((level) => Number(level.trim()));
