@@ -339,6 +339,33 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       expect(force.stderr).toContain('You are not allowed to force push code to a protected branch on this project.');
     });
 
+    it('default_branch_protection 1: a Developer accepts a merge request into the branch, but may not delete it by push', async () => {
+      const owner = await newUser();
+      const developer = await newUser();
+      await changeSettings({ default_branch_protection: 1 });
+      const project = (await call('POST', '/projects', { token: owner.token, body: { name: unique('p') } })).body;
+      expect((await call('POST', `/projects/${project.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 30 } })).status).toBe(201);
+      const wc = await workingCopy({ 'README.md': 'x\n' });
+      ok(await git(wc, 'push', remote(project.path_with_namespace, owner.username, owner.password), 'master'));
+      await eventually(async () => {
+        expect((await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true);
+      });
+      const asDeveloper = remote(project.path_with_namespace, developer.username, developer.password);
+      ok(await git(wc, 'checkout', '-q', '-b', 'topic'));
+      await commitFiles(wc, { 'topic.txt': 'topic\n' }, 'topic work');
+      ok(await git(wc, 'push', asDeveloper, 'topic'));
+      const mr = await call('POST', `/projects/${project.id}/merge_requests`, { token: developer.token, body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' } });
+      expect(mr.status).toBe(201);
+      const merged = await call('PUT', `/projects/${project.id}/merge_request/${mr.body.id}/merge`, { token: developer.token });
+      expect([merged.status, merged.body.state]).toEqual([200, 'merged']);
+
+      const deletion = await git(wc, 'push', asDeveloper, '--delete', 'master');
+      expect(deletion.code).not.toBe(0);
+      expect(deletion.stderr).toContain('You are not allowed to delete protected branches.');
+      const branch = await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token });
+      expect([branch.status, branch.body.protected]).toEqual([200, true]);
+    });
+
     it('default_branch_protection 2 (the default): Developers may not push to the branch the first push protected', async () => {
       const owner = await newUser();
       const developer = await newUser();
@@ -354,6 +381,11 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       const push = await git(wc, 'push', remote(project.path_with_namespace, developer.username, developer.password), 'master');
       expect(push.code).not.toBe(0);
       expect(push.stderr).toContain('You are not allowed to push code to protected branches on this project.');
+      // Nor accept a merge request into it (GitLab answered 401).
+      ok(await git(wc, 'push', remote(project.path_with_namespace, developer.username, developer.password), 'master:topic'));
+      const mr = await call('POST', `/projects/${project.id}/merge_requests`, { token: developer.token, body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' } });
+      expect(mr.status).toBe(201);
+      expect((await call('PUT', `/projects/${project.id}/merge_request/${mr.body.id}/merge`, { token: developer.token })).status).toBe(401);
     });
 
     it('signup_enabled and signin_enabled leave the API alone, as in GitLab (they governed its web UI)', async () => {
