@@ -94,7 +94,7 @@ describe('hook delivery under faults and load', () => {
     expect(tally('burst')).toEqual({ received: 1000, distinct: 1000 });
     const workers = await sql<{ worker: string; n: number }[]>`
       select a.worker, count(*)::int as n from delivery_attempts a join deliveries d on d.id = a.delivery_id
-      where d.project_id = ${projectId} group by a.worker`;
+      join hooks h on h.id = d.hook_id where h.project_id = ${projectId} group by a.worker`;
     expect(workers).toHaveLength(2);
     expect(workers.every((w) => w.n > 0)).toBe(true);
   }, 150_000);

@@ -57,7 +57,7 @@ export function createSystemHooksService(deps: { sql: Sql; queue: DeliveryQueue;
     async test(principal: Principal, id: number): Promise<DeliveryRow> {
       requireAdmin(principal);
       const hook = await hookOr404(id);
-      const [delivery] = await deliverToHooks(deps, [hook], { projectId: null, eventKey: `test:${randomUUID()}`, eventName: SYSTEM_HOOK_EVENT, payload: { ...TEST_PAYLOAD } });
+      const [delivery] = await deliverToHooks(deps, [hook], { eventKey: `test:${randomUUID()}`, eventName: SYSTEM_HOOK_EVENT, payload: { ...TEST_PAYLOAD } });
       return delivery;
     },
 

@@ -4,8 +4,6 @@ import type { HookRow } from './hooks';
 export interface DeliveryRow {
   id: number;
   hookId: number;
-  /** The project whose hook it went to; null for a system hook's. */
-  projectId: number | null;
   eventKey: string;
   eventName: string;
   webhookId: string;
@@ -29,7 +27,7 @@ export interface AttemptRow {
   worker: string;
 }
 
-export type NewDelivery = Pick<DeliveryRow, 'hookId' | 'projectId' | 'eventKey' | 'eventName' | 'webhookId' | 'payload'>;
+export type NewDelivery = Pick<DeliveryRow, 'hookId' | 'eventKey' | 'eventName' | 'webhookId' | 'payload'>;
 
 type Db = Sql | TransactionSql;
 

@@ -5,8 +5,6 @@ import type { DeliveryQueue } from '../delivery/queue';
 
 /** One event for a set of hooks: the log key of the event, its X-Gitlab-Event and the body. */
 export interface Outgoing {
-  /** The project whose hooks these are; null for system hooks. */
-  projectId: number | null;
   /** <service>:<outbox id> (with a suffix when one domain event makes several). */
   eventKey: string;
   eventName: string;
@@ -25,7 +23,6 @@ export async function deliverToHooks(deps: { sql: Sql; queue: DeliveryQueue }, h
     deps.sql,
     hooks.map((hook) => ({
       hookId: hook.id,
-      projectId: outgoing.projectId,
       eventKey: outgoing.eventKey,
       eventName: outgoing.eventName,
       webhookId: `msg_${randomUUID()}`,

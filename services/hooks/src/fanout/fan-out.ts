@@ -41,6 +41,6 @@ export function createFanOut(deps: { sql: Sql; directory: Directory; queue: Deli
     ]);
     const built = buildPayload(hookEvent, { projects, actor: hookEvent.actorId === null ? null : (users.get(hookEvent.actorId) ?? null) });
     if (!built) return;
-    await deliverToHooks(deps, hooks, { projectId: hookEvent.projectId, eventKey: `${event.service}:${event.id}`, eventName, payload: built });
+    await deliverToHooks(deps, hooks, { eventKey: `${event.service}:${event.id}`, eventName, payload: built });
   };
 }

@@ -25,7 +25,6 @@ export function createSystemFanOut(deps: { sql: Sql; directory: Directory; queue
       const payload = buildSystemPayload(event, { users, projects });
       if (!payload) continue;
       await deliverToHooks(deps, hooks, {
-        projectId: null,
         eventKey: `${known.event.service}:${known.event.id}${event.keySuffix}`,
         eventName: SYSTEM_HOOK_EVENT,
         payload,
