@@ -81,6 +81,10 @@ export class FieldErrorCollector {
   get empty(): boolean {
     return Object.keys(this.fields).length === 0;
   }
+  /** The problems so far, per field, in the order they were added. */
+  get errors(): FieldErrors {
+    return this.fields;
+  }
   throwIfAny(): void {
     if (!this.empty) throw invalid(this.fields);
   }

@@ -3,7 +3,6 @@ import {
   AccessLevel,
   authorize,
   identityEvents,
-  invalid,
   missingAttribute,
   notFound,
   recordNotFound,
@@ -18,7 +17,7 @@ import {
 import * as keys from './db/keys';
 import type { KeyRow } from './db/keys';
 import { findUserById } from './db/users';
-import { isBlank, isTooLongKey, keyValidationErrors, prepareKey, type KeyAttributes } from './domain/ssh-keys';
+import { isBlank, isTooLongKey, keyValidation, prepareKey, type KeyAttributes } from './domain/ssh-keys';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -52,15 +51,23 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
   }
 
   /**
-   * Whose keys a call names: the caller's own, or (admins only, GitLab's authenticated_as_admin!,
-   * even for their own id) another user's. `missing` is the answer for an id naming no user.
+   * Whose keys a call names: the caller's own (no id), or a user's by id, for admins only
+   * (GitLab's authenticated_as_admin!, even for their own id). Checked before anything else the
+   * call sends; `mustExist` then looks the user up, answering `missing` for an id naming nobody.
    */
-  async function keyOwner(principal: Principal, userId: number | null | undefined, missing: () => Error): Promise<number> {
-    if (userId === null || userId === undefined) return requireUser(principal);
+  function keyOwner(principal: Principal, userId: number | null | undefined): { id: number; mustExist: (missing: () => Error) => Promise<void> } {
+    if (userId === null || userId === undefined) return { id: requireUser(principal), mustExist: async () => {} };
     requireAdmin(principal);
-    if (!(await findUserById(sql, userId))) throw missing();
-    return userId;
+    return {
+      id: userId,
+      mustExist: async (missing) => {
+        if (!(await findUserById(sql, userId))) throw missing();
+      },
+    };
   }
+
+  /** A user's keys are shown to the user and to admins; to anyone else they are not there. */
+  const maySeeKeysOf = (principal: Principal, userId: number) => principal.isAdmin || principal.userId === userId;
 
   /** Runs Key's validations (uniqueness included) and inserts; a concurrent duplicate is reported as one. */
   async function insertValidated(attrs: KeyAttributes, owner: Pick<KeyRow, 'kind' | 'userId'>, also?: (tx: TransactionSql, row: KeyRow) => Promise<void>): Promise<KeyRow> {
@@ -68,8 +75,7 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     const check = async () => {
       // A text over the length limit matches no stored key; it is not sent to the database.
       const taken = await keys.keyTaken(sql, isTooLongKey(prepared.key) ? null : prepared.key, prepared.fingerprint);
-      const errors = keyValidationErrors(prepared, taken);
-      if (Object.keys(errors).length > 0) throw invalid(errors);
+      keyValidation(prepared, taken).throwIfAny();
     };
     await check();
     try {
@@ -92,35 +98,31 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
   }
 
   return {
-    authorizeAdminProject,
-
     /** The user's keys, for the user and admins; null for anyone else. */
     async userKeys(principal: Principal, userId: number, window: PageWindow) {
-      if (!principal.isAdmin && principal.userId !== userId) return null;
-      return keys.listUserKeys(sql, userId, window);
+      return maySeeKeysOf(principal, userId) ? keys.listUserKeys(sql, userId, window) : null;
     },
 
     async userKey(principal: Principal, userId: number, id: number): Promise<KeyRow | null> {
-      if (!principal.isAdmin && principal.userId !== userId) return null;
-      return (await keys.findUserKey(sql, userId, id)) ?? null;
+      return maySeeKeysOf(principal, userId) ? ((await keys.findUserKey(sql, userId, id)) ?? null) : null;
     },
 
     /** POST /user/keys and (admins) POST /users/:id/keys: title and key are required attributes there. */
     async createUserKey(principal: Principal, userId: number | null | undefined, attrs: KeyAttributes): Promise<KeyRow> {
-      if (userId !== null && userId !== undefined) requireAdmin(principal);
-      else requireUser(principal);
+      const owner = keyOwner(principal, userId);
       if (isBlank(attrs.title)) throw missingAttribute('title');
       if (isBlank(attrs.key)) throw missingAttribute('key');
       // GitLab looked the user up with find after the attributes: RecordNotFound's answer.
-      const owner = await keyOwner(principal, userId, recordNotFound);
-      return insertValidated(attrs, { kind: 'user', userId: owner });
+      await owner.mustExist(recordNotFound);
+      return insertValidated(attrs, { kind: 'user', userId: owner.id });
     },
 
     /** Null when the user has no such key: deleting is idempotent. A missing user is 404 User Not Found. */
     async deleteUserKey(principal: Principal, userId: number | null | undefined, id: number): Promise<KeyRow | null> {
-      const owner = await keyOwner(principal, userId, () => notFound('User'));
+      const owner = keyOwner(principal, userId);
+      await owner.mustExist(() => notFound('User'));
       return sql.begin(async (tx) => {
-        const row = await keys.deleteUserKey(tx, owner, id);
+        const row = await keys.deleteUserKey(tx, owner.id, id);
         if (row) await keyEvent(tx, 'key.deleted', row);
         return row ?? null;
       });

@@ -3,7 +3,7 @@ import { createHash, ECDH, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fingerprintOf, keyValidationErrors, parsePublicKey, prepareKey, stripKey, type KeyAttributes } from './ssh-keys';
+import { fingerprintOf, keyValidation, keyValidationErrors, parsePublicKey, prepareKey, stripKey, type KeyAttributes } from './ssh-keys';
 
 // Made by ssh-keygen (OpenSSH 9.2), each with what `ssh-keygen -l -E md5 -f` printed for it.
 const VECTORS = [
@@ -200,6 +200,17 @@ describe('keyValidationErrors', () => {
     expect(errorsOf({ title: 'x'.repeat(256), key: RSA.key })).toEqual({ title: ['is too long (maximum is 255 characters)'] });
     expect(errorsOf({ title: ' \t ', key: RSA.key })).toEqual({ title: ["can't be blank"] });
     expect(errorsOf({ title: 't', key: `${RSA.key} ${'c'.repeat(5000)}` }).key).toEqual(['is too long (maximum is 5000 characters)']);
+  });
+
+  it('throws the problems as one validation error (400 per field), and nothing for a valid key', () => {
+    expect(() => keyValidation(prepareKey({ title: 't', key: RSA.key }), free).throwIfAny()).not.toThrow();
+    let thrown: { extensions?: { code?: string; fields?: unknown } } | undefined;
+    try {
+      keyValidation(prepareKey({ title: '', key: 'some key' }), free).throwIfAny();
+    } catch (error) {
+      thrown = error as typeof thrown;
+    }
+    expect(thrown?.extensions).toMatchObject({ code: 'VALIDATION', fields: { title: ["can't be blank"], key: ['is invalid'], fingerprint: ['cannot be generated'] } });
   });
 
   it('counts characters as code points: 255 astral characters are a title of 255', () => {

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import type { FieldErrors } from '@hub/common';
+import { FieldErrorCollector, type FieldErrors } from '@hub/common';
 
 /**
  * OpenSSH public keys as GitLab 7.14 took them (app/models/key.rb): the text is kept as given,
@@ -208,23 +208,25 @@ export function prepareKey(attrs: KeyAttributes): PreparedKey {
  * Key's validations in GitLab 7.14's order and words. `taken` says whether another key has the
  * same text or fingerprint (the uniqueness validations, which need the database).
  */
-export function keyValidationErrors(prepared: PreparedKey, taken: { key: boolean; fingerprint: boolean }): FieldErrors {
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+export function keyValidation(prepared: PreparedKey, taken: { key: boolean; fingerprint: boolean }): FieldErrorCollector {
+  const errors = new FieldErrorCollector();
   const { title, key, fingerprint } = prepared;
 
-  if (isBlank(title)) add('title', "can't be blank");
-  else if (longerThan(title!, MAX_TITLE_LENGTH)) add('title', `is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
+  if (isBlank(title)) errors.add('title', "can't be blank");
+  else if (longerThan(title!, MAX_TITLE_LENGTH)) errors.add('title', `is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
 
   const text = key ?? '';
-  if (isBlank(key)) add('key', "can't be blank");
-  if (isTooLongKey(text)) add('key', `is too long (maximum is ${MAX_KEY_LENGTH} characters)`);
+  if (isBlank(key)) errors.add('key', "can't be blank");
+  if (isTooLongKey(text)) errors.add('key', `is too long (maximum is ${MAX_KEY_LENGTH} characters)`);
   // Ruby's /\A(ssh|ecdsa)-.*\Z/: Ruby's `.` stops at a newline only, \Z allows one final newline.
-  if (!/^(ssh|ecdsa)-[^\n]*\n?$/.test(text)) add('key', 'is invalid');
-  if (taken.key) add('key', 'has already been taken');
-  if (/\n|\r/.test(text)) add('key', 'should be a single line');
+  if (!/^(ssh|ecdsa)-[^\n]*\n?$/.test(text)) errors.add('key', 'is invalid');
+  if (taken.key) errors.add('key', 'has already been taken');
+  if (/\n|\r/.test(text)) errors.add('key', 'should be a single line');
 
-  if (taken.fingerprint) add('fingerprint', 'has already been taken');
-  if (!fingerprint) add('fingerprint', 'cannot be generated');
+  if (taken.fingerprint) errors.add('fingerprint', 'has already been taken');
+  if (!fingerprint) errors.add('fingerprint', 'cannot be generated');
   return errors;
 }
+
+/** The problems `keyValidation` finds, per field; empty when the key is valid. */
+export const keyValidationErrors = (prepared: PreparedKey, taken: { key: boolean; fingerprint: boolean }): FieldErrors => keyValidation(prepared, taken).errors;
