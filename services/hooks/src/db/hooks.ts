@@ -99,9 +99,9 @@ export async function listSystemHooks(sql: Db, window: PageWindow): Promise<{ ro
   return { rows, total: count };
 }
 
-/** Every system hook: each system event goes to all of them. */
-export async function allSystemHooks(sql: Db): Promise<SystemHookRow[]> {
-  return sql<SystemHookRow[]>`select * from hooks where kind = 'system' order by id`;
+/** Every system hook, by id (all a delivery needs): each system event goes to all of them. */
+export async function allSystemHookIds(sql: Db): Promise<Array<Pick<SystemHookRow, 'id'>>> {
+  return sql<Array<Pick<SystemHookRow, 'id'>>>`select id from hooks where kind = 'system' order by id`;
 }
 
 export async function findSystemHook(sql: Db, id: number): Promise<SystemHookRow | undefined> {

@@ -1,5 +1,5 @@
 import type { KnownEvent, Sql } from '@hub/common';
-import { allSystemHooks } from '../db/hooks';
+import { allSystemHookIds } from '../db/hooks';
 import type { DeliveryQueue } from '../delivery/queue';
 import { deliverToHooks } from './deliver';
 import type { Directory } from './directory';
@@ -14,7 +14,7 @@ export function createSystemFanOut(deps: { sql: Sql; directory: Directory; queue
   return async (known: KnownEvent): Promise<void> => {
     const events = readSystemEvents(known);
     if (events.length === 0) return;
-    const hooks = await allSystemHooks(deps.sql);
+    const hooks = await allSystemHookIds(deps.sql);
     if (hooks.length === 0) return;
     const wanted = events.map(systemLookups);
     const [users, projects] = await Promise.all([
