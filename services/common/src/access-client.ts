@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { ProjectAccess } from './access';
 import { accessLookup, createEventReader, membershipEvents, projectsEvents, type EventOf } from './contracts';
-import { followEvents } from './event-streams';
+import { followChanges, type ChangeHandler } from './event-streams';
 import type { InternalClient } from './internal-http';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
@@ -103,19 +103,22 @@ export type AccessClient = ReturnType<typeof createAccessClient>;
 
 /**
  * Drops cached answers for a project whenever membership (team changes) or projects (visibility,
- * features, deletion) publish an event about it, on every replica. Needs its own Redis connection.
+ * features, deletion) publish an event about it, on every replica.
  */
-export function followAccessChanges(options: { redis: Redis; access: AccessClient; logger: Logger }) {
-  const read = createEventReader<EventOf<typeof membershipEvents> | EventOf<typeof projectsEvents>>([membershipEvents, projectsEvents], options.logger);
-  return followEvents({
-    redis: options.redis,
+export function accessChangeHandler(access: AccessClient, logger: Logger): ChangeHandler {
+  const read = createEventReader<EventOf<typeof membershipEvents> | EventOf<typeof projectsEvents>>([membershipEvents, projectsEvents], logger);
+  return {
     services: ['membership', 'projects'],
-    logger: options.logger,
     onEvent: (event) => {
       const known = read(event);
       if (!known) return;
-      if ('project_id' in known.payload) options.access.invalidateProject(known.payload.project_id);
-      else options.access.invalidateUser(known.payload.user_id);
+      if ('project_id' in known.payload) access.invalidateProject(known.payload.project_id);
+      else access.invalidateUser(known.payload.user_id);
     },
-  });
+  };
+}
+
+/** `accessChangeHandler` on a Redis connection of its own (see `followChanges` to share one). */
+export function followAccessChanges(options: { redis: Redis; access: AccessClient; logger: Logger }) {
+  return followChanges({ redis: options.redis, logger: options.logger, handlers: [accessChangeHandler(options.access, options.logger)] });
 }

@@ -50,6 +50,28 @@ export function followEvents(options: {
   };
 }
 
+/** What one cache follows: the services whose events can make it stale, and what to do with one. */
+export interface ChangeHandler {
+  services: string[];
+  onEvent: (event: StreamedEvent) => void;
+}
+
+/**
+ * One `followEvents` for every cache of a process (access answers, the settings copy): one
+ * blocking Redis connection per process however many caches follow changes, each handler given
+ * only the events of its own services.
+ */
+export function followChanges(options: { redis: Redis; logger: Logger; handlers: ChangeHandler[] }) {
+  return followEvents({
+    redis: options.redis,
+    services: [...new Set(options.handlers.flatMap((handler) => handler.services))],
+    logger: options.logger,
+    onEvent: (event) => {
+      for (const handler of options.handlers) if (handler.services.includes(event.service)) handler.onEvent(event);
+    },
+  });
+}
+
 /** Entries pending longer than this on a consumer that went away are taken over (default). */
 const CLAIM_IDLE_MS = 60_000;
 /** A handler that fails this often on one event gets the event logged and skipped. */

@@ -1,6 +1,8 @@
 import type { ApplicationSettings } from './contracts';
 import type { InternalClient } from './internal-http';
-import { createSettingsClient, restrictedVisibilityRefusal } from './settings-client';
+import type { Logger } from './logger';
+import type { StreamedEvent } from './outbox';
+import { createSettingsClient, restrictedVisibilityRefusal, settingsChangeHandler } from './settings-client';
 
 const defaults: ApplicationSettings = {
   defaultBranchProtection: 2,
@@ -122,6 +124,29 @@ describe('settings client when identity fails', () => {
     const read = settings.get();
     identity.release();
     expect((await read).restrictedVisibilityLevels).toEqual([20]);
+    expect(identity.calls()).toBe(2);
+  });
+});
+
+describe('settingsChangeHandler', () => {
+  const logger = { warn: () => {}, error: () => {}, info: () => {}, debug: () => {} } as unknown as Logger;
+  const event = (type: string, payload: Record<string, unknown>): StreamedEvent => ({ id: '1', streamId: '1-0', service: 'identity', occurredAt: '', type, payload });
+
+  it('follows identity and drops the copy on settings.updated, not on other identity events', async () => {
+    const identity = fakeIdentity();
+    const settings = createSettingsClient({ identity: identity.client, ttlMs: 60_000 });
+    const handler = settingsChangeHandler(settings, logger);
+    expect(handler.services).toEqual(['identity']);
+    const first = settings.get();
+    identity.release();
+    await first;
+    handler.onEvent(event('user.created', { user_id: 5 }));
+    await settings.get();
+    expect(identity.calls()).toBe(1);
+    handler.onEvent(event('settings.updated', { actor_id: 1, actor_username: 'root', updated_at: '2026-01-01T00:00:00Z' }));
+    const next = settings.get();
+    identity.release();
+    await next;
     expect(identity.calls()).toBe(2);
   });
 });

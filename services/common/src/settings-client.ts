@@ -1,5 +1,5 @@
 import { applicationSettingsLookup, createEventReader, identityEvents, type ApplicationSettings, type EventOf } from './contracts';
-import { followEvents } from './event-streams';
+import { followChanges, type ChangeHandler } from './event-streams';
 import { invalid, type DomainError } from './errors';
 import type { InternalClient } from './internal-http';
 import type { Logger } from './logger';
@@ -78,17 +78,20 @@ export function createSettingsClient(options: { identity: InternalClient; ttlMs?
 
 export type SettingsClient = ReturnType<typeof createSettingsClient>;
 
-/** Drops the settings copy whenever identity publishes `settings.updated`. Needs its own Redis connection. */
-export function followSettingsChanges(options: { redis: Redis; settings: SettingsClient; logger: Logger }) {
-  const read = createEventReader<EventOf<typeof identityEvents>>([identityEvents], options.logger);
-  return followEvents({
-    redis: options.redis,
+/** Drops the settings copy whenever identity publishes `settings.updated`, on every replica. */
+export function settingsChangeHandler(settings: SettingsClient, logger: Logger): ChangeHandler {
+  const read = createEventReader<EventOf<typeof identityEvents>>([identityEvents], logger);
+  return {
     services: ['identity'],
-    logger: options.logger,
     onEvent: (event) => {
-      if (event.type === 'settings.updated' && read(event)) options.settings.invalidate();
+      if (event.type === 'settings.updated' && read(event)) settings.invalidate();
     },
-  });
+  };
+}
+
+/** `settingsChangeHandler` on a Redis connection of its own (see `followChanges` to share one). */
+export function followSettingsChanges(options: { redis: Redis; settings: SettingsClient; logger: Logger }) {
+  return followChanges({ redis: options.redis, logger: options.logger, handlers: [settingsChangeHandler(options.settings, options.logger)] });
 }
 
 /** GitLab's Gitlab::VisibilityLevel names, for its refusal message. */

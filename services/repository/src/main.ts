@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import {
+  accessChangeHandler,
   closeServer,
   consumeEvents,
   createAccessClient,
@@ -9,11 +10,11 @@ import {
   createSettingsClient,
   createSql,
   exitOnStartupFailure,
-  followAccessChanges,
-  followSettingsChanges,
+  followChanges,
   migrate,
   onShutdown,
   serveSubgraph,
+  settingsChangeHandler,
 } from '@hub/common';
 import { createGitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
@@ -45,9 +46,13 @@ async function main() {
     logger,
     handle: createEventHandler({ sql, git, logger, settings }),
   });
-  // Every replica drops cached access answers a team or project change made stale.
-  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
-  const settingsInvalidation = followSettingsChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), settings, logger });
+  // Every replica drops cached access answers a team or project change made stale, and its
+  // settings copy when an admin changes them: one blocking connection for both.
+  const invalidation = followChanges({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    logger,
+    handlers: [accessChangeHandler(access, logger), settingsChangeHandler(settings, logger)],
+  });
 
   const server = await serveSubgraph<RepositoryContext>({
     service: SERVICE,
@@ -65,7 +70,6 @@ async function main() {
     () => closeServer(server),
     () => consumer.stop(),
     () => invalidation.stop(),
-    () => settingsInvalidation.stop(),
     () => membership.close(),
     () => identity.close(),
     async () => clients.close(),
