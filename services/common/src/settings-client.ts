@@ -1,9 +1,8 @@
 import { applicationSettingsLookup, createEventReader, identityEvents, type ApplicationSettings, type EventOf } from './contracts';
-import { followChanges, type ChangeHandler } from './event-streams';
+import type { ChangeHandler } from './event-streams';
 import { invalid, type DomainError } from './errors';
 import type { InternalClient } from './internal-http';
 import type { Logger } from './logger';
-import type { Redis } from './redis';
 
 /**
  * How long a copy serves without an event: GitLab cached its settings row for 60 seconds too. The
@@ -87,11 +86,6 @@ export function settingsChangeHandler(settings: SettingsClient, logger: Logger):
       if (event.type === 'settings.updated' && read(event)) settings.invalidate();
     },
   };
-}
-
-/** `settingsChangeHandler` on a Redis connection of its own (see `followChanges` to share one). */
-export function followSettingsChanges(options: { redis: Redis; settings: SettingsClient; logger: Logger }) {
-  return followChanges({ redis: options.redis, logger: options.logger, handlers: [settingsChangeHandler(options.settings, options.logger)] });
 }
 
 /** GitLab's Gitlab::VisibilityLevel names, for its refusal message. */

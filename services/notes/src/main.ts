@@ -10,8 +10,9 @@ import {
   createSettingsClient,
   createSql,
   exitOnStartupFailure,
-  followAccessChanges,
-  followSettingsChanges,
+  accessChangeHandler,
+  followChanges,
+  settingsChangeHandler,
   handleOnce,
   migrate,
   onShutdown,
@@ -93,9 +94,13 @@ async function main() {
     logger,
     handle: createEventHandler(sql, notes, logger),
   });
-  // Every replica drops cached access answers a team or project change made stale.
-  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
-  const settingsInvalidation = followSettingsChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), settings, logger });
+  // Every replica drops cached access answers a team or project change made stale, and its
+  // settings copy when an admin changes them: one blocking connection for both.
+  const invalidation = followChanges({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    logger,
+    handlers: [accessChangeHandler(access, logger), settingsChangeHandler(settings, logger)],
+  });
 
   const server = await serveSubgraph<NotesContext>({
     service: SERVICE,
@@ -113,7 +118,6 @@ async function main() {
     () => closeServer(server),
     () => consumer.stop(),
     () => invalidation.stop(),
-    () => settingsInvalidation.stop(),
     () => relay.stop(),
     () => membership.close(),
     () => mergeRequests.close(),

@@ -9,8 +9,9 @@ import {
   createSettingsClient,
   createSql,
   exitOnStartupFailure,
-  followAccessChanges,
-  followSettingsChanges,
+  accessChangeHandler,
+  followChanges,
+  settingsChangeHandler,
   migrate,
   onShutdown,
   serveSubgraph,
@@ -47,10 +48,13 @@ async function main() {
     logger,
     handle: createEventHandler({ sql, projects, externalUrl: config.EXTERNAL_URL, logger }),
   });
-  // Every replica drops cached access answers a team or project change made stale.
-  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
-  // …and the copy of the application settings when an admin changes them.
-  const settingsInvalidation = followSettingsChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), settings, logger });
+  // Every replica drops cached access answers a team or project change made stale, and its
+  // settings copy when an admin changes them: one blocking connection for both.
+  const invalidation = followChanges({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    logger,
+    handlers: [accessChangeHandler(access, logger), settingsChangeHandler(settings, logger)],
+  });
 
   const server = await serveSubgraph<ProjectsContext>({
     service: SERVICE,
@@ -68,7 +72,6 @@ async function main() {
     () => closeServer(server),
     () => consumer.stop(),
     () => invalidation.stop(),
-    () => settingsInvalidation.stop(),
     () => relay.stop(),
     () => identity.close(),
     () => membership.close(),
