@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
+import { median, percentile } from './stats';
+
+/** One target or anchor's figures, medians over its rounds. */
+export interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Response bytes per second. */
+  bytesPerSecond: number;
+  errors: number;
+  rounds: number;
+}
+
+export interface SerialFigures {
+  /** Per-request milliseconds over all rounds' samples. */
+  p50: number;
+  p99: number;
+  mean: number;
+  samples: number;
+  /** Bytes of one answer (the last one). */
+  bytes: number;
+  errors: number;
+}
+
+export interface Load {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** One autocannon round at fixed concurrency. */
+export async function loadRound(load: Load, options: { duration: number; connections: number }) {
+  const result = await autocannon({ ...load, duration: options.duration, connections: options.connections, timeout: 60 });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytesPerSecond: result.throughput.average,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+export function summariseLoad(rounds: Awaited<ReturnType<typeof loadRound>>[]): LoadFigures {
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    bytesPerSecond: median(rounds.map((r) => r.bytesPerSecond)),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    rounds: rounds.length,
+  };
+}
+
+/** A 2 s warm-up at the same concurrency: JIT, pools and caches, before any figure is taken. */
+export const warmUp = (load: Load, connections: number) => loadRound(load, { duration: 2, connections });
+
+/** One sample of serial timing: milliseconds and bytes, or an error. */
+export type Probe = () => Promise<{ bytes: number }>;
+
+const keepAlive = new Agent({ keepAliveTimeout: 30_000, connections: 4 });
+
+/** GET over a kept-alive connection, reading the whole body; anything but 200 is an error. */
+export const httpProbe =
+  (url: string, headers: Record<string, string> = {}): Probe =>
+  async () => {
+    const response = await request(url, { headers, dispatcher: keepAlive });
+    let bytes = 0;
+    for await (const chunk of response.body) bytes += (chunk as Buffer).length;
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode}`);
+    return { bytes };
+  };
+
+/** Spawns a command (or `sh -c` for a pipeline) per call, reading and dropping its stdout. */
+export const commandProbe =
+  (command: string, args: string[], cwd?: string): Probe =>
+  () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+      let bytes = 0;
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve({ bytes }) : reject(new Error(`${command} ${args.join(' ')}: exit ${code}: ${stderr}`))));
+    });
+
+/** Several probes one after the other, timed as one (e.g. `git diff` then `git log`). */
+export const sequence =
+  (...probes: Probe[]): Probe =>
+  async () => {
+    let bytes = 0;
+    for (const probe of probes) bytes += (await probe()).bytes;
+    return { bytes };
+  };
+
+/** Times a probe one request at a time for `seconds` (at least `min`, at most `max` samples). */
+export async function serialRound(probe: Probe, options: { seconds: number; min?: number; max?: number }) {
+  const min = options.min ?? 5;
+  const max = options.max ?? 2_000;
+  const times: number[] = [];
+  let bytes = 0;
+  let errors = 0;
+  const deadline = performance.now() + options.seconds * 1000;
+  while (times.length + errors < max && (times.length + errors < min || performance.now() < deadline)) {
+    const started = performance.now();
+    try {
+      bytes = (await probe()).bytes;
+      times.push(performance.now() - started);
+    } catch (error) {
+      errors++;
+      if (errors === 1) process.stderr.write(`  probe failed: ${(error as Error).message.slice(0, 300)}\n`);
+      if (errors >= 3 && times.length === 0) break;
+    }
+  }
+  return { times, bytes, errors };
+}
+
+export function summariseSerial(rounds: Awaited<ReturnType<typeof serialRound>>[]): SerialFigures {
+  const times = rounds.flatMap((r) => r.times);
+  return {
+    p50: median(times),
+    p99: percentile(times, 99),
+    mean: times.reduce((a, b) => a + b, 0) / (times.length || 1),
+    samples: times.length,
+    bytes: rounds.at(-1)?.bytes ?? 0,
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
+export const closeProbes = () => keepAlive.close();

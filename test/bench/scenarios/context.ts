@@ -1,0 +1,18 @@
+import type { Stack } from '@hub/local';
+import type { BenchApi } from '../seed/api';
+import type { Report } from '../report';
+import type { Runner } from '../runner';
+
+/** What every scenario gets from the composition root. */
+export interface BenchContext {
+  stack: Stack;
+  /** The non-admin bench user every read is made as. */
+  user: BenchApi & { userId: number };
+  runner: Runner;
+  report: Report;
+  /** A temp folder of this run (removed at the end). */
+  work: string;
+  /** Adds a process (an anchor server) to the ones sampled. */
+  sample: (name: string, pid: number) => void;
+  log: (line: string) => void;
+}

@@ -1,0 +1,116 @@
+import { capture, startMemoryServer } from '../anchors/memory-server';
+import { facadeOperation } from '../operations';
+import { fmtMs, fmtRate, fmtRatio, verdict } from '../report';
+import { ProjectSeeder } from '../seed/projects';
+import type { BenchContext } from './context';
+
+/**
+ * GET /projects/:id and the 100-per-page list against a plain Node server answering the same
+ * bytes; the same project query straight to the gateway; the list's page 1 at 1,000 projects and
+ * (unless --quick) at 100,000.
+ */
+export async function benchProjects(ctx: BenchContext): Promise<void> {
+  const { runner, report, stack, user } = ctx;
+  const options = runner.options;
+  const seeder = new ProjectSeeder(user, stack.env.DATABASE_URL!);
+  const auth = { 'PRIVATE-TOKEN': user.token };
+  const listPath = '/projects?per_page=100';
+  try {
+    ctx.log('seeding 1,000 projects');
+    await seeder.topUp(1_000);
+    const small = await runner.load([{ name: 'list page 1 @ 1,000 projects', load: { url: stack.restUrl + listPath, headers: auth } }]);
+
+    ctx.log(`seeding ${options.listProjects.toLocaleString('en-US')} projects`);
+    const projectId = await seeder.topUp(options.listProjects);
+    const projectPath = `/projects/${projectId}`;
+    const memory = await startMemoryServer(
+      {
+        [`/api/v3${projectPath}`]: await capture(stack.restUrl + projectPath, auth),
+        [`/api/v3${listPath}`]: await capture(stack.restUrl + listPath, auth),
+      },
+      ctx.work,
+    );
+    ctx.sample('memory-anchor', memory.pid);
+    try {
+      const gatewayBody = JSON.stringify({ query: facadeOperation('projects.graphql', 'GetProject'), variables: { id: projectId } });
+      const check = await fetch(stack.graphqlUrl, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: gatewayBody });
+      const checked = (await check.json()) as { data?: { project?: { id: number } }; errors?: unknown };
+      if (!checked.data?.project) throw new Error(`the gateway did not answer the project query: ${JSON.stringify(checked).slice(0, 500)}`);
+      const one = await runner.load([
+        { name: 'facade GET /projects/:id', load: { url: stack.restUrl + projectPath, headers: auth } },
+        { name: 'memory anchor GET /projects/:id', load: { url: `${memory.url}/api/v3${projectPath}` } },
+        { name: 'gateway GetProject', load: { url: stack.graphqlUrl, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: gatewayBody } },
+      ]);
+      const facade = one['facade GET /projects/:id'];
+      const anchor = one['memory anchor GET /projects/:id'];
+      const gateway = one['gateway GetProject'];
+      report.row({
+        order: 1,
+        path: '`GET /projects/:id`',
+        figure: `${fmtRate(facade.rps)}, p50 ${fmtMs(facade.p50)}, p99 ${fmtMs(facade.p99)}, ${facade.errors} errors`,
+        anchor: `plain Node server, same bytes: ${fmtRate(anchor.rps)}`,
+        ratio: fmtRatio(facade.rps / anchor.rps),
+        goal: '≥ 1,500 req/s, p99 ≤ 25 ms',
+        verdict: verdict(facade.rps >= 1_500, facade.p99 <= 25, facade.errors === 0),
+      });
+      report.row({
+        order: 12,
+        path: 'facade vs gateway, same project query',
+        figure: `${fmtRate(facade.rps)} vs ${fmtRate(gateway.rps)} (gateway p99 ${fmtMs(gateway.p99)})`,
+        anchor: '—',
+        ratio: (facade.rps / gateway.rps).toFixed(2),
+        goal: '— (issue: 0.80 before)',
+        verdict: '—',
+      });
+
+      const list = await runner.load([
+        { name: `facade list page (${options.listProjects} projects)`, load: { url: stack.restUrl + listPath, headers: auth } },
+        { name: 'memory anchor list page', load: { url: `${memory.url}/api/v3${listPath}` } },
+      ]);
+      const ours = list[`facade list page (${options.listProjects} projects)`];
+      const plain = list['memory anchor list page'];
+      report.row({
+        order: 2,
+        path: `\`GET /projects?per_page=100\` (${options.listProjects.toLocaleString('en-US')} projects)`,
+        figure: `${fmtRate(ours.rps)}, p50 ${fmtMs(ours.p50)}, p99 ${fmtMs(ours.p99)}, ${ours.errors} errors`,
+        anchor: `same bytes from memory: ${fmtRate(plain.rps)}`,
+        ratio: fmtRatio(ours.rps / plain.rps),
+        goal: '≥ 500 req/s, p99 ≤ 150 ms',
+        verdict: verdict(ours.rps >= 500, ours.p99 <= 150, ours.errors === 0),
+      });
+    } finally {
+      await memory.stop();
+    }
+
+    const at1k = small['list page 1 @ 1,000 projects'];
+    if (options.quick) {
+      report.row({
+        order: 3,
+        path: 'list page 1 at 100,000 vs 1,000 projects',
+        figure: `1,000: ${fmtRate(at1k.rps)}, p50 ${fmtMs(at1k.p50)}; 100,000: not measured (--quick)`,
+        anchor: '—',
+        ratio: 'n/a',
+        goal: '≤ 1.5× the cost at 1,000',
+        verdict: 'not available',
+      });
+      return;
+    }
+    ctx.log(`seeding ${options.largeProjects.toLocaleString('en-US')} projects`);
+    await seeder.topUp(options.largeProjects);
+    const large = await runner.load([{ name: `list page 1 @ ${options.largeProjects} projects`, load: { url: stack.restUrl + listPath, headers: auth } }]);
+    const at100k = large[`list page 1 @ ${options.largeProjects} projects`];
+    // Cost per request at fixed concurrency: the throughput ratio (and the median latency's, beside it).
+    const cost = at1k.rps / at100k.rps;
+    report.row({
+      order: 3,
+      path: `list page 1 at ${options.largeProjects.toLocaleString('en-US')} vs 1,000 projects`,
+      figure: `1,000: ${fmtRate(at1k.rps)}, p50 ${fmtMs(at1k.p50)}; ${options.largeProjects.toLocaleString('en-US')}: ${fmtRate(at100k.rps)}, p50 ${fmtMs(at100k.p50)}, p99 ${fmtMs(at100k.p99)}`,
+      anchor: '— (the same route at 1,000)',
+      ratio: `${fmtRatio(cost)} cost (p50 ${fmtRatio(at100k.p50 / at1k.p50)})`,
+      goal: '≤ 1.5×',
+      verdict: verdict(cost <= 1.5, at100k.errors === 0),
+    });
+  } finally {
+    await seeder.close();
+  }
+}

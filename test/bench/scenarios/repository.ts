@@ -1,0 +1,196 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitCli } from '../anchors/git-cli';
+import { startCgiAnchors, type CgiAnchors } from '../anchors/lighttpd';
+import { commandProbe, httpProbe, type Probe, type SerialFigures } from '../measure';
+import { fmtBytes, fmtMBps, fmtMs, fmtRate, fmtRatio, verdict, type Verdict } from '../report';
+import { git } from '../seed/git';
+import { seedRepository, type SeededRepository } from '../seed/repository';
+import type { BenchContext } from './context';
+
+const MIB = 1024 * 1024;
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** A bare clone into a fresh folder, answering the bytes it wrote (the pack it received). */
+const cloneProbe =
+  (url: string, work: string): Probe =>
+  async () => {
+    const dir = mkdtempSync(join(work, 'clone-'));
+    try {
+      await commandProbe('git', ['clone', '-q', '--bare', '--no-local', url, join(dir, 'c.git')])();
+      return { bytes: folderBytes(join(dir, 'c.git', 'objects')) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+/** Throughput of one-at-a-time downloads: bytes of one answer over the median time. */
+const mbps = (f: SerialFigures) => (f.bytes / f.p50) * 1000;
+
+/**
+ * The repository routes against the git CLI on the same bare repository, cgit for raw blobs and
+ * snapshots, and `git http-backend` for clone; contributors cold, warm and at full concurrency
+ * with the git worker's and repository's memory watched.
+ */
+export async function benchRepository(ctx: BenchContext, spec: { commits: number; headMiB: number; historyMiB: number }): Promise<void> {
+  const { report, stack, user } = ctx;
+  ctx.log(`generating and pushing a repository of ${spec.commits} commits (${spec.headMiB} MiB tree, ${spec.historyMiB} MiB more history)`);
+  const started = performance.now();
+  const repo = await seedRepository(user, { ...spec, rootFiles: 300 }, ctx.work, stack.env.REPOS_ROOT!);
+  ctx.log(`  pushed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${repo.commits} commits, ${fmtBytes(repo.packBytes)} on disk at ${repo.diskPath}`);
+  report.record('repository', repo);
+  const cgi = await startCgiAnchors(repo.diskPath, ctx.work, ctx.log);
+  if (cgi.ok) ctx.sample('lighttpd (cgit, http-backend)', cgi.anchors.pid);
+  else report.note(`cgit and git http-backend anchors not available: ${cgi.why}`);
+  try {
+    await measureReads(ctx, repo, cgi.ok ? cgi.anchors : null, cgi.ok ? null : cgi.why);
+  } finally {
+    if (cgi.ok) await cgi.anchors.stop();
+  }
+}
+
+async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiAnchors | null, cgiWhy: string | null) {
+  const { runner, report, stack, user } = ctx;
+  const auth = { 'PRIVATE-TOKEN': user.token };
+  const api = `${stack.restUrl}/projects/${repo.projectId}/repository`;
+  const cli = gitCli(repo.diskPath);
+  const na = (what: string) => `${what}: not available (${cgiWhy})`;
+  const ratioRow = (order: number, path: string, ours: SerialFigures, anchorName: string, anchor: SerialFigures, limit: number, extra: Verdict | null = null) =>
+    report.row({
+      order,
+      path,
+      figure: `p50 ${fmtMs(ours.p50)}, p99 ${fmtMs(ours.p99)}${ours.errors ? `, ${ours.errors} errors` : ''}`,
+      anchor: `${anchorName}: ${fmtMs(anchor.p50)}`,
+      ratio: fmtRatio(ours.p50 / anchor.p50),
+      goal: `≤ ${limit.toFixed(1)}× ${anchorName}`,
+      verdict: extra ?? verdict(ours.p50 / anchor.p50 <= limit, ours.errors === 0),
+    });
+
+  // Raw blob, 1 MiB: 32 parallel against cgit, one at a time against git cat-file.
+  const rawUrl = `${api}/raw_blobs/${repo.assetBlob}`;
+  const parallel = await runner.load([
+    { name: 'facade raw_blobs 1 MiB', load: { url: rawUrl, headers: auth } },
+    ...(cgi ? [{ name: 'cgit blob 1 MiB', load: { url: cgi.blobUrl(repo.assetBlob) } }] : []),
+  ]);
+  const raw = parallel['facade raw_blobs 1 MiB'];
+  const cgitRaw = parallel['cgit blob 1 MiB'];
+  report.row({
+    order: 4,
+    path: '`raw_blobs/:sha`, 1 MiB, 32 parallel',
+    figure: `${fmtRate(raw.rps)} (${fmtMBps(raw.bytesPerSecond)}), p99 ${fmtMs(raw.p99)}, ${raw.errors} errors`,
+    anchor: cgitRaw ? `cgit (CGI, fork per request): ${fmtRate(cgitRaw.rps)}` : na('cgit'),
+    ratio: cgitRaw ? fmtRatio(raw.rps / cgitRaw.rps) : 'n/a',
+    goal: '≥ 0.8× cgit',
+    verdict: cgitRaw ? verdict(raw.rps / cgitRaw.rps >= 0.8, raw.errors === 0) : 'not available',
+  });
+
+  const serial = await runner.serial([
+    { name: 'facade raw_blobs one at a time', probe: httpProbe(rawUrl, auth) },
+    { name: 'git cat-file -p <blob>', probe: cli.rawBlob(repo.assetBlob) },
+    { name: 'facade blobs/:sha?filepath= one at a time', probe: httpProbe(`${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, auth) },
+    { name: 'git cat-file -p <commit>:<path>', probe: cli.blobAtPath(repo.head, repo.assetPath) },
+    { name: 'facade tree root one at a time', probe: httpProbe(`${api}/tree?ref_name=${repo.head}`, auth) },
+    { name: 'git ls-tree <commit>', probe: cli.tree(repo.head) },
+    { name: 'facade compare 100 commits', probe: httpProbe(`${api}/compare?from=${repo.compareFrom}&to=${repo.head}`, auth) },
+    { name: 'git diff + git log (100 commits)', probe: cli.compare(repo.compareFrom, repo.head) },
+  ]);
+  ratioRow(5, '`raw_blobs/:sha`, one at a time', serial['facade raw_blobs one at a time'], '`git cat-file -p`', serial['git cat-file -p <blob>'], 1.0);
+  ratioRow(6, '`blobs/:sha?filepath=` (1 MiB), one at a time', serial['facade blobs/:sha?filepath= one at a time'], '`git cat-file -p sha:path`', serial['git cat-file -p <commit>:<path>'], 1.0);
+  ratioRow(7, '`repository/tree` root, one at a time', serial['facade tree root one at a time'], '`git ls-tree`', serial['git ls-tree <commit>'], 1.0);
+  ratioRow(8, '`repository/compare` over 100 commits', serial['facade compare 100 commits'], '`git diff` + `git log`', serial['git diff + git log (100 commits)'], 1.5);
+
+  const blobLoad = await runner.load([{ name: 'facade blobs/:sha?filepath= 1 MiB', load: { url: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, headers: auth } }]);
+  report.record('blob at 32 connections', blobLoad);
+
+  // Archive (tar.gz of the head tree) and clone, one at a time, in MB/s.
+  const archiveFigures = await runner.serial([
+    { name: 'facade archive tar.gz', probe: httpProbe(`${api}/archive.tar.gz?sha=${repo.head}`, auth), warm: 1 },
+    { name: 'git archive | gzip', probe: cli.archive(repo.head), warm: 1 },
+    ...(cgi ? [{ name: 'cgit snapshot tar.gz', probe: httpProbe(cgi.snapshotUrl(repo.head)), warm: 1 }] : []),
+  ]);
+  const archive = archiveFigures['facade archive tar.gz'];
+  const gitArchive = archiveFigures['git archive | gzip'];
+  const cgitArchive = archiveFigures['cgit snapshot tar.gz'];
+  const archiveGrowth = Math.max(...Object.values(report.processes['facade archive tar.gz'] ?? {}).map((f) => f.growth), 0);
+  report.row({
+    order: 10,
+    path: `archive tar.gz ${(archive.bytes / 1e6).toFixed(0)} MB`,
+    figure: `${fmtMBps(mbps(archive))} (${fmtMs(archive.p50)} each), RSS growth ≤ ${fmtBytes(archiveGrowth)}`,
+    anchor: `${cgitArchive ? `cgit ${fmtMBps(mbps(cgitArchive))}` : na('cgit')}; \`git archive\` ${fmtMBps(mbps(gitArchive))}`,
+    ratio: `${cgitArchive ? fmtRatio(mbps(archive) / mbps(cgitArchive)) : 'n/a'} / ${fmtRatio(mbps(archive) / mbps(gitArchive))}`,
+    goal: '≥ 0.9× `git archive`; ≤ 64 MiB RSS growth',
+    verdict: verdict(mbps(archive) / mbps(gitArchive) >= 0.9, archiveGrowth <= 64 * MIB, archive.errors === 0),
+  });
+
+  const cloneFigures = await runner.serial([
+    { name: 'facade git clone', probe: cloneProbe(user.gitUrl(repo.pathWithNamespace), ctx.work), warm: 1 },
+    ...(cgi ? [{ name: 'git http-backend clone', probe: cloneProbe(cgi.cloneUrl, ctx.work), warm: 1 }] : []),
+  ]);
+  const clone = cloneFigures['facade git clone'];
+  const backend = cloneFigures['git http-backend clone'];
+  report.row({
+    order: 11,
+    path: `\`git clone\` ${(clone.bytes / 1e6).toFixed(0)} MB`,
+    figure: `${fmtMBps(mbps(clone))} (${fmtMs(clone.p50)} each)`,
+    anchor: backend ? `\`git http-backend\` direct: ${fmtMBps(mbps(backend))}` : na('git http-backend'),
+    ratio: backend ? fmtRatio(mbps(clone) / mbps(backend)) : 'n/a',
+    goal: '≥ 0.9× `git http-backend`',
+    verdict: backend ? verdict(mbps(clone) / mbps(backend) >= 0.9, clone.errors === 0) : 'not available',
+  });
+
+  await benchContributors(ctx, repo, api, auth);
+}
+
+/**
+ * Contributors last: each cold request needs a commit the service has not seen (a cache keyed by
+ * commit must miss), so every round pushes one more empty commit first.
+ */
+async function benchContributors(ctx: BenchContext, repo: SeededRepository, api: string, auth: Record<string, string>) {
+  const { runner, report, user } = ctx;
+  const source = join(ctx.work, 'source.git');
+  const cli = gitCli(repo.diskPath);
+  const cold: number[] = [];
+  const coldCli: number[] = [];
+  let head = repo.head;
+  for (let r = 0; r < runner.options.rounds; r++) {
+    const tree = await git(['rev-parse', `${head}^{tree}`], source);
+    const env = { GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@bench.example', GIT_AUTHOR_DATE: `${1_500_000_000 + r} +0000` };
+    head = await git(['-c', `user.name=${env.GIT_AUTHOR_NAME}`, '-c', `user.email=${env.GIT_AUTHOR_EMAIL}`, 'commit-tree', tree, '-p', head, '-m', `cold round ${r}`], source);
+    await git(['push', '-q', user.gitUrl(repo.pathWithNamespace), `${head}:refs/heads/master`], source);
+    cold.push((await runner.timed('facade contributors, first request', () => httpProbe(`${api}/contributors`, auth)())).ms);
+    coldCli.push((await runner.timed('git log --numstat (first)', () => cli.logNumstat(head)())).ms);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const warm = await runner.serial([
+    { name: 'facade contributors repeated', probe: httpProbe(`${api}/contributors`, auth) },
+    { name: 'git shortlog -sne', probe: cli.shortlog(head) },
+    { name: 'git log --numstat', probe: cli.logNumstat(head) },
+  ]);
+  const loaded = await runner.load([{ name: 'facade contributors, 32 connections', load: { url: `${api}/contributors`, headers: auth } }]);
+  const load = loaded['facade contributors, 32 connections'];
+  const procs = report.processes['facade contributors, 32 connections'] ?? {};
+  const peak = (name: string) => (procs[name] ? `${name} ${fmtBytes(procs[name].peakTreeRss)} (+${fmtBytes(procs[name].growth)})` : `${name} n/a`);
+  const growth = Math.max(...Object.values(procs).map((f) => f.growth), 0);
+  const coldMs = median(cold);
+  const numstat = warm['git log --numstat'];
+  const shortlog = warm['git shortlog -sne'];
+  const repeated = warm['facade contributors repeated'];
+  report.record('contributors cold', { facadeMs: cold, gitLogNumstatMs: coldCli });
+  report.row({
+    order: 9,
+    path: `\`repository/contributors\` (${repo.commits.toLocaleString('en-US')} commits)`,
+    figure: `first request after a push ${fmtMs(coldMs)}, repeated ${fmtMs(repeated.p50)}; at 32 connections ${fmtRate(load.rps)}, p99 ${fmtMs(load.p99)}, ${load.errors} errors, peak ${peak('git-worker')}, ${peak('repository')}`,
+    anchor: `\`git log --numstat\` ${fmtMs(numstat.p50)} (first: ${fmtMs(median(coldCli))}); \`git shortlog -sne\` ${fmtMs(shortlog.p50)}`,
+    ratio: `${fmtRatio(coldMs / numstat.p50)} cold / ${fmtRatio(repeated.p50 / shortlog.p50)} repeated vs shortlog`,
+    goal: '≤ 1.0× `git log --numstat` cold; no request grows a process by > 64 MiB',
+    verdict: verdict(coldMs / numstat.p50 <= 1.0, growth <= 64 * MIB, load.errors === 0 && repeated.errors === 0),
+  });
+}
