@@ -20,7 +20,8 @@ export type Verdict = 'met' | 'not met' | '—' | 'not available';
 export const fmtRate = (rps: number) => (Number.isFinite(rps) ? `${Math.round(rps).toLocaleString('en-US')} req/s` : 'n/a');
 export const fmtMs = (ms: number) => (!Number.isFinite(ms) ? 'n/a' : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(ms >= 10 ? 1 : 2)} ms`);
 export const fmtMBps = (bytesPerSecond: number) => (Number.isFinite(bytesPerSecond) ? `${(bytesPerSecond / 1e6).toFixed(1)} MB/s` : 'n/a');
-export const fmtRatio = (ratio: number) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : 'n/a');
+/** Two decimals, or two significant digits below 0.1 (a ratio against the memory server can be 0.003×). */
+export const fmtRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' : `${ratio >= 0.1 || ratio === 0 ? ratio.toFixed(2) : ratio.toPrecision(2)}×`);
 export const fmtBytes = (bytes: number) => {
   if (!Number.isFinite(bytes)) return 'n/a';
   const mib = bytes / (1024 * 1024);
@@ -75,13 +76,13 @@ export class Report {
     const rows = Object.entries(this.processes).map(([label, byProcess]) => {
       const worst = Object.entries(byProcess).sort((a, b) => b[1].growth - a[1].growth)[0];
       const cpu = Object.entries(byProcess)
-        .filter(([, f]) => f.cpuSeconds >= 0.5)
+        .filter(([, f]) => f.cpuSeconds >= 0.1)
         .sort((a, b) => b[1].cpuSeconds - a[1].cpuSeconds)
         .map(([name, f]) => `${name} ${f.cpuSeconds.toFixed(1)}`)
         .join(', ');
       return [label, worst ? `${worst[0]} +${fmtBytes(worst[1].growth)}` : '—', peakOf(byProcess, 'git-worker'), peakOf(byProcess, 'repository'), cpu || '—'];
     });
-    return markdownTable(['target', 'largest RSS growth (process with children)', 'git-worker peak (+children)', 'repository peak', 'CPU seconds by process (≥ 0.5)'], rows);
+    return markdownTable(['target', 'largest RSS growth (process with children)', 'git-worker peak (+children)', 'repository peak', 'CPU seconds by process (≥ 0.1)'], rows);
   }
 
   write(dir: string, info: RunInfo): void {
@@ -98,7 +99,7 @@ export class Report {
       this.table(),
       '',
       '## Processes during each target',
-      'Peak RSS is sampled every 200 ms from /proc (a process with its descendants, e.g. the git commands a worker spawns; Postgres counts its backends); CPU seconds are user + system over the target, children included.',
+      'Peak RSS is sampled every 200 ms from /proc, each process with its descendants (the git commands a worker spawns; Postgres with its backends, so its shared buffers count once per backend). CPU seconds are user + system over the target, children included; `bench` is this process: the load generator and the git CLI anchors it spawns.',
       '',
       this.processTable(),
       '',

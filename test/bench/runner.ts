@@ -20,7 +20,7 @@ export class Runner {
   }
 
   /** Fixed concurrency (options.connections unless given), medians over the rounds. */
-  async load(entries: Array<{ name: string; load: Load; connections?: number }>): Promise<Record<string, LoadFigures>> {
+  async load(entries: Array<{ name: string; load: Load; connections?: number; minDuration?: number }>): Promise<Record<string, LoadFigures>> {
     const rounds: Record<string, Awaited<ReturnType<typeof loadRound>>[]> = {};
     for (const e of entries) {
       process.stdout.write(`  warming ${e.name}\n`);
@@ -29,7 +29,8 @@ export class Runner {
     }
     for (let r = 0; r < this.options.rounds; r++) {
       for (const e of entries) {
-        const result = await this.sampler.during(e.name, () => loadRound(e.load, { duration: this.options.duration, connections: e.connections ?? this.options.connections }));
+        const duration = Math.max(this.options.duration, e.minDuration ?? 0);
+        const result = await this.sampler.during(e.name, () => loadRound(e.load, { duration, connections: e.connections ?? this.options.connections }));
         rounds[e.name].push(result);
         process.stdout.write(`  ${e.name} round ${r + 1}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}\n`);
       }

@@ -73,6 +73,8 @@ function snapshot(roots: ProcessRoot[]): Map<string, Snapshot> {
   const children = new Map<number, ProcStat[]>();
   for (const s of stats.values()) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
   const result = new Map<string, Snapshot>();
+  // A root started by another (the stack's processes are this process's children) counts on its own only.
+  const rootPids = new Set(roots.map((r) => r.pid));
   for (const root of roots) {
     const own = stats.get(root.pid);
     if (!own) continue;
@@ -83,7 +85,7 @@ function snapshot(roots: ProcessRoot[]): Map<string, Snapshot> {
       const s = stack.pop()!;
       treeRss += s.rss;
       cpu += s.cpu;
-      stack.push(...(children.get(s.pid) ?? []));
+      stack.push(...(children.get(s.pid) ?? []).filter((child) => !rootPids.has(child.pid)));
     }
     result.set(root.name, { rss: own.rss, treeRss, cpu });
   }
