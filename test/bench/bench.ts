@@ -9,7 +9,7 @@ import { CONFIG_TABLE } from '@hub/common';
 import { REPO_ROOT, startStack, type Stack } from '@hub/local';
 import { closeProbes } from './measure';
 import { commandLine, parseOptions } from './options';
-import { fmtBytes, machineInfo, Report, verdict } from './report';
+import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
 import { Runner } from './runner';
 import { ProcessSampler, type ProcessRoot } from './sampler';
 import { benchHooks } from './scenarios/hooks';
@@ -67,6 +67,7 @@ async function main() {
   const argv = process.argv.slice(2);
   const options = parseOptions(argv);
   const began = performance.now();
+  const loadStart = loadAverage();
   const dir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
   chmodSync(dir, 0o755);
   const env = { ...process.env };
@@ -120,7 +121,8 @@ async function main() {
     ...machineInfo(),
     quick: options.quick,
     durationSeconds: (performance.now() - began) / 1000,
-    notes: [],
+    loadStart,
+    loadEnd: loadAverage(),
   };
   report.write(join(REPO_ROOT, 'bench'), info);
   log(`\n${report.table()}\n\n${report.processTable()}\n\nwrote bench/RESULTS.md and bench/results.json (${Math.round(info.durationSeconds)} s)`);

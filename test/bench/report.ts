@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { GroupFigures } from './sampler';
 
@@ -40,8 +40,12 @@ export interface RunInfo {
   memory: string;
   quick: boolean;
   durationSeconds: number;
-  notes: string[];
+  /** 1-minute load average when the run started and ended (the machine is shared). */
+  loadStart: number;
+  loadEnd: number;
 }
+
+export const loadAverage = () => Number(loadavg()[0].toFixed(1));
 
 export function machineInfo(): Pick<RunInfo, 'node' | 'cores' | 'cpuModel' | 'memory'> {
   return { node: process.version, cores: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memory: fmtBytes(totalmem()) };
@@ -92,7 +96,7 @@ export class Report {
       '# Benchmark results (issue 14)',
       '',
       `One run of \`${info.command}\` on ${info.date}${info.quick ? ' — a **--quick** run (shorter rounds, one round each, no 100,000-project step)' : ''}.`,
-      `Machine: ${info.cores} cores (${info.cpuModel}), ${info.memory} RAM, Node ${info.node}; the whole stack, the load generator and the anchors on it. The run took ${Math.round(info.durationSeconds / 60)} min.`,
+      `Machine: ${info.cores} cores (${info.cpuModel}), ${info.memory} RAM, Node ${info.node}; the whole stack, the load generator and the anchors on it. The run took ${Math.round(info.durationSeconds / 60)} min; the 1-minute load average was ${info.loadStart} at the start and ${info.loadEnd} at the end (the machine is shared with other work).`,
       'Ratios are within this run (targets and anchors alternate round by round); absolute figures move with the machine\'s other load.',
       'Ratios read as the issue\'s table: time ratios are ours ÷ anchor (lower is better), throughput ratios are ours ÷ anchor (higher is better).',
       '',
