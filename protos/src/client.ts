@@ -26,12 +26,23 @@ const callerInterceptor =
       },
     });
 
+/** Bytes in flight per channel from the worker (HTTP/2 connection and stream window). */
+const FLOW_CONTROL_WINDOW = 4 * 1024 * 1024;
+
 /** Typed clients for the git worker's services over one channel target (`host:port`), signed as `caller`. */
 export function createGitClients(address: string, caller: GitCaller) {
   const protos = loadGitProtos();
   const insecure = credentials.createInsecure();
-  // Keep the channel warm between calls; gRPC multiplexes every call over it.
-  const options = { 'grpc.keepalive_time_ms': 30_000, 'grpc.max_receive_message_length': 64 * 1024 * 1024, interceptors: [callerInterceptor(caller)] };
+  // Keep the channel warm between calls; gRPC multiplexes every call over it. Streamed blobs and
+  // archives need a receive window larger than HTTP/2's 64 KiB default, which every stream on the
+  // channel shares: with it, 32 parallel downloads waited on window updates, not on bytes. The
+  // window also bounds what slow readers leave buffered here: 4 MiB per connection, whatever the calls.
+  const options = {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW,
+    interceptors: [callerInterceptor(caller)],
+  };
   const clients = {
     repository: new protos.RepositoryService(address, insecure, options) as unknown as RepositoryServiceClient,
     ref: new protos.RefService(address, insecure, options) as unknown as RefServiceClient,

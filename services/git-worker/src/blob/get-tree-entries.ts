@@ -29,7 +29,11 @@ export const GetTreeEntries = (deps: WorkerDeps): BlobServiceHandlers['GetTreeEn
     const reader = deps.readers.get(repo);
     const commit = await reader.info(`${ref}^{commit}`);
     if (!commit) throw gitError('REF_NOT_FOUND', 'the ref names no commit', 'ref_name');
-    const tree = await reader.contents(path === '' ? `${commit.oid}^{tree}` : `${commit.oid}:${path}`);
+    const name = path === '' ? `${commit.oid}^{tree}` : `${commit.oid}:${path}`;
+    // A path may name a blob of any size: only a tree's bytes are read.
+    const found = path === '' ? null : await reader.info(name);
+    if (found && found.type !== 'tree') throw gitError('PATH_NOT_FOUND', 'no tree at this path', 'path');
+    const tree = await reader.contents(name);
     if (!tree || tree.type !== 'tree') throw gitError('PATH_NOT_FOUND', 'no tree at this path', 'path');
-    return { entries: sortTreeEntries(parseTree(tree.data)) };
+    return { entries: sortTreeEntries(parseTree(Buffer.concat(tree.parts))) };
   });

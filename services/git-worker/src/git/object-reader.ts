@@ -6,7 +6,11 @@ export interface ObjectInfo {
   size: number;
 }
 export interface GitObject extends ObjectInfo {
-  data: Buffer;
+  /**
+   * The object's bytes as the pipe delivered them (views of its chunks, in order): a blob is sent
+   * on piece by piece, so it is never copied into one buffer here.
+   */
+  parts: Buffer[];
 }
 
 interface Pending {
@@ -15,35 +19,95 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** The object being read: its header is parsed, `remaining` counts its bytes and the newline after them. */
+interface Body {
+  pending: Pending;
+  object: GitObject;
+  remaining: number;
+}
+
+/**
+ * Parses `cat-file --batch-command` output as it arrives, answering requests in the order they
+ * were written: header lines, then each object's bytes kept as views of the chunks they came in
+ * (no concatenation, whatever the chunk boundaries).
+ */
+export class BatchParser {
+  private readonly queue: Pending[] = [];
+  /** Bytes of a header line whose newline has not arrived yet. */
+  private head: Buffer = Buffer.alloc(0);
+  private body: Body | null = null;
+
+  /** The answer to the next request written to cat-file. */
+  expect(kind: Pending['kind']): Promise<GitObject | ObjectInfo | null> {
+    return new Promise((resolve, reject) => this.queue.push({ kind, resolve, reject }));
+  }
+
+  push(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.body) {
+        const take = Math.min(this.body.remaining, chunk.length - at);
+        // The last byte of a body is the newline cat-file prints after the object.
+        const data = Math.min(take, this.body.remaining - 1);
+        if (data > 0) this.body.object.parts.push(chunk.subarray(at, at + data));
+        at += take;
+        this.body.remaining -= take;
+        if (this.body.remaining === 0) {
+          const { pending, object } = this.body;
+          this.body = null;
+          pending.resolve(object);
+        }
+        continue;
+      }
+      const eol = chunk.indexOf(0x0a, at);
+      if (eol < 0) {
+        this.head = Buffer.concat([this.head, chunk.subarray(at)]);
+        return;
+      }
+      const line = (this.head.length ? Buffer.concat([this.head, chunk.subarray(at, eol)]) : chunk.subarray(at, eol)).toString('utf8');
+      this.head = Buffer.alloc(0);
+      at = eol + 1;
+      this.answer(line);
+    }
+  }
+
+  /** Every request still waiting fails (cat-file went away). */
+  fail(error: Error): void {
+    const waiting = [...(this.body ? [this.body.pending] : []), ...this.queue.splice(0)];
+    this.body = null;
+    for (const pending of waiting) pending.reject(error);
+  }
+
+  /** A header line answers the oldest request: missing, an object's info, or the start of its bytes. */
+  private answer(header: string): void {
+    const pending = this.queue.shift();
+    if (!pending) return;
+    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) return pending.resolve(null);
+    const [oid, type, size] = header.split(' ');
+    const info = { oid, type, size: Number(size) };
+    if (pending.kind === 'info') return pending.resolve(info);
+    this.body = { pending, object: { ...info, parts: [] }, remaining: info.size + 1 };
+  }
+}
+
 /**
  * One long-lived `git cat-file --batch-command` per repository: an object lookup or read is a line
  * written to a warm process instead of a new process (hot reads cost a round trip, not a fork).
- * Requests are answered in order. Object names come validated (no line breaks); batch input is
- * never parsed as options.
+ * Object names come validated (no line breaks); batch input is never parsed as options.
  */
 export class ObjectReader {
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly queue: Pending[] = [];
-  private buffer: Buffer = Buffer.alloc(0);
-  private chunks: Buffer[] = [];
-  private received = 0;
-  /** Bytes the head of the queue needs before it can be answered (0: a header line will do). */
-  private needed = 0;
+  private readonly parser = new BatchParser();
   private closed = false;
   lastUsed = Date.now();
 
   constructor(readonly repo: string, onExit: () => void) {
     this.child = spawn('git', ['-c', 'safe.directory=*', 'cat-file', '--batch-command'], { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' } });
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      // Chunks wait in a list until an answer is complete: one concatenation per answer, not per chunk.
-      this.chunks.push(chunk);
-      this.received += chunk.length;
-      if (this.received >= this.needed) this.drain();
-    });
+    this.child.stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
     this.child.stderr.resume();
     const fail = () => {
       this.closed = true;
-      for (const pending of this.queue.splice(0)) pending.reject(new Error('git cat-file exited'));
+      this.parser.fail(new Error('git cat-file exited'));
       onExit();
     };
     this.child.on('exit', fail);
@@ -68,49 +132,9 @@ export class ObjectReader {
     if (this.closed) return Promise.reject(new Error('object reader closed'));
     if (/[\n\r\0]/.test(name)) return Promise.resolve(null);
     this.lastUsed = Date.now();
-    return new Promise((resolve, reject) => {
-      this.queue.push({ kind, resolve, reject });
-      this.child.stdin.write(`${kind} ${name}\n`);
-    });
-  }
-
-  private drain(): void {
-    if (this.chunks.length) {
-      this.buffer = Buffer.concat([this.buffer, ...this.chunks]);
-      this.chunks = [];
-    }
-    this.needed = 0;
-    while (this.queue.length) {
-      const eol = this.buffer.indexOf(0x0a);
-      if (eol < 0) return;
-      const header = this.buffer.subarray(0, eol).toString('utf8');
-      const pending = this.queue[0];
-      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        this.buffer = this.buffer.subarray(eol + 1);
-        this.queue.shift();
-        pending.resolve(null);
-        continue;
-      }
-      const [oid, type, size] = header.split(' ');
-      const info = { oid, type, size: Number(size) };
-      if (pending.kind === 'info') {
-        this.buffer = this.buffer.subarray(eol + 1);
-        this.queue.shift();
-        pending.resolve(info);
-        continue;
-      }
-      const end = eol + 1 + info.size;
-      if (this.buffer.length < end + 1) {
-        // The object and its trailing newline are not all here yet.
-        this.needed = end + 1;
-        this.received = this.buffer.length;
-        return;
-      }
-      const data = Buffer.from(this.buffer.subarray(eol + 1, end));
-      this.buffer = this.buffer.subarray(end + 1);
-      this.queue.shift();
-      pending.resolve({ ...info, data });
-    }
+    const answer = this.parser.expect(kind);
+    this.child.stdin.write(`${kind} ${name}\n`);
+    return answer;
   }
 }
 

@@ -1,13 +1,17 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ServerWritableStream } from '@grpc/grpc-js';
 
-/** Bytes per message: large enough to keep overhead low, small enough to never hold much. */
-export const CHUNK_SIZE = 128 * 1024;
+/**
+ * The least a message carries (unless it is the last): git writes its output in pieces of a few
+ * KiB to 64 KiB, and a message per piece would cost more in framing than in bytes.
+ */
+const MIN_MESSAGE = 64 * 1024;
 
 /**
- * Pipes a git process's stdout into a gRPC stream in CHUNK_SIZE messages, pausing git while the
- * client is slow ('drain'), so a multi-gigabyte archive or blob never sits in memory. Stops git
- * if the client goes away. Resolves when git exits 0.
+ * Pipes a git process's stdout into a gRPC stream, pausing git while the client is slow
+ * ('drain'), so a multi-gigabyte archive or blob never sits in memory. Small pieces are gathered
+ * into one message of at least MIN_MESSAGE bytes (one copy); a piece that large goes as it is
+ * (none). Stops git if the client goes away. Resolves when git exits 0.
  */
 export function pipeToCall<Req, Res>(
   child: ChildProcessWithoutNullStreams,
@@ -16,26 +20,36 @@ export function pipeToCall<Req, Res>(
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     let stderr = '';
-    let pending: Buffer = Buffer.alloc(0);
-    const send = (data: Buffer) => {
-      if (!call.write(message(data))) {
+    let parts: Buffer[] = [];
+    let size = 0;
+    let waiting = false;
+    const flush = () => {
+      const data = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
+      if (!call.write(message(data)) && !waiting) {
+        waiting = true;
         child.stdout.pause();
-        call.once('drain', () => child.stdout.resume());
+        call.once('drain', () => {
+          waiting = false;
+          child.stdout.resume();
+        });
       }
     };
     child.stdout.on('data', (data: Buffer) => {
-      pending = pending.length ? Buffer.concat([pending, data]) : data;
-      while (pending.length >= CHUNK_SIZE) {
-        send(pending.subarray(0, CHUNK_SIZE));
-        pending = pending.subarray(CHUNK_SIZE);
-      }
+      parts.push(data);
+      size += data.length;
+      if (size >= MIN_MESSAGE) flush();
     });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    // Only the start of stderr is kept for the error: enough to say why, never unbounded.
+    child.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < 4096) stderr += d.toString('utf8');
+    });
     call.on('cancelled', () => child.kill('SIGKILL'));
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`git exited with ${code}: ${stderr.trim()}`));
-      if (pending.length) send(pending);
+      if (size) flush();
       resolve();
     });
   });
