@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
   INTERNAL_BODY_LIMIT,
@@ -71,6 +72,10 @@ async function main() {
     gateway,
     formatError: createGatewayErrorFormatter(logger),
     includeStacktraceInErrorResponses: false,
+    // Nothing here caches by cache hints; the plugin would only add work to every request.
+    plugins: [ApolloServerPluginCacheControlDisabled()],
+    // Apollo turns introspection off when NODE_ENV is production; internal teams explore the graph.
+    introspection: true,
   });
   await server.start();
 

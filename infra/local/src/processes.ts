@@ -46,7 +46,9 @@ export interface ProcessSpec {
 
 export function startProcess(options: { name: string; entry: string; env: NodeJS.ProcessEnv; logs: LogSink; index: number }): RunningProcess {
   const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, options.entry)], {
-    env: options.env,
+    // graphql-js and Express skip their development-only checks in production (graphql's
+    // instanceOf alone took 6% of a projects list under load).
+    env: { NODE_ENV: 'production', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (options.logs.kind === 'files') {
