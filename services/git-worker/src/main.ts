@@ -18,6 +18,7 @@ import { headBranch } from './git/run';
 import { createGitHttpHandler } from './http/git-http';
 import { recordPushEvents } from './http/push-events';
 import { createReaderPool } from './git/object-reader';
+import { createContributorStats } from './diff/contributor-stats';
 import { installHooks } from './http/hooks';
 import { GRPC_CALLERS, type WorkerDeps } from './rpc';
 import { bindGrpc, createGrpcServer } from './server';
@@ -40,6 +41,7 @@ async function main() {
     compareTimeoutMs: config.COMPARE_TIMEOUT_MS,
     importAllowLocal: config.IMPORT_ALLOW_LOCAL,
     readers,
+    contributors: createContributorStats(),
     callers: { secret: config.PRINCIPAL_SECRET, allowed: GRPC_CALLERS },
     recordPush: async (push) =>
       recordPushEvents({ sql, ...push, updates: [push.update], defaultBranch: await headBranch(push.repo) }),

@@ -2,6 +2,7 @@ import { status, type Metadata, type sendUnaryData, type ServerUnaryCall, type S
 import { verifyPrincipal, type Logger } from '@hub/common';
 import { GIT_CALLER_METADATA } from '@hub/protos';
 import { GitError } from './git/errors';
+import type { ContributorStats } from './diff/contributor-stats';
 import type { ReaderPool } from './git/object-reader';
 
 /** What every handler is built from. */
@@ -15,6 +16,8 @@ export interface WorkerDeps {
   importAllowLocal: boolean;
   /** Warm `cat-file --batch-command` processes for hot reads. */
   readers: ReaderPool;
+  /** Contributor counts per commit, cached and computed once however many ask at a time. */
+  contributors: ContributorStats;
   /** Who may call: the shared secret calls are signed with, and the services allowed. */
   callers: { secret: string; allowed: readonly string[] };
   /** Records a ref update an RPC made as a push (events feed, hooks), as a git push would be. */

@@ -7,6 +7,7 @@ import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@hub/common';
 import { createGitClients, decodeErrorDetail, ERROR_DETAIL_TRAILER } from '@hub/protos';
 import { createReaderPool } from '../git/object-reader';
+import { createContributorStats } from '../diff/contributor-stats';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { MadePush, WorkerDeps } from '../rpc';
 
@@ -25,6 +26,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     compareTimeoutMs: 10_000,
     importAllowLocal: true,
     readers,
+    contributors: createContributorStats(),
     callers: { secret, allowed: ['repository'] },
     recordPush: async (push) => void pushes.push(push),
     ...overrides,

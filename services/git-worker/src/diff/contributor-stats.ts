@@ -1,0 +1,143 @@
+import type { Contributor } from '@hub/protos';
+import { spawnGit } from '../git/run';
+
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const NUL = 0x00;
+
+/** A numstat count: digits only; `-` (a binary file) counts nothing. */
+function countOf(line: Buffer, from: number, to: number): number {
+  if (from >= to) return 0;
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = line[i] - 0x30;
+    if (digit < 0 || digit > 9) return 0;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Sums `git log --numstat --format=%x00%aN%x00%aE` as it streams: a line starting with NUL opens
+ * a commit (NUL name NUL email), the numstat lines after it (`added TAB deleted TAB path`) add to
+ * that commit's author. Only the authors are held, never the log: a chunk at a time, split
+ * anywhere. Authors are grouped by email, case-insensitively, as GitLab did; the newest commit's
+ * name and spelling of the email stand for them.
+ */
+export class NumstatLogParser {
+  private readonly byEmail = new Map<string, Contributor>();
+  private author: Contributor | null = null;
+  /** The start of a line whose newline has not arrived yet. */
+  private rest: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): void {
+    let at = 0;
+    let eol = chunk.indexOf(NEWLINE);
+    if (this.rest.length && eol >= 0) {
+      this.line(Buffer.concat([this.rest, chunk.subarray(0, eol)]));
+      this.rest = Buffer.alloc(0);
+      at = eol + 1;
+      eol = chunk.indexOf(NEWLINE, at);
+    }
+    for (; eol >= 0; at = eol + 1, eol = chunk.indexOf(NEWLINE, at)) this.line(chunk.subarray(at, eol));
+    if (at < chunk.length) this.rest = Buffer.concat([this.rest, chunk.subarray(at)]);
+  }
+
+  /** The authors, most commits first (then by name). */
+  end(): Contributor[] {
+    if (this.rest.length) this.line(this.rest);
+    this.rest = Buffer.alloc(0);
+    return [...this.byEmail.values()].sort((a, b) => b.commits! - a.commits! || a.name!.localeCompare(b.name!));
+  }
+
+  private line(line: Buffer): void {
+    if (line[0] === NUL) {
+      const [, name = '', email = ''] = line.toString('utf8').split('\0');
+      const key = email.toLowerCase();
+      this.author = this.byEmail.get(key) ?? { name, email, commits: 0, additions: 0, deletions: 0 };
+      this.author.commits! += 1;
+      this.byEmail.set(key, this.author);
+      return;
+    }
+    const firstTab = line.indexOf(TAB);
+    if (!this.author || firstTab < 0) return;
+    const secondTab = line.indexOf(TAB, firstTab + 1);
+    if (secondTab < 0) return;
+    this.author.additions! += countOf(line, 0, firstTab);
+    this.author.deletions! += countOf(line, firstTab + 1, secondTab);
+  }
+}
+
+/** How long one history walk may run before it is stopped. */
+const LOG_TIMEOUT_MS = 120_000;
+
+/** Contributors of the history up to `commit`, read from one streamed `git log`. */
+function countContributors(repo: string, commit: string, spawn: typeof spawnGit): Promise<Contributor[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(repo, ['log', '--no-merges', '--numstat', '--format=%x00%aN%x00%aE', '--end-of-options', commit, '--']);
+    const parser = new NumstatLogParser();
+    const timer = setTimeout(() => child.kill('SIGKILL'), LOG_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
+    child.stderr.resume();
+    child.stdin.end();
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(parser.end());
+      else reject(new Error(`git log exited with ${code}`));
+    });
+  });
+}
+
+/**
+ * Contributor statistics per commit: a history never changes under a commit id, so answers are
+ * cached by repository and commit (a push moves the branch to a new commit, hence a new key), the
+ * least recently used going first past `maxEntries` answers or `maxAuthors` authors in all.
+ * Concurrent requests for the same commit share one `git log` (single flight).
+ */
+export function createContributorStats(options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof spawnGit } = {}) {
+  const maxEntries = options.maxEntries ?? 256;
+  const maxAuthors = options.maxAuthors ?? 100_000;
+  const spawn = options.spawn ?? spawnGit;
+  const cache = new Map<string, Contributor[]>();
+  const flights = new Map<string, Promise<Contributor[]>>();
+  let authors = 0;
+
+  const remember = (key: string, contributors: Contributor[]) => {
+    if (contributors.length > maxAuthors) return;
+    cache.set(key, contributors);
+    authors += contributors.length;
+    for (const [oldest, value] of cache) {
+      if (cache.size <= maxEntries && authors <= maxAuthors) break;
+      cache.delete(oldest);
+      authors -= value.length;
+    }
+  };
+
+  return {
+    /** The contributors of the history up to `commit` (a full commit id) in `repo`. */
+    of(repo: string, commit: string): Promise<Contributor[]> {
+      const key = `${repo}\0${commit}`;
+      const cached = cache.get(key);
+      if (cached) {
+        // Most recently used goes last.
+        cache.delete(key);
+        cache.set(key, cached);
+        return Promise.resolve(cached);
+      }
+      let flight = flights.get(key);
+      if (!flight) {
+        flight = countContributors(repo, commit, spawn)
+          .then((contributors) => {
+            remember(key, contributors);
+            return contributors;
+          })
+          .finally(() => flights.delete(key));
+        flights.set(key, flight);
+      }
+      return flight;
+    },
+  };
+}
+
+export type ContributorStats = ReturnType<typeof createContributorStats>;
