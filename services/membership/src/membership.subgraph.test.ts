@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
 import { createLoaders, type MembershipContext } from './context';
+import { memberProjectIds } from './db/members';
 import { applyProjectFacts } from './db/project-facts';
 import { createGroupsService } from './groups-service';
 import { createMembershipService } from './membership-service';
@@ -112,6 +113,15 @@ describe('membership subgraph', () => {
     expect((await subgraph.run(REMOVE, { p: 300, u: OWNER }, userPrincipal(OWNER))).data?.removeProjectMember.removed).toEqual({ accessLevel: 40 });
     expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(300, { visibilityLevel: 10 })))).toBe(true);
     expect((await subgraph.run(MEMBERS, { id: 300 }, userPrincipal(OWNER))).data?._entities[0].members).toEqual({ total: 0, nodes: [] });
+  });
+
+  it('lists the projects a user is in except their own (projects matches owners itself)', async () => {
+    await db.sql.begin((tx) => applyProjectFacts(tx, facts(101, { ownerId: MASTER, creatorId: MASTER })));
+    await subgraph.run(ADD, { p: 101, u: OWNER, l: 30 }, userPrincipal(MASTER));
+    // OWNER created 100 (a Master row) and owns it; OWNER is a Developer of MASTER's 101.
+    expect(await memberProjectIds(db.sql, OWNER)).toEqual([101]);
+    expect((await memberProjectIds(db.sql, MASTER)).sort()).toEqual([100]);
+    expect(await memberProjectIds(db.sql, STRANGER)).toEqual([]);
   });
 
   it('applies project facts newest first: an older version changes nothing, a deletion ends the team', async () => {

@@ -56,7 +56,11 @@ export const accessLookup = endpoint(
   z.object({ access: z.array(projectAccess.nullable()) }),
 );
 
-/** The projects a user is a member of. */
+/**
+ * The projects a user reaches through project or group membership, except the ones they own:
+ * callers match the owner themselves (projects.owner_id), so a user with thousands of personal
+ * projects costs a short list, not one id per project on every request.
+ */
 export const memberProjects = endpoint('/internal/member-projects', z.object({ userId: id }), z.object({ projectIds: z.array(id) }));
 
 /**

@@ -69,14 +69,14 @@ export async function deleteMember(tx: TransactionSql, projectId: number, userId
   return row;
 }
 
-/** The live projects a user is in, as a project member or as a member of the project's group. */
+/** The live projects a user is in, as a project member or through a group, other than their own. */
 export async function memberProjectIds(sql: Db, userId: number): Promise<number[]> {
   const rows = await sql<{ projectId: number }[]>`
     select m.project_id from members m join project_facts f on f.project_id = m.project_id
-    where m.user_id = ${userId} and not f.deleted
+    where m.user_id = ${userId} and not f.deleted and f.owner_id is distinct from ${userId}
     union
     select f.project_id from group_members g join project_facts f on f.namespace_id = g.group_id
-    where g.user_id = ${userId} and not f.deleted`;
+    where g.user_id = ${userId} and not f.deleted and f.owner_id is distinct from ${userId}`;
   return rows.map((r) => r.projectId);
 }
 

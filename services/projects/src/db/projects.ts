@@ -172,9 +172,39 @@ export async function listProjects(sql: Db, filter: ListFilter, window: PageWind
     ${filter.namespaceId !== undefined ? sql`and namespace_id = ${filter.namespaceId}` : sql``}`;
   // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
   const order = sql`order by ${sql(filter.orderBy)} ${filter.sort === 'asc' ? sql`asc` : sql`desc`}, id ${filter.sort === 'asc' ? sql`asc` : sql`desc`}`;
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<ProjectRow[]>`select * from projects ${where} ${order} limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from projects ${where}`,
+    filter.search || filter.nameContains || filter.namespaceId !== undefined
+      ? sql<{ count: number }[]>`select count(*)::int as count from projects ${where}`.then(([row]) => row.count)
+      : countAudience(sql, a, filter.archived),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+/**
+ * The size of an unfiltered list from the counters (project_counts), so the total costs the same
+ * whatever the number of projects; only the member projects the viewer does not own are counted
+ * row by row. The audience is split into disjoint parts so nothing is counted twice.
+ */
+async function countAudience(sql: Db, audience: ListAudience, archived: boolean | null | undefined): Promise<number> {
+  const archivedIs = (column: string) => (archived === undefined || archived === null ? sql`` : sql`and ${sql(column)} = ${archived}`);
+  const counter = (ownerId: number, visibility: ReturnType<typeof sql>) =>
+    sql`(select coalesce(sum(count), 0) from project_counts where owner_id = ${ownerId} ${visibility} ${archivedIs('archived')})`;
+  const memberRows = (userId: number, memberOf: number[], visibility: ReturnType<typeof sql>) =>
+    sql`(select count(*) from projects where id = any(${memberOf}::int[]) and owner_id is distinct from ${userId} ${visibility} ${archivedIs('archived')})`;
+  const parts =
+    audience.kind === 'all'
+      ? [counter(-1, sql``)]
+      : audience.kind === 'owner'
+        ? [counter(audience.userId, sql``)]
+        : audience.kind === 'member'
+          ? [counter(audience.userId, sql``), memberRows(audience.userId, audience.memberOf, sql``)]
+          : // visible: every internal and public project, then the viewer's private ones, own or member.
+            [
+              counter(-1, sql`and visibility_level >= 10`),
+              counter(audience.userId, sql`and visibility_level < 10`),
+              memberRows(audience.userId, audience.memberOf, sql`and visibility_level < 10`),
+            ];
+  const [{ total }] = await sql<{ total: number }[]>`select (${parts.reduce((sum, part) => sql`${sum} + ${part}`)})::int as total`;
+  return total;
 }
