@@ -1,21 +1,33 @@
 import type { Diff, DiffServiceHandlers } from '@hub/protos';
-import { readCommits } from '../git/objects';
-import { existingRepo, gitText, resolveCommit, runGit } from '../git/run';
+import { gitError } from '../git/errors';
+import type { ObjectReader } from '../git/object-reader';
+import { readCommitsFrom } from '../git/objects';
+import { existingRepo, gitText, runGit } from '../git/run';
 import { validateRef } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
 const ZERO_MODE = '000000';
 const MAX_COMMITS = 1000;
 
-/** `git diff --raw -z` records: modes, status and paths, in the same order as the patch. */
-function parseRaw(raw: string): Array<Omit<Diff, 'diff'>> {
-  const fields = raw.split('\0');
+/**
+ * One `git diff --raw -p -z` output: the raw records (modes, status and NUL-terminated paths, in
+ * the same order as the patch), a NUL, then the patch. Read record by record from the buffer, so
+ * the patch is decoded once and the raw part is never split as a whole.
+ */
+function parseRawThenPatch(out: Buffer): { files: Array<Omit<Diff, 'diff'>>; patch: string } {
   const files: Array<Omit<Diff, 'diff'>> = [];
-  for (let i = 0; i < fields.length - 1; ) {
-    const [aMode, bMode, , , status] = fields[i++].slice(1).split(' ');
+  let at = 0;
+  const field = () => {
+    const end = out.indexOf(0, at);
+    const text = out.toString('utf8', at, end < 0 ? out.length : end);
+    at = end < 0 ? out.length : end + 1;
+    return text;
+  };
+  while (at < out.length && out[at] === 0x3a /* ':' */) {
+    const [aMode, bMode, , , status = ''] = field().slice(1).split(' ');
     const renamed = status.startsWith('R') || status.startsWith('C');
-    const oldPath = fields[i++];
-    const newPath = renamed ? fields[i++] : oldPath;
+    const oldPath = field();
+    const newPath = renamed ? field() : oldPath;
     files.push({
       oldPath,
       newPath,
@@ -26,7 +38,8 @@ function parseRaw(raw: string): Array<Omit<Diff, 'diff'>> {
       renamedFile: status.startsWith('R'),
     });
   }
-  return files;
+  if (out[at] === 0) at += 1;
+  return { files, patch: out.toString('utf8', at) };
 }
 
 /** The patch split per file, each without its `diff --git` and `index` header lines (as GitLab showed it). */
@@ -41,30 +54,48 @@ function splitPatch(patch: string): string[] {
     });
 }
 
-/** Diff entries between two commits, cut short after `timeoutMs` (then `timedOut`). */
+/**
+ * The most diff output an answer carries: the answer travels as one gRPC message, which the
+ * worker caps at 16 MiB, so a larger diff could never be sent. Past this it is cut short like a
+ * slow one (`timedOut`), and no more than this is ever held.
+ */
+const MAX_DIFF_OUTPUT = 12 * 1024 * 1024;
+
+/** Diff entries between two commits from one git process, cut short after `timeoutMs` or MAX_DIFF_OUTPUT (then `timedOut`). */
 export async function diffBetween(repo: string, base: string, head: string, timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean }> {
-  const args = ['-M', '--no-color', '--no-ext-diff', '--end-of-options', base, head];
-  const [raw, patch] = await Promise.all([
-    runGit(repo, ['diff', '--raw', '-z', ...args], { timeoutMs }),
-    runGit(repo, ['diff', '-p', '--full-index', ...args], { timeoutMs }),
-  ]);
-  if (raw.code === null || patch.code === null) return { diffs: [], timedOut: true };
-  const files = parseRaw(raw.stdout.toString('utf8'));
-  const texts = splitPatch(patch.stdout.toString('utf8'));
+  const result = await runGit(repo, ['diff', '--raw', '-p', '-z', '--full-index', '-M', '--no-color', '--no-ext-diff', '--end-of-options', base, head], { timeoutMs, maxOutput: MAX_DIFF_OUTPUT });
+  if (result.code === null) return { diffs: [], timedOut: true };
+  const { files, patch } = parseRawThenPatch(result.stdout);
+  const texts = splitPatch(patch);
   return { diffs: files.map((file, i) => ({ ...file, diff: texts[i] ?? '' })), timedOut: false };
 }
 
-/** Commits in `to` not in `from`, oldest first, and the diff from their merge base (three dots). */
+/** A commit a validated ref names, looked up in the warm reader, or REF_NOT_FOUND. */
+async function commitOf(reader: ObjectReader, ref: string, field: string): Promise<string> {
+  const found = await reader.info(`${ref}^{commit}`);
+  if (!found) throw gitError('REF_NOT_FOUND', `${field} names no commit`, field);
+  return found.oid;
+}
+
+/**
+ * Commits in `to` not in `from`, oldest first, and the diff from their merge base (three dots).
+ * Refs resolve and commits are read in the warm reader; the history walk and the merge base run
+ * side by side, then the diff beside the commit reads: two processes deep, not seven in a row.
+ */
 export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'] =>
   unary('CompareRefs', deps, async (request) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
-    const from = await resolveCommit(repo, validateRef(request.from, 'from'), 'from');
-    const to = await resolveCommit(repo, validateRef(request.to, 'to'), 'to');
+    const reader = deps.readers.get(repo);
+    const fromRef = validateRef(request.from, 'from');
+    const toRef = validateRef(request.to, 'to');
+    const [from, to] = await Promise.all([commitOf(reader, fromRef, 'from'), commitOf(reader, toRef, 'to')]);
     if (from === to) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: true };
     // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
-    const ids = (await gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`])).split('\n').filter(Boolean);
-    const commits = await readCommits(repo, ids);
-    const base = (await runGit(repo, ['merge-base', '--end-of-options', from, to])).stdout.toString('utf8').trim() || from;
-    const { diffs, timedOut } = await diffBetween(repo, base, to, deps.compareTimeoutMs);
+    const [ids, mergeBase] = await Promise.all([
+      gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`]).then((out) => out.split('\n').filter(Boolean)),
+      runGit(repo, ['merge-base', '--end-of-options', from, to]),
+    ]);
+    const base = mergeBase.stdout.toString('utf8').trim() || from;
+    const [commits, { diffs, timedOut }] = await Promise.all([readCommitsFrom(reader, ids), diffBetween(repo, base, to, deps.compareTimeoutMs)]);
     return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };
   });

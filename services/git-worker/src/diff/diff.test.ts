@@ -34,6 +34,14 @@ describe('DiffService', () => {
     expect(await failureKind(call(h.diff, 'CompareRefs', { repository: r.repository, from: '--output=/tmp/pwned', to: 'master' }))).toBe('INVALID_ARGUMENT');
   });
 
+  it('CompareRefs: a diff too large for one answer is cut short (timedOut), not a failure', async () => {
+    const huge = Array.from({ length: 200_000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n'); // ~13 MiB of patch
+    const r = await h.repo([{ files: { 'a.txt': 'a\n' } }, { files: { 'huge.txt': huge }, branch: 'big' }]);
+    const result = await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'big' });
+    expect(result).toMatchObject({ timedOut: true, diffs: [], sameRef: false });
+    expect(result.commits).toHaveLength(1);
+  });
+
   it('ListContributors: commits, additions and deletions per author on the default branch', async () => {
     const r = await h.repo([{ files: { 'a.txt': 'one\ntwo\n' } }, { files: { 'a.txt': 'one\n' } }]);
     const { contributors } = await call(h.diff, 'ListContributors', { repository: r.repository });

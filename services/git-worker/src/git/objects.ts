@@ -1,4 +1,5 @@
 import type { Commit, Signature } from '@hub/protos';
+import type { ObjectReader } from './object-reader';
 import { spawnGit } from './run';
 
 interface RawObject {
@@ -92,4 +93,10 @@ export function parseTag(body: Buffer): { object: string; type: string; message:
 export async function readCommits(repo: string, oids: string[]): Promise<Commit[]> {
   const objects = await readObjects(repo, oids);
   return objects.filter((o): o is RawObject => o !== null && o.type === 'commit').map((o) => parseCommit(o.oid, o.body));
+}
+
+/** The commits of `oids` read in the warm reader (requests pipelined, answered in order); a sha that is not a commit is skipped. */
+export async function readCommitsFrom(reader: ObjectReader, oids: string[]): Promise<Commit[]> {
+  const objects = await Promise.all(oids.map((oid) => reader.contents(oid)));
+  return objects.filter((o) => o !== null && o.type === 'commit').map((o) => parseCommit(o!.oid, Buffer.concat(o!.parts)));
 }

@@ -42,7 +42,8 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 
 /**
  * Runs git to completion, collecting its output. It is killed (and reports code null) after
- * `timeoutMs` (two minutes unless given) or once its output passes MAX_OUTPUT, so one huge
+ * `timeoutMs` (two minutes unless given) or once its output passes `maxOutput` (MAX_OUTPUT unless
+ * given), so one huge
  * repository cannot hang or exhaust the worker.
  *
  * Why not simple-git here (it serves init, config, clone, ref listings and imports; see
@@ -52,15 +53,16 @@ const DEFAULT_TIMEOUT_MS = 120_000;
  * whole outputs. Blobs, archives and http-backend stream from their own processes (stream.ts), and
  * hot reads go to the warm cat-file readers (object-reader.ts).
  */
-export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<GitResult> {
+export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number; maxOutput?: number } = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(cwd, args, options.env);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
+    const maxOutput = options.maxOutput ?? MAX_OUTPUT;
     child.stdout.on('data', (d: Buffer) => {
       size += d.length;
-      if (size > MAX_OUTPUT) child.kill('SIGKILL');
+      if (size > maxOutput) child.kill('SIGKILL');
       else out.push(d);
     });
     child.stderr.on('data', (d: Buffer) => err.push(d));
