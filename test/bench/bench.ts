@@ -75,6 +75,16 @@ async function main() {
   env.LOG_LEVEL = 'warn';
   log(`starting a stack in ${dir} ...`);
   const stack = await startStack({ dataDir: dir, env, freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
+  // Interrupted (Ctrl-C, a CI timeout): stop the stack and remove its data before going; the
+  // anchor servers are this process's children and go with it.
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`\n${signal}: stopping the stack`);
+    void stack.stop().finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   const extra: ProcessRoot[] = [];
   const report = new Report();
   let failed = false;
@@ -87,6 +97,7 @@ async function main() {
     const ctx: BenchContext = {
       stack,
       user,
+      newUser: (username) => createBenchUser(root, username),
       runner,
       report,
       work: dir,

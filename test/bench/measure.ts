@@ -12,6 +12,8 @@ export interface LoadFigures {
   bytesPerSecond: number;
   errors: number;
   rounds: number;
+  /** Requests answered over all rounds. */
+  completed: number;
 }
 
 export interface SerialFigures {
@@ -41,6 +43,8 @@ export async function loadRound(load: Load, options: { duration: number; connect
     p99: result.latency.p99,
     bytesPerSecond: result.throughput.average,
     errors: result.errors + result.timeouts + result.non2xx,
+    /** Requests answered within the round (one still in flight at its end is not counted). */
+    completed: result.requests.total,
   };
 }
 
@@ -52,11 +56,21 @@ export function summariseLoad(rounds: Awaited<ReturnType<typeof loadRound>>[]): 
     bytesPerSecond: median(rounds.map((r) => r.bytesPerSecond)),
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     rounds: rounds.length,
+    completed: rounds.reduce((sum, r) => sum + r.completed, 0),
   };
 }
 
 /** A 2 s warm-up at the same concurrency: JIT, pools and caches, before any figure is taken. */
 export const warmUp = (load: Load, connections: number) => loadRound(load, { duration: 2, connections });
+
+/**
+ * One request, waited for: autocannon ends a round by dropping the requests still in flight, but
+ * the server goes on working on them, and a slow route's next round would queue behind them.
+ */
+export async function settle(load: Load): Promise<void> {
+  const response = await request(load.url, { method: load.method ?? 'GET', headers: load.headers, body: load.body, dispatcher: keepAlive, headersTimeout: 120_000, bodyTimeout: 120_000 });
+  await response.body.dump({ limit: Number.MAX_SAFE_INTEGER });
+}
 
 /** One sample of serial timing: milliseconds and bytes, or an error. */
 export type Probe = () => Promise<{ bytes: number }>;

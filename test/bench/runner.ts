@@ -1,5 +1,5 @@
 import type { BenchOptions } from './options';
-import { loadRound, serialRound, summariseLoad, summariseSerial, warmUp, type Load, type LoadFigures, type Probe, type SerialFigures } from './measure';
+import { loadRound, serialRound, settle, summariseLoad, summariseSerial, warmUp, type Load, type LoadFigures, type Probe, type SerialFigures } from './measure';
 import type { Report } from './report';
 import type { ProcessSampler } from './sampler';
 
@@ -25,14 +25,16 @@ export class Runner {
     for (const e of entries) {
       process.stdout.write(`  warming ${e.name}\n`);
       await warmUp(e.load, e.connections ?? this.options.connections);
+      await settle(e.load);
       rounds[e.name] = [];
     }
     for (let r = 0; r < this.options.rounds; r++) {
       for (const e of entries) {
         const duration = Math.max(this.options.duration, e.minDuration ?? 0);
         const result = await this.sampler.during(e.name, () => loadRound(e.load, { duration, connections: e.connections ?? this.options.connections }));
+        await settle(e.load);
         rounds[e.name].push(result);
-        process.stdout.write(`  ${e.name} round ${r + 1}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}\n`);
+        process.stdout.write(`  ${e.name} round ${r + 1}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.completed} answered, errors ${result.errors}\n`);
       }
     }
     const figures: Record<string, LoadFigures> = {};

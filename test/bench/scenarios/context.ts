@@ -6,8 +6,10 @@ import type { Runner } from '../runner';
 /** What every scenario gets from the composition root. */
 export interface BenchContext {
   stack: Stack;
-  /** The non-admin bench user every read is made as. */
+  /** The non-admin bench user the project reads are made as (it ends up with 100,000 projects). */
   user: BenchApi & { userId: number };
+  /** Another non-admin user, made on demand (the repository reads are made as one with one project). */
+  newUser: (username: string) => Promise<BenchApi & { userId: number }>;
   runner: Runner;
   report: Report;
   /** A temp folder of this run (removed at the end). */
