@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Supergraph, operationFromDocument } from '@apollo/federation-internals';
+import { QueryPlanner, type PlanNode, type QueryPlan } from '@apollo/query-planner';
+import { Kind, parse, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+
+// Every document the REST facade sends, planned against the composed supergraph as the gateway
+// plans it. A plan fetches each path once for all items of a list, never once per item; these
+// tests pin how many fetches each route makes per subgraph, so a change that adds one shows.
+
+const supergraph = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'));
+const planner = new QueryPlanner(supergraph);
+const operationsDir = resolve(__dirname, '..', '..', 'rest-facade', 'src', 'operations');
+
+/** Each named operation of the facade with only the fragments it spreads (transitively). */
+function facadeOperations(): Array<{ name: string; document: DocumentNode }> {
+  const definitions = readdirSync(operationsDir)
+    .filter((file) => file.endsWith('.graphql'))
+    .flatMap((file) => parse(readFileSync(resolve(operationsDir, file), 'utf8')).definitions);
+  const fragments = new Map(
+    definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const spreads = (node: DefinitionNode, found: Set<string>): Set<string> => {
+    visit(node, {
+      FragmentSpread: (spread) => {
+        if (found.has(spread.name.value)) return;
+        found.add(spread.name.value);
+        spreads(fragments.get(spread.name.value)!, found);
+      },
+    });
+    return found;
+  };
+  return definitions
+    .filter((d): d is DefinitionNode & { kind: Kind.OPERATION_DEFINITION; name: { value: string } } => d.kind === Kind.OPERATION_DEFINITION && !!d.name)
+    .map((operation) => ({
+      name: operation.name.value,
+      document: { kind: Kind.DOCUMENT, definitions: [operation, ...[...spreads(operation, new Set())].map((name) => fragments.get(name)!)] },
+    }));
+}
+
+/** Fetches per subgraph in a plan (a plan node visits each subgraph it names once per request). */
+function fetchesPerSubgraph(plan: QueryPlan): Map<string, number> {
+  const counts = new Map<string, number>();
+  const visit = (node: PlanNode | undefined): void => {
+    if (!node) return;
+    switch (node.kind) {
+      case 'Fetch':
+        counts.set(node.serviceName, (counts.get(node.serviceName) ?? 0) + 1);
+        return;
+      case 'Sequence':
+      case 'Parallel':
+        node.nodes.forEach(visit);
+        return;
+      case 'Flatten':
+        visit(node.node);
+        return;
+      case 'Condition':
+        visit(node.ifClause);
+        visit(node.elseClause);
+        return;
+      default:
+        throw new Error(`plan node ${node.kind} is not expected in this graph`);
+    }
+  };
+  visit(plan.node);
+  return counts;
+}
+
+const operations = facadeOperations();
+
+/**
+ * The operations that reach a subgraph twice, each time for every item at once. The planner
+ * fetches each path separately: an issue's or merge request's author and assignee are two paths
+ * into identity, a merge request's labels and milestone two into notes; a group's members sit
+ * between the group and their users, both in identity.
+ */
+const PEOPLE = { identity: 2 };
+const PEOPLE_AND_NOTES = { identity: 2, notes: 2 };
+const FETCHED_TWICE: Record<string, Record<string, number>> = {
+  ListIssues: PEOPLE,
+  GetIssue: PEOPLE,
+  CreateIssue: PEOPLE,
+  UpdateIssue: PEOPLE,
+  ViewerIssues: PEOPLE,
+  MilestoneIssues: PEOPLE,
+  ListMergeRequests: PEOPLE_AND_NOTES,
+  GetMergeRequest: PEOPLE_AND_NOTES,
+  CreateMergeRequest: PEOPLE_AND_NOTES,
+  UpdateMergeRequest: PEOPLE_AND_NOTES,
+  AcceptMergeRequest: PEOPLE_AND_NOTES,
+  MergeRequestChanges: PEOPLE_AND_NOTES,
+  ListGroupMembers: PEOPLE,
+  GetGroupMember: PEOPLE,
+};
+
+describe('query plans of the facade operations', () => {
+  it('finds the facade operations', () => {
+    expect(operations.length).toBeGreaterThan(100);
+    expect(operations.map((o) => o.name)).toEqual(expect.arrayContaining(['ListProjects', 'GetProject', 'ListMembers']));
+  });
+
+  it.each(operations.map((o) => [o.name, o.document] as const))('%s fetches each subgraph once, or as the table below says', (name, document) => {
+    const plan = planner.buildQueryPlan(operationFromDocument(supergraph.schema, document, { validate: true }));
+    const repeated = Object.fromEntries([...fetchesPerSubgraph(plan)].filter(([, count]) => count > 1));
+    expect(repeated).toEqual(FETCHED_TWICE[name] ?? {});
+  });
+
+  it('serves the project list and a project from the projects subgraph alone', () => {
+    const byName = new Map(operations.map((o) => [o.name, o.document]));
+    for (const name of ['ListProjects', 'GetProject']) {
+      const plan = planner.buildQueryPlan(operationFromDocument(supergraph.schema, byName.get(name)!, { validate: true }));
+      expect([...fetchesPerSubgraph(plan)]).toEqual([['projects', 1]]);
+    }
+  });
+});
