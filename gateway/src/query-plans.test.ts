@@ -62,6 +62,7 @@ function fetchesPerSubgraph(plan: QueryPlan): Map<string, number> {
         throw new Error(`plan node ${node.kind} is not expected in this graph`);
     }
   };
+  if (plan.node?.kind === 'Subscription') throw new Error('the facade sends no subscriptions');
   visit(plan.node);
   return counts;
 }
