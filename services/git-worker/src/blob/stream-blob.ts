@@ -21,6 +21,18 @@ const headOf = (parts: Buffer[]) => {
   return head.length === 1 ? head[0] : Buffer.concat(head);
 };
 
+/** Resumes when the client catches up, or when it goes away; either way no listener is left behind. */
+const drained = (call: ServerWritableStream<unknown, BlobMessage>) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('cancelled', done);
+      resolve();
+    };
+    call.once('drain', done);
+    call.once('cancelled', done);
+  });
+
 /** Sends a blob: its metadata first, then its bytes in chunks with backpressure. */
 export async function streamBlob(repo: string, reader: ObjectReader, info: ObjectInfo, call: ServerWritableStream<unknown, BlobMessage>, commitId = ''): Promise<void> {
   if (info.size <= READER_LIMIT) {
@@ -29,13 +41,7 @@ export async function streamBlob(repo: string, reader: ObjectReader, info: Objec
     call.write({ info: { oid: info.oid, size: info.size, text: isText(headOf(parts)), commitId } });
     for (const data of parts) {
       if (call.cancelled) return;
-      if (!call.write({ data })) {
-        // Resumes when the client catches up, or stops when it goes away.
-        await new Promise((resolve) => {
-          call.once('drain', resolve);
-          call.once('cancelled', resolve);
-        });
-      }
+      if (!call.write({ data })) await drained(call);
     }
     return;
   }

@@ -1,6 +1,6 @@
 import type { RepositoryServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
-import { existingRepo, resolveCommit, spawnGit } from '../git/run';
+import { existingRepo, spawnGit } from '../git/run';
 import { pipeToCall } from '../git/stream';
 import { validateRef } from '../git/validate';
 import { streaming, projectIdOf, type WorkerDeps } from '../rpc';
@@ -18,7 +18,10 @@ export const GetArchive = (deps: WorkerDeps): RepositoryServiceHandlers['GetArch
     const repo = existingRepo(deps.root, projectIdOf(request));
     const format = FORMATS[request.format || 'tar.gz'];
     if (!format) throw gitError('INVALID_ARGUMENT', 'format is invalid', 'format');
-    const sha = await resolveCommit(repo, validateRef(request.ref, 'sha'), 'sha');
+    // Resolved in the warm reader: a lookup, not a process, before the archive's own.
+    const commit = await deps.readers.get(repo).info(`${validateRef(request.ref, 'sha')}^{commit}`);
+    if (!commit) throw gitError('REF_NOT_FOUND', 'sha names no commit', 'sha');
+    const sha = commit.oid;
     const prefix = request.prefix.replace(/[^A-Za-z0-9._-]/g, '-');
     // `-c` options go before the subcommand; the rest after it.
     const config = format[0] === '-c' ? format.slice(0, 2) : [];

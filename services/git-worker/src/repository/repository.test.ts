@@ -53,6 +53,7 @@ describe('RepositoryService', () => {
     expect(tar.toString('latin1')).toContain('p/dir/file.txt');
     expect(await failureKind(collect(h.repository, 'GetArchive', { repository: r.repository, ref: 'master', format: 'rar', prefix: 'p' }))).toBe('INVALID_ARGUMENT');
     expect(await failureKind(collect(h.repository, 'GetArchive', { repository: r.repository, ref: '--remote=x', format: 'tar', prefix: 'p' }))).toBe('INVALID_ARGUMENT');
+    expect(await failureKind(collect(h.repository, 'GetArchive', { repository: r.repository, ref: 'nope', format: 'tar', prefix: 'p' }))).toBe('REF_NOT_FOUND');
   });
 
   it('ImportRepository: fetches branches and tags from a URL; internal addresses are refused unless allowed', async () => {
