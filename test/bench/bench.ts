@@ -67,6 +67,7 @@ async function main() {
   const argv = process.argv.slice(2);
   const options = parseOptions(argv);
   const began = performance.now();
+  const startedAt = new Date().toISOString();
   const loadStart = loadAverage();
   const dir = mkdtempSync(join(tmpdir(), 'hub-bench-'));
   chmodSync(dir, 0o755);
@@ -128,7 +129,7 @@ async function main() {
   }
   const info = {
     command: commandLine(argv),
-    date: new Date().toISOString(),
+    date: startedAt,
     ...machineInfo(),
     quick: options.quick,
     durationSeconds: (performance.now() - began) / 1000,

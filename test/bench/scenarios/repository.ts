@@ -32,6 +32,17 @@ const cloneProbe =
     }
   };
 
+/**
+ * The largest RSS growth (with children) of the stack's own services during a target: Postgres
+ * (whose backends each count the shared buffers they touch), this process and the anchors are not
+ * what the issue's 64 MiB bound is about.
+ */
+function serviceGrowth(ctx: BenchContext, label: string): { name: string; growth: number } {
+  const services = new Set(ctx.stack.processes.map((p) => p.name));
+  const figures = Object.entries(ctx.report.processes[label] ?? {}).filter(([name]) => services.has(name));
+  return figures.map(([name, f]) => ({ name, growth: f.growth })).sort((a, b) => b.growth - a.growth)[0] ?? { name: 'none', growth: 0 };
+}
+
 /** Throughput of one-at-a-time downloads: bytes of one answer over the median time. */
 const mbps = (f: SerialFigures) => (f.bytes / f.p50) * 1000;
 
@@ -122,15 +133,15 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   const archive = archiveFigures['facade archive tar.gz'];
   const gitArchive = archiveFigures['git archive | gzip'];
   const cgitArchive = archiveFigures['cgit snapshot tar.gz'];
-  const archiveGrowth = Math.max(...Object.values(report.processes['facade archive tar.gz'] ?? {}).map((f) => f.growth), 0);
+  const archiveGrowth = serviceGrowth(ctx, 'facade archive tar.gz');
   report.row({
     order: 10,
     path: `archive tar.gz ${(archive.bytes / 1e6).toFixed(0)} MB`,
-    figure: `${fmtMBps(mbps(archive))} (${fmtMs(archive.p50)} each), RSS growth ≤ ${fmtBytes(archiveGrowth)}`,
+    figure: `${fmtMBps(mbps(archive))} (${fmtMs(archive.p50)} each), largest RSS growth ${archiveGrowth.name} +${fmtBytes(archiveGrowth.growth)}`,
     anchor: `${cgitArchive ? `cgit ${fmtMBps(mbps(cgitArchive))}` : na('cgit')}; \`git archive\` ${fmtMBps(mbps(gitArchive))}`,
     ratio: `${cgitArchive ? fmtRatio(mbps(archive) / mbps(cgitArchive)) : 'n/a'} / ${fmtRatio(mbps(archive) / mbps(gitArchive))}`,
     goal: '≥ 0.9× `git archive`; ≤ 64 MiB RSS growth',
-    verdict: verdict(mbps(archive) / mbps(gitArchive) >= 0.9, archiveGrowth <= 64 * MIB, archive.errors === 0),
+    verdict: verdict(mbps(archive) / mbps(gitArchive) >= 0.9, archiveGrowth.growth <= 64 * MIB, archive.errors === 0),
   });
 
   const cloneFigures = await runner.serial([
@@ -182,7 +193,7 @@ async function benchContributors(ctx: BenchContext, repo: SeededRepository, api:
   const load = loaded['facade contributors, 32 connections'];
   const procs = report.processes['facade contributors, 32 connections'] ?? {};
   const peak = (name: string) => (procs[name] ? `${name} ${fmtBytes(procs[name].peakTreeRss)} (+${fmtBytes(procs[name].growth)})` : `${name} n/a`);
-  const growth = Math.max(...Object.values(procs).map((f) => f.growth), 0);
+  const growth = serviceGrowth(ctx, 'facade contributors, 32 connections').growth;
   const coldMs = median(cold);
   const numstat = warm['git log --numstat'];
   const shortlog = warm['git shortlog -sne'];
