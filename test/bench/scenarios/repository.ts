@@ -1,23 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitCli } from '../anchors/git-cli';
 import { startCgiAnchors, type CgiAnchors } from '../anchors/lighttpd';
 import { commandProbe, httpProbe, type Probe, type SerialFigures } from '../measure';
 import { fmtBytes, fmtMBps, fmtMs, fmtRate, fmtRatio, verdict } from '../report';
 import { git } from '../seed/git';
-import { seedRepository, type SeededRepository } from '../seed/repository';
+import { MIB } from '../seed/fast-import';
+import { folderBytes, seedRepository, type SeededRepository } from '../seed/repository';
 import type { BenchContext } from './context';
-
-const MIB = 1024 * 1024;
-
-function folderBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
-  }
-  return total;
-}
 
 /** A bare clone into a fresh folder, answering the bytes it wrote (the pack it received). */
 const cloneProbe =

@@ -22,7 +22,7 @@ export interface SeededRepository {
 }
 
 /** Sum of file sizes under a folder. */
-function folderBytes(dir: string): number {
+export function folderBytes(dir: string): number {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
