@@ -61,13 +61,30 @@ function splitPatch(patch: string): string[] {
  */
 const MAX_DIFF_OUTPUT = 12 * 1024 * 1024;
 
-/** Diff entries between two commits from one git process, cut short after `timeoutMs` or MAX_DIFF_OUTPUT (then `timedOut`). */
-export async function diffBetween(repo: string, base: string, head: string, timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean }> {
-  const result = await runGit(repo, ['diff', '--raw', '-p', '-z', '--full-index', '-M', '--no-color', '--no-ext-diff', '--end-of-options', base, head], { timeoutMs, maxOutput: MAX_DIFF_OUTPUT });
-  if (result.code === null) return { diffs: [], timedOut: true };
+/** Diff entries of `git diff <revisions>` from one git process, cut short after `timeoutMs` or MAX_DIFF_OUTPUT (then `timedOut`). */
+async function runDiff(repo: string, revisions: string[], timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean; code: number | null }> {
+  const result = await runGit(repo, ['diff', '--raw', '-p', '-z', '--full-index', '-M', '--no-color', '--no-ext-diff', '--end-of-options', ...revisions], { timeoutMs, maxOutput: MAX_DIFF_OUTPUT });
+  if (result.code === null) return { diffs: [], timedOut: true, code: null };
   const { files, patch } = parseRawThenPatch(result.stdout);
   const texts = splitPatch(patch);
-  return { diffs: files.map((file, i) => ({ ...file, diff: texts[i] ?? '' })), timedOut: false };
+  return { diffs: files.map((file, i) => ({ ...file, diff: texts[i] ?? '' })), timedOut: false, code: result.code };
+}
+
+/** Diff entries between two commits. */
+export async function diffBetween(repo: string, base: string, head: string, timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean }> {
+  const { diffs, timedOut } = await runDiff(repo, [base, head], timeoutMs);
+  return { diffs, timedOut };
+}
+
+/**
+ * The diff from the merge base of `from` and `to` to `to`: git finds the base itself (three
+ * dots), so the diff needs no merge-base process before it. Histories with no common commit are
+ * diffed from `from` itself, as GitLab did.
+ */
+async function diffFromMergeBase(repo: string, from: string, to: string, timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean }> {
+  const threeDot = await runDiff(repo, [`${from}...${to}`], timeoutMs);
+  if (threeDot.code === null || threeDot.code === 0) return threeDot;
+  return diffBetween(repo, from, to, timeoutMs);
 }
 
 /** A commit a validated ref names, looked up in the warm reader, or REF_NOT_FOUND. */
@@ -79,8 +96,8 @@ async function commitOf(reader: ObjectReader, ref: string, field: string): Promi
 
 /**
  * Commits in `to` not in `from`, oldest first, and the diff from their merge base (three dots).
- * Refs resolve and commits are read in the warm reader; the history walk and the merge base run
- * side by side, then the diff beside the commit reads: two processes deep, not seven in a row.
+ * Refs resolve and commits are read in the warm reader; the diff runs beside the history walk:
+ * one process deep, as `git diff` and `git log` would be.
  */
 export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'] =>
   unary('CompareRefs', deps, async (request) => {
@@ -90,12 +107,10 @@ export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'
     const toRef = validateRef(request.to, 'to');
     const [from, to] = await Promise.all([commitOf(reader, fromRef, 'from'), commitOf(reader, toRef, 'to')]);
     if (from === to) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: true };
-    // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
-    const [ids, mergeBase] = await Promise.all([
-      gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`]).then((out) => out.split('\n').filter(Boolean)),
-      runGit(repo, ['merge-base', '--end-of-options', from, to]),
+    const [commits, { diffs, timedOut }] = await Promise.all([
+      // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
+      gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`]).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
+      diffFromMergeBase(repo, from, to, deps.compareTimeoutMs),
     ]);
-    const base = mergeBase.stdout.toString('utf8').trim() || from;
-    const [commits, { diffs, timedOut }] = await Promise.all([readCommitsFrom(reader, ids), diffBetween(repo, base, to, deps.compareTimeoutMs)]);
     return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };
   });

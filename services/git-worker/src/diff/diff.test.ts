@@ -34,6 +34,23 @@ describe('DiffService', () => {
     expect(await failureKind(call(h.diff, 'CompareRefs', { repository: r.repository, from: '--output=/tmp/pwned', to: 'master' }))).toBe('INVALID_ARGUMENT');
   });
 
+  it('CompareRefs: histories with no common commit are diffed from `from` itself', async () => {
+    const r = await h.repo([{ files: { 'shared.txt': 'master\n', 'only-master.txt': 'm\n' } }]);
+    r.git('checkout', '--quiet', '--orphan', 'other');
+    r.git('rm', '--quiet', '-r', '--cached', '.');
+    require('node:fs').rmSync(require('node:path').join(r.work, 'only-master.txt'));
+    require('node:fs').writeFileSync(require('node:path').join(r.work, 'shared.txt'), 'other\n');
+    r.git('add', 'shared.txt');
+    r.git('commit', '--quiet', '-m', 'unrelated');
+    r.git('push', '--quiet', 'origin', 'other');
+    const result = await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'other' });
+    expect(result.commits.map((c: { message: string }) => c.message.trim())).toEqual(['unrelated']);
+    const byPath = Object.fromEntries(result.diffs.map((d: { newPath: string }) => [d.newPath, d]));
+    expect(Object.keys(byPath).sort()).toEqual(['only-master.txt', 'shared.txt']);
+    expect(byPath['only-master.txt']).toMatchObject({ deletedFile: true });
+    expect(byPath['shared.txt'].diff).toContain('+other');
+  });
+
   it('CompareRefs: a diff too large for one answer is cut short (timedOut), not a failure', async () => {
     const huge = Array.from({ length: 200_000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n'); // ~13 MiB of patch
     const r = await h.repo([{ files: { 'a.txt': 'a\n' } }, { files: { 'huge.txt': huge }, branch: 'big' }]);
