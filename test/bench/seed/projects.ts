@@ -14,6 +14,8 @@ export class ProjectSeeder {
   private readonly sql: Sql;
   private template: number | null = null;
   private count = 0;
+  /** Seconds the last bulk copy took (the product's triggers on those tables run for every row). */
+  lastCopySeconds = 0;
 
   constructor(
     private readonly api: BenchApi & { userId: number },
@@ -45,7 +47,8 @@ export class ProjectSeeder {
       const from = this.count;
       await this.copyProjects(from, bulk);
       this.count += bulk;
-      process.stdout.write(`  copied ${bulk} projects in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      this.lastCopySeconds = (performance.now() - started) / 1000;
+      process.stdout.write(`  copied ${bulk} projects in ${this.lastCopySeconds.toFixed(1)} s\n`);
     }
     // One project through the API after the bulk rows: its events reach every cache of the user's
     // memberships the way any new project does, so no cache answers from before the copy.
@@ -71,9 +74,16 @@ export class ProjectSeeder {
       updated_at: `t.updated_at + g * interval '1 millisecond'`,
       last_activity_at: `t.last_activity_at + g * interval '1 millisecond'`,
     };
+    // Each step's time is printed: a slow one shows which table (an index or trigger added later) costs it.
+    const step = async (what: string, statement: string) => {
+      const started = performance.now();
+      await sql.unsafe(statement);
+      process.stdout.write(`    ${what}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    };
     const first = await sql.unsafe(`select coalesce(max(id), 0) as max from projects.projects`);
     const before = Number(first[0].max);
-    await sql.unsafe(
+    await step(
+      'projects.projects',
       `insert into projects.projects (${projectColumns.map((c) => q(c.name)).join(', ')})
        select ${projectColumns.map((c) => override[c.name] ?? `t.${q(c.name)}`).join(', ')}
        from projects.projects t, generate_series(${from + 1}, ${from + n}) g where t.id = ${template} order by g`,
@@ -90,7 +100,8 @@ export class ProjectSeeder {
       const [{ has }] = await sql.unsafe(`select exists (select 1 from ${name} where project_id = ${template}) as has`);
       if (!has) continue;
       const cols = (await columns(tableSchema, tableName)).filter((c) => !c.serial);
-      await sql.unsafe(
+      await step(
+        name,
         `insert into ${name} (${cols.map((c) => q(c.name)).join(', ')})
          select ${cols.map((c) => (c.name === 'project_id' ? 'p.id' : `t.${q(c.name)}`)).join(', ')}
          from ${name} t, projects.projects p
@@ -98,7 +109,9 @@ export class ProjectSeeder {
       );
     }
     // As the product's tables would have after growing: planner statistics that know the size.
-    for (const { tableSchema, tableName } of [{ tableSchema: 'projects', tableName: 'projects' }, ...tables]) await sql.unsafe(`analyze "${tableSchema}"."${tableName}"`);
+    for (const { tableSchema, tableName } of [{ tableSchema: 'projects', tableName: 'projects' }, ...tables]) {
+      await step(`analyze ${tableSchema}.${tableName}`, `analyze "${tableSchema}"."${tableName}"`);
+    }
   }
 
   /** The list's total must be what was seeded, or the figures would be of another size. */
