@@ -10,7 +10,7 @@ afterAll(() => h.stop());
 const bytesOf = (messages: Array<{ data?: Buffer; info?: unknown }>) => Buffer.concat(messages.filter((m) => m.data).map((m) => m.data!));
 
 describe('BlobService', () => {
-  const binary = randomBytes(300 * 1024); // more than two chunks
+  const binary = randomBytes(600 * 1024); // more than two messages of bytes
   let r: Awaited<ReturnType<typeof h.repo>>;
   beforeAll(async () => {
     r = await h.repo([{ files: { 'README.md': '# hi\n', 'src/deep/nested/ünï cödé.txt': 'grüße\n', 'bin/data.bin': binary } }]);

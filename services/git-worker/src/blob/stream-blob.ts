@@ -2,7 +2,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { BlobMessage } from '@hub/protos';
 import type { ObjectInfo, ObjectReader } from '../git/object-reader';
 import { spawnGit } from '../git/run';
-import { pipeToCall } from '../git/stream';
+import { messagesOf, pipeToCall } from '../git/stream';
 
 /** How many leading bytes decide whether a blob is text (git's own heuristic looks at 8000). */
 const SNIFF = 8000;
@@ -36,10 +36,10 @@ const drained = (call: ServerWritableStream<unknown, BlobMessage>) =>
 /** Sends a blob: its metadata first, then its bytes in chunks with backpressure. */
 export async function streamBlob(repo: string, reader: ObjectReader, info: ObjectInfo, call: ServerWritableStream<unknown, BlobMessage>, commitId = ''): Promise<void> {
   if (info.size <= READER_LIMIT) {
-    // Each part is one read of the reader's pipe (at most 64 KiB), sent as it came: no copy here.
+    // The reader's parts are its pipe's reads (up to 64 KiB): gathered into fewer, larger messages.
     const parts = (await reader.contents(info.oid))?.parts ?? [];
     call.write({ info: { oid: info.oid, size: info.size, text: isText(headOf(parts)), commitId } });
-    for (const data of parts) {
+    for (const data of messagesOf(parts)) {
       if (call.cancelled) return;
       if (!call.write({ data })) await drained(call);
     }

@@ -2,10 +2,29 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ServerWritableStream } from '@grpc/grpc-js';
 
 /**
- * The least a message carries (unless it is the last): git writes its output in pieces of a few
- * KiB to 64 KiB, and a message per piece would cost more in framing than in bytes.
+ * The least a message carries (unless it is the last). git writes in pieces of a few KiB to
+ * 64 KiB; every message costs a serialization, a frame, a write and a read at each hop, so with a
+ * message per piece the facade spent more CPU on messages than on bytes (an archive of 22 MB:
+ * 290 ms of facade CPU at 64 KiB, 50 ms at 256 KiB). Gathering costs one copy. Larger messages
+ * save little more and multiply what a call buffers for a slow client (16 messages).
  */
-const MIN_MESSAGE = 64 * 1024;
+export const MIN_MESSAGE = 256 * 1024;
+
+/** Consecutive pieces gathered into messages of at least MIN_MESSAGE bytes (one piece that large goes as it is). */
+export function* messagesOf(pieces: Buffer[]): Generator<Buffer> {
+  let group: Buffer[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    group.push(piece);
+    size += piece.length;
+    if (size >= MIN_MESSAGE) {
+      yield group.length === 1 ? group[0] : Buffer.concat(group, size);
+      group = [];
+      size = 0;
+    }
+  }
+  if (size) yield group.length === 1 ? group[0] : Buffer.concat(group, size);
+}
 
 /**
  * Pipes a git process's stdout into a gRPC stream, pausing git while the client is slow
