@@ -38,8 +38,8 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gatewayReady: () => Promise<void>; gitHttp: Router; downloads: Router }): Express {
-  const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gatewayReady } });
+export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gitHttp: Router; downloads: Router }): Express {
+  const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gateway.ready } });
   app.set('trust proxy', false);
   // Query strings are read as Rack read them for GitLab, and as forms are read below: `a[]=x`
   // is the array it spells (refused where one value is expected), not a parameter named `a[]`.

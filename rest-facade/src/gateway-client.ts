@@ -5,11 +5,27 @@ import { fromGraphQLError, v3Error, type GraphQLErrorShape } from './v3-errors';
 
 export type GatewayCall = <TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables) => Promise<TData>;
 
+/** How the facade runs its GraphQL documents: over HTTP to the gateway, or in its own process. */
+export interface GatewayClient {
+  /** The call bound to one request's credential headers. */
+  forRequest(headers: Record<string, string>): GatewayCall;
+  /** Readiness: whether the gateway can answer. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A GraphQL answer as the facade's routes want it: the data, or the first error as a v3 error. */
+export function dataOf<TData>(payload: { data?: unknown; errors?: readonly GraphQLErrorShape[] }): TData {
+  if (payload.errors?.length) throw fromGraphQLError(payload.errors[0]);
+  if (!payload.data) throw v3Error(502, '502 Bad Gateway');
+  return payload.data as TData;
+}
+
 /**
  * Sends the facade's fixed documents to the gateway over a keep-alive pool. Each document is
  * printed once and the text reused, so the gateway's document and query-plan caches always hit.
  */
-export function createGatewayClient(url: string) {
+export function createRemoteGatewayClient(url: string): GatewayClient {
   const pool = new Pool(url, { connections: 128, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
   const texts = new WeakMap<object, string>();
   const textOf = (document: TypedDocumentNode<unknown, unknown>) => {
@@ -18,10 +34,8 @@ export function createGatewayClient(url: string) {
     return text;
   };
 
-  /** The call bound to one request's credential headers. */
-  const forRequest =
-    (headers: Record<string, string>): GatewayCall =>
-    async (document, variables) => {
+  return {
+    forRequest: (headers) => async (document, variables) => {
       let payload: { data?: unknown; errors?: GraphQLErrorShape[] };
       try {
         const response = await pool.request({
@@ -34,12 +48,13 @@ export function createGatewayClient(url: string) {
       } catch {
         throw v3Error(502, '502 Bad Gateway');
       }
-      if (payload.errors?.length) throw fromGraphQLError(payload.errors[0]);
-      if (!payload.data) throw v3Error(502, '502 Bad Gateway');
-      return payload.data as never;
-    };
-
-  return { forRequest, close: () => pool.close() };
+      return dataOf(payload);
+    },
+    ready: async () => {
+      const response = await pool.request({ path: '/healthz', method: 'GET' });
+      await response.body.dump();
+      if (response.statusCode !== 200) throw new Error(`gateway answered ${response.statusCode}`);
+    },
+    close: () => pool.close(),
+  };
 }
-
-export type GatewayClient = ReturnType<typeof createGatewayClient>;

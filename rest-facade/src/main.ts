@@ -1,8 +1,9 @@
 import { closeServer, createLogger, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
-import { request } from 'undici';
+import { startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
-import { loadFacadeConfig } from './env';
-import { createGatewayClient } from './gateway-client';
+import { createEmbeddedGatewayClient } from './embedded-gateway-client';
+import { loadFacadeConfig, loadEmbeddedGatewayConfig } from './env';
+import { createRemoteGatewayClient } from './gateway-client';
 import { createGitHttpProxy } from './git-http';
 import { createDownloadRoutes } from './routes/repository-downloads';
 import { createGitClients } from '@hub/protos';
@@ -10,25 +11,18 @@ import { createGitClients } from '@hub/protos';
 async function main() {
   const config = loadFacadeConfig();
   const logger = createLogger('rest-facade', config.LOG_LEVEL);
-  const gateway = createGatewayClient(config.GATEWAY_URL);
+  const gateway =
+    config.GATEWAY_MODE === 'embedded'
+      ? createEmbeddedGatewayClient(await startGatewayRuntime(loadEmbeddedGatewayConfig(), logger))
+      : createRemoteGatewayClient(config.GATEWAY_URL);
   const gitHttp = createGitHttpProxy({ gateway, workerUrl: config.GIT_WORKER_HTTP_URL, secret: config.PRINCIPAL_SECRET, logger });
   const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET });
   const downloads = createDownloadRoutes({ gateway, git, logger });
-  const app = createFacadeApp({
-    gateway,
-    logger,
-    gitHttp,
-    downloads,
-    gatewayReady: async () => {
-      const response = await request(`${config.GATEWAY_URL}/healthz`);
-      await response.body.dump();
-      if (response.statusCode !== 200) throw new Error(`gateway answered ${response.statusCode}`);
-    },
-  });
+  const app = createFacadeApp({ gateway, logger, gitHttp, downloads });
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
   server.requestTimeout = 0;
-  logger.info({ port: config.PORT, gateway: config.GATEWAY_URL }, 'rest facade listening');
+  logger.info({ port: config.PORT, gateway: config.GATEWAY_MODE === 'embedded' ? 'embedded' : config.GATEWAY_URL }, 'rest facade listening');
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close()]);
 }
 

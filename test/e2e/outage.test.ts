@@ -62,13 +62,19 @@ describe('when a service is down', () => {
     expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({ access_level: 40, notification_level: 3 });
   }, 60_000);
 
-  it('answers 502 with a JSON message while the gateway is down', async () => {
+  it('a facade with a remote gateway answers 502 with a JSON message while the gateway is down; an embedded one goes on', async () => {
+    const remote = await stack.startReplica('rest-facade', { GATEWAY_MODE: 'remote' });
+    const viaRemote = async () => {
+      const response = await fetch(`${remote.url}/api/v3/user`, { headers: { 'PRIVATE-TOKEN': stack.rootToken } });
+      return { status: response.status, body: await response.json() };
+    };
+    expect((await viaRemote()).status).toBe(200);
     await stack.stopProcess('gateway');
-    const res = await get('/user', stack.rootToken);
-    expect(res.status).toBe(502);
-    expect(res.body).toEqual({ message: '502 Bad Gateway' });
-    expect((await fetch(`${stack.urls['rest-facade']}/readyz`)).status).toBe(503);
-    await stack.restart('gateway');
+    expect(await viaRemote()).toEqual({ status: 502, body: { message: '502 Bad Gateway' } });
+    expect((await fetch(`${remote.url}/readyz`)).status).toBe(503);
     expect((await get('/user', stack.rootToken)).status).toBe(200);
+    expect((await fetch(`${stack.urls['rest-facade']}/readyz`)).status).toBe(200);
+    await stack.restart('gateway');
+    expect((await viaRemote()).status).toBe(200);
   }, 60_000);
 });

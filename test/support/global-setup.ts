@@ -45,6 +45,7 @@ export default async function globalSetup(): Promise<void> {
     databaseUrl: stack.env.DATABASE_URL!,
     redisUrl: stack.env.REDIS_URL!,
     principalSecret: stack.env.PRINCIPAL_SECRET!,
+    env: Object.fromEntries(Object.keys(CONFIG_TABLE).flatMap((name) => (stack.env[name] ? [[name, stack.env[name]!]] : []))),
   };
   const file = join(dir, 'stack.json');
   writeFileSync(file, JSON.stringify(info));

@@ -14,6 +14,8 @@ export interface StackInfo {
   databaseUrl: string;
   redisUrl: string;
   principalSecret: string;
+  /** Every setting the stack's processes run with (to start one more of a kind from a test). */
+  env: Record<string, string>;
 }
 
 export function stackInfo(): StackInfo {

@@ -29,7 +29,7 @@ export interface Stack {
   restart: (name: string) => Promise<void>;
   stopProcess: (name: string) => Promise<void>;
   /** Starts one more process of a kind (another replica), with its own port; stopped with the stack. */
-  startReplica: (name: string) => Promise<RunningProcess & { url: string }>;
+  startReplica: (name: string, settings?: NodeJS.ProcessEnv) => Promise<RunningProcess & { url: string }>;
   /** Stops the local Redis (as an outage) and starts it again on the same port and data. */
   stopRedis: () => Promise<void>;
   startRedis: () => Promise<void>;
@@ -44,6 +44,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...options.env };
+  // The facade runs its queries on a gateway of its own (one hop less per request); the gateway
+  // process still serves GraphQL callers. GATEWAY_MODE=remote sends them over HTTP instead.
+  env.GATEWAY_MODE ??= 'embedded';
   const stops: Array<() => Promise<void>> = [];
   const port = async (name: string, fallback: number) => {
     if (!env[name]) env[name] = String(options.freePorts ? await freePort() : fallback);
@@ -117,14 +120,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         await processes.get(name)?.stop();
         await launch(name);
       },
-      startReplica: async (name) => {
+      startReplica: async (name, settings = {}) => {
         const index = PROCESSES.findIndex((p) => p.name === name);
         const spec = PROCESSES[index];
         const replicaPort = await freePort();
         const running = startProcess({
           name: `${name}-${replicas.length + 2}`,
           entry: spec.entry,
-          env: { ...env, ...spec.env, [spec.portVariable]: String(replicaPort) },
+          env: { ...env, ...spec.env, ...settings, [spec.portVariable]: String(replicaPort) },
           logs: options.logs,
           index,
         });

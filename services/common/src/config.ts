@@ -69,8 +69,14 @@ export const CONFIG_TABLE = {
   MEMBERSHIP_PORT: spec({ description: 'Port of the membership subgraph and its authorization API.', fallback: '4003', parse: port }),
   HOOKS_PORT: spec({ description: 'Port of the hooks subgraph.', fallback: '4007', parse: port }),
   HOOKS_WORKER_PORT: spec({ description: 'Port of a hook worker process (health, readiness, metrics).', fallback: '4008', parse: port }),
+  GATEWAY_MODE: spec({
+    description:
+      'How the facade runs its GraphQL queries: `remote` sends them to the gateway at `GATEWAY_URL`; `embedded` runs the gateway inside the facade process (one hop and one JSON round trip less per request; the facade then needs the subgraph URLs, `REDIS_URL` and `PRINCIPAL_CACHE_TTL_MS` as the gateway does).',
+    fallback: 'remote',
+    parse: oneOf(['remote', 'embedded'] as const),
+  }),
   GATEWAY_URL: spec({
-    description: 'Where the facade reaches the gateway.',
+    description: 'Where the facade reaches the gateway (`GATEWAY_MODE=remote`).',
     fallback: local('GATEWAY_PORT'),
     fallbackText: 'http://127.0.0.1:$GATEWAY_PORT',
     parse: url,

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { resolve } from 'node:path';
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { createEventReader, createRedis, followEvents, identityEvents, signPrincipal, type EventOf, type Logger } from '@hub/common';
+import { Pool } from 'undici';
+import type { GatewayContext } from './context';
+import { readCredentials } from './credentials';
+import type { GatewayConfig } from './env';
+import { createGatewayErrorFormatter } from './errors';
+import { PrincipalCache } from './principal-cache';
+import { createPrincipalResolver, type PrincipalOutcome } from './principal-resolver';
+import { SignedSubgraphSource, subgraphAgent } from './subgraph-source';
+
+/** gateway/subgraphs.json: the subgraphs composed at build time and the variable naming each one's URL. */
+interface SubgraphEntry {
+  name: string;
+  sdl: string;
+  urlVariable: string;
+}
+
+/** What the gateway needs of the configuration; the facade passes the same names when it embeds one. */
+export type GatewayRuntimeConfig = Omit<GatewayConfig, 'GATEWAY_PORT' | 'LOG_LEVEL' | 'SHUTDOWN_GRACE_MS'>;
+
+/**
+ * The gateway without its HTTP listener: the composed schema and query planner, the credential →
+ * principal resolution with its cache (invalidated by identity's events), and the subgraph pool.
+ * The gateway process serves it over HTTP; the REST facade may run it in its own process
+ * (GATEWAY_MODE=embedded) and skip a network hop and a JSON round trip per request.
+ */
+export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: Logger) {
+  const subgraphs = JSON.parse(readFileSync(resolve(__dirname, '..', 'subgraphs.json'), 'utf8')) as SubgraphEntry[];
+  const subgraphUrls = Object.fromEntries(subgraphs.map(({ name, urlVariable }) => [name, config[urlVariable as keyof typeof config] as string]));
+  const identity = new Pool(subgraphUrls.identity, { connections: 32, keepAliveTimeout: 30_000 });
+  const cache = new PrincipalCache<PrincipalOutcome>(config.PRINCIPAL_CACHE_TTL_MS);
+  const resolvePrincipal = createPrincipalResolver({
+    identity,
+    secret: config.PRINCIPAL_SECRET,
+    cache,
+    onUnavailable: (error) => logger.warn({ err: error }, 'identity unavailable for a credential lookup'),
+  });
+  // Cached principals die with a token reset, block, admin change or deletion, not with the TTL.
+  const readUserEvent = createEventReader<EventOf<typeof identityEvents>>([identityEvents], logger);
+  const events = followEvents({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    services: ['identity'],
+    logger,
+    onEvent: (event) => {
+      const known = readUserEvent(event);
+      if (known?.key.startsWith('identity:user.') && 'user_id' in known.payload && known.payload.user_id !== null) cache.invalidateUser(known.payload.user_id);
+    },
+  });
+
+  const gateway = new ApolloGateway({
+    supergraphSdl: readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'),
+    buildService: ({ name }) => new SignedSubgraphSource(`${subgraphUrls[name]}/graphql`),
+  });
+  const server = new ApolloServer<GatewayContext>({
+    gateway,
+    formatError: createGatewayErrorFormatter(logger),
+    includeStacktraceInErrorResponses: false,
+    // Nothing here caches by cache hints; the plugin would only add work to every request.
+    plugins: [ApolloServerPluginCacheControlDisabled()],
+    // Apollo turns introspection off when NODE_ENV is production; internal teams explore the graph.
+    introspection: true,
+  });
+  await server.start();
+
+  return {
+    server,
+    subgraphUrls,
+    /** The request's principal from its credential headers, and its signature for the subgraphs. */
+    contextFor: async (headers: IncomingHttpHeaders): Promise<GatewayContext> => {
+      const principal = await resolvePrincipal(readCredentials(headers));
+      return { principal, signedPrincipal: signPrincipal(principal, config.PRINCIPAL_SECRET) };
+    },
+    /** Readiness: every request needs identity to authenticate; other subgraphs only fail their own fields. */
+    identityReady: async () => {
+      const response = await identity.request({ path: '/healthz', method: 'GET' });
+      await response.body.dump();
+      if (response.statusCode !== 200) throw new Error(`identity answered ${response.statusCode}`);
+    },
+    stop: async () => {
+      await server.stop();
+      await events.stop();
+      await identity.close();
+      await subgraphAgent.close();
+    },
+  };
+}
+
+export type GatewayRuntime = Awaited<ReturnType<typeof startGatewayRuntime>>;
