@@ -187,11 +187,11 @@ export async function listProjects(sql: Db, filter: ListFilter, window: PageWind
  * row by row. The audience is split into disjoint parts so nothing is counted twice.
  */
 async function countAudience(sql: Db, audience: ListAudience, archived: boolean | null | undefined): Promise<number> {
-  const archivedIs = (column: string) => (archived === undefined || archived === null ? sql`` : sql`and ${sql(column)} = ${archived}`);
+  const archivedIs = () => (archived === undefined || archived === null ? sql`` : sql`and archived = ${archived}`);
   const counter = (ownerId: number, visibility: ReturnType<typeof sql>) =>
-    sql`(select coalesce(sum(count), 0) from project_counts where owner_id = ${ownerId} ${visibility} ${archivedIs('archived')})`;
+    sql`(select coalesce(sum(count), 0) from project_counts where owner_id = ${ownerId} ${visibility} ${archivedIs()})`;
   const memberRows = (userId: number, memberOf: number[], visibility: ReturnType<typeof sql>) =>
-    sql`(select count(*) from projects where id = any(${memberOf}::int[]) and owner_id is distinct from ${userId} ${visibility} ${archivedIs('archived')})`;
+    sql`(select count(*) from projects where id = any(${memberOf}::int[]) and owner_id is distinct from ${userId} ${visibility} ${archivedIs()})`;
   const parts =
     audience.kind === 'all'
       ? [counter(-1, sql``)]
