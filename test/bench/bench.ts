@@ -76,17 +76,26 @@ async function main() {
   env.LOG_LEVEL = 'warn';
   log(`starting a stack in ${dir} ...`);
   const stack = await startStack({ dataDir: dir, env, freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
-  // Interrupted (Ctrl-C, a CI timeout): stop the stack and remove its data before going; the
-  // anchor servers are this process's children and go with it.
+  const extra: ProcessRoot[] = [];
+  // Interrupted (Ctrl-C, a CI timeout): stop the anchor servers (a signal to this process alone
+  // does not reach its children) and the stack, and remove the data before going.
   const interrupted = (signal: NodeJS.Signals) => {
-    log(`\n${signal}: stopping the stack`);
+    log(`\n${signal}: stopping the anchors and the stack`);
+    for (const { pid } of extra) {
+      try {
+        // Only while it is still our child (an anchor already stopped may have had its pid reused).
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
     void stack.stop().finally(() => {
       rmSync(dir, { recursive: true, force: true });
       process.exit(130);
     });
   };
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-  const extra: ProcessRoot[] = [];
   const report = new Report();
   let failed = false;
   try {
