@@ -1,20 +1,21 @@
 import { loadConfig } from '@hub/common';
 
-export const loadGatewayConfig = () =>
-  loadConfig([
-    'GATEWAY_PORT',
-    'IDENTITY_URL',
-    'PROJECTS_URL',
-    'MEMBERSHIP_URL',
-    'REPOSITORY_URL',
-    'MERGEREQUESTS_URL',
-    'NOTES_URL',
-    'HOOKS_URL',
-    'REDIS_URL',
-    'PRINCIPAL_SECRET',
-    'PRINCIPAL_CACHE_TTL_MS',
-    'LOG_LEVEL',
-    'SHUTDOWN_GRACE_MS',
-  ] as const);
+/** What the gateway's runtime reads, wherever it runs (its own process or inside the facade). */
+const RUNTIME_VARIABLES = [
+  'IDENTITY_URL',
+  'PROJECTS_URL',
+  'MEMBERSHIP_URL',
+  'REPOSITORY_URL',
+  'MERGEREQUESTS_URL',
+  'NOTES_URL',
+  'HOOKS_URL',
+  'REDIS_URL',
+  'PRINCIPAL_SECRET',
+  'PRINCIPAL_CACHE_TTL_MS',
+] as const;
 
-export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+export const loadGatewayRuntimeConfig = () => loadConfig(RUNTIME_VARIABLES);
+
+export const loadGatewayConfig = () => loadConfig([...RUNTIME_VARIABLES, 'GATEWAY_PORT', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS'] as const);
+
+export type GatewayRuntimeConfig = ReturnType<typeof loadGatewayRuntimeConfig>;

@@ -8,7 +8,7 @@ import { createEventReader, createRedis, followEvents, identityEvents, signPrinc
 import { Pool } from 'undici';
 import type { GatewayContext } from './context';
 import { readCredentials } from './credentials';
-import type { GatewayConfig } from './env';
+import type { GatewayRuntimeConfig } from './env';
 import { createGatewayErrorFormatter } from './errors';
 import { PrincipalCache } from './principal-cache';
 import { createPrincipalResolver, type PrincipalOutcome } from './principal-resolver';
@@ -20,9 +20,6 @@ interface SubgraphEntry {
   sdl: string;
   urlVariable: string;
 }
-
-/** What the gateway needs of the configuration; the facade passes the same names when it embeds one. */
-export type GatewayRuntimeConfig = Omit<GatewayConfig, 'GATEWAY_PORT' | 'LOG_LEVEL' | 'SHUTDOWN_GRACE_MS'>;
 
 /**
  * The gateway without its HTTP listener: the composed schema and query planner, the credential →

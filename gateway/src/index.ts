@@ -1,2 +1,3 @@
 // What other packages use of the gateway: its runtime, for the facade's embedded mode.
-export { startGatewayRuntime, type GatewayRuntime, type GatewayRuntimeConfig } from './gateway-runtime';
+export { loadGatewayRuntimeConfig, type GatewayRuntimeConfig } from './env';
+export { startGatewayRuntime, type GatewayRuntime } from './gateway-runtime';

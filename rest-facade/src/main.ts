@@ -1,8 +1,8 @@
 import { closeServer, createLogger, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
-import { startGatewayRuntime } from '@hub/gateway';
+import { loadGatewayRuntimeConfig, startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
 import { createEmbeddedGatewayClient } from './embedded-gateway-client';
-import { loadFacadeConfig, loadEmbeddedGatewayConfig } from './env';
+import { loadFacadeConfig } from './env';
 import { createRemoteGatewayClient } from './gateway-client';
 import { createGitHttpProxy } from './git-http';
 import { createDownloadRoutes } from './routes/repository-downloads';
@@ -13,7 +13,7 @@ async function main() {
   const logger = createLogger('rest-facade', config.LOG_LEVEL);
   const gateway =
     config.GATEWAY_MODE === 'embedded'
-      ? createEmbeddedGatewayClient(await startGatewayRuntime(loadEmbeddedGatewayConfig(), logger))
+      ? createEmbeddedGatewayClient(await startGatewayRuntime(loadGatewayRuntimeConfig(), logger))
       : createRemoteGatewayClient(config.GATEWAY_URL);
   const gitHttp = createGitHttpProxy({ gateway, workerUrl: config.GIT_WORKER_HTTP_URL, secret: config.PRINCIPAL_SECRET, logger });
   const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET });
