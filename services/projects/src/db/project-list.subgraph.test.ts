@@ -72,6 +72,18 @@ describe('project list totals', () => {
     await expectTotalsToMatchRows(db.sql);
   });
 
+  it('are exact after statements that write many projects at once', async () => {
+    await db.sql`insert into projects (namespace_id, namespace_path, namespace_name, owner_id, creator_id, name, path, visibility_level)
+      select 1 + g % 3, 'ns', 'ns', case when g % 4 = 0 then null else 1 + g % 3 end, 1, 'bulk' || g, 'bulk' || g, (g % 3) * 10
+      from generate_series(1, 500) as g`;
+    await expectTotalsToMatchRows(db.sql);
+    await db.sql`update projects set archived = not archived, visibility_level = 20 where name like 'bulk%' and id % 2 = 0`;
+    await db.sql`update projects set owner_id = 4 where name like 'bulk%' and id % 5 = 0`;
+    await expectTotalsToMatchRows(db.sql);
+    await db.sql`delete from projects where name like 'bulk%' and id % 3 = 0`;
+    await expectTotalsToMatchRows(db.sql);
+  });
+
   it('are exact under concurrent creates and deletes (no lost counter update, no deadlock)', async () => {
     await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
