@@ -1,9 +1,6 @@
 import { createSql, type Sql } from '@hub/common';
 import type { BenchApi } from './api';
 
-/** Rows of the projects table per statement (see copyProjects). */
-const PROJECT_BATCH = 5_000;
-
 /**
  * The bench user's projects. A few are made through the REST API (so every service has them as
  * the product makes them); the rest are copied from one of those in bulk, straight into the
@@ -86,19 +83,12 @@ export class ProjectSeeder {
     };
     const first = await sql.unsafe(`select coalesce(max(id), 0) as max from projects.projects`);
     const before = Number(first[0].max);
-    // In batches of PROJECT_BATCH rows, a statement (and transaction) each: the projects table's
-    // per-row trigger upserts the same few counter rows (project_counts), and within one
-    // transaction every upsert walks the versions the earlier ones left, so one statement of
-    // 98,000 rows took minutes (quadratic: 10,000 rows 3.2 s, 40,000 rows 35 s; 5,000 rows 0.5 s).
-    for (let start = from + 1; start <= from + n; start += PROJECT_BATCH) {
-      const end = Math.min(from + n, start + PROJECT_BATCH - 1);
-      await step(
-        `projects.projects ${start}..${end}`,
-        `insert into projects.projects (${projectColumns.map((c) => q(c.name)).join(', ')})
-         select ${projectColumns.map((c) => override[c.name] ?? `t.${q(c.name)}`).join(', ')}
-         from projects.projects t, generate_series(${start}, ${end}) g where t.id = ${template} order by g`,
-      );
-    }
+    await step(
+      'projects.projects',
+      `insert into projects.projects (${projectColumns.map((c) => q(c.name)).join(', ')})
+       select ${projectColumns.map((c) => override[c.name] ?? `t.${q(c.name)}`).join(', ')}
+       from projects.projects t, generate_series(${from + 1}, ${from + n}) g where t.id = ${template} order by g`,
+    );
     // Every other table of the two schemas with rows of the template project: one copy per new project.
     const tables = await sql`
       select c.table_schema, c.table_name from information_schema.columns c
