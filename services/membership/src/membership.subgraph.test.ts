@@ -122,6 +122,10 @@ describe('membership subgraph', () => {
     expect(await memberProjectIds(db.sql, OWNER)).toEqual([101]);
     expect((await memberProjectIds(db.sql, MASTER)).sort()).toEqual([100]);
     expect(await memberProjectIds(db.sql, STRANGER)).toEqual([]);
+    // A transfer swaps whose row counts as their own: MASTER's creator row in 101 is listed now.
+    await db.sql.begin((tx) => applyProjectFacts(tx, facts(101, { ownerId: OWNER, creatorId: MASTER })));
+    expect(await memberProjectIds(db.sql, OWNER)).toEqual([]);
+    expect((await memberProjectIds(db.sql, MASTER)).sort()).toEqual([100, 101]);
   });
 
   it('applies project facts newest first: an older version changes nothing, a deletion ends the team', async () => {

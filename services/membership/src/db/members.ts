@@ -73,7 +73,7 @@ export async function deleteMember(tx: TransactionSql, projectId: number, userId
 export async function memberProjectIds(sql: Db, userId: number): Promise<number[]> {
   const rows = await sql<{ projectId: number }[]>`
     select m.project_id from members m join project_facts f on f.project_id = m.project_id
-    where m.user_id = ${userId} and not f.deleted and f.owner_id is distinct from ${userId}
+    where m.user_id = ${userId} and not m.of_owner and not f.deleted
     union
     select f.project_id from group_members g join project_facts f on f.namespace_id = g.group_id
     where g.user_id = ${userId} and not f.deleted and f.owner_id is distinct from ${userId}`;
