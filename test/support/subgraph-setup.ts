@@ -5,7 +5,7 @@ import { tempDir } from './global-setup';
 /** Subgraph tests need only Postgres: a server of their own, started once for the run. */
 export default async function subgraphSetup(): Promise<void> {
   const dir = tempDir('hub-subgraph-pg-');
-  const pg = await startPostgres({ dir, port: await freePort(), log: () => {} });
+  const pg = await startPostgres({ dir, port: await freePort(), log: () => {}, durable: false });
   process.env.HUB_TEST_DATABASE_URL = pg.url;
   (globalThis as { __hubSubgraphPg?: { stop: () => Promise<void>; dir: string } }).__hubSubgraphPg = {
     dir,

@@ -6,7 +6,7 @@ async function start() {
   const { DATA_DIR } = loadConfig(['DATA_DIR'] as const);
   const log = (line: string) => process.stdout.write(`\x1b[1mstart       |\x1b[0m ${line}\n`);
   log(`data in ${DATA_DIR}`);
-  const stack = await startStack({ dataDir: DATA_DIR, env: { ...process.env }, freePorts: false, logs: { kind: 'console' }, log });
+  const stack = await startStack({ dataDir: DATA_DIR, env: { ...process.env }, freePorts: false, logs: { kind: 'console' }, log, durable: true });
   const banner = [
     '',
     `  REST API (v3)  ${stack.env.EXTERNAL_URL}/api/v3`,

@@ -1,12 +1,31 @@
-import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chownSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { execFileAsync, ensureDebianPackage, isRoot, run } from './system';
 
 const DATABASE = 'hub';
 
+/**
+ * Where Postgres keeps its data when the folder asked for is out of the server user's reach.
+ * As root, Postgres runs as another user, and a clone under a home of mode 700 (root's, or a
+ * `mktemp -d`) is a folder that user cannot enter: initdb answered "Permission denied". Granting
+ * it a way in would mean changing the modes or ACLs of the user's own folders (and setfacl is not
+ * always installed), so the server's files move instead, to a folder of their own under
+ * /var/lib (kept across reboots, unlike /tmp, /var/tmp's ageing or $XDG_RUNTIME_DIR), named after
+ * a hash of the folder asked for: one clone always finds its own data again, and two clones never
+ * share. A symlink in the folder asked for shows where the data went.
+ */
+export const RELOCATED_ROOT = '/var/lib/v3hub';
+
+interface ServerUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
 /** Postgres refuses to run as root: as root, run it as the `postgres` user, else as nobody. */
-async function serverUser(): Promise<{ name: string; uid: number; gid: number } | null> {
+async function serverUser(): Promise<ServerUser | null> {
   if (!isRoot()) return null;
   for (const name of ['postgres', 'nobody']) {
     try {
@@ -35,31 +54,75 @@ async function binDir(log: (line: string) => void): Promise<string> {
   return installed;
 }
 
+/** Runs a command as `user` (or as ourselves when null). */
+function runAs(user: ServerUser | null, command: string, args: string[], cwd: string) {
+  return user
+    ? run('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', command, ...args], { cwd })
+    : run(command, args, { cwd });
+}
+
 /**
- * Starts (initialising on first use) a Postgres server under `dir`, listening on loopback only,
- * and makes sure the `hub` database exists. Reuses a server already running on that folder.
+ * The folder the server keeps its files in: `dir` itself when the server user can write there,
+ * else a folder of its own under RELOCATED_ROOT (see there why).
  */
-export async function startPostgres(options: { dir: string; port: number; log: (line: string) => void }) {
-  const { dir, port, log } = options;
+export async function serverDir(dir: string, user: ServerUser | null): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  if (!user) return dir;
+  chownSync(dir, user.uid, user.gid);
+  const reachable = await runAs(user, 'test', ['-w', dir, '-a', '-x', dir], '/').then(() => true, () => false);
+  if (reachable) return dir;
+  const key = createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 16);
+  mkdirSync(RELOCATED_ROOT, { recursive: true, mode: 0o755 });
+  const relocated = join(RELOCATED_ROOT, `postgres-${key}`);
+  mkdirSync(relocated, { recursive: true, mode: 0o700 });
+  chownSync(relocated, user.uid, user.gid);
+  const pointer = join(dir, 'data');
+  if (!existsSync(pointer)) symlinkSync(join(relocated, 'data'), pointer);
+  return relocated;
+}
+
+export interface PostgresOptions {
+  dir: string;
+  port: number;
+  log: (line: string) => void;
+  /**
+   * fsync and synchronous commits on: what `npm start` keeps must survive a machine crash. The
+   * test stacks turn it off (their data is thrown away after the run, and syncing every commit
+   * costs them minutes).
+   */
+  durable: boolean;
+}
+
+/**
+ * Starts (initialising on first use) a Postgres server for `dir`, listening on loopback only,
+ * and makes sure the `hub` database exists. A server still running on that folder (left by a
+ * launcher that died) is stopped first, so the one that answers has these settings.
+ */
+export async function startPostgres(options: PostgresOptions) {
+  const { port, log, durable } = options;
   const bin = await binDir(log);
   const user = await serverUser();
-  const as = (command: string, args: string[]) =>
-    user ? run('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', join(bin, command), ...args], { cwd: dir }) : run(join(bin, command), args, { cwd: dir });
+  const dir = await serverDir(options.dir, user);
+  if (dir !== options.dir) log(`Postgres keeps its data in ${dir} (the postgres user cannot enter ${options.dir})`);
+  const as = (command: string, args: string[]) => runAs(user, join(bin, command), args, dir);
   const data = join(dir, 'data');
-  mkdirSync(dir, { recursive: true });
-  if (user) chownSync(dir, user.uid, user.gid);
   if (!existsSync(join(data, 'PG_VERSION'))) {
     log('initialising a Postgres data folder');
-    await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', ...(durable ? [] : ['--no-sync'])]);
   }
-  const running = await as('pg_ctl', ['-D', data, 'status']).then(() => true, () => false);
-  if (!running) {
-    await as('pg_ctl', [
-      '-D', data, '-l', join(dir, 'postgres.log'), '-w', '-t', '60',
-      '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200 -c fsync=off -c synchronous_commit=off`,
-      'start',
-    ]);
+  const stop = async () => {
+    await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => {});
+  };
+  if (await as('pg_ctl', ['-D', data, 'status']).then(() => true, () => false)) {
+    log('stopping a Postgres left running on this data folder');
+    await stop();
   }
+  const sync = durable ? '-c fsync=on -c synchronous_commit=on -c full_page_writes=on' : '-c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  await as('pg_ctl', [
+    '-D', data, '-l', join(dir, 'postgres.log'), '-w', '-t', '60',
+    '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200 ${sync}`,
+    'start',
+  ]);
   const admin = postgres({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 1, onnotice: () => {} });
   try {
     const [exists] = await admin`select 1 from pg_database where datname = ${DATABASE}`;
@@ -69,8 +132,8 @@ export async function startPostgres(options: { dir: string; port: number; log: (
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`,
-    stop: async () => {
-      await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => {});
-    },
+    /** The server's data folder (for pg_ctl, and for finding a server a dead launcher left). */
+    dataDir: data,
+    stop,
   };
 }

@@ -15,6 +15,11 @@ export interface StackOptions {
   freePorts: boolean;
   logs: LogSink;
   log: (line: string) => void;
+  /**
+   * Postgres with fsync and synchronous commits on: `npm start` keeps its data. Off by default,
+   * for the test and bench stacks, whose data is thrown away after the run.
+   */
+  durable?: boolean;
 }
 
 export interface Stack {
@@ -54,7 +59,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
   try {
     if (!env.DATABASE_URL) {
-      const pg = await startPostgres({ dir: join(dataDir, 'postgres'), port: await port('LOCAL_POSTGRES_PORT', 15432), log: options.log });
+      const pg = await startPostgres({ dir: join(dataDir, 'postgres'), port: await port('LOCAL_POSTGRES_PORT', 15432), log: options.log, durable: options.durable ?? false });
       stops.unshift(pg.stop);
       env.DATABASE_URL = pg.url;
     }
