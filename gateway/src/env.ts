@@ -12,6 +12,10 @@ const RUNTIME_VARIABLES = [
   'REDIS_URL',
   'PRINCIPAL_SECRET',
   'PRINCIPAL_CACHE_TTL_MS',
+  'GRAPHQL_MAX_DEPTH',
+  'GRAPHQL_MAX_ALIASES',
+  'GRAPHQL_MAX_TOKENS',
+  'GRAPHQL_MAX_COST',
 ] as const;
 
 export const loadGatewayRuntimeConfig = () => loadConfig(RUNTIME_VARIABLES);

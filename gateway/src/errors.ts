@@ -1,5 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ErrorCode, isShownAsIs, type Logger } from '@hub/common';
+import type { ErrorRequestHandler } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 
 /** A fetch to a subgraph that never got an answer: the service is down or unreachable. */
@@ -32,5 +33,22 @@ export function createGatewayErrorFormatter(logger: Logger) {
     }
     logger.error({ err: original, formatted }, 'unexpected gateway error');
     return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
+  };
+}
+
+/**
+ * A request body express cannot read (malformed JSON, too large) gets a GraphQL-shaped answer,
+ * never express's default page, which shows the stack trace unless NODE_ENV is production.
+ */
+export function bodyErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: { status?: unknown; type?: string }, _req, res, _next) => {
+    const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 500) {
+      logger.error({ err: error }, 'unexpected gateway error');
+      res.status(500).json({ errors: [{ message: '500 Internal Server Error', extensions: { code: ErrorCode.INTERNAL } }] });
+      return;
+    }
+    const message = status === 413 ? '413 Request Entity Too Large' : `${status} (Bad request) malformed request body`;
+    res.status(status).json({ errors: [{ message, extensions: { code: ErrorCode.BAD_REQUEST } }] });
   };
 }

@@ -10,6 +10,7 @@ import type { GatewayContext } from './context';
 import { readCredentials } from './credentials';
 import type { GatewayRuntimeConfig } from './env';
 import { createGatewayErrorFormatter } from './errors';
+import { graphqlProtection, limitsOf } from './graphql-limits';
 import { PrincipalCache } from './principal-cache';
 import { createPrincipalResolver, type PrincipalOutcome } from './principal-resolver';
 import { SignedSubgraphSource, subgraphAgent } from './subgraph-source';
@@ -54,13 +55,18 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
     supergraphSdl: readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'),
     buildService: ({ name }) => new SignedSubgraphSource(`${subgraphUrls[name]}/graphql`),
   });
+  // The same limits for the gateway process's callers and the facade's documents run in-process.
+  const protection = graphqlProtection(limitsOf(config));
   const server = new ApolloServer<GatewayContext>({
     gateway,
     formatError: createGatewayErrorFormatter(logger),
     includeStacktraceInErrorResponses: false,
+    validationRules: protection.validationRules,
+    parseOptions: protection.parseOptions,
     // Nothing here caches by cache hints; the plugin would only add work to every request.
-    plugins: [ApolloServerPluginCacheControlDisabled()],
-    // Apollo turns introspection off when NODE_ENV is production; internal teams explore the graph.
+    plugins: [ApolloServerPluginCacheControlDisabled(), ...protection.plugins],
+    // Apollo turns introspection off when NODE_ENV is production; internal teams explore the
+    // graph (signed in: graphql-limits refuses it to anonymous callers).
     introspection: true,
   });
   await server.start();

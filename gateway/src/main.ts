@@ -1,21 +1,25 @@
+// First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import '@hub/common/tracing';
 import { expressMiddleware } from '@as-integrations/express5';
 import { INTERNAL_BODY_LIMIT, closeServer, createLogger, createObservedApp, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
 import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
+import { bodyErrorHandler } from './errors';
 
 async function main() {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const runtime = await startGatewayRuntime(config, logger);
 
-  const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady } });
+  const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady }, logger });
   app.use(
     '/graphql',
     express.json({ limit: INTERNAL_BODY_LIMIT }),
     expressMiddleware(runtime.server, { context: async ({ req }) => runtime.contextFor(req.headers) }),
   );
 
+  app.use(bodyErrorHandler(logger));
   const http = await listen(app, config.GATEWAY_PORT);
   logger.info({ port: config.GATEWAY_PORT, subgraphs: runtime.subgraphUrls }, 'gateway listening');
 

@@ -194,6 +194,18 @@ export const CONFIG_TABLE = {
     fallback: '5000',
     parse: integer,
   }),
+  GRAPHQL_MAX_DEPTH: spec({
+    description: 'Deepest selection a GraphQL document may nest, fragments counted (the facade\'s deepest is 10).',
+    fallback: '12',
+    parse: integer,
+  }),
+  GRAPHQL_MAX_ALIASES: spec({ description: 'Most aliases a GraphQL document may use (the facade\'s most is 33).', fallback: '50', parse: integer }),
+  GRAPHQL_MAX_TOKENS: spec({ description: 'Most lexical tokens a GraphQL document may have (the facade\'s most is 206).', fallback: '1000', parse: integer }),
+  GRAPHQL_MAX_COST: spec({
+    description: 'Highest cost of a GraphQL document, graphql-armor\'s estimate: objects 2, scalars 1, times 1.5 per level (the facade\'s highest is 1,380).',
+    fallback: '5000',
+    parse: integer,
+  }),
   ACCESS_CACHE_TTL_MS: spec({
     description: "How long a service reuses membership's answer to what a user may do on a project; membership's events end it sooner.",
     fallback: '2000',

@@ -1,0 +1,99 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { ErrorCode } from '@hub/common';
+import { BREAK, GraphQLError, visit, type DocumentNode, type ParseOptions, type ValidationRule } from 'graphql';
+import type { GatewayContext } from './context';
+
+/** The limits a document must keep to; the facade's own documents stay well inside the defaults. */
+export interface GraphQLLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxTokens: number;
+  maxCost: number;
+}
+
+export const limitsOf = (config: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_ALIASES: number; GRAPHQL_MAX_TOKENS: number; GRAPHQL_MAX_COST: number }): GraphQLLimits => ({
+  maxDepth: config.GRAPHQL_MAX_DEPTH,
+  maxAliases: config.GRAPHQL_MAX_ALIASES,
+  maxTokens: config.GRAPHQL_MAX_TOKENS,
+  maxCost: config.GRAPHQL_MAX_COST,
+});
+
+const isAnonymous = (context: GatewayContext | undefined) => !context?.principal || (context.principal.userId === null && !context.principal.system);
+
+// graphql-js ends its messages with the suggestion: `... Did you mean "login" or "logout"?`
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/** Lists the schema's names to nobody who has not signed in: anonymous callers get no hints. */
+const noSuggestionsForAnonymous: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart({ contextValue }) {
+    if (!isAnonymous(contextValue)) return {};
+    return {
+      async didEncounterErrors({ errors }) {
+        for (const error of errors) (error as { message: string }).message = error.message.replace(SUGGESTION, '');
+      },
+    };
+  },
+};
+
+const introspects = (document: DocumentNode) => {
+  let found = false;
+  visit(document, {
+    Field(field) {
+      if (field.name.value === '__schema' || field.name.value === '__type') {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+};
+
+/**
+ * Introspection is for the internal teams who sign in; anonymous callers may still ask for
+ * `__typename`. Decided per request (the validated document is cached for every caller alike).
+ */
+const introspectionForSignedIn: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart({ contextValue }) {
+    if (!isAnonymous(contextValue)) return {};
+    return {
+      async didResolveOperation({ document }) {
+        if (introspects(document)) {
+          throw new GraphQLError('401 Unauthorized: introspection needs a signed-in caller', {
+            extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 401 } },
+          });
+        }
+      },
+    };
+  },
+};
+
+/**
+ * Depth, alias, directive and cost limits (graphql-armor's validation rules), checked when a
+ * document is first validated (Apollo caches it afterwards, so repeated documents cost nothing
+ * more); the token limit in the parser itself; and the two rules that depend on who asks.
+ */
+export function graphqlProtection(limits: GraphQLLimits): {
+  validationRules: ValidationRule[];
+  parseOptions: ParseOptions;
+  plugins: ApolloServerPlugin<GatewayContext>[];
+} {
+  const armor = new ApolloArmor({
+    maxDepth: { n: limits.maxDepth, flattenFragments: false },
+    maxAliases: { n: limits.maxAliases },
+    costLimit: { maxCost: limits.maxCost },
+    maxDirectives: { n: 50 },
+    // graphql-js counts tokens as it parses and stops at the limit with a parse error (400).
+    // graphql-armor's plugin for it throws out of Apollo's request pipeline instead: a syntax
+    // error or a long document became an unhandled error, not an answer.
+    maxTokens: { enabled: false },
+    // Replaced by noSuggestionsForAnonymous: signed-in callers keep graphql-js's hints.
+    blockFieldSuggestion: { enabled: false },
+  }).protect();
+  return {
+    validationRules: armor.validationRules,
+    parseOptions: { maxTokens: limits.maxTokens },
+    plugins: [noSuggestionsForAnonymous, introspectionForSignedIn],
+  };
+}
