@@ -1,7 +1,7 @@
 import type { AccessClient, Principal, ProjectAccess, Sql, UserProfile } from '@hub/common';
 import DataLoader from 'dataloader';
 import type { NamespaceCopyRow } from './db/namespaces';
-import { countForks, findProjectsByIds, type ProjectRow } from './db/projects';
+import { countForks, findShownProjectsByIds, type ProjectParent } from './db/projects';
 import type { ProjectsService } from './projects-service';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
@@ -22,7 +22,7 @@ export function createLoaders(sql: Sql, access: AccessClient, projects: Projects
       const found = await projects.namespacesByIds(ids);
       return ids.map((id) => found.get(id) ?? null);
     }),
-    projectById: new DataLoader<number, ProjectRow | null>(async (ids) => byKey(ids, await findProjectsByIds(sql, ids), (p) => p.id)),
+    projectById: new DataLoader<number, ProjectParent | null>(async (ids) => byKey(ids, await findShownProjectsByIds(sql, ids), (p) => p.id)),
     forksCount: new DataLoader<number, number>(async (ids) => {
       const counts = await countForks(sql, ids);
       return ids.map((id) => counts.get(id) ?? 0);

@@ -1,4 +1,5 @@
 import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import type { NamespaceCopyRow } from './namespaces';
 
 /** A row of projects.projects, camelCased. */
 export interface ProjectRow {
@@ -53,13 +54,52 @@ export type ProjectChanges = Partial<
 
 type Db = Sql | TransactionSql;
 
+/**
+ * A project as the reads that show one return it: the row, its namespace copy (null when projects
+ * holds none yet) and its fork count, read in the statement that finds the row. Showing a page
+ * then costs one round trip to Postgres instead of three; rows from writes lack the extras and
+ * the resolvers load them.
+ */
+export interface ShownProjectRow extends ProjectRow {
+  namespaceCopy: NamespaceCopyRow | null;
+  forksCount: number;
+}
+
+/** What a Project resolver gets: a row, with the extras when a read brought them. */
+export type ProjectParent = ProjectRow & Partial<Pick<ShownProjectRow, 'namespaceCopy' | 'forksCount'>>;
+
+type Fragment = ReturnType<Sql>;
+
+/** `rows` (a subquery of projects rows) with their extras, in `order` (the page's, re-applied). */
+async function selectShown(sql: Db, rows: Fragment, order: Fragment = sql``): Promise<ShownProjectRow[]> {
+  const found = await sql<ExtrasRow[]>`
+    select p.*, (select count(*) from projects f where f.forked_from_project_id = p.id)::int as forks_count,
+      n.id as ns_id, n.path as ns_path, n.name as ns_name, n.kind as ns_kind, n.description as ns_description,
+      n.owner_id as ns_owner_id, n.owner as ns_owner, n.created_at as ns_created_at, n.updated_at as ns_updated_at
+    from (${rows}) p left join namespaces n on n.id = p.namespace_id ${order}`;
+  return found.map(shown);
+}
+
+type ExtrasRow = ProjectRow & { forksCount: number } & { [K in keyof NamespaceCopyRow as `ns${Capitalize<K>}`]: NamespaceCopyRow[K] | null };
+
+function shown({ nsId, nsPath, nsName, nsKind, nsDescription, nsOwnerId, nsOwner, nsCreatedAt, nsUpdatedAt, ...row }: ExtrasRow): ShownProjectRow {
+  const namespaceCopy =
+    nsId === null
+      ? null
+      : { id: nsId, path: nsPath!, name: nsName!, kind: nsKind!, description: nsDescription!, ownerId: nsOwnerId, owner: nsOwner, createdAt: nsCreatedAt!, updatedAt: nsUpdatedAt! };
+  return { ...row, namespaceCopy };
+}
+
+export async function findShownProjectsByIds(sql: Db, ids: readonly number[]): Promise<ShownProjectRow[]> {
+  return selectShown(sql, sql`select * from projects where id in ${sql(ids as number[])}`);
+}
+
 export async function findProjectsByIds(sql: Db, ids: readonly number[]): Promise<ProjectRow[]> {
   return sql<ProjectRow[]>`select * from projects where id in ${sql(ids as number[])}`;
 }
 
-export async function findProjectByFullPath(sql: Db, namespacePath: string, path: string): Promise<ProjectRow | undefined> {
-  const [row] = await sql<ProjectRow[]>`
-    select * from projects where lower(namespace_path) = lower(${namespacePath}) and lower(path) = lower(${path})`;
+export async function findProjectByFullPath(sql: Db, namespacePath: string, path: string): Promise<ShownProjectRow | undefined> {
+  const [row] = await selectShown(sql, sql`select * from projects where lower(namespace_path) = lower(${namespacePath}) and lower(path) = lower(${path})`);
   return row;
 }
 
@@ -92,6 +132,14 @@ export async function updateProject(tx: TransactionSql, id: number, changes: Pro
     ? await tx<ProjectRow[]>`
         update projects set ${tx(changes as Record<string, unknown>)}, version = version + 1, updated_at = now() where id = ${id} returning *`
     : await tx<ProjectRow[]>`update projects set version = version + 1, updated_at = now() where id = ${id} returning *`;
+  return row;
+}
+
+/** Records `id` as a fork of `forkedFromId` unless it is already a fork of something. */
+export async function setForkedFrom(tx: TransactionSql, id: number, forkedFromId: number): Promise<ProjectRow | undefined> {
+  const [row] = await tx<ProjectRow[]>`
+    update projects set forked_from_project_id = ${forkedFromId}, version = version + 1, updated_at = now()
+    where id = ${id} and forked_from_project_id is null returning *`;
   return row;
 }
 
@@ -150,7 +198,7 @@ export interface ListFilter {
   sort: 'asc' | 'desc';
 }
 
-export async function listProjects(sql: Db, filter: ListFilter, window: PageWindow): Promise<{ rows: ProjectRow[]; total: number }> {
+export async function listProjects(sql: Db, filter: ListFilter, window: PageWindow): Promise<{ rows: ShownProjectRow[]; total: number }> {
   const a = filter.audience;
   const audience =
     a.kind === 'all'
@@ -171,9 +219,10 @@ export async function listProjects(sql: Db, filter: ListFilter, window: PageWind
     ${filter.nameContains ? sql`and name ilike ${containsPattern(filter.nameContains)}` : sql``}
     ${filter.namespaceId !== undefined ? sql`and namespace_id = ${filter.namespaceId}` : sql``}`;
   // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
-  const order = sql`order by ${sql(filter.orderBy)} ${filter.sort === 'asc' ? sql`asc` : sql`desc`}, id ${filter.sort === 'asc' ? sql`asc` : sql`desc`}`;
+  const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
+  const order = (table: string): Fragment => sql`order by ${sql(`${table}.${filter.orderBy}`)} ${direction}, ${sql(`${table}.id`)} ${direction}`;
   const [rows, total] = await Promise.all([
-    sql<ProjectRow[]>`select * from projects ${where} ${order} limit ${window.perPage} offset ${window.offset}`,
+    selectShown(sql, sql`select * from projects ${where} ${order('projects')} limit ${window.perPage} offset ${window.offset}`, order('p')),
     filter.search || filter.nameContains || filter.namespaceId !== undefined
       ? sql<{ count: number }[]>`select count(*)::int as count from projects ${where}`.then(([row]) => row.count)
       : countAudience(sql, a, filter.archived),

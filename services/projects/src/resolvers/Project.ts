@@ -19,17 +19,20 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
     httpUrlToRepo: (p) => urlsOf(p).httpUrlToRepo,
     webUrl: (p) => urlsOf(p).webUrl,
     // Both from projects' copy of the namespace (see the @provides in the schema).
-    namespace: async (p, _args, { loaders }) => {
-      const namespace = await loaders.namespaceById.load(p.namespaceId);
+    // Plain values when the read brought the namespace copy (graphql-js then resolves the field
+    // without a promise); the loader when it did not.
+    namespace: (p, _args, { loaders }) => p.namespaceCopy ?? loaders.namespaceById.load(p.namespaceId).then((namespace) => {
       if (!namespace) throw new Error(`namespace ${p.namespaceId} of project ${p.id} is unknown to identity`);
       return namespace;
-    },
-    owner: async (p, _args, { loaders }) => (await loaders.namespaceById.load(p.namespaceId))?.owner ?? null,
-    nameWithNamespace: async (p, _args, { loaders }) => nameWithNamespaceOf(p, await loaders.namespaceById.load(p.namespaceId)),
+    }),
+    owner: (p, _args, { loaders }) =>
+      p.namespaceCopy ? p.namespaceCopy.owner : loaders.namespaceById.load(p.namespaceId).then((namespace) => namespace?.owner ?? null),
+    nameWithNamespace: (p, _args, { loaders }) =>
+      p.namespaceCopy ? nameWithNamespaceOf(p, p.namespaceCopy) : loaders.namespaceById.load(p.namespaceId).then((namespace) => nameWithNamespaceOf(p, namespace)),
     pathWithNamespace: fullPathOf,
     avatarUrl: () => null,
     starCount: () => 0,
-    forksCount: (p, _args, { loaders }) => loaders.forksCount.load(p.id),
+    forksCount: (p, _args, { loaders }) => p.forksCount ?? loaders.forksCount.load(p.id),
     forkedFromProject: async (p, _args, context) =>
       p.forkedFromProjectId === null ? null : visibleProject(await context.loaders.projectById.load(p.forkedFromProjectId), context),
 
