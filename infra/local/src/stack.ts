@@ -1,6 +1,6 @@
 import { CONFIG_TABLE } from '@hub/common';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROCESSES, REPO_ROOT, startProcess, waitReady, type LogSink, type RunningProcess } from './processes';
 import { startPostgres } from './postgres-server';
@@ -75,6 +75,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     // The git worker's second port (gRPC), beside the HTTP one it is health-checked on.
     await port('GIT_WORKER_GRPC_PORT', Number(CONFIG_TABLE.GIT_WORKER_GRPC_PORT.fallback));
     env.PRINCIPAL_SECRET ??= randomBytes(32).toString('base64url');
+    // Identity seals private tokens with this key: it must outlive restarts, so it stays with the data.
+    env.TOKEN_ENCRYPTION_KEY ??= keptSecret(join(dataDir, 'token-encryption.key'));
     // Repositories live with the rest of this stack's data, never in a folder another stack shares.
     env.REPOS_ROOT ??= join(dataDir, 'repositories');
     env.EXTERNAL_URL ??= `http://localhost:${env.PORT}`;
@@ -155,4 +157,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     for (const s of stops) await s().catch(() => {});
     throw error;
   }
+}
+
+/** A random secret kept in a file only its owner reads, the same on every start with this data folder. */
+function keptSecret(file: string): string {
+  try {
+    writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return readFileSync(file, 'utf8').trim();
 }

@@ -189,6 +189,15 @@ export const CONFIG_TABLE = {
     },
     secret: true,
   }),
+  TOKEN_ENCRYPTION_KEY: spec({
+    description:
+      "Key identity seals users' private tokens with (AES-256-GCM; requests are matched by the tokens' SHA-256), so it can show GitLab 7's `private_token` to its owner. Keep it: tokens sealed under a lost key can no longer be shown, only reset. `npm start` keeps one in `DATA_DIR`.",
+    parse: (raw, name) => {
+      if (raw.length < 32) throw new Error(`${name} must be at least 32 characters`);
+      return raw;
+    },
+    secret: true,
+  }),
   PRINCIPAL_CACHE_TTL_MS: spec({
     description: 'How long the gateway caches a credential → principal lookup.',
     fallback: '5000',

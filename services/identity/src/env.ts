@@ -8,6 +8,7 @@ export const loadIdentityConfig = () =>
     'DB_POOL_MAX',
     'REDIS_URL',
     'PRINCIPAL_SECRET',
+    'TOKEN_ENCRYPTION_KEY',
     'MEMBERSHIP_URL',
     'ACCESS_CACHE_TTL_MS',
     'EXTERNAL_URL',

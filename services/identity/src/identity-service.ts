@@ -5,7 +5,8 @@ import { defaultProjectsLimit } from './db/settings';
 import * as oauthTokens from './db/oauth-tokens';
 import * as users from './db/users';
 import type { UserRow } from './db/users';
-import { hashPassword, verifyPassword } from './domain/passwords';
+import { hashPassword, needsRehash, verifyPassword } from './domain/passwords';
+import type { TokenSealer } from './domain/token-seal';
 import { digest, newOAuthToken, newPrivateToken } from './domain/tokens';
 import { userColumns, validateUserAttributes, type UserAttributes } from './domain/user-attributes';
 
@@ -46,8 +47,11 @@ type UserEventType = Extract<keyof typeof identityEvents.schemas, `user.${string
 const MAX_INT32 = 2 ** 31 - 1;
 
 /** Everything identity does to its data: users, tokens, namespaces, sign-ins. */
-export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTokenTtlSeconds: number }) {
-  const { sql } = deps;
+export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTokenTtlSeconds: number; sealer: TokenSealer }) {
+  const { sql, sealer } = deps;
+
+  /** A private token as stored: its digest to match requests, its sealed copy to show its owner. */
+  const storedToken = (token: string) => ({ privateTokenDigest: digest(token), privateTokenSealed: sealer.seal(token) });
 
   const event = (tx: TransactionSql, type: UserEventType, user: UserRow) =>
     identityEvents.record(tx, type, { user_id: user.id, username: user.username, email: user.email, name: user.name, is_admin: user.isAdmin, created_at: user.createdAt.toISOString() });
@@ -83,6 +87,11 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
       return null;
     }
     if (!(await verifyPassword(password, user.passwordHash)) || user.state !== 'active') return null;
+    // Hashes made with weaker parameters than today's are replaced while the password is at hand.
+    if (needsRehash(user.passwordHash)) {
+      const passwordHash = await hashPassword(password);
+      await sql`update users set password_hash = ${passwordHash} where id = ${user.id} and password_hash = ${user.passwordHash}`;
+    }
     return user;
   }
 
@@ -114,7 +123,7 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
         // GitLab's User#set_projects_limit: without a limit given, the application setting's.
         projectsLimit: attrs.projectsLimit ?? (await defaultProjectsLimit(sql)),
         passwordHash: await hashPassword(attrs.password!),
-        privateToken: newPrivateToken(),
+        ...storedToken(newPrivateToken()),
       };
       return sql
         .begin(async (tx) => {
@@ -201,23 +210,25 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
     /** A new random token, or the one given (the seeded root's ROOT_TOKEN). */
     async resetPrivateToken(userId: number, token = newPrivateToken()): Promise<string> {
       return sql.begin(async (tx) => {
-        const user = await users.updateUser(tx, userId, { privateToken: token });
+        const user = await users.updateUser(tx, userId, storedToken(token));
         if (!user) throw new DomainError(ErrorCode.NOT_FOUND, '404 User Not Found');
         await event(tx, 'user.private_token_reset', user);
-        return user.privateToken;
+        return token;
       });
     },
 
     /** The active user behind the credentials, or undefined. */
     async userForCredentials(credentials: Credentials): Promise<UserRow | undefined> {
       let user: UserRow | undefined;
-      if (credentials.privateToken) user = await users.findUserByPrivateToken(sql, credentials.privateToken);
+      // Tokens are found by their digest: the database compares digests, never the token, so how
+      // long a lookup takes says nothing about how close a guess was.
+      if (credentials.privateToken) user = await users.findUserByPrivateTokenDigest(sql, digest(credentials.privateToken));
       else if (credentials.basic) {
         // git's basic auth: the private token is accepted in place of the password, as GitLab did.
         const { login, secret } = credentials.basic;
         const owner = await users.findUserByLogin(sql, login);
-        const given = Buffer.from(secret);
-        const token = Buffer.from(owner?.privateToken ?? '');
+        const given = Buffer.from(digest(secret), 'hex');
+        const token = Buffer.from(owner?.privateTokenDigest ?? '', 'hex');
         if (owner && given.length === token.length && timingSafeEqual(given, token)) user = owner;
         else user = (await authenticatePassword(login, secret)) ?? undefined;
       } else {
@@ -226,9 +237,16 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
         const userId = await oauthTokens.findLiveTokenUser(sql, digest(token));
         if (userId !== undefined) user = await users.findUserById(sql, userId);
         // One widely used client sends private tokens as Bearer; GitLab accepted that too.
-        else if (credentials.bearer) user = await users.findUserByPrivateToken(sql, credentials.bearer);
+        else if (credentials.bearer) user = await users.findUserByPrivateTokenDigest(sql, digest(credentials.bearer));
       }
       return user?.state === 'active' ? user : undefined;
+    },
+
+    /** The user's private token, for the user alone (GitLab 7's UserLogin); null if it cannot be opened. */
+    privateTokenOf(user: UserRow): string | null {
+      const token = user.privateTokenSealed ? sealer.open(user.privateTokenSealed) : null;
+      if (token === null) deps.logger.warn({ userId: user.id }, 'private token cannot be unsealed (TOKEN_ENCRYPTION_KEY changed?); a reset issues a new one');
+      return token;
     },
 
     /** The sudo target: a numeric value is a user id, anything else a username (GitLab's rule). */

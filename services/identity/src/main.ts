@@ -19,6 +19,8 @@ import { createGroupsService } from './groups-service';
 import { loadIdentityConfig, SERVICE } from './env';
 import { CONSUMED_SERVICES, createEventHandler } from './events';
 import { createApplicationSettings } from './domain/application-settings';
+import { createTokenSealer } from './domain/token-seal';
+import { sealPlainTokens } from './db/users';
 import { createIdentityService } from './identity-service';
 import { createKeysService } from './keys-service';
 import { createLookupRouter } from './internal/lookup-routes';
@@ -35,7 +37,9 @@ async function main() {
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
-  const identity = createIdentityService({ sql, logger, oauthTokenTtlSeconds: config.OAUTH_TOKEN_TTL_S });
+  const sealer = createTokenSealer(config.TOKEN_ENCRYPTION_KEY);
+  await sealPlainTokens(sql, sealer.seal);
+  const identity = createIdentityService({ sql, logger, oauthTokenTtlSeconds: config.OAUTH_TOKEN_TTL_S, sealer });
   // Membership keeps group members and answers who may see or administer a group.
   const membership = createInternalClient({ baseUrl: config.MEMBERSHIP_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
   const groups = createGroupsService({ sql, membership, logger });

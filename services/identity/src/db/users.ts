@@ -9,7 +9,10 @@ export interface UserRow {
   state: 'active' | 'blocked';
   isAdmin: boolean;
   passwordHash: string;
-  privateToken: string;
+  /** SHA-256 of the private token, what requests are matched against. */
+  privateTokenDigest: string;
+  /** The token sealed for showing it to its owner (domain/token-seal.ts). */
+  privateTokenSealed: string | null;
   bio: string | null;
   skype: string;
   linkedin: string;
@@ -67,9 +70,23 @@ export async function findUserByEmail(sql: Db, email: string): Promise<UserRow |
   return row;
 }
 
-export async function findUserByPrivateToken(sql: Db, token: string): Promise<UserRow | undefined> {
-  const [row] = await sql<UserRow[]>`select * from users where private_token = ${token}`;
+export async function findUserByPrivateTokenDigest(sql: Db, tokenDigest: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from users where private_token_digest = ${tokenDigest}`;
   return row;
+}
+
+/**
+ * Seals the plain private tokens migration 0005 left and clears them; run on start, before
+ * requests are served (the key is a setting, so SQL alone could not). Safe to run in every
+ * replica at once: a row is changed only while its plain token is still there.
+ */
+export async function sealPlainTokens(sql: Sql, seal: (token: string) => string): Promise<number> {
+  const rows = await sql<{ id: number; privateToken: string }[]>`select id, private_token from users where private_token is not null`;
+  for (const row of rows) {
+    await sql`update users set private_token_sealed = ${seal(row.privateToken)}, private_token = null
+      where id = ${row.id} and private_token = ${row.privateToken}`;
+  }
+  return rows.length;
 }
 
 export interface UserFilter {

@@ -15,6 +15,12 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
+/** Whether a stored hash was made with other parameters than COST (sign-ins then rehash it). */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== COST.N || Number(r) !== COST.r || Number(p) !== COST.p;
+}
+
 /** Parameters are read from the stored hash, so raising COST later keeps old hashes valid. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, expected] = stored.split('$');

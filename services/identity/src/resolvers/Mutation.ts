@@ -18,7 +18,9 @@ const createSession =
     // The rest of this response is read as the user who just signed in, so their own account
     // settings resolve as they would on GET /user.
     context.principal = { userId: user.id, username: user.username, isAdmin: user.isAdmin, impersonatorId: null };
-    return { user, privateToken: user.privateToken };
+    // A token sealed under a key since replaced cannot be shown: the user, just proven by their
+    // password, gets a new one rather than none.
+    return { user, privateToken: identity.privateTokenOf(user) ?? (await identity.resetPrivateToken(user.id)) };
   };
 
 const createUser =

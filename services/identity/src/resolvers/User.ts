@@ -13,7 +13,7 @@ const setting =
   (user: UserRow, _args: unknown, { principal }: { principal: Principal }) =>
     mayReadSettings(principal, user) ? read(user) : null;
 
-export const createUserResolvers = ({ externalUrl }: ResolverDeps): UserResolvers => ({
+export const createUserResolvers = ({ externalUrl, identity }: ResolverDeps): UserResolvers => ({
   __resolveReference: (reference, { loaders }) => loaders.userById.load((reference as { id: number }).id),
   avatarUrl: (user) => gravatarUrl(user.email),
   webUrl: (user) => `${externalUrl}/u/${user.username}`,
@@ -28,5 +28,5 @@ export const createUserResolvers = ({ externalUrl }: ResolverDeps): UserResolver
   canCreateProject: setting((u) => u.projectsLimit > 0),
   twoFactorEnabled: setting(() => false),
   identities: setting((u) => (u.provider && u.externUid ? [{ provider: u.provider, externUid: u.externUid }] : [])),
-  privateToken: (user, _args, { principal }) => (isSelf(principal, user) ? user.privateToken : null),
+  privateToken: (user, _args, { principal }) => (isSelf(principal, user) ? identity.privateTokenOf(user) : null),
 });
