@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry of `npm start`, `npm test` and `npm run bench` on a fresh clone: needs only Node 20+ and
+// Entry of `npm start`, `npm test`, `npm run bench` and `npm run fuzz` on a fresh clone: needs only Node 20+ and
 // git. Installs the workspace with the pinned pnpm (when the lockfile changed since the last
 // install), builds everything (codegen, composition, TypeScript), then hands over.
 'use strict';
@@ -40,7 +40,10 @@ switch (command) {
   case 'bench':
     sh(process.execPath, [join(root, 'test/dist/bench/bench.js'), ...process.argv.slice(3)]);
     break;
+  case 'fuzz':
+    sh(process.execPath, [join(root, 'test/dist/fuzz/main.js'), ...process.argv.slice(3)]);
+    break;
   default:
-    console.error('usage: bootstrap.cjs start | test | bench');
+    console.error('usage: bootstrap.cjs start | test | bench | fuzz');
     process.exit(2);
 }

@@ -1,0 +1,69 @@
+import { REPO_ROOT } from '@hub/local';
+import { closeHttp, type WireResponse } from '../fuzz/http';
+import { disclosure, looksMissing, v3Shape } from '../fuzz/oracles';
+import type { RequestMeta } from '../fuzz/requests';
+import { loadRoutes } from '../fuzz/routes';
+import { runFuzz } from '../fuzz/runner';
+import { createWorld, type World } from '../fuzz/world';
+import { stack } from '../support/api';
+
+// A bounded run with a fixed seed (npm run fuzz runs 100,000 and more): about a minute here.
+const RUNS = 600;
+const SEED = 20261123;
+
+const response = (status: number, text: string, contentType = 'application/json'): WireResponse => {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status, text, json, headers: { 'content-type': contentType }, ms: 1 };
+};
+
+describe('hostile input', () => {
+  let world: World;
+
+  beforeAll(async () => {
+    world = await createWorld({
+      origin: new URL(stack.restUrl).origin,
+      graphqlUrl: stack.graphqlUrl,
+      rootToken: stack.rootToken,
+      principalSecret: stack.principalSecret,
+      dataDir: stack.dir,
+      repoRoot: REPO_ROOT,
+    });
+  }, 120_000);
+  afterAll(() => closeHttp());
+
+  it('knows every route of the facade and the parameters each reads', async () => {
+    const routes = await loadRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(113);
+    const create = routes.find((r) => r.method === 'post' && r.path === '/projects/:id/issues');
+    expect(create?.params).toEqual(expect.arrayContaining(['title', 'description', 'assignee_id', 'milestone_id', 'labels']));
+    expect(routes.find((r) => r.path === '/projects/:id/repository/blobs/:sha')?.pathParams).toEqual(['id', 'sha']);
+  });
+
+  it('has oracles that catch what they are for', () => {
+    const meta = { route: { path: '/projects/:id', method: 'get' }, placement: 'query' } as RequestMeta;
+    expect(v3Shape(meta, response(400, '<html>Bad Request</html>', 'text/html'))).not.toBeNull();
+    expect(v3Shape(meta, response(404, '{"error":"x"}'))).not.toBeNull();
+    expect(v3Shape(meta, response(404, '{"message":"404 Project Not Found"}'))).toBeNull();
+    expect(disclosure(world, false, 'actor', `{"title":"issue ${world.canary}"}`)).not.toBeNull();
+    expect(disclosure(world, false, 'actor', 'root:x:0:0:root:/root:/bin/bash')).not.toBeNull();
+    expect(disclosure(world, true, 'root', `Error: boom\n    at handler (${REPO_ROOT}/x.js:1:2)`)).not.toBeNull();
+    expect(disclosure(world, false, 'actor', '{"message":"404 Project Not Found"}')).toBeNull();
+    expect(looksMissing(world, response(403, '{"message":"403 Forbidden"}'), response(404, '{"message":"404 Project Not Found"}'))).not.toBeNull();
+    expect(looksMissing(world, response(404, '{"message":"404 Project Not Found"}'), response(404, '{"message":"404 Project Not Found"}'))).toBeNull();
+  });
+
+  it(`keeps every oracle for ${RUNS} inputs over every route and the gateway (seed ${SEED})`, async () => {
+    const { rest, graphql } = await runFuzz({ world, runs: RUNS, seed: SEED, workers: 6, timeoutMs: 10_000, graphqlShare: 0.2 });
+    const report = `/api/v3\n${rest.table()}\nGraphQL\n${graphql.table()}`;
+    // Every oracle judged inputs (none is vacuous at this size).
+    for (const oracle of ['no 5xx', 'no hang', 'JSON with a v3 message', 'no disclosure', 'private looks missing', 'refused write changes nothing']) {
+      expect(`${oracle}: ${(rest.counts.get(oracle)?.tried ?? 0) > 0}`).toBe(`${oracle}: true`);
+    }
+    if (rest.failed + graphql.failed > 0) throw new Error(`fuzz failures:\n${report}`);
+  }, 300_000);
+});

@@ -1,0 +1,204 @@
+import fc from 'fast-check';
+import { Hang, send, type WireRequest, type WireResponse } from './http';
+import { gqlInput, gqlShape, gqlWire, loadOperations, type GqlInput } from './graphql';
+import { disclosure, looksMissing, oversizedRefused, stackTrace, v3Shape, VictimSnapshot, type Verdict } from './oracles';
+import { restInput, sendable, toWire, type RequestMeta, type RestInput } from './requests';
+import { loadRoutes, type FuzzRoute } from './routes';
+import type { World } from './world';
+
+export interface Example {
+  oracle: string;
+  verdict: string;
+  request: string;
+  status: number | null;
+  body: string;
+  seed: number;
+  run: number;
+}
+
+/** Per oracle: how many inputs it judged and how many failed it, with the first few failures. */
+export class Tally {
+  readonly counts = new Map<string, { tried: number; failed: number }>();
+  readonly examples: Example[] = [];
+  inputs = 0;
+  requests = 0;
+
+  constructor(private readonly keepExamples = 5) {}
+
+  judge(oracle: string, verdict: Verdict, context: () => Omit<Example, 'oracle' | 'verdict'>): void {
+    const count = this.counts.get(oracle) ?? { tried: 0, failed: 0 };
+    count.tried++;
+    if (verdict !== null) {
+      count.failed++;
+      if (this.examples.filter((e) => e.oracle === oracle && e.verdict === verdict).length === 0 && this.examples.filter((e) => e.oracle === oracle).length < this.keepExamples) {
+        this.examples.push({ oracle, verdict, ...context() });
+      }
+    }
+    this.counts.set(oracle, count);
+  }
+
+  get failed(): number {
+    return [...this.counts.values()].reduce((sum, c) => sum + c.failed, 0);
+  }
+
+  table(): string {
+    const rows = [...this.counts].map(([oracle, c]) => `  ${oracle.padEnd(48)} ${String(c.tried).padStart(9)} tried ${String(c.failed).padStart(7)} failed`);
+    const examples = this.examples.map((e) => `  ✗ ${e.oracle}: ${e.verdict}\n      ${e.request}\n      → ${e.status ?? 'no answer'} ${e.body}\n      (seed ${e.seed}, run ${e.run})`);
+    return [`inputs ${this.inputs}, requests ${this.requests}`, ...rows, ...(examples.length ? ['failures:', ...examples] : [])].join('\n');
+  }
+}
+
+export interface RunOptions {
+  world: World;
+  /** Inputs in all, shared by the REST routes and the gateway (`graphqlShare` of them). */
+  runs: number;
+  seed: number;
+  /** Inputs in flight at once (each waits for its answers). */
+  workers: number;
+  timeoutMs: number;
+  graphqlShare: number;
+  progress?: (line: string) => void;
+}
+
+const show = (wire: WireRequest) => {
+  const body = wire.body === undefined ? '' : ` body(${wire.body.length} B, ${wire.headers['content-type'] ?? 'no type'}): ${String(wire.body).slice(0, 160)}`;
+  const headers = Object.keys(wire.headers).filter((h) => h !== 'content-type');
+  return `${wire.method} ${wire.path.slice(0, 300)}${wire.path.length > 300 ? '…' : ''} [${headers.join(', ')}]${body}`;
+};
+
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+async function attempt(origin: string, wire: WireRequest, timeoutMs: number): Promise<WireResponse | Hang> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await send(origin, wire, timeoutMs);
+    } catch (error) {
+      if (error instanceof Hang) return error;
+      // A kept-alive socket the server closed just as it was reused: once more on a fresh one.
+      // A second reset is the server dropping the request, a failure to answer like a hang.
+      if (tries === 0 && RESET.has((error as { code?: string }).code ?? '')) continue;
+      return new Hang(`no answer: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Runs the fuzz: REST inputs over every route and GraphQL inputs to the gateway, judged by every oracle. */
+export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graphql: Tally; routes: FuzzRoute[] }> {
+  const { world, timeoutMs } = options;
+  const routes = await loadRoutes();
+  const operations = loadOperations();
+  const allNames = [...new Set(routes.flatMap((r) => r.params))];
+  const restArb = fc.oneof(...routes.map((route) => restInput(route, allNames)));
+  const gqlArb = gqlInput(operations);
+  const snapshot = new VictimSnapshot(world);
+  await snapshot.takeBaseline();
+  const rest = new Tally();
+  const graphql = new Tally();
+  const gatewayOrigin = new URL(world.graphqlUrl).origin;
+
+  const restOne = async (input: RestInput, seed: number, run: number) => {
+    if (!sendable(input)) return;
+    const { wire, meta } = toWire(input, world);
+    rest.inputs++;
+    const timeout = meta.placement === 'oversized' ? timeoutMs * 3 : timeoutMs;
+    const res = await attempt(world.origin, wire, timeout);
+    rest.requests++;
+    const context = (r: WireResponse | Hang) => () => ({
+      request: `${meta.caller} ${show(wire)}`,
+      status: r instanceof Hang ? null : r.status,
+      body: r instanceof Hang ? r.message : r.text.slice(0, 300),
+      seed,
+      run,
+    });
+    rest.judge('no hang', res instanceof Hang ? res.message : null, context(res));
+    if (res instanceof Hang) return;
+    judgeRest(rest, world, meta, res, context(res));
+    if (meta.namesVictim && !meta.privileged) {
+      const twin = toWire(input, world, true);
+      const other = await attempt(world.origin, twin.wire, timeout);
+      rest.requests++;
+      if (!(other instanceof Hang)) {
+        judgeRest(rest, world, twin.meta, other, context(other));
+        rest.judge('private looks missing', looksMissing(world, res, other), context(res));
+      }
+    }
+    if (meta.write && !meta.privileged && (meta.namesVictim || meta.namesVictimRecords)) {
+      rest.judge('refused write changes nothing', await snapshot.compare(meta.key), context(res));
+    }
+  };
+
+  const gqlOne = async (input: GqlInput, seed: number, run: number) => {
+    const { wire, meta } = gqlWire(input, operations, world);
+    graphql.inputs++;
+    const res = await attempt(gatewayOrigin, wire, timeoutMs);
+    graphql.requests++;
+    const context = () => ({
+      request: `${input.caller} ${meta.key}: ${show(wire)}`,
+      status: res instanceof Hang ? null : res.status,
+      body: res instanceof Hang ? res.message : res.text.slice(0, 300),
+      seed,
+      run,
+    });
+    graphql.judge('no hang', res instanceof Hang ? res.message : null, context);
+    if (res instanceof Hang) return;
+    graphql.judge('no 5xx', res.status >= 500 ? `answered ${res.status}` : null, context);
+    graphql.judge('JSON errors with messages', gqlShape(res.status, res.json, String(res.headers['content-type'] ?? '')), context);
+    graphql.judge('no stack trace', stackTrace(world, res.text), context);
+    graphql.judge('no disclosure', disclosure(world, meta.privileged, input.caller === 'root' ? 'root' : 'other', res.text), context);
+    if (meta.mutation && !meta.privileged && meta.namesVictim) {
+      graphql.judge('refused write changes nothing', await snapshot.compare(meta.key.replace(/^\S+ /, '') + ' members hooks repository merge_request issues snippets labels milestones keys'), context);
+    }
+  };
+
+  const graphqlRuns = Math.round(options.runs * options.graphqlShare);
+  const restRuns = options.runs - graphqlRuns;
+  let done = 0;
+  const started = Date.now();
+  const tick = () => {
+    done++;
+    if (options.progress && done % 1000 === 0) {
+      const rate = done / ((Date.now() - started) / 1000);
+      options.progress(`${done}/${options.runs} inputs, ${rate.toFixed(0)}/s, ${rest.failed + graphql.failed} failures so far`);
+    }
+  };
+  // Each worker runs its own fast-check stream with a seed of its own: the run is reproducible
+  // from the seed alone (the same worker count gives the same inputs).
+  const share = (total: number, i: number) => Math.floor(total / options.workers) + (i < total % options.workers ? 1 : 0);
+  await Promise.all(
+    Array.from({ length: options.workers }, async (_, i) => {
+      const seed = options.seed + i;
+      let run = 0;
+      const restRunsHere = share(restRuns, i);
+      if (restRunsHere > 0) {
+        await fc.check(
+          fc.asyncProperty(restArb, async (input) => {
+            await restOne(input, seed, run++);
+            tick();
+            return true;
+          }),
+          { numRuns: restRunsHere, seed, endOnFailure: true },
+        );
+      }
+      const gqlRunsHere = share(graphqlRuns, i);
+      run = 0;
+      if (gqlRunsHere > 0) {
+        await fc.check(
+          fc.asyncProperty(gqlArb, async (input) => {
+            await gqlOne(input, seed, run++);
+            tick();
+            return true;
+          }),
+          { numRuns: gqlRunsHere, seed: seed + 1_000_000, endOnFailure: true },
+        );
+      }
+    }),
+  );
+  return { rest, graphql, routes };
+}
+
+function judgeRest(tally: Tally, world: World, meta: RequestMeta, res: WireResponse, context: () => Omit<Example, 'oracle' | 'verdict'>): void {
+  tally.judge('no 5xx', res.status >= 500 ? `answered ${res.status}` : null, context);
+  tally.judge('JSON with a v3 message', v3Shape(meta, res), context);
+  if (meta.placement === 'oversized') tally.judge('413 over the limit', oversizedRefused(meta, res), context);
+  tally.judge('no disclosure', disclosure(world, meta.privileged, meta.caller, res.text), context);
+}
