@@ -1,4 +1,4 @@
-import { CLIENT_BODY_LIMIT, createObservedApp, type Logger } from '@hub/common';
+import { CLIENT_BODY_LIMIT, createObservedApp, recordError, type Logger } from '@hub/common';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { GatewayClient } from './gateway-client';
 import { encodeBranchNames } from './branch-paths';
@@ -17,6 +17,8 @@ const stripJsonSuffix: RequestHandler = (req, _res, next) => {
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     if (error instanceof V3Error) {
+      // A 502/503 names the hop that failed; its span holds the cause.
+      if (error.status >= 500) recordError(error);
       res.status(error.status).json(error.body);
       return;
     }
@@ -34,12 +36,13 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     logger.error({ err: error }, 'unexpected facade error');
+    recordError(error);
     res.status(500).json({ message: '500 Internal Server Error' });
   };
 }
 
 export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gitHttp: Router; downloads: Router }): Express {
-  const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gateway.ready } });
+  const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gateway.ready }, logger: deps.logger });
   app.set('trust proxy', false);
   // Query strings are read as Rack read them for GitLab, and as forms are read below: `a[]=x`
   // is the array it spells (refused where one value is expected), not a parameter named `a[]`.

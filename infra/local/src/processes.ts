@@ -18,7 +18,7 @@ export const PROCESSES: readonly ProcessSpec[] = [
   { name: 'notes', entry: 'services/notes/dist/main.js', portVariable: 'NOTES_PORT', tier: 0 },
   // One program, two process kinds: the hooks API, and the workers that fan events out and deliver.
   { name: 'hooks', entry: 'services/hooks/dist/main.js', portVariable: 'HOOKS_PORT', tier: 0, env: { HOOKS_ROLE: 'subgraph' } },
-  { name: 'hooks-worker', entry: 'services/hooks/dist/main.js', portVariable: 'HOOKS_WORKER_PORT', tier: 0, env: { HOOKS_ROLE: 'worker' } },
+  { name: 'hooks-worker', entry: 'services/hooks/dist/main.js', portVariable: 'HOOKS_WORKER_PORT', tier: 0, env: { HOOKS_ROLE: 'worker', OTEL_SERVICE_NAME: 'hooks-worker' } },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVariable: 'GATEWAY_PORT', tier: 1 },
   { name: 'rest-facade', entry: 'rest-facade/dist/main.js', portVariable: 'PORT', tier: 2 },
 ];

@@ -227,6 +227,21 @@ export const CONFIG_TABLE = {
     parse: integer,
   }),
   LOG_LEVEL: spec({ description: 'pino log level.', fallback: 'info', parse: level }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: spec({
+    description:
+      'OTLP/HTTP collector every process sends its trace spans to (`<endpoint>/v1/traces`); one W3C `traceparent` follows a request across processes, Redis events and hook jobs, and log lines inside a request carry `trace_id`. Unset: tracing is off and its SDK not loaded.',
+    parse: url,
+  }),
+  OTEL_EXPORTER_OTLP_PROTOCOL: spec({
+    description: 'Encoding of exported spans: `http/protobuf` or `http/json`.',
+    fallback: 'http/protobuf',
+    parse: oneOf(['http/protobuf', 'http/json'] as const),
+  }),
+  OTEL_SERVICE_NAME: spec({
+    description: "A process's `service.name` in its spans; unset, the name of its folder (`identity`, `gateway`, `rest-facade`…). The local launcher names the hook workers `hooks-worker`.",
+    parse: text,
+  }),
+  OTEL_BSP_SCHEDULE_DELAY: spec({ description: 'Milliseconds finished spans wait in a batch before they are exported.', fallback: '5000', parse: integer }),
   SHUTDOWN_GRACE_MS: spec({
     description: 'How long a process waits for in-flight work on SIGTERM before exiting.',
     fallback: '10000',

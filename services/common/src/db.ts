@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { traceSql, tracingEnabled } from './trace-context';
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -8,7 +9,7 @@ export type TransactionSql = postgres.TransactionSql;
  * name its own tables only and cannot wander into another service's schema by accident.
  */
 export function createSql(options: { url: string; schema: string; max: number; onnotice?: boolean }): Sql {
-  return postgres(options.url, {
+  const sql = postgres(options.url, {
     max: options.max,
     idle_timeout: 60,
     connect_timeout: 10,
@@ -19,6 +20,7 @@ export function createSql(options: { url: string; schema: string; max: number; o
     // names: postgres.camel would also rewrite the keys inside jsonb values (event payloads).
     transform: { column: { from: postgres.toCamel, to: postgres.fromCamel }, undefined: null },
   });
+  return tracingEnabled() ? traceSql(sql, options.schema) : sql;
 }
 
 /** Readiness probe for a pool. */

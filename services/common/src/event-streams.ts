@@ -4,6 +4,7 @@ import type { Logger } from './logger';
 import { eventStream, parseStreamEntry, type StreamedEvent } from './outbox';
 import type { Redis } from './redis';
 import type { Sql, TransactionSql } from './db';
+import { continueTrace } from './trace-context';
 
 type StreamReply = Array<[string, Array<[string, string[]]>]> | null;
 
@@ -126,7 +127,7 @@ export function consumeEvents(options: {
       if (fields) {
         const event = parseStreamEntry(serviceOf.get(stream)!, id, fields);
         try {
-          await options.handle(event);
+          await continueTrace(event.traceparent, `${event.service} ${event.type} event`, { 'messaging.destination.name': stream, 'messaging.consumer.group.name': group }, () => options.handle(event));
         } catch (error) {
           const tries = (attempts.get(id) ?? 0) + 1;
           attempts.set(id, tries);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Logger } from './logger';
+import { flushTracing } from './trace-context';
 
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
@@ -11,8 +12,9 @@ const READINESS_TIMEOUT_MS = 2000;
 /**
  * An express app with the three endpoints every process serves:
  * `/healthz` (the process is alive), `/readyz` (its dependencies answer) and `/metrics`.
+ * With a logger, each request gets a line (debug; warn for a 5xx) carrying its trace id.
  */
-export function createObservedApp(options: { service: string; readiness: ReadinessChecks }): {
+export function createObservedApp(options: { service: string; readiness: ReadinessChecks; logger?: Logger }): {
   app: Express;
   registry: Registry;
 } {
@@ -55,7 +57,11 @@ export function createObservedApp(options: { service: string; readiness: Readine
     res.on('finish', () => {
       // The matched route pattern, not the raw path, keeps label cardinality bounded.
       const route = (req.route?.path as string | undefined) ?? req.baseUrl ?? 'unmatched';
-      end({ method: req.method, route: route || 'unmatched', status: String(res.statusCode) });
+      const seconds = end({ method: req.method, route: route || 'unmatched', status: String(res.statusCode) });
+      // The route pattern, never the URL: query strings may carry private tokens.
+      const line = { method: req.method, route: `${req.baseUrl}${req.route?.path ?? ''}` || 'unmatched', status: res.statusCode, ms: Math.round(seconds * 1000) };
+      if (res.statusCode >= 500) options.logger?.warn(line, 'request failed');
+      else options.logger?.debug(line, 'request');
     });
     next();
   });
@@ -125,6 +131,8 @@ export function onShutdown(logger: Logger, graceMs: number, closers: Array<() =>
         logger.warn({ err: error }, 'error during shutdown');
       }
     }
+    // Spans still batched would die with the process.
+    await flushTracing().catch(() => {});
     logger.info('stopped');
     process.exit(0);
   };

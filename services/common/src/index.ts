@@ -4,6 +4,7 @@ export * from './db';
 export * from './errors';
 export * from './http-server';
 export * from './logger';
+export * from './trace-context';
 export * from './migrate';
 export * from './outbox';
 export * from './pagination';

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
 import type { Sql, TransactionSql } from './db';
+import { currentTraceparent } from './trace-context';
 
 /** The Redis stream a service's events land on; consumers read `events:<service>`. */
 export const eventStream = (service: string) => `events:${service}`;
@@ -21,6 +22,8 @@ export interface StreamedEvent extends DomainEvent {
   streamId: string;
   service: string;
   occurredAt: string;
+  /** The trace of the request that recorded it, when that was traced. */
+  traceparent?: string;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface StreamedEvent extends DomainEvent {
  * exactly when the change it describes commits, and is lost only if the change is.
  */
 export async function recordEvent(tx: TransactionSql, service: string, event: DomainEvent): Promise<void> {
-  await tx`insert into outbox (event_type, payload) values (${event.type}, ${tx.json(event.payload as never)})`;
+  await tx`insert into outbox (event_type, payload, traceparent) values (${event.type}, ${tx.json(event.payload as never)}, ${currentTraceparent()})`;
   await tx`select pg_notify(${channel(service)}, '')`;
 }
 
@@ -43,6 +46,7 @@ export function parseStreamEntry(service: string, id: string, fields: string[]):
     type: map.type,
     payload: JSON.parse(map.payload ?? '{}'),
     occurredAt: map.occurred_at,
+    ...(map.traceparent ? { traceparent: map.traceparent } : {}),
   };
 }
 
@@ -78,14 +82,14 @@ export function startOutboxRelay(options: {
       const [{ locked }] = await tx`select pg_try_advisory_xact_lock(hashtext(${'outbox:' + service})) as locked`;
       if (!locked) return 0;
       const rows = await tx`
-        select id, event_type, payload, created_at from outbox order by id limit ${batchSize}`;
+        select id, event_type, payload, created_at, traceparent from outbox order by id limit ${batchSize}`;
       // Columns arrive camelCased (the pool's transform).
       if (rows.length === 0) return 0;
       const multi = redis.multi();
       for (const row of rows) {
         multi.xadd(stream, 'MAXLEN', '~', String(maxLen), '*',
           'type', row.eventType, 'outbox_id', String(row.id), 'payload', JSON.stringify(row.payload),
-          'occurred_at', new Date(row.createdAt).toISOString());
+          'occurred_at', new Date(row.createdAt).toISOString(), ...(row.traceparent ? ['traceparent', row.traceparent] : []));
       }
       const results = (await multi.exec()) ?? [];
       for (const [error] of results) if (error) throw error;

@@ -13,6 +13,7 @@ import { DomainError, ErrorCode, isShownAsIs } from './errors';
 import { pingSql, type Sql } from './db';
 import { createObservedApp, listen } from './http-server';
 import type { Logger } from './logger';
+import { recordError } from './trace-context';
 import { PRINCIPAL_HEADER, verifyPrincipal, type Principal } from './principal';
 
 export const loadSdl = (path: string): DocumentNode => parse(readFileSync(path, 'utf8'));
@@ -38,6 +39,7 @@ export function createErrorFormatter(logger: Logger) {
       return { message: '400 (Bad request) invalid value', path: formatted.path, extensions: { code: ErrorCode.BAD_REQUEST } };
     }
     logger.error({ err: original, path: formatted.path }, 'unexpected error in resolver');
+    recordError(original);
     return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
   };
 }
@@ -103,6 +105,7 @@ export async function serveSubgraph<TContext extends { principal: Principal }>(o
 }): Promise<Server> {
   const { app } = createObservedApp({
     service: options.service,
+    logger: options.logger,
     // Answers come from Postgres; events wait in the outbox or in Redis while either is away.
     readiness: { postgres: () => pingSql(options.sql) },
   });

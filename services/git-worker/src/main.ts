@@ -1,3 +1,5 @@
+// First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import '@hub/common/tracing';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
@@ -49,7 +51,7 @@ async function main() {
   const grpc = createGrpcServer(deps);
   await bindGrpc(grpc, config.GIT_WORKER_GRPC_PORT);
 
-  const { app } = createObservedApp({ service: 'git-worker', readiness: { postgres: () => pingSql(sql) } });
+  const { app } = createObservedApp({ service: 'git-worker', readiness: { postgres: () => pingSql(sql) }, logger });
   const hooksDir = installHooks(join(root, '.hooks'));
   app.use(createGitHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET, hooksDir, sql }));
   const http = await listen(app, config.GIT_WORKER_HTTP_PORT);

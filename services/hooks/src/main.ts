@@ -1,3 +1,5 @@
+// First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import '@hub/common/tracing';
 import { resolve } from 'node:path';
 import {
   closeServer,
@@ -97,7 +99,7 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
   maintain.unref();
 
   // Readiness follows Redis (the queue) and Postgres (the log); the queue depth drives autoscaling.
-  const { app, registry } = createObservedApp({ service: `${SERVICE}-worker`, readiness: { redis: worker.ready, postgres: () => pingSql(sql) } });
+  const { app, registry } = createObservedApp({ service: `${SERVICE}-worker`, readiness: { redis: worker.ready, postgres: () => pingSql(sql) }, logger });
   new Gauge({
     name: 'hook_queue_depth',
     help: 'Hook deliveries waiting, delayed or being sent',

@@ -1,3 +1,5 @@
+// First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import '@hub/common/tracing';
 import { resolve } from 'node:path';
 import {
   closeServer,

@@ -1,3 +1,4 @@
+import { currentTraceparent } from '@hub/common';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { DeliveryRow } from '../db/deliveries';
@@ -6,7 +7,14 @@ export const DELIVERY_QUEUE = 'hook-deliveries';
 
 export interface DeliveryJobData {
   deliveryId: number;
+  /** The trace of the event or request the delivery comes from: the worker's attempts join it. */
+  traceparent?: string;
 }
+
+const jobData = (deliveryId: number): DeliveryJobData => {
+  const traceparent = currentTraceparent();
+  return traceparent ? { deliveryId, traceparent } : { deliveryId };
+};
 
 /** Deterministic: the event and the hook. A relayed-twice event adds no second job. */
 export const jobIdOf = (delivery: Pick<DeliveryRow, 'eventKey' | 'hookId'>) => `${delivery.eventKey.replace(/:/g, '-')}-h${delivery.hookId}`;
@@ -31,11 +39,11 @@ export function createDeliveryQueue(options: { redisUrl: string; maxAttempts: nu
   return {
     async enqueue(deliveries: DeliveryRow[]): Promise<void> {
       if (deliveries.length === 0) return;
-      await queue.addBulk(deliveries.map((d) => ({ name: d.eventName, data: { deliveryId: d.id }, opts: { jobId: jobIdOf(d) } })));
+      await queue.addBulk(deliveries.map((d) => ({ name: d.eventName, data: jobData(d.id), opts: { jobId: jobIdOf(d) } })));
     },
     /** A new series of attempts for a logged delivery. */
     async resend(delivery: DeliveryRow): Promise<void> {
-      await queue.add(delivery.eventName, { deliveryId: delivery.id }, { jobId: `${jobIdOf(delivery)}-resend-${Date.now()}` });
+      await queue.add(delivery.eventName, jobData(delivery.id), { jobId: `${jobIdOf(delivery)}-resend-${Date.now()}` });
     },
     /** Jobs waiting, delayed or being sent, for the queue-depth metric. */
     depth: () => queue.getJobCountByTypes('waiting', 'delayed', 'prioritized', 'active'),

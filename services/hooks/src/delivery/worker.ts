@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Logger, Sql } from '@hub/common';
+import { continueTrace, type Logger, type Sql } from '@hub/common';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { findDeliveryWithHook, insertAttempt, setDeliveryState } from '../db/deliveries';
@@ -91,7 +91,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
   }
 
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
-  const worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, deliver, {
+  // Each attempt is a span of the trace that made the delivery; the POST inside it carries traceparent.
+  const tracedDeliver = (job: Job<DeliveryJobData>, token?: string) =>
+    continueTrace(job.data.traceparent, `hook delivery ${job.name}`, { 'messaging.destination.name': DELIVERY_QUEUE, 'messaging.message.id': job.id ?? '', 'hub.delivery_id': job.data.deliveryId, 'hub.attempt': job.attemptsMade + 1 }, () => deliver(job, token));
+  const worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, tracedDeliver, {
     connection,
     concurrency: options.concurrency,
     settings: { backoffStrategy: retryDelay(options.retryBaseMs) },
