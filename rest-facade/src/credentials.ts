@@ -1,9 +1,10 @@
 import type { Request } from 'express';
 import { v3Error } from './v3-errors';
 
-// Tokens and usernames are printable ASCII; anything else matches nobody and could not be
-// forwarded in a header anyway.
-const PRINTABLE = /^[\x21-\x7e]+$/;
+// Tokens and usernames are printable ASCII of at most 255 characters; anything else matches
+// nobody, and is not passed on: a 100 KB "token" from a parameter would make the principal
+// lookup's body too large for identity (a 503 instead of the 401 it is).
+const PRINTABLE = /^[\x21-\x7e]{1,255}$/;
 const INVALID_TOKEN = 'invalid';
 
 /**
@@ -29,7 +30,7 @@ export function credentialHeaders(req: Request): Record<string, string> {
   if (accessToken) headers.authorization = `Bearer ${token(accessToken)}`;
   else if (authorization && /^Bearer\s+\S+$/i.test(authorization)) headers.authorization = `Bearer ${token(authorization.replace(/^Bearer\s+/i, ''))}`;
   if (sudo) {
-    // No user can have such a name (usernames are ASCII): the spec's 404 for an unknown sudo target.
+    // No user can have such a name (usernames are short ASCII): the spec's 404 for an unknown sudo target.
     if (!PRINTABLE.test(sudo)) throw v3Error(404, `404 Not Found: No user id or username for: ${sudo}`);
     headers.sudo = sudo;
   }
