@@ -1,7 +1,7 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { expressMiddleware } from '@as-integrations/express5';
-import { INTERNAL_BODY_LIMIT, closeServer, createLogger, createObservedApp, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
+import { ErrorCode, INTERNAL_BODY_LIMIT, answerClientErrorsAsJson, closeServer, createLogger, createObservedApp, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
 import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
@@ -21,6 +21,7 @@ async function main() {
 
   app.use(bodyErrorHandler(logger));
   const http = await listen(app, config.GATEWAY_PORT);
+  answerClientErrorsAsJson(http, (status, reason) => ({ errors: [{ message: `${status} ${reason}`, extensions: { code: ErrorCode.BAD_REQUEST } }] }));
   logger.info({ port: config.GATEWAY_PORT, subgraphs: runtime.subgraphUrls }, 'gateway listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(http), () => runtime.stop()]);

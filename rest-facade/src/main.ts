@@ -1,6 +1,6 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
-import { closeServer, createLogger, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
+import { answerClientErrorsAsJson, closeServer, createLogger, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
 import { loadGatewayRuntimeConfig, startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
 import { createEmbeddedGatewayClient } from './embedded-gateway-client';
@@ -24,6 +24,7 @@ async function main() {
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
   server.requestTimeout = 0;
+  answerClientErrorsAsJson(server, (status, reason) => ({ message: `${status} ${reason}` }));
   logger.info({ port: config.PORT, gateway: config.GATEWAY_MODE === 'embedded' ? 'embedded' : config.GATEWAY_URL }, 'rest facade listening');
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close()]);
 }
