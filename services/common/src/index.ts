@@ -8,6 +8,7 @@ export * from './logger';
 export * from './trace-context';
 export * from './migrate';
 export * from './outbox';
+export * from './project-tombstones';
 export * from './pagination';
 export * from './principal';
 export * from './redis';

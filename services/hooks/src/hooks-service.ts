@@ -1,4 +1,4 @@
-import { authorize, invalid, notFound, recordNotFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
+import { authorize, guardProjectWrite, invalid, notFound, recordNotFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
 import * as deliveries from './db/deliveries';
 import * as hooks from './db/hooks';
 import type { HookRow, HookSettings } from './db/hooks';
@@ -55,13 +55,21 @@ export function createHooksService(deps: { sql: Sql; access: AccessClient; queue
     async create(principal: Principal, projectId: number, input: HookInput): Promise<HookRow> {
       await authorizeAdmin(principal, projectId);
       const settings = await settingsOf(input, { ...DEFAULT_FLAGS, token: null });
-      return hooks.insertHook(sql, { ...settings, projectId, signingSecret: newSigningSecret() });
+      // Not after the project's deletion has removed its hooks (project-tombstones).
+      return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
+        return hooks.insertHook(tx, { ...settings, projectId, signingSecret: newSigningSecret() });
+      });
     },
 
     async update(principal: Principal, projectId: number, id: number, input: HookInput): Promise<HookRow> {
       await authorizeAdmin(principal, projectId);
       const hook = await hookOr404(projectId, id);
-      return hooks.updateHook(sql, hook.id, await settingsOf(input, hook));
+      const settings = await settingsOf(input, hook);
+      return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
+        return hooks.updateHook(tx, hook.id, settings);
+      });
     },
 
     /** Idempotent: the removed hook, or null when there was none. */

@@ -69,8 +69,12 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
       if (!user) throw notFound('User');
       return sql.begin(async (tx) => {
         const added = await members.insertMember(tx, projectId, userId, accessLevel);
-        // A concurrent add won the race: that membership stands, as with any existing one.
-        if (!added) return (await members.findMember(tx, projectId, userId))!;
+        if (!added) {
+          // A concurrent add won the race: that membership stands, as with any existing one.
+          const existing = await members.findMember(tx, projectId, userId);
+          if (!existing) throw notFound('Project'); // deleted since it was authorized
+          return existing;
+        }
         await event(tx, 'member.added', principal, added, user.username);
         return added;
       });

@@ -6,6 +6,7 @@ import {
   conflict,
   DomainError,
   ErrorCode,
+  guardProjectWrite,
   invalid,
   labelNames,
   methodNotAllowed,
@@ -127,7 +128,9 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     await authorizeMerge(principal, current);
     // The row lock makes concurrent accepts take turns: the second finds it merged (405).
     return sql.begin(async (tx) => {
-      const mr = (await db.findMergeRequest(tx, projectId, id, true))!;
+      await guardProjectWrite(tx, projectId);
+      const mr = await db.findMergeRequest(tx, projectId, id, true);
+      if (!mr) throw mergeRequestNotFound();
       if (!OPEN_STATES.includes(mr.state) || isWorkInProgress(mr.title)) throw methodNotAllowed('405 Method Not Allowed');
       let commitId: string;
       try {
@@ -183,6 +186,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       const milestoneId = await metadata.prepare(targetProjectId, labels, can(targetAccess, principal, 'admin_merge_request') ? input.milestoneId : undefined);
       return sql
         .begin(async (tx) => {
+          await guardProjectWrite(tx, targetProjectId);
           const iid = await db.nextIid(tx, targetProjectId);
           const mr = await db.insertMergeRequest(tx, {
             ...pair,
@@ -241,6 +245,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (Object.keys(changes).length) {
         updated = await sql
           .begin(async (tx) => {
+            await guardProjectWrite(tx, mr.projectId);
             const row = await db.updateMergeRequest(tx, mr.id, changes);
             await event(tx, action, principal, row);
             return row;

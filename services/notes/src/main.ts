@@ -24,11 +24,7 @@ import {
   type StreamedEvent,
 } from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
-import { deleteProjectIssues } from './db/issues';
-import { deleteProjectLabels } from './db/labels';
-import { deleteProjectMilestones } from './db/milestones';
-import { deleteProjectNotes } from './db/notes';
-import { deleteProjectSnippets } from './db/snippets';
+import { deleteProjectRows } from './db/project-rows';
 import { loadNotesConfig, SERVICE } from './env';
 import { createInternalRoutes } from './internal/routes';
 import { createNotesService, type NotesService } from './notes-service';
@@ -47,12 +43,7 @@ function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesS
     const known = read(event);
     switch (known?.key) {
       case 'projects:project.deleted': {
-        const projectId = known.payload.project_id;
-        await deleteProjectNotes(sql, projectId);
-        await deleteProjectIssues(sql, projectId);
-        await deleteProjectSnippets(sql, projectId);
-        await deleteProjectLabels(sql, projectId);
-        await deleteProjectMilestones(sql, projectId);
+        await deleteProjectRows(sql, known.payload.project_id);
         break;
       }
       case 'mergerequests:merge_request.closed':

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
 import { createNotesService } from './notes-service';
+import { deleteProjectRows } from './db/project-rows';
 import { createResolvers } from './resolvers';
 
 const OWNER = 1;
@@ -11,7 +12,7 @@ const STRANGER = 4;
 const LEVELS: Record<number, number> = { [REPORTER]: 20, [GUEST]: 10 };
 
 /** Membership's answers (another service): project 11 has issues and snippets off. */
-const membership = membershipStandIn([privateProject(10, OWNER), privateProject(11, OWNER, { issuesEnabled: false, snippetsEnabled: false })], LEVELS);
+const membership = membershipStandIn([privateProject(10, OWNER), privateProject(11, OWNER, { issuesEnabled: false, snippetsEnabled: false }), privateProject(12, OWNER)], LEVELS);
 /** The merge requests service's answer: project 10 has merge request 5. */
 const MERGE_REQUEST = {
   id: 5, iid: 1, project_id: 10, target_project_id: 10, source_project_id: 10, target_branch: 'master', source_branch: 'feature', title: 'mr', description: '',
@@ -142,6 +143,20 @@ describe('notes subgraph: issues, snippets and notes', () => {
       expect(errorCode(await subgraph.run(NOTEABLE, { p: 10, k, i }, as(STRANGER)))).toBe('NOT_FOUND');
       expect(errorCode(await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
     }
+  });
+
+  it("leaves no row of a deleted project: writes in flight finish before its cleanup, later ones are 404 though access still says yes", async () => {
+    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'first' }, as(OWNER))).data!.createIssue;
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      i % 2 ? subgraph.run(CREATE_ISSUE, { p: 12, title: `issue ${i}` }, as(OWNER)) : subgraph.run(CREATE_NOTE, { p: 12, i: id, body: `note ${i}` }, as(OWNER)),
+    );
+    await deleteProjectRows(db.sql, 12);
+    const answers = await Promise.all(writes);
+    expect(answers.filter((a) => a.errors && errorCode(a) !== 'NOT_FOUND')).toEqual([]);
+    // The stand-in still answers for project 12, as a stale access cache would.
+    expect(errorCode(await subgraph.run(CREATE_ISSUE, { p: 12, title: 'late' }, as(OWNER)))).toBe('NOT_FOUND');
+    const [{ issues, notes }] = await db.sql`select (select count(*)::int from issues where project_id = 12) as issues, (select count(*)::int from notes where project_id = 12) as notes`;
+    expect({ issues, notes }).toEqual({ issues: 0, notes: 0 });
   });
 
   it('keeps comments on commits by their full id, optionally on a diff line, for those who may read the code', async () => {

@@ -1,4 +1,4 @@
-import { createKnownEventReader, type Logger, type Sql, type StreamedEvent } from '@hub/common';
+import { buryProject, createKnownEventReader, type Logger, type Sql, type StreamedEvent } from '@hub/common';
 import { deleteProjectHooks, hooksFor } from '../db/hooks';
 import type { DeliveryQueue } from '../delivery/queue';
 import { deliverToHooks } from './deliver';
@@ -27,7 +27,8 @@ export function createFanOut(deps: { sql: Sql; directory: Directory; queue: Deli
     if (!known) return;
     await system(known);
     if (known.key === 'projects:project.deleted') {
-      await deleteProjectHooks(sql, known.payload.project_id);
+      const projectId = known.payload.project_id;
+      await buryProject(sql, projectId, (tx) => deleteProjectHooks(tx, projectId));
       return;
     }
     const hookEvent = readHookEvent(known);

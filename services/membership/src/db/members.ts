@@ -47,10 +47,15 @@ export async function listMembers(
   return { rows, total: count };
 }
 
-/** Inserts unless the user is already in the team; returns the new row, or undefined. */
+/**
+ * Inserts unless the user is already in the team or the project is deleted; returns the new row,
+ * or undefined. The share lock on the project's facts orders the insert with a deletion: one
+ * that commits first leaves nothing to insert into, one that waits removes the new row too.
+ */
 export async function insertMember(tx: TransactionSql, projectId: number, userId: number, accessLevel: number): Promise<MemberRow | undefined> {
   const [row] = await tx<MemberRow[]>`
-    insert into members (project_id, user_id, access_level) values (${projectId}, ${userId}, ${accessLevel})
+    insert into members (project_id, user_id, access_level)
+    select project_id, ${userId}, ${accessLevel} from project_facts where project_id = ${projectId} and not deleted for share
     on conflict (project_id, user_id) do nothing
     returning *`;
   return row;

@@ -1,4 +1,4 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import { buryProject, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
 
 /** A row of mergerequests.merge_requests, camelCased. */
 export interface MergeRequestRow {
@@ -92,9 +92,12 @@ export async function listMergeRequests(sql: Db, filter: ListFilter, window: Pag
   return { rows, total: count };
 }
 
+/** Once no write on the project is in flight, and for good (project-tombstones). */
 export async function deleteProjectMergeRequests(sql: Sql, projectId: number): Promise<void> {
-  await sql`delete from merge_requests where project_id = ${projectId}`;
-  await sql`delete from project_iids where project_id = ${projectId}`;
+  await buryProject(sql, projectId, async (tx) => {
+    await tx`delete from merge_requests where project_id = ${projectId}`;
+    await tx`delete from project_iids where project_id = ${projectId}`;
+  });
 }
 
 /** A project label's new name on every merge request of the project that has it (names stay sorted and distinct). */

@@ -88,7 +88,7 @@ export async function removeIssueLabel(tx: TransactionSql, projectId: number, ti
   await tx`update issues set labels = array_remove(labels, ${title}::text) where project_id = ${projectId} and labels @> array[${title}::text]`;
 }
 
-export async function deleteProjectIssues(sql: Sql, projectId: number): Promise<void> {
+export async function deleteProjectIssues(sql: Db, projectId: number): Promise<void> {
   await sql`delete from issues where project_id = ${projectId}`;
   await sql`delete from issue_iids where project_id = ${projectId}`;
 }

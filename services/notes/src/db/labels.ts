@@ -50,6 +50,6 @@ export async function deleteLabel(tx: TransactionSql, id: number): Promise<void>
   await tx`delete from labels where id = ${id}`;
 }
 
-export async function deleteProjectLabels(sql: Sql, projectId: number): Promise<void> {
+export async function deleteProjectLabels(sql: Db, projectId: number): Promise<void> {
   await sql`delete from labels where project_id = ${projectId}`;
 }

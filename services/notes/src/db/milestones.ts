@@ -58,7 +58,7 @@ export async function listMilestones(
   return { rows, total: count };
 }
 
-export async function deleteProjectMilestones(sql: Sql, projectId: number): Promise<void> {
+export async function deleteProjectMilestones(sql: Db, projectId: number): Promise<void> {
   await sql`delete from milestones where project_id = ${projectId}`;
   await sql`delete from milestone_iids where project_id = ${projectId}`;
 }

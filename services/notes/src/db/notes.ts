@@ -89,6 +89,6 @@ export async function countVotes(sql: Db, noteableType: 'Issue' | 'MergeRequest'
   return new Map(rows.map((r) => [r.noteableId, { up: r.up, down: r.down }]));
 }
 
-export async function deleteProjectNotes(sql: Sql, projectId: number): Promise<void> {
+export async function deleteProjectNotes(sql: Db, projectId: number): Promise<void> {
   await sql`delete from notes where project_id = ${projectId}`;
 }

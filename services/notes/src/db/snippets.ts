@@ -45,6 +45,6 @@ export async function listSnippets(sql: Db, projectId: number, window: PageWindo
   return { rows, total: count };
 }
 
-export async function deleteProjectSnippets(sql: Sql, projectId: number): Promise<void> {
+export async function deleteProjectSnippets(sql: Db, projectId: number): Promise<void> {
   await sql`delete from snippets where project_id = ${projectId}`;
 }

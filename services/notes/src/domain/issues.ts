@@ -1,6 +1,7 @@
 import {
   authorize,
   can,
+  guardProjectWrite,
   invalid,
   labelNames,
   NO_MILESTONE,
@@ -67,6 +68,7 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       if (input.title.trim() === '') throw invalid({ title: ["can't be blank"] });
       const milestone = await milestoneFor(access, principal, projectId, input.milestoneId);
       return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
         // add_labels_by_names: a name the project has no label for makes one.
         await deps.labels.ensureLabels(tx, projectId, labels);
         const issue = await issues.insertIssue(tx, {
@@ -103,6 +105,7 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       if (Object.keys(changes).length === 0) return issue;
       const assignee = changes.assigneeId != null && changes.assigneeId !== issue.assigneeId ? (await deps.identity.call(usersLookup, { ids: [changes.assigneeId] })).users[0] : undefined;
       return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
         if (changes.labels) await deps.labels.ensureLabels(tx, projectId, changes.labels);
         const updated = await issues.updateIssue(tx, issue.id, changes);
         await issueEvent(tx, action, principal, updated);

@@ -6,6 +6,7 @@ import {
   DEFAULT_LABEL_COLOR,
   DomainError,
   ErrorCode,
+  guardProjectWrite,
   invalid,
   missingAttribute,
   notesEvents,
@@ -69,7 +70,10 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
       if (await db.findLabel(sql, projectId, name)) throw conflict('Label already exists');
       const errors = validationErrors(name, color, false);
       if (Object.keys(errors).length) throw invalid(errors);
-      const label = await db.insertLabel(sql, { projectId, title: name, color });
+      const label = await sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
+        return db.insertLabel(tx, { projectId, title: name, color });
+      });
       // Made by a concurrent request between the look-up and the insert.
       if (!label) throw conflict('Label already exists');
       return label;

@@ -1,4 +1,4 @@
-import { authorize, missingAttribute, pageWindow, recordNotFound, type AccessClient, type Principal, type Sql } from '@hub/common';
+import { authorize, guardProjectWrite, missingAttribute, pageWindow, recordNotFound, type AccessClient, type Principal, type Sql } from '@hub/common';
 import { listIssues } from '../db/issues';
 import * as db from '../db/milestones';
 import type { MilestoneRow } from '../db/milestones';
@@ -64,14 +64,15 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
     async createMilestone(principal: Principal, projectId: number, input: { title?: string | null; description?: string | null; dueDate?: string | null }): Promise<MilestoneRow> {
       authorize(await accessOf(principal, projectId), principal, 'admin_milestone');
       if (blank(input.title)) throw missingAttribute('title');
-      return sql.begin((tx) =>
-        db.insertMilestone(tx, {
+      return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
+        return db.insertMilestone(tx, {
           projectId,
           title: input.title!,
           description: present(input.description) ? input.description : null,
           dueDate: present(input.dueDate) ? dueDateOf(input.dueDate) : null,
-        }),
-      );
+        });
+      });
     },
 
     /** GitLab's UpdateService: the state event first, then the attributes sent (blank ones are not sent). */
@@ -88,7 +89,10 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
         if (dueDate !== milestone.dueDate) changes.dueDate = dueDate;
       }
       if (Object.keys(changes).length === 0) return milestone;
-      return sql.begin((tx) => db.updateMilestone(tx, milestone.id, changes));
+      return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
+        return db.updateMilestone(tx, milestone.id, changes);
+      });
     },
 
     /** The milestone an issue or merge request of the project may be given; null when it is not the project's. */

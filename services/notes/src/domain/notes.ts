@@ -1,4 +1,4 @@
-import { authorize, can, forbidden, notesEvents, recordNotFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import { authorize, can, forbidden, guardProjectWrite, holdProject, notesEvents, recordNotFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import * as db from '../db/notes';
 import type { NewNote, Noteable, NoteRow } from '../db/notes';
 import { noteAttributes, type NoteableAttributes } from '../event-attributes';
@@ -33,6 +33,7 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
     /** A comment; `noteable` is what the note's event shows of the thing commented on. */
     async create(principal: Principal, target: NoteTarget, body: string, noteable: NoteableAttributes, position: DiffPosition = {}): Promise<NoteRow> {
       return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, target.projectId);
         const note = await db.insertNote(tx, { ...target, ...position, authorId: principal.userId!, body, system: false });
         await event(tx, 'note.created', principal, note, noteable);
         return note;
@@ -46,6 +47,7 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
       if (!note) throw recordNotFound();
       if (note.authorId !== principal.userId && !can(access, principal, 'admin_note')) throw forbidden();
       return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, target.projectId);
         const updated = await db.updateNoteBody(tx, note.id, body);
         await event(tx, 'note.updated', principal, updated);
         return updated;
@@ -54,6 +56,8 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
 
     /** The note GitLab left on a state change ("Status changed to closed"), in the change's transaction. */
     async addSystemNote(tx: TransactionSql, target: Noteable, authorId: number, body: string, principal: Principal | null = null): Promise<void> {
+      // A state change that reaches notes after its project's deletion leaves no note.
+      if (!(await holdProject(tx, target.projectId))) return;
       const note = await db.insertNote(tx, { ...target, authorId, body, system: true });
       await event(tx, 'note.created', principal, note);
     },

@@ -1,4 +1,4 @@
-import { authorize, invalid, notesEvents, recordNotFound, restrictedVisibilityRefusal, VISIBILITY_LEVELS, type AccessClient, type Principal, type SettingsClient, type Sql, type TransactionSql } from '@hub/common';
+import { authorize, guardProjectWrite, invalid, notesEvents, recordNotFound, restrictedVisibilityRefusal, VISIBILITY_LEVELS, type AccessClient, type Principal, type SettingsClient, type Sql, type TransactionSql } from '@hub/common';
 import * as snippets from '../db/snippets';
 import type { SnippetRow } from '../db/snippets';
 import { snippetAttributes } from '../event-attributes';
@@ -42,6 +42,7 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?
       checkVisibility(input.visibilityLevel);
       await refuseRestricted(principal, input.visibilityLevel);
       return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
         const snippet = await snippets.insertSnippet(tx, {
           projectId,
           title: input.title,
@@ -68,6 +69,7 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?
       if (input.visibilityLevel != null) changes.visibilityLevel = input.visibilityLevel;
       if (Object.keys(changes).length === 0) return snippet;
       return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
         const updated = await snippets.updateSnippet(tx, snippet.id, changes);
         await snippetEvent(tx, 'updated', principal, updated);
         return updated;
