@@ -50,6 +50,12 @@ export const factsOf = (row: ProjectRow, deleted = false): ProjectFacts => ({
   namespaceId: row.namespaceId,
 });
 
+/** A change that found its project deleted since it was read: as if it had been gone before (never a 500). */
+const stillThere = (row: ProjectRow | undefined): ProjectRow => {
+  if (!row) throw notFound('Project');
+  return row;
+};
+
 const takenErrors = (taken: { name: boolean; path: boolean }): FieldErrors | null => {
   const fields: FieldErrors = {};
   if (taken.name) fields.name = ['has already been taken'];
@@ -147,13 +153,19 @@ export function createProjectsService(deps: {
     if (fields) throw conflict(fields);
   }
 
-  /** Two concurrent creates can both pass refuseTaken; the unique index decides, with the same answer. */
-  function mapUniqueViolation(error: unknown): never {
+  /**
+   * Two concurrent writes can both pass refuseTaken; the unique index decides. The loser is
+   * answered as a repeat would be: the winner has committed, so refuseTaken now names every
+   * field it took (the index names only the first).
+   */
+  const mapUniqueViolation = (namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) => async (error: unknown): Promise<never> => {
     const pg = error as { code?: string; constraint_name?: string };
-    if (pg.code === UNIQUE_VIOLATION && pg.constraint_name === 'projects_namespace_name_key') throw conflict({ name: ['has already been taken'] });
-    if (pg.code === UNIQUE_VIOLATION && pg.constraint_name === 'projects_namespace_path_key') throw conflict({ path: ['has already been taken'] });
+    if (pg.code !== UNIQUE_VIOLATION) throw error;
+    await refuseTaken(namespaceId, name, path, exceptId);
+    if (pg.constraint_name === 'projects_namespace_name_key') throw conflict({ name: ['has already been taken'] });
+    if (pg.constraint_name === 'projects_namespace_path_key') throw conflict({ path: ['has already been taken'] });
     throw error;
-  }
+  };
 
   /**
    * `creator` is whom GitLab's CreateService ran as: the caller, or the user an admin creates the
@@ -187,7 +199,7 @@ export function createProjectsService(deps: {
         });
         return created;
       })
-      .catch(mapUniqueViolation);
+      .catch(mapUniqueViolation(namespace.id, values.name, values.path, null));
     await tellMembership(row);
     return row;
   }
@@ -272,11 +284,11 @@ export function createProjectsService(deps: {
       await refuseTaken(row.namespaceId, changes.name, changes.path, row.id);
       const updated = await sql
         .begin(async (tx) => {
-          const after = (await projects.updateProject(tx, id, changes))!;
+          const after = stillThere(await projects.updateProject(tx, id, changes));
           await projectsEvents.record(tx, 'project.updated', projectPayload(principal, after));
           return after;
         })
-        .catch(mapUniqueViolation);
+        .catch(mapUniqueViolation(row.namespaceId, changes.name, changes.path, row.id));
       await tellMembership(updated);
       return updated;
     },
@@ -317,12 +329,12 @@ export function createProjectsService(deps: {
       const moved = await sql
         .begin(async (tx) => {
           await namespaceCopies.upsertNamespaces(tx, [namespace]);
-          const after = (await projects.updateProject(tx, id, {
+          const after = stillThere(await projects.updateProject(tx, id, {
             namespaceId: namespace.id,
             namespacePath: namespace.path,
             namespaceName: namespace.name,
             ownerId: namespace.ownerId,
-          }))!;
+          }));
           await projectsEvents.record(tx, 'project.updated', projectPayload(principal, after));
           return after;
         })
@@ -381,7 +393,9 @@ export function createProjectsService(deps: {
       if (!(await findProject(forkedFromId))) throw notFound('Source Project');
       if (row.forkedFromProjectId !== null) throw conflict('Project already forked');
       return sql.begin(async (tx) => {
-        const updated = (await projects.updateProject(tx, id, { forkedFromProjectId: forkedFromId }))!;
+        // Concurrent requests all pass the check above; the row settles which one sets the relation.
+        const updated = await projects.setForkedFrom(tx, id, forkedFromId);
+        if (!updated) throw conflict('Project already forked');
         await projectsEvents.record(tx, 'project.updated', projectPayload(principal, updated));
         return updated;
       });
@@ -394,7 +408,7 @@ export function createProjectsService(deps: {
       if (!row) throw notFound('Project');
       if (row.forkedFromProjectId === null) return row;
       return sql.begin(async (tx) => {
-        const updated = (await projects.updateProject(tx, id, { forkedFromProjectId: null }))!;
+        const updated = stillThere(await projects.updateProject(tx, id, { forkedFromProjectId: null }));
         await projectsEvents.record(tx, 'project.updated', projectPayload(principal, updated));
         return updated;
       });
