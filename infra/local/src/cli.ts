@@ -6,7 +6,17 @@ async function start() {
   const { DATA_DIR } = loadConfig(['DATA_DIR'] as const);
   const log = (line: string) => process.stdout.write(`\x1b[1mstart       |\x1b[0m ${line}\n`);
   log(`data in ${DATA_DIR}`);
-  const stack = await startStack({ dataDir: DATA_DIR, env: { ...process.env }, freePorts: false, logs: { kind: 'console' }, log, durable: true });
+  let stop = async (_code: number) => {};
+  const stack = await startStack({
+    dataDir: DATA_DIR,
+    env: { ...process.env },
+    freePorts: false,
+    logs: { kind: 'console' },
+    log,
+    durable: true,
+    // A process its supervisor gave up on is broken, not unlucky: say so and stop, non-zero.
+    onGiveUp: () => void stop(1),
+  });
   const banner = [
     '',
     `  REST API (v3)  ${stack.env.EXTERNAL_URL}/api/v3`,
@@ -19,25 +29,17 @@ async function start() {
   ];
   process.stdout.write(banner.join('\n') + '\n');
   let stopping = false;
-  const stop = async () => {
+  stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     log('stopping');
     await stack.stop();
     log('stopped');
-    process.exit(0);
+    process.exit(code);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  // A process that dies on its own takes the whole local system down, loudly.
-  for (const p of stack.processes) {
-    void p.exited.then((code) => {
-      if (!stopping) {
-        log(`${p.name} exited with code ${code}; stopping everything`);
-        void stop();
-      }
-    });
-  }
+  // Ctrl-C, a kill, or the terminal closing. A process that dies on its own is restarted by its
+  // supervisor instead.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 }
 
 const command = process.argv[2];

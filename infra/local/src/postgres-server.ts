@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { execFileAsync, ensureDebianPackage, isRoot, run } from './system';
+import { alive } from './leftovers';
+import { execFileAsync, ensureDebianPackage, isRoot, run, sleep } from './system';
 
 const DATABASE = 'hub';
 
@@ -81,6 +82,14 @@ export async function serverDir(dir: string, user: ServerUser | null): Promise<s
   return relocated;
 }
 
+function postmasterPid(data: string): number | null {
+  try {
+    return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
 export interface PostgresOptions {
   dir: string;
   port: number;
@@ -111,7 +120,10 @@ export async function startPostgres(options: PostgresOptions) {
     await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', ...(durable ? [] : ['--no-sync'])]);
   }
   const stop = async () => {
+    const pid = postmasterPid(data);
     await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => {});
+    // pg_ctl is satisfied once the pid file is gone, a moment before the postmaster itself.
+    for (let i = 0; pid && i < 200 && alive(pid); i++) await sleep(50);
   };
   if (await as('pg_ctl', ['-D', data, 'status']).then(() => true, () => false)) {
     log('stopping a Postgres left running on this data folder');

@@ -6,6 +6,10 @@ import type { VariableName } from '@hub/common';
 import { sleep } from './system';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+/** Preloaded into every process started here; built, like the processes' own entries. */
+const LIFELINE = join(REPO_ROOT, 'infra/local/dist/lifeline.js');
+/** The child's fd of its lifeline: the first after stdin, stdout and stderr. */
+export const LIFELINE_FD = 3;
 
 /** Every long-running process of the system, in start order by tier, with its port variable. */
 export const PROCESSES: readonly ProcessSpec[] = [
@@ -47,11 +51,12 @@ export interface ProcessSpec {
 export function startProcess(options: { name: string; entry: string; env: NodeJS.ProcessEnv; logs: LogSink; index: number }): RunningProcess {
   // A young generation of at most 4 MiB per half (V8 grows it to 16 MiB otherwise): the eleven
   // processes keep 1,127 MB instead of 1,337 MB after start-up (issue 14: idle RSS ≤ 1.2 GiB).
-  const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=4', join(REPO_ROOT, options.entry)], {
+  const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=4', '--require', LIFELINE, join(REPO_ROOT, options.entry)], {
     // graphql-js and Express skip their development-only checks in production (graphql's
     // instanceOf alone took 6% of a projects list under load).
-    env: { NODE_ENV: 'production', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { NODE_ENV: 'production', ...options.env, HUB_LIFELINE: String(LIFELINE_FD) },
+    // fd 3: the lifeline, closed by the kernel however this process ends (see lifeline.ts).
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
   if (options.logs.kind === 'files') {
     const file = createWriteStream(join(options.logs.dir, `${options.name}.log`), { flags: 'a' });

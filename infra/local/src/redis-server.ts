@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { stopLeftovers } from './leftovers';
 import { ensureDebianPackage, run, sleep } from './system';
 
 /**
@@ -11,6 +12,10 @@ export async function startRedis(options: { dir: string; port: number; log: (lin
   await ensureDebianPackage('redis-server', 'redis-server', log);
   mkdirSync(dir, { recursive: true });
   const pidFile = join(dir, 'redis.pid');
+  // One left running on this folder by a launcher that died would hold the port; a stale pid
+  // file would be read below as the new server's.
+  await stopLeftovers({ pid: 0, services: [], servers: [{ pidFile, comm: 'redis-server', signal: 'SIGTERM' }] });
+  rmSync(pidFile, { force: true });
   await run('redis-server', [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'yes',
     '--dir', dir, '--pidfile', pidFile, '--logfile', join(dir, 'redis.log'),
@@ -20,6 +25,7 @@ export async function startRedis(options: { dir: string; port: number; log: (lin
   return {
     url: `redis://127.0.0.1:${port}`,
     pid,
+    pidFile,
     stop: async () => {
       try {
         process.kill(pid, 'SIGTERM');

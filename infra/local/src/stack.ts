@@ -1,10 +1,14 @@
 import { CONFIG_TABLE } from '@hub/common';
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { join, resolve } from 'node:path';
+import { clearState, launcherAlive, readState, stopLeftovers, writeState, type LauncherState } from './leftovers';
 import { PROCESSES, REPO_ROOT, startProcess, waitReady, type LogSink, type RunningProcess } from './processes';
 import { startPostgres } from './postgres-server';
 import { startRedis } from './redis-server';
+import { supervise, type Supervised } from './supervisor';
 import { freePort, run } from './system';
 
 export interface StackOptions {
@@ -20,6 +24,8 @@ export interface StackOptions {
    * for the test and bench stacks, whose data is thrown away after the run.
    */
   durable?: boolean;
+  /** A process crashed again and again, and its supervisor gave up on it (after saying so in `log`). */
+  onGiveUp?: (name: string) => void;
 }
 
 export interface Stack {
@@ -32,6 +38,8 @@ export interface Stack {
   processes: RunningProcess[];
   /** Stops one process (for outage tests) and starts it again with the same settings. */
   restart: (name: string) => Promise<void>;
+  /** How often the supervisor restarted a process that died. */
+  restarts: (name: string) => number;
   stopProcess: (name: string) => Promise<void>;
   /** Starts one more process of a kind (another replica), with its own port; stopped with the stack. */
   startReplica: (name: string, settings?: NodeJS.ProcessEnv) => Promise<RunningProcess & { url: string }>;
@@ -43,11 +51,16 @@ export interface Stack {
 
 /**
  * Brings the whole system up: Postgres and Redis (local processes unless DATABASE_URL /
- * REDIS_URL are given), the root seed, then every process tier by tier, each waited on until ready.
+ * REDIS_URL are given), the root seed, then every process tier by tier, each waited on until ready
+ * and supervised from then on (restarted when it dies). Nothing of it outlives the launcher: a
+ * keeper process and each service's lifeline stop it all if the launcher dies, and the next
+ * launcher on the same data folder stops whatever is left.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  const state = await claim(dataDir, options.log);
+  const keeper = startKeeper(dataDir);
   const env: NodeJS.ProcessEnv = { ...options.env };
   // The facade runs its queries on a gateway of its own (one hop less per request); the gateway
   // process still serves GraphQL callers. GATEWAY_MODE=remote sends them over HTTP instead.
@@ -62,6 +75,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const pg = await startPostgres({ dir: join(dataDir, 'postgres'), port: await port('LOCAL_POSTGRES_PORT', 15432), log: options.log, durable: options.durable ?? false });
       stops.unshift(pg.stop);
       env.DATABASE_URL = pg.url;
+      // SIGINT: Postgres's fast shutdown (rolls back open transactions, checkpoints, exits).
+      state.servers.push({ pidFile: join(pg.dataDir, 'postmaster.pid'), comm: 'postgres', signal: 'SIGINT' });
+      writeState(dataDir, state);
     }
     let redis: Awaited<ReturnType<typeof startRedis>> | null = null;
     const redisOptions = { dir: join(dataDir, 'redis'), port: 0, log: options.log };
@@ -70,6 +86,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       redis = await startRedis(redisOptions);
       stops.unshift(() => redis?.stop() ?? Promise.resolve());
       env.REDIS_URL = redis.url;
+      state.servers.push({ pidFile: redis.pidFile, comm: 'redis-server', signal: 'SIGTERM' });
+      writeState(dataDir, state);
     }
     for (const { portVariable } of PROCESSES) await port(portVariable, Number(CONFIG_TABLE[portVariable].fallback));
     // The git worker's second port (gRPC), beside the HTTP one it is health-checked on.
@@ -87,7 +105,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       (await run(process.execPath, [join(REPO_ROOT, 'services/identity/dist/seed-root.js')], { env })).trim().split('\n').pop()!,
     ) as { token: string; password: string | null };
 
-    const processes = new Map<string, RunningProcess>();
+    const supervised = new Map<string, Supervised>();
+    const replicas: RunningProcess[] = [];
+    /** Records a process's pid, so whoever finds this stack's launcher dead can stop it. */
+    const track = (key: string, running: RunningProcess, entry: string) => {
+      state.services = state.services.filter((s) => s.name !== key);
+      if (running.child.pid) state.services.push({ name: key, pid: running.child.pid, entry });
+      writeState(dataDir, state);
+    };
     const urlOf = (name: string) => {
       const spec = PROCESSES.find((p) => p.name === name)!;
       return `http://127.0.0.1:${env[spec.portVariable]}`;
@@ -95,21 +120,33 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const launch = async (name: string) => {
       const index = PROCESSES.findIndex((p) => p.name === name);
       const spec = PROCESSES[index];
-      const running = startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env }, logs: options.logs, index });
-      processes.set(name, running);
-      await waitReady(running, urlOf(name));
+      supervised.set(
+        name,
+        await supervise({
+          name,
+          start: () => startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env }, logs: options.logs, index }),
+          ready: (running) => waitReady(running, urlOf(name)),
+          log: options.log,
+          onStart: (running) => track(name, running, spec.entry),
+          onGiveUp: options.onGiveUp ?? (() => {}),
+        }),
+      );
     };
-    const replicas: RunningProcess[] = [];
     stops.unshift(async () => {
-      for (const p of [...replicas, ...[...processes.values()].reverse()]) await p.stop();
+      for (const p of replicas) await p.stop();
+      for (const s of [...supervised.values()].reverse()) await s.stop();
     });
     for (const tier of [0, 1, 2]) {
       await Promise.all(PROCESSES.filter((p) => p.tier === tier).map((p) => launch(p.name)));
     }
 
-    const stop = async () => {
-      for (const s of stops) await s();
-    };
+    let stopped: Promise<void> | null = null;
+    const stop = () =>
+      (stopped ??= (async () => {
+        for (const s of stops) await s();
+        clearState(dataDir);
+        keeper.release();
+      })());
     return {
       restUrl: `http://127.0.0.1:${env.PORT}/api/v3`,
       graphqlUrl: `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
@@ -118,13 +155,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       rootToken: seeded.token,
       rootPassword: seeded.password,
       get processes() {
-        return [...processes.values()];
+        return [...supervised.values()].map((s) => s.current());
       },
+      restarts: (name) => supervised.get(name)?.restarts() ?? 0,
       stopProcess: async (name) => {
-        await processes.get(name)?.stop();
+        await supervised.get(name)?.stop();
       },
       restart: async (name) => {
-        await processes.get(name)?.stop();
+        await supervised.get(name)?.stop();
         await launch(name);
       },
       startReplica: async (name, settings = {}) => {
@@ -139,6 +177,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           index,
         });
         replicas.push(running);
+        track(running.name, running, spec.entry);
         const url = `http://127.0.0.1:${replicaPort}`;
         await waitReady(running, url);
         return Object.assign(running, { url });
@@ -155,8 +194,42 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     };
   } catch (error) {
     for (const s of stops) await s().catch(() => {});
+    clearState(dataDir);
+    keeper.release();
     throw error;
   }
+}
+
+/**
+ * Takes the data folder for this launcher: refuses while another launcher runs on it, and stops
+ * what one that died left running (its launcher.json says what).
+ */
+async function claim(dataDir: string, log: (line: string) => void): Promise<LauncherState> {
+  const previous = readState(dataDir);
+  if (previous && launcherAlive(previous.pid)) {
+    throw new Error(`another launcher (pid ${previous.pid}) is running on ${dataDir}: stop it first, or use another DATA_DIR`);
+  }
+  if (previous) {
+    const stopped = await stopLeftovers(previous);
+    if (stopped.length) log(`a launcher that died left processes running; stopped ${stopped.join(', ')}`);
+  }
+  const state: LauncherState = { pid: process.pid, services: [], servers: [] };
+  writeState(dataDir, state);
+  return state;
+}
+
+/**
+ * Starts the keeper (keeper.ts), which stops what this launcher leaves running if it dies.
+ * Neither the keeper nor its pipe keeps this process alive; `release` lets it go.
+ */
+function startKeeper(dataDir: string) {
+  const keeper = spawn(process.execPath, [join(REPO_ROOT, 'infra/local/dist/keeper.js'), dataDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+  });
+  const line = keeper.stdio[3] as Socket;
+  keeper.unref();
+  line.unref();
+  return { release: () => line.destroy() };
 }
 
 /** A random secret kept in a file only its owner reads, the same on every start with this data folder. */

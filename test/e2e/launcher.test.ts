@@ -1,0 +1,75 @@
+import { rmSync } from 'node:fs';
+import { alive, keeperPid, launcherEnv, launcherState, startLauncher, statePids, waitGone, type Launcher } from '../chaos/launcher';
+import { tempDir } from '../support/global-setup';
+
+// `npm start`'s launcher itself, run as a user runs it, twice on one data folder. (Ctrl-C and
+// SIGTERM take the stack's own stop, which every other e2e stack takes too.)
+describe('the local launcher', () => {
+  const dir = tempDir('hub-launcher-');
+  let env: NodeJS.ProcessEnv;
+  let launcher: Launcher | null = null;
+  const user = async () => {
+    const response = await fetch(`${launcher!.restUrl}/user`, { headers: { 'PRIVATE-TOKEN': launcher!.rootToken } });
+    return response.status;
+  };
+
+  beforeAll(async () => {
+    env = await launcherEnv(dir);
+  });
+  afterAll(async () => {
+    if (launcher && launcher.child.exitCode === null) {
+      launcher.child.kill('SIGTERM');
+      await launcher.exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('restarts a service killed with SIGKILL instead of stopping everything', async () => {
+    launcher = await startLauncher(env);
+    expect(await user()).toBe(200);
+    const before = launcherState(dir)!.services.find((s) => s.name === 'identity')!;
+    process.kill(before.pid, 'SIGKILL');
+    let after = before;
+    const deadline = Date.now() + 30_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      after = launcherState(dir)!.services.find((s) => s.name === 'identity')!;
+      status = after.pid !== before.pid ? await user() : 0;
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(after.pid).not.toBe(before.pid);
+    expect(status).toBe(200);
+    expect(launcher.child.exitCode).toBeNull();
+    expect(launcher.output()).toMatch(/identity was killed by SIGKILL; restarting it/);
+  }, 180_000);
+
+  it('leaves no service running when it is killed with its keeper; the next launcher stops the Postgres and Redis left behind', async () => {
+    const state = launcherState(dir)!;
+    // As `kill -9` of the whole group would: the launcher and its keeper at once.
+    process.kill(keeperPid(launcher!.child.pid!)!, 'SIGKILL');
+    launcher!.child.kill('SIGKILL');
+    await launcher!.exited;
+    const services = statePids(state).filter((p) => !['postgres', 'redis-server'].includes(p.name));
+    expect(services.map((p) => p.name)).toEqual(expect.arrayContaining(['identity', 'gateway', 'rest-facade']));
+    expect(await waitGone(services, 30_000)).toEqual([]);
+    const servers = statePids(state).filter((p) => ['postgres', 'redis-server'].includes(p.name));
+    expect(servers.filter((p) => alive(p.pid)).map((p) => p.name).sort()).toEqual(['postgres', 'redis-server']);
+
+    launcher = await startLauncher(env);
+    expect(await user()).toBe(200);
+    expect(launcher.output()).toMatch(/a launcher that died left processes running; stopped .*postgres .*redis-server/);
+    expect(servers.filter((p) => alive(p.pid))).toEqual([]);
+  }, 180_000);
+
+  it('leaves nothing running when it alone is killed with SIGKILL: the keeper stops Postgres and Redis', async () => {
+    const pids = statePids(launcherState(dir)!);
+    expect(pids.map((p) => p.name)).toEqual(expect.arrayContaining(['identity', 'rest-facade', 'postgres', 'redis-server']));
+    const keeper = keeperPid(launcher!.child.pid!);
+    expect(keeper).not.toBeNull();
+    launcher!.child.kill('SIGKILL');
+    await launcher!.exited;
+    expect(await waitGone([...pids, { name: 'keeper', pid: keeper! }], 30_000)).toEqual([]);
+    expect(launcherState(dir)).toBeNull();
+  }, 60_000);
+});
