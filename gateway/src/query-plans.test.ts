@@ -106,9 +106,10 @@ describe('query plans of the facade operations', () => {
     expect(repeated).toEqual(FETCHED_TWICE[name] ?? {});
   });
 
-  it('serves the project list and a project from the projects subgraph alone', () => {
+  // Downloads authorize in the fetch that finds the project, then stream from the git worker.
+  it('serves the project list, a project and the download authorization from the projects subgraph alone', () => {
     const byName = new Map(operations.map((o) => [o.name, o.document]));
-    for (const name of ['ListProjects', 'GetProject']) {
+    for (const name of ['ListProjects', 'GetProject', 'RepositoryDownload']) {
       const plan = planner.buildQueryPlan(operationFromDocument(supergraph.schema, byName.get(name)!, { validate: true }));
       expect([...fetchesPerSubgraph(plan)]).toEqual([['projects', 1]]);
     }

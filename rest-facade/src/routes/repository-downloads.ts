@@ -64,8 +64,9 @@ function relay<T>(
 }
 
 /**
- * Raw files and archives: the gateway authorizes (the project's repository must be readable) and
- * names the project; the bytes then stream from the git worker to the client in chunks.
+ * Raw files and archives: the gateway authorizes (the project's repository must be readable, one
+ * fetch to projects) and names the project; the bytes then stream from the git worker to the
+ * client in chunks.
  */
 export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitClients; logger: Logger }): Router {
   const router = express.Router();
@@ -76,6 +77,8 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
     const p = new Params(req.query, {}, req.params as Record<string, string>);
     const { project } = await deps.gateway.forRequest(headers)(RepositoryDownloadDocument, projectKey(p));
     if (!project) throw PROJECT_NOT_FOUND();
+    // The answer Project.repository's authorization gives: the project is visible, its code is not.
+    if (!project.canDownloadCode) throw v3Error(403, '403 Forbidden');
     return { p, project };
   };
 
@@ -169,9 +172,9 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
       const type = ARCHIVE_TYPES[format];
       if (!type) throw v3Error(404, '404 Not Found');
       const sha = p.string('sha');
-      const name = `${project.path}-${sha ?? project.repository.defaultBranch}`.replace(/[^A-Za-z0-9._-]/g, '-');
+      const name = `${project.path}-${sha ?? project.defaultBranch}`.replace(/[^A-Za-z0-9._-]/g, '-');
       // The default branch by its full name: a tag of the same name must not stand in for it.
-      const ref = sha ?? `refs/heads/${project.repository.defaultBranch}`;
+      const ref = sha ?? `refs/heads/${project.defaultBranch}`;
       const stream = deps.git.repository.GetArchive({ repository: { projectId: project.id }, ref, format, prefix: name });
       relay(
         stream,

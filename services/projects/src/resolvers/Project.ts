@@ -1,4 +1,4 @@
-import { Visibility, pageWindow } from '@hub/common';
+import { Visibility, can, pageWindow } from '@hub/common';
 import { listEvents } from '../db/events';
 import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
 import type { ProjectResolvers } from '../generated/graphql';
@@ -44,6 +44,11 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
         // Group members' notification levels are not kept: GitLab's default, global (3).
         groupAccess: access?.groupLevel != null ? { accessLevel: access.groupLevel, notificationLevel: 3 } : null,
       };
+    },
+
+    canDownloadCode: async (p, _args, { principal, loaders }) => {
+      const access = await loaders.access.load(p.id);
+      return access !== null && can(access, principal, 'download_code');
     },
 
     events: async (p, args) => {
