@@ -75,8 +75,15 @@ export function createGit(clients: GitClients) {
         throw gitDomainError(error);
       }
     },
-    deleteBranch: (projectId: number, name: string, pusher: Pusher) =>
-      api(ref.DeleteBranch({ repository: repository(projectId), name, pusher })).then(() => undefined),
+    /** A branch gone meanwhile (a concurrent delete) is answered as one that was never there. */
+    deleteBranch: async (projectId: number, name: string, pusher: Pusher) => {
+      try {
+        await ref.DeleteBranch({ repository: repository(projectId), name, pusher });
+      } catch (error) {
+        if (oneOf(error, ['REF_NOT_FOUND'])) throw new DomainError(ErrorCode.NOT_FOUND, 'No such branch');
+        throw gitDomainError(error);
+      }
+    },
     /** The branch HEAD names (GitLab's root_ref). */
     headBranch: (projectId: number) => api(repos.RepositoryInfo({ repository: repository(projectId) })).then((info) => info.defaultBranch),
     findCommit: async (projectId: number, target: string) => {

@@ -13,7 +13,11 @@ export const DeleteBranch = (deps: WorkerDeps): RefServiceHandlers['DeleteBranch
     const sha = await findCommit(repo, ref);
     if (!sha) throw gitError('REF_NOT_FOUND', 'no such branch', 'branch');
     const removed = await runGit(repo, ['update-ref', '-m', 'branch deleted through the API', '-d', '--', ref, sha]);
-    if (removed.code !== 0) throw gitError('CONCURRENT_UPDATE', 'the branch moved', 'branch');
+    if (removed.code !== 0) {
+      // A concurrent delete got there first: answered as any delete of a missing branch is.
+      if (!(await findCommit(repo, ref))) throw gitError('REF_NOT_FOUND', 'no such branch', 'branch');
+      throw gitError('CONCURRENT_UPDATE', 'the branch moved', 'branch');
+    }
     await deps.recordPush({
       projectId,
       repo,

@@ -79,6 +79,13 @@ describe('RefService', () => {
     ]);
   });
 
+  it('deletes a branch deleted many times at once once: the others find no such branch', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
+    await call(h.ref, 'CreateBranch', { repository: r.repository, name: 'doomed', ref: 'master' });
+    const results = await Promise.all(Array.from({ length: 16 }, () => failureKind(call(h.ref, 'DeleteBranch', { repository: r.repository, name: 'doomed' }))));
+    expect(results.sort()).toEqual(['REF_NOT_FOUND', ...Array(14).fill('REF_NOT_FOUND'), 'ok'].sort());
+  });
+
   it('CreateTag records a tag push', async () => {
     const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
     await call(h.ref, 'CreateTag', { repository: r.repository, name: 'v9', ref: 'master', message: '', pusher: { userId: 3, username: 'ada' } });
