@@ -27,6 +27,24 @@ describe('MergeService', () => {
     expect(bareGit(r.bare, 'ls-tree', '--name-only', 'master').split('\n')).toEqual(['a.txt', 'b.txt']);
   });
 
+  it('merges every one of many branches merged into one target at once (they take turns, none is refused)', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `f${i}`);
+    const r = await h.repo([{ files: { 'base.txt': 'base\n' } }, ...names.map((name) => ({ files: { [`${name}.txt`]: `${name}\n` }, branch: name }))]);
+    // Each branch off master, not off the one before.
+    for (const name of names) {
+      r.git('checkout', '--quiet', '-B', name, 'master');
+      r.git('reset', '--quiet', '--hard', 'origin/master');
+      require('node:fs').writeFileSync(require('node:path').join(r.work, `${name}.txt`), `${name}\n`);
+      r.git('add', '-A');
+      r.git('commit', '--quiet', '-m', name);
+      r.git('push', '--quiet', '--force', 'origin', name);
+    }
+    const results = await Promise.allSettled(names.map((source) => call(h.merge, 'MergeBranch', { repository: r.repository, source, target: 'master', message: `merge ${source}` })));
+    expect(results.map((result) => result.status)).toEqual(names.map(() => 'fulfilled'));
+    expect(bareGit(r.bare, 'ls-tree', '--name-only', 'master').split('\n').sort()).toEqual(['base.txt', ...names.map((n) => `${n}.txt`)].sort());
+    expect(bareGit(r.bare, 'rev-list', '--merges', '--count', 'master')).toBe(String(names.length));
+  });
+
   it('refuses a conflicting merge with MERGE_CONFLICT and names the paths', async () => {
     const r = await h.repo([
       { files: { 'a.txt': 'base\n' } },
