@@ -187,7 +187,7 @@ describe('tracing across processes', () => {
     const attempt = byName('hooks-worker', (s) => s.name.startsWith('hook delivery'));
     expect(attempt).toHaveLength(1);
     // The POST the receiver got is the delivery's child span.
-    const post = byName('hooks-worker', (s) => s.kind === SPAN_KIND_CLIENT && s.parentSpanId === attempt[0].spanId);
+    const post = byName('hooks-worker', (s) => s.kind === SPAN_KIND_CLIENT && s.name === 'POST' && s.parentSpanId === attempt[0].spanId);
     expect(post).toHaveLength(1);
     expect(delivery.headers.traceparent).toBe(`00-${caller.traceId}-${post[0].spanId}-01`);
 
