@@ -25,7 +25,7 @@ export const MergeBranch = (deps: WorkerDeps): MergeServiceHandlers['MergeBranch
     const projectId = projectIdOf(request);
     const repo = existingRepo(deps.root, projectId);
     const targetRef = `refs/heads/${validateBranchName(request.target)}`;
-    const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository?.projectId, projectId);
+    const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository, projectId, deps.callers.secret);
     const author = { name: signatureText(request.author?.name ?? '') || 'Hub', email: signatureText(request.author?.email ?? '') };
     const env = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
     try {

@@ -1,20 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { gitError } from '../git/errors';
+import { remoteRepository } from '../git/remote';
 import { existingRepo, resolveCommit, runGit } from '../git/run';
 import { validateBranchName } from '../git/validate';
 
 /**
  * The commit of `source` for a merge into `repo`: a branch of the same repository, or of a fork
- * (then fetched under a temporary ref, removed by `release`).
+ * (then fetched under a temporary ref, removed by `release`), on this disk or, when another shard
+ * holds it (`remote_url`), over that shard's git HTTP.
  */
-export async function mergeSource(root: string, repo: string, source: string, sourceProjectId: number | undefined, targetProjectId: number) {
+export async function mergeSource(
+  root: string,
+  repo: string,
+  source: string,
+  sourceRepository: { projectId: number; remoteUrl?: string } | null | undefined,
+  targetProjectId: number,
+  secret: string,
+) {
   const branch = validateBranchName(source);
+  const sourceProjectId = sourceRepository?.projectId;
   if (!sourceProjectId || sourceProjectId === targetProjectId) {
     return { sha: await resolveCommit(repo, `refs/heads/${branch}`, 'source'), release: async () => {} };
   }
-  const fork = existingRepo(root, sourceProjectId);
+  const remote = remoteRepository(secret, sourceRepository);
+  const fork = remote ? remote.url : existingRepo(root, sourceProjectId);
   const temp = `refs/hub/merge-source/${randomBytes(8).toString('hex')}`;
-  const fetched = await runGit(repo, ['fetch', '--quiet', '--no-tags', '--end-of-options', fork, `+refs/heads/${branch}:${temp}`]);
+  const fetched = await runGit(repo, ['fetch', '--quiet', '--no-tags', '--end-of-options', fork, `+refs/heads/${branch}:${temp}`], { env: remote?.env });
   if (fetched.code !== 0) throw gitError('REF_NOT_FOUND', 'no such source branch', 'source');
   return {
     sha: await resolveCommit(repo, temp, 'source'),

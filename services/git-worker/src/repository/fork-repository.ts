@@ -2,23 +2,44 @@ import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepositoryServiceHandlers } from '@hub/protos';
-import { existingRepo, repoPath } from '../git/run';
+import { gitError } from '../git/errors';
+import { remoteRepository } from '../git/remote';
+import { existingRepo, repoPath, runGit } from '../git/run';
 import { gitAt } from '../git/simple-git';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
+
+/** Ten minutes without a byte of progress ends a copy from another shard. */
+const REMOTE_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * A fork borrows the source's objects through alternates (`clone --shared`): only refs are
  * copied, so it takes constant time and space whatever the source's size. Deleting the source
- * later makes the fork take its own copy first (see delete-repository).
+ * later makes the fork take its own copy first (see delete-repository). A source on another shard
+ * cannot be borrowed from (another disk): the fork is a full copy, cloned over that shard's git HTTP.
  */
 export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['ForkRepository'] =>
   unary('ForkRepository', deps, async (request) => {
     const target = repoPath(deps.root, projectIdOf(request));
-    const source = existingRepo(deps.root, request.source?.projectId ?? 0);
+    const remote = remoteRepository(deps.callers.secret, request.source);
+    const source = remote ? null : existingRepo(deps.root, request.source?.projectId ?? 0);
     if (existsSync(join(target, 'HEAD'))) return {};
+    const temp = `${target}.tmp-${process.pid}-${Date.now()}`;
+    if (!source) {
+      try {
+        const cloned = await runGit(deps.root, ['clone', '--bare', '--quiet', '--', remote!.url, temp], { env: remote!.env, timeoutMs: REMOTE_TIMEOUT_MS });
+        if (cloned.code !== 0) {
+          deps.logger.warn({ projectId: projectIdOf(request), source: request.source?.projectId, reason: cloned.stderr.trim() }, 'fork copy from another shard failed');
+          throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
+        }
+        await gitAt(temp).addConfig('http.receivepack', 'true');
+        await rename(temp, target);
+      } finally {
+        await rm(temp, { recursive: true, force: true });
+      }
+      return {};
+    }
     // Objects a fork borrows must outlive the source's garbage collection, even once unreachable there.
     await gitAt(source).addConfig('gc.pruneExpire', 'never');
-    const temp = `${target}.tmp-${process.pid}-${Date.now()}`;
     try {
       await gitAt(deps.root).clone(source, temp, ['--bare', '--shared', '--quiet']);
       await gitAt(temp).addConfig('http.receivepack', 'true');
