@@ -79,6 +79,10 @@ describe('notes subgraph: issues, snippets and notes', () => {
   it('closes and reopens (reopened, not opened), each leaving a system note; only the author or Reporters edit', async () => {
     const { id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'lifecycle' }, as(GUEST))).data!.createIssue;
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(STRANGER)))).toBe('NOT_FOUND');
+    // Found by the fuzz: a stranger's answer named the project for an issue that exists and the
+    // record for one that does not, which told which issue ids a private project holds.
+    const [existing, absent] = await Promise.all([subgraph.run(UPDATE_ISSUE, { p: 10, id, title: 'x' }, as(STRANGER)), subgraph.run(UPDATE_ISSUE, { p: 10, id: 999999, title: 'x' }, as(STRANGER))]);
+    expect(existing.errors?.[0]?.message).toBe(absent.errors?.[0]?.message);
     expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(REPORTER))).data?.updateIssue.state).toBe('closed');
     expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'reopen' }, as(GUEST))).data?.updateIssue.state).toBe('reopened');
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'merge' }, as(OWNER)))).toBe('VALIDATION');

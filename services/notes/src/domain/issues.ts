@@ -87,8 +87,10 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
 
     /** Its author, or Reporter and above (admin_issue); a state, assignee or title change leaves a system note. */
     async updateIssue(principal: Principal, projectId: number, id: number, input: UpdateIssueInput) {
-      const issue = await issueOr404(projectId, id);
+      // The project first, as GitLab's user_project did: a caller who may not see it must not
+      // learn from a 404's wording which issue ids it holds.
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
+      const issue = await issueOr404(projectId, id);
       if (issue.authorId !== principal.userId) authorize(access, principal, 'admin_issue');
       if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
       const labels = input.labels == null ? null : labelNames(input.labels);
