@@ -6,6 +6,7 @@ import {
   addressOf,
   dockerImages,
   DOCKER_DIR,
+  REPO_ROOT,
   isConfigVariable,
   loadedConfig,
   needsGit,
@@ -378,5 +379,31 @@ describe('the compose file', () => {
         expect({ from: name, variable, listens: listening.get(address.host)?.includes(address.port) }).toEqual({ from: name, variable, listens: true });
       }
     }
+  });
+});
+
+describe('the README deploy section', () => {
+  it('names only overlays, objects, namespaces, images and build targets that exist', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('\n## Deploy');
+    const end = readme.indexOf('\n## ', start + 1);
+    const section = readme.slice(start, end === -1 ? undefined : end);
+    const objects = overlayNames().flatMap((overlay) => renderOnce(`overlays/${overlay}`));
+    const kinds: Record<string, string> = { job: 'Job', hpa: 'HorizontalPodAutoscaler', statefulset: 'StatefulSet', svc: 'Service', deployment: 'Deployment' };
+    const found = (kind: string, name: string) => objects.some((o) => o.kind === kind && o.metadata.name === name);
+    const references = [...section.matchAll(/\b(job|hpa|statefulset|svc|deployment)[ /]([a-z0-9-]+)/g)];
+    expect(references.length).toBeGreaterThan(3);
+    expect(references.filter(([, kind, name]) => !found(kinds[kind], name)).map(([text]) => text)).toEqual([]);
+    expect([...section.matchAll(/-n ([a-z0-9-]+)/g)].filter(([, ns]) => !found('Namespace', ns)).map(([text]) => text)).toEqual([]);
+    expect([...section.matchAll(/overlays\/([a-z]+)/g)].filter(([, overlay]) => !overlayNames().includes(overlay)).map(([text]) => text)).toEqual([]);
+    // The Secret made by hand in production holds what the dev overlay generates and the test assumes.
+    const secretKeys = (text: string) => [...text.matchAll(/--from-literal=([A-Z_]+)=/g)].map(([, key]) => key).sort();
+    expect(secretKeys(section)).toEqual(Object.keys(EXTERNAL_SECRET).sort());
+    expect(secretKeys(readFileSync(join(REPO_ROOT, 'infra/k8s/overlays/prod/kustomization.yaml'), 'utf8'))).toEqual(Object.keys(EXTERNAL_SECRET).sort());
+    const dev = objects.find((o) => o.kind === 'Secret' && o.metadata.name.startsWith('hub-secrets'))!;
+    expect(Object.keys(dev.data).sort()).toEqual(Object.keys(EXTERNAL_SECRET).sort());
+    const builds = [...section.matchAll(/--target (\S+) -t (?:\S+\/)?([a-z0-9-]+):/g)];
+    expect(builds.length).toBe(dockerImages().length);
+    for (const [, target, image] of builds) expect(dockerImages().find((i) => i.stage === target)?.title).toBe(image);
   });
 });
