@@ -20,6 +20,15 @@ const RUNTIME_VARIABLES = [
 
 export const loadGatewayRuntimeConfig = () => loadConfig(RUNTIME_VARIABLES);
 
-export const loadGatewayConfig = () => loadConfig([...RUNTIME_VARIABLES, 'GATEWAY_PORT', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS'] as const);
+/** The rate limits of a front door (the gateway's `/graphql`, the facade). */
+export const ABUSE_LIMIT_VARIABLES = [
+  'RATE_LIMIT_WINDOW_S',
+  'RATE_LIMIT_PER_USER',
+  'RATE_LIMIT_PER_IP',
+  'AUTH_FAILURE_WINDOW_S',
+  'AUTH_FAILURES_PER_IP',
+  'AUTH_FAILURES_PER_LOGIN',
+] as const;
+export const loadGatewayConfig = () => loadConfig([...RUNTIME_VARIABLES, ...ABUSE_LIMIT_VARIABLES, 'GATEWAY_PORT', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS'] as const);
 
 export type GatewayRuntimeConfig = ReturnType<typeof loadGatewayRuntimeConfig>;

@@ -6,6 +6,8 @@ import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
 import { bodyErrorHandler } from './errors';
+import { createAbuseLimits, credentialKey } from './abuse-limits';
+import { readCredentials } from './credentials';
 
 async function main() {
   const config = loadGatewayConfig();
@@ -13,8 +15,18 @@ async function main() {
   const runtime = await startGatewayRuntime(config, logger);
 
   const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady }, logger });
+  const limits = createAbuseLimits('gateway', config, logger);
   app.use(
     '/graphql',
+    limits.middleware({
+      identify: (req) => {
+        const { privateToken, bearer, basic } = readCredentials(req.headers);
+        return { credential: credentialKey(privateToken, bearer, basic && `${basic.login}\0${basic.secret}`) };
+      },
+      refuse: (res) => {
+        res.status(429).json({ errors: [{ message: '429 Too Many Requests', extensions: { code: 'TOO_MANY_REQUESTS' } }] });
+      },
+    }),
     express.json({ limit: INTERNAL_BODY_LIMIT }),
     expressMiddleware(runtime.server, { context: async ({ req }) => runtime.contextFor(req.headers) }),
   );
@@ -24,7 +36,7 @@ async function main() {
   answerClientErrorsAsJson(http, (status, reason) => ({ errors: [{ message: `${status} ${reason}`, extensions: { code: ErrorCode.BAD_REQUEST } }] }));
   logger.info({ port: config.GATEWAY_PORT, subgraphs: runtime.subgraphUrls }, 'gateway listening');
 
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(http), () => runtime.stop()]);
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(http), () => runtime.stop(), () => limits.close()]);
 }
 
 main().catch(exitOnStartupFailure(createLogger('gateway')));

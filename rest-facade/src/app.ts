@@ -41,7 +41,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gitHttp: Router; downloads: Router }): Express {
+export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gitHttp: Router; downloads: Router; rateLimits: RequestHandler }): Express {
   const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gateway.ready }, logger: deps.logger });
   app.set('trust proxy', false);
   // Query strings are read as Rack read them for GitLab, and as forms are read below: `a[]=x`
@@ -56,6 +56,8 @@ export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; 
   // A JSON body is read whatever the method: some clients send `{}` with GET and DELETE.
   api.use(express.json({ limit: CLIENT_BODY_LIMIT, strict: false }));
   api.use(express.urlencoded({ extended: true, limit: CLIENT_BODY_LIMIT }));
+  // After the parsers: tokens and logins may come as parameters.
+  api.use(deps.rateLimits);
   // Raw files and archives stream from the git worker rather than answering JSON.
   api.use(deps.downloads);
   for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway));
@@ -65,6 +67,7 @@ export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; 
     oauthTokenRoute.path,
     express.json({ limit: '64kb', strict: false }),
     express.urlencoded({ extended: false, limit: '64kb' }),
+    deps.rateLimits,
     routeHandler(oauthTokenRoute, deps.gateway),
   );
 

@@ -1,12 +1,13 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { answerClientErrorsAsJson, closeServer, createLogger, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
-import { loadGatewayRuntimeConfig, startGatewayRuntime } from '@hub/gateway';
+import { createAbuseLimits, loadGatewayRuntimeConfig, startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
 import { createEmbeddedGatewayClient } from './embedded-gateway-client';
 import { loadFacadeConfig } from './env';
 import { createRemoteGatewayClient } from './gateway-client';
 import { createGitHttpProxy } from './git-http';
+import { facadeRateLimits } from './rate-limits';
 import { createDownloadRoutes } from './routes/repository-downloads';
 import { createGitClients } from '@hub/protos';
 
@@ -20,13 +21,14 @@ async function main() {
   const gitHttp = createGitHttpProxy({ gateway, workerUrl: config.GIT_WORKER_HTTP_URL, secret: config.PRINCIPAL_SECRET, logger });
   const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET });
   const downloads = createDownloadRoutes({ gateway, git, logger });
-  const app = createFacadeApp({ gateway, logger, gitHttp, downloads });
+  const limits = createAbuseLimits('facade', config, logger);
+  const app = createFacadeApp({ gateway, logger, gitHttp, downloads, rateLimits: facadeRateLimits(limits) });
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
   server.requestTimeout = 0;
   answerClientErrorsAsJson(server, (status, reason) => ({ message: `${status} ${reason}` }));
   logger.info({ port: config.PORT, gateway: config.GATEWAY_MODE === 'embedded' ? 'embedded' : config.GATEWAY_URL }, 'rest facade listening');
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close()]);
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close(), () => limits.close()]);
 }
 
 main().catch(exitOnStartupFailure(createLogger('rest-facade')));

@@ -26,7 +26,10 @@ export default async function globalSetup(): Promise<void> {
     // Long cache TTLs make the tests prove that events, not expiry, invalidate cached principals
     // and access answers.
     // Imports in the tests come from this same stack, on 127.0.0.1.
-    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000', ACCESS_CACHE_TTL_MS: '60000', IMPORT_ALLOW_LOCAL: 'true' }),
+    // The suites send their bad tokens and passwords from one address, more than a person would in
+    // the failed-authentication window; the request limits stay at their defaults. Every limit
+    // has its own test on a facade replica of its own (rate-limits.test.ts).
+    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000', ACCESS_CACHE_TTL_MS: '60000', IMPORT_ALLOW_LOCAL: 'true', AUTH_FAILURES_PER_IP: '0' }),
     freePorts: true,
     logs: { kind: 'files', dir },
     log: () => {},

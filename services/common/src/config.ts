@@ -189,6 +189,22 @@ export const CONFIG_TABLE = {
     },
     secret: true,
   }),
+  RATE_LIMIT_WINDOW_S: spec({ description: 'Window of the request rate limits, in seconds.', fallback: '60', parse: integer }),
+  RATE_LIMIT_PER_USER: spec({
+    description:
+      'Requests one credential (a user\'s token) may make per window at the facade and at the gateway\'s `/graphql`, across replicas (counted in Redis); more are answered 429 with `Retry-After`. 0: no limit.',
+    fallback: '6000',
+    parse: integer,
+  }),
+  RATE_LIMIT_PER_IP: spec({ description: 'Requests without credentials one address may make per window, as `RATE_LIMIT_PER_USER`. 0: no limit.', fallback: '3000', parse: integer }),
+  AUTH_FAILURE_WINDOW_S: spec({ description: 'Window of the failed-authentication limits, in seconds.', fallback: '900', parse: integer }),
+  AUTH_FAILURES_PER_IP: spec({
+    description:
+      'Failed authentications (`POST /session` and `/oauth/token` attempts that do not succeed, requests refused for a bad token) one address may make per window; then it gets 429 on every sign-in and authenticated request until the window ends. 0: no limit.',
+    fallback: '100',
+    parse: integer,
+  }),
+  AUTH_FAILURES_PER_LOGIN: spec({ description: 'Failed sign-ins for one login from one address per window (password guessing); a success starts the count again. 0: no limit.', fallback: '10', parse: integer }),
   TOKEN_ENCRYPTION_KEY: spec({
     description:
       "Key identity seals users' private tokens with (AES-256-GCM; requests are matched by the tokens' SHA-256), so it can show GitLab 7's `private_token` to its owner. Keep it: tokens sealed under a lost key can no longer be shown, only reset. `npm start` keeps one in `DATA_DIR`.",

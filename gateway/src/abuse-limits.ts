@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '@hub/common';
+import type { Request, RequestHandler, Response } from 'express';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/** The settings of the limits, as the configuration table names them; 0 turns a limit off. */
+export interface AbuseLimitSettings {
+  REDIS_URL: string;
+  RATE_LIMIT_WINDOW_S: number;
+  RATE_LIMIT_PER_USER: number;
+  RATE_LIMIT_PER_IP: number;
+  AUTH_FAILURE_WINDOW_S: number;
+  AUTH_FAILURES_PER_IP: number;
+  AUTH_FAILURES_PER_LOGIN: number;
+}
+
+/** A count per key over a fixed window, kept in Redis so that every replica shares it. */
+interface Budget {
+  /** Counts one; the seconds until the key may go on, 0 while it is within its budget. */
+  take(key: string): Promise<number>;
+  /** The seconds until the key may go on, without counting. */
+  waitFor(key: string): Promise<number>;
+  giveBack(key: string): Promise<void>;
+  clear(key: string): Promise<void>;
+}
+
+const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+
+function budget(redis: Redis, name: string, points: number, windowSeconds: number, logger: Logger): Budget | null {
+  if (points <= 0) return null;
+  // Doors and settings count apart: a replica started with other limits (a test's, a canary's)
+  // neither spends nor reads another's counts.
+  const options = { keyPrefix: `limits:${name}:${points}:${windowSeconds}`, points, duration: windowSeconds };
+  const limiter = new RateLimiterRedis({
+    ...options,
+    storeClient: redis,
+    // While Redis is away each replica counts on its own: the limits loosen by the number of
+    // replicas, but requests neither wait for Redis nor fail with it.
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+    // A key over its budget is refused from memory until its window ends: a flood from one
+    // client costs no Redis round trip per request.
+    inMemoryBlockOnConsumed: points + 1,
+  });
+  const quietly = async (what: string, action: () => Promise<unknown>) => {
+    try {
+      await action();
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) logger.warn({ err: error, limit: name }, `rate limit ${what} failed`);
+    }
+  };
+  return {
+    async take(key) {
+      try {
+        await limiter.consume(key);
+        return 0;
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return seconds(error);
+        logger.warn({ err: error, limit: name }, 'rate limit unavailable; request let through');
+        return 0;
+      }
+    },
+    async waitFor(key) {
+      try {
+        const res = await limiter.get(key);
+        return res && res.consumedPoints >= points ? seconds(res) : 0;
+      } catch (error) {
+        logger.warn({ err: error, limit: name }, 'rate limit unavailable; request let through');
+        return 0;
+      }
+    },
+    giveBack: (key) => quietly('refund', () => limiter.reward(key, 1)),
+    clear: (key) => quietly('reset', () => limiter.delete(key)),
+  };
+}
+
+/** What a request presents, as each front door reads it. */
+export interface RequestIdentity {
+  /** A digest of the credentials presented (token, bearer or basic), when there are any. */
+  credential?: string;
+  /** For a sign-in with a password: the login it names (lower-cased), or '' when none. */
+  signIn?: { login: string };
+}
+
+/** One key per credential: the digest, never the token, is what Redis and memory keep. */
+export const credentialKey = (...values: Array<string | undefined>) => {
+  const present = values.filter((v): v is string => !!v);
+  return present.length ? createHash('sha256').update(present.join('\0')).digest('base64url') : undefined;
+};
+
+/**
+ * Rate limits for a front door (the facade, the gateway's `/graphql`), shared across replicas
+ * through Redis:
+ * - requests per credential (a user's token) and, without one, per address, over
+ *   RATE_LIMIT_WINDOW_S;
+ * - failed authentications per address and per login + address over AUTH_FAILURE_WINDOW_S, against
+ *   password and token guessing: a sign-in takes from both budgets before it runs (a burst of
+ *   parallel guesses cannot all start before the first one fails) and gets them back when it
+ *   succeeds; a request refused for its token (401) takes from the address's budget, and an
+ *   address that has spent it is refused every authenticated request until its window ends.
+ * A refusal is a 429 with Retry-After; `refuse` writes the body in the door's own shape.
+ */
+export function createAbuseLimits(door: string, settings: AbuseLimitSettings, logger: Logger) {
+  // Its own connection without an offline queue: while Redis is away a command fails at once
+  // (the in-memory insurance takes over) instead of holding the request.
+  const redis = new Redis(settings.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
+  redis.on('error', () => {}); // reported per command above; ioredis would print every reconnect
+  const perUser = budget(redis, `${door}:user`, settings.RATE_LIMIT_PER_USER, settings.RATE_LIMIT_WINDOW_S, logger);
+  const perIp = budget(redis, `${door}:ip`, settings.RATE_LIMIT_PER_IP, settings.RATE_LIMIT_WINDOW_S, logger);
+  // Failed authentications count alike at every door: guesses spread over the facade and the
+  // gateway add up.
+  const failuresPerIp = budget(redis, 'auth-ip', settings.AUTH_FAILURES_PER_IP, settings.AUTH_FAILURE_WINDOW_S, logger);
+  const failuresPerLogin = budget(redis, 'auth-login', settings.AUTH_FAILURES_PER_LOGIN, settings.AUTH_FAILURE_WINDOW_S, logger);
+
+  return {
+    middleware(door: { identify: (req: Request) => RequestIdentity; refuse: (res: Response, retryAfterSeconds: number) => void }): RequestHandler {
+      return async (req, res, next) => {
+        const refuse = (wait: number) => {
+          res.setHeader('Retry-After', String(wait));
+          door.refuse(res, wait);
+        };
+        const ip = req.socket.remoteAddress ?? 'unknown';
+        const { credential, signIn } = door.identify(req);
+        const requests = credential ? perUser : perIp;
+        const wait = (await requests?.take(credential ?? ip)) ?? 0;
+        if (wait > 0) return refuse(wait);
+
+        if (signIn) {
+          const loginKey = `${signIn.login}\0${ip}`;
+          const [byIp, byLogin] = await Promise.all([failuresPerIp?.take(ip) ?? 0, failuresPerLogin?.take(loginKey) ?? 0]);
+          if (byIp > 0 || byLogin > 0) return refuse(Math.max(byIp, byLogin));
+          res.on('finish', () => {
+            if (res.statusCode >= 400) return;
+            void failuresPerIp?.giveBack(ip);
+            void failuresPerLogin?.clear(loginKey);
+          });
+        } else if (credential && failuresPerIp) {
+          const blocked = await failuresPerIp.waitFor(ip);
+          if (blocked > 0) return refuse(blocked);
+          res.on('finish', () => {
+            if (res.statusCode === 401) void failuresPerIp.take(ip);
+          });
+        }
+        next();
+      };
+    },
+    close: async () => {
+      redis.disconnect();
+    },
+  };
+}
+
+export type AbuseLimits = ReturnType<typeof createAbuseLimits>;

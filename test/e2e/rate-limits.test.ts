@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { freePort, REPO_ROOT } from '@hub/local';
+import { request } from 'undici';
+import { createUser, stack, unique } from '../support/api';
+
+// The limits counted in Redis, seen through replicas of the facade and the gateway started here
+// with low limits beside the stack's own (whose counts they neither spend nor read: the counts
+// are kept per setting). Every request comes from 127.0.0.1, as one address.
+
+const replicas: ChildProcess[] = [];
+
+async function startReplica(kind: 'rest-facade' | 'gateway', settings: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const portVariable = kind === 'gateway' ? 'GATEWAY_PORT' : 'PORT';
+  const log = openSync(join(stack.dir, `${kind}-limits-${port}.log`), 'a');
+  const child = spawn(process.execPath, [resolve(REPO_ROOT, `${kind === 'gateway' ? 'gateway' : 'rest-facade'}/dist/main.js`)], {
+    env: { PATH: process.env.PATH, ...stack.env, [portVariable]: String(port), LOG_LEVEL: 'info', ...settings },
+    stdio: ['ignore', log, log],
+  });
+  replicas.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
+    if (child.exitCode !== null) throw new Error(`${kind} replica exited with ${child.exitCode}`);
+    ready = await request(`${url}/readyz`).then((r) => (r.body.dump(), r.statusCode === 200), () => false);
+  }
+  return url;
+}
+
+afterAll(() => {
+  for (const child of replicas) child.kill('SIGTERM');
+});
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: any;
+}
+
+async function call(url: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.token) headers['PRIVATE-TOKEN'] = options.token;
+  const response = await request(url + path, { method: method as 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const text = await response.body.text();
+  const retryAfter = response.headers['retry-after'];
+  return { status: response.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, body: text ? JSON.parse(text) : null };
+}
+
+function expectRefused(answer: Answer, windowSeconds: number) {
+  expect(answer.status).toBe(429);
+  expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+  expect(Number(answer.retryAfter)).toBeLessThanOrEqual(windowSeconds);
+}
+
+describe('request rate limits', () => {
+  const WINDOW = 60;
+  let facades: [string, string];
+
+  beforeAll(async () => {
+    const settings = { RATE_LIMIT_PER_USER: '8', RATE_LIMIT_PER_IP: '5', RATE_LIMIT_WINDOW_S: String(WINDOW), AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '0' };
+    facades = [await startReplica('rest-facade', settings), await startReplica('rest-facade', settings)];
+  }, 60_000);
+
+  it('counts a user’s requests across replicas and answers the one over the limit 429 with Retry-After and a v3 message', async () => {
+    const [alice, bob] = await Promise.all([createUser(), createUser()]);
+    // Alternating between the two replicas: the budget is one, in Redis.
+    for (let i = 0; i < 8; i++) expect((await call(facades[i % 2], 'GET', '/api/v3/user', { token: alice.token })).status).toBe(200);
+    const refused = await call(facades[0], 'GET', '/api/v3/user', { token: alice.token });
+    expectRefused(refused, WINDOW);
+    expect(refused.body).toEqual({ message: '429 Too Many Requests' });
+    expectRefused(await call(facades[1], 'GET', '/api/v3/user', { token: alice.token }), WINDOW);
+    // Another user's budget is their own; the token as a parameter is the same credential.
+    expect((await call(facades[1], 'GET', '/api/v3/user', { token: bob.token })).status).toBe(200);
+    expectRefused(await call(facades[1], 'GET', `/api/v3/user?private_token=${alice.token}`), WINDOW);
+  });
+
+  it('counts requests without credentials per address', async () => {
+    for (let i = 0; i < 5; i++) expect((await call(facades[i % 2], 'GET', '/api/v3/projects/1')).status).not.toBe(429);
+    const refused = await call(facades[1], 'GET', '/api/v3/projects/1');
+    expectRefused(refused, WINDOW);
+    expect(refused.body).toEqual({ message: '429 Too Many Requests' });
+  });
+
+  it('limits the gateway’s public endpoint the same way', async () => {
+    const gateway = await startReplica('gateway', { RATE_LIMIT_PER_USER: '3', RATE_LIMIT_PER_IP: '2', RATE_LIMIT_WINDOW_S: String(WINDOW), AUTH_FAILURES_PER_IP: '0' });
+    const user = await createUser();
+    const ask = (token?: string) => call(gateway, 'POST', '/graphql', { token, body: { query: '{ viewer { id } }' } });
+    for (let i = 0; i < 2; i++) expect((await ask()).status).toBe(200);
+    const anonymous = await ask();
+    expectRefused(anonymous, WINDOW);
+    expect(anonymous.body.errors[0]).toMatchObject({ message: '429 Too Many Requests', extensions: { code: 'TOO_MANY_REQUESTS' } });
+    for (let i = 0; i < 3; i++) expect((await ask(user.token)).status).toBe(200);
+    expectRefused(await ask(user.token), WINDOW);
+  }, 60_000);
+});
+
+describe('failed-authentication limits', () => {
+  const WINDOW = 900;
+  let facades: [string, string];
+
+  beforeAll(async () => {
+    const settings = { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '8', AUTH_FAILURES_PER_LOGIN: '3', AUTH_FAILURE_WINDOW_S: String(WINDOW) };
+    facades = [await startReplica('rest-facade', settings), await startReplica('rest-facade', settings)];
+  }, 60_000);
+
+  it('stops password guessing for a login after a few failures, across replicas and both sign-in routes, even with the right password', async () => {
+    const user = await createUser();
+    const session = (url: string, password: string) => call(url, 'POST', '/api/v3/session', { body: { login: user.username, password } });
+    const oauth = (url: string, password: string) =>
+      call(url, 'POST', '/oauth/token', { body: { grant_type: 'password', username: user.username.toUpperCase(), password } });
+
+    // Failures, then a success: the success starts the login's count again.
+    expect((await session(facades[0], 'wrong-1')).status).toBe(401);
+    expect((await session(facades[1], 'wrong-2')).status).toBe(401);
+    expect((await session(facades[0], user.password)).status).toBe(201);
+
+    expect((await session(facades[0], 'wrong-3')).status).toBe(401);
+    expect((await oauth(facades[1], 'wrong-4')).status).toBe(401);
+    expect((await session(facades[1], 'wrong-5')).status).toBe(401);
+    const refused = await oauth(facades[0], user.password);
+    expectRefused(refused, WINDOW);
+    expect(refused.body).toEqual({ message: '429 Too Many Requests' });
+    expectRefused(await session(facades[1], user.password), WINDOW);
+    // The stack's own facade does not share the test's settings, so its counts are apart.
+    expect((await call(stack.baseUrl, 'POST', '/api/v3/session', { body: { login: user.username, password: user.password } })).status).toBe(201);
+  });
+
+  it('stops an address that keeps failing, whatever login or token it tries next', async () => {
+    const user = await createUser();
+    // So far this address has spent 7 of its 8 (eight attempts above, the refused ones included,
+    // less the one the success gave back): one more bad token, and it is out.
+    const spent = async () => (await call(facades[0], 'GET', '/api/v3/user', { token: unique('bad') })).status;
+    const answers: number[] = [];
+    for (let i = 0; i < 3 && answers.at(-1) !== 429; i++) answers.push(await spent());
+    expect(answers).toContain(401);
+    expect(answers.at(-1)).toBe(429);
+    expectRefused(await call(facades[1], 'GET', '/api/v3/user', { token: user.token }), WINDOW);
+    expectRefused(await call(facades[1], 'POST', '/api/v3/session', { body: { login: user.username, password: user.password } }), WINDOW);
+    // Requests without credentials are not authentications: they go on.
+    expect((await call(facades[0], 'GET', '/api/v3/projects/1')).status).not.toBe(429);
+  });
+});
