@@ -18,7 +18,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/gateway/**/*.test.ts', '<rootDir>/rest-facade/src/**/*.test.ts', '<rootDir>/infra/local/src/**/*.test.ts', '<rootDir>/infra/k8s/**/*.test.ts', '<rootDir>/test/bench/**/*.test.ts'],
+      testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/protos/src/**/*.test.ts', '<rootDir>/gateway/**/*.test.ts', '<rootDir>/rest-facade/src/**/*.test.ts', '<rootDir>/infra/local/src/**/*.test.ts', '<rootDir>/infra/k8s/**/*.test.ts', '<rootDir>/test/bench/**/*.test.ts'],
       testPathIgnorePatterns: ['\\.subgraph\\.test\\.ts$'],
     },
     {

@@ -2,3 +2,4 @@ export * from './types';
 export * from './load';
 export * from './client';
 export * from './errors';
+export * from './shards';

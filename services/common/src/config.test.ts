@@ -24,6 +24,20 @@ describe('loadConfig', () => {
     expect(loadConfig(['PORT'] as const, { optional: ['ROOT_TOKEN'] as const, env: {} })).toEqual({ PORT: 8080 });
   });
 
+  it('reads git worker shards, one named default from the single-worker settings when unset', () => {
+    expect(loadConfig(['GIT_WORKER_SHARDS'] as const, { env: { GIT_WORKER_GRPC_PORT: '5010', GIT_WORKER_HTTP_PORT: '5011' } }).GIT_WORKER_SHARDS).toEqual({
+      default: { grpcAddress: '127.0.0.1:5010', httpUrl: 'http://127.0.0.1:5011' },
+    });
+    const env = { GIT_WORKER_SHARDS: 'default=gw-0.gw:4010;http://gw-0.gw:4011/, second=gw-1.gw:4010;http://gw-1.gw:4011' };
+    expect(Object.entries(loadConfig(['GIT_WORKER_SHARDS'] as const, { env }).GIT_WORKER_SHARDS)).toEqual([
+      ['default', { grpcAddress: 'gw-0.gw:4010', httpUrl: 'http://gw-0.gw:4011' }],
+      ['second', { grpcAddress: 'gw-1.gw:4010', httpUrl: 'http://gw-1.gw:4011' }],
+    ]);
+    for (const bad of ['default=gw:4010', 'a=gw:4010;http://x,a=gw:4020;http://y', 'Bad=gw:1;http://x', 'a=gw:1;not a url', ',']) {
+      expect(() => loadConfig(['GIT_WORKER_SHARDS'] as const, { env: { GIT_WORKER_SHARDS: bad } })).toThrow(/GIT_WORKER_SHARDS/);
+    }
+  });
+
   it('strips a trailing slash from URLs', () => {
     expect(loadConfig(['EXTERNAL_URL'] as const, { env: { EXTERNAL_URL: 'https://git.example.com/' } }).EXTERNAL_URL).toBe('https://git.example.com');
   });

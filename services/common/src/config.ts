@@ -52,6 +52,23 @@ const oneOf =
     return raw as T;
   };
 
+/** A git worker shard: where its gRPC services and its git HTTP side listen. */
+export interface GitShard {
+  grpcAddress: string;
+  httpUrl: string;
+}
+/** `name=host:port;http://host:port,...` in order; the first holds the projects recorded before shards. */
+const gitShards = (raw: string, name: string): Record<string, GitShard> => {
+  const shards: Record<string, GitShard> = {};
+  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^([a-z0-9][a-z0-9_-]*)=([^;=\s]+:\d+);(\S+)$/.exec(entry);
+    if (!match || Object.hasOwn(shards, match[1])) throw new Error(`${name} must list distinct name=host:grpcPort;httpUrl entries, got "${entry}"`);
+    shards[match[1]] = { grpcAddress: match[2], httpUrl: url(match[3], name) };
+  }
+  if (Object.keys(shards).length === 0) throw new Error(`${name} names no shard`);
+  return shards;
+};
+
 const spec = <T>(s: VariableSpec<T>) => s;
 const local = (portVar: string) => (get: (name: string) => string | undefined) =>
   `http://127.0.0.1:${get(portVar)}`;
@@ -134,6 +151,17 @@ export const CONFIG_TABLE = {
     fallback: local('GIT_WORKER_HTTP_PORT'),
     fallbackText: 'http://127.0.0.1:$GIT_WORKER_HTTP_PORT',
     parse: url,
+  }),
+  GIT_WORKER_SHARDS: spec({
+    description:
+      "The git worker shards (as Gitaly storages), `name=host:grpcPort;httpUrl` separated by commas, e.g. `default=git-worker-0.git-worker:4010;http://git-worker-0.git-worker:4011,second=…`. Each project's repository lives on one shard recorded with the project (`repository_storage`); every caller routes to it. Unset: one shard, `default`, at `GIT_WORKER_GRPC_ADDRESS` and `GIT_WORKER_HTTP_URL`. A shard's name is kept for good once projects live on it.",
+    fallback: (get) => `default=${get('GIT_WORKER_GRPC_ADDRESS')};${get('GIT_WORKER_HTTP_URL')}`,
+    fallbackText: 'default=$GIT_WORKER_GRPC_ADDRESS;$GIT_WORKER_HTTP_URL',
+    parse: gitShards,
+  }),
+  GIT_WORKER_NEW_PROJECT_SHARD: spec({
+    description: "The shard (a name from `GIT_WORKER_SHARDS`) new projects go to. Unset: the one holding the fewest projects. Forks too: a fork on its source's shard shares its objects, one on another shard is a copy.",
+    parse: text,
   }),
   REPOS_ROOT: spec({
     description: 'Folder of the bare repositories (`<project id>.git`), owned by the git worker.',
