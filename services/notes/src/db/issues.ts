@@ -28,8 +28,9 @@ export async function insertIssue(tx: TransactionSql, values: Pick<IssueRow, 'pr
   return row;
 }
 
-export async function findIssue(sql: Db, projectId: number, id: number): Promise<IssueRow | undefined> {
-  const [row] = await sql<IssueRow[]>`select * from issues where id = ${id} and project_id = ${projectId}`;
+/** `lock`: for a change, so concurrent changes of the issue take turns. */
+export async function findIssue(sql: Db, projectId: number, id: number, lock = false): Promise<IssueRow | undefined> {
+  const [row] = await sql<IssueRow[]>`select * from issues where id = ${id} and project_id = ${projectId} ${lock ? sql`for update` : sql``}`;
   return row;
 }
 

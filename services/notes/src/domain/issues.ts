@@ -95,19 +95,30 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
       const labels = input.labels == null ? null : labelNames(input.labels);
       const milestone = await milestoneFor(access, principal, projectId, input.milestoneId);
-      const changes: Partial<IssueRow> = {};
-      if (input.title != null) changes.title = input.title;
-      if (input.description != null) changes.description = input.description;
-      if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
-      if (labels !== null && labels.join('\n') !== issue.labels.join('\n')) changes.labels = labels;
-      if (milestone !== undefined && (milestone?.id ?? null) !== issue.milestoneId) changes.milestoneId = milestone?.id ?? null;
-      let action: 'updated' | 'closed' | 'reopened' = 'updated';
-      if (input.stateEvent === 'close' && issue.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
-      if (input.stateEvent === 'reopen' && issue.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
-      if (Object.keys(changes).length === 0) return issue;
-      const assignee = changes.assigneeId != null && changes.assigneeId !== issue.assigneeId ? (await deps.identity.call(usersLookup, { ids: [changes.assigneeId] })).users[0] : undefined;
+      /** What the input changes of `base`, and the state transition it makes. */
+      const changesOf = (base: IssueRow) => {
+        const changes: Partial<IssueRow> = {};
+        if (input.title != null) changes.title = input.title;
+        if (input.description != null) changes.description = input.description;
+        if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
+        if (labels !== null && labels.join('\n') !== base.labels.join('\n')) changes.labels = labels;
+        if (milestone !== undefined && (milestone?.id ?? null) !== base.milestoneId) changes.milestoneId = milestone?.id ?? null;
+        let action: 'updated' | 'closed' | 'reopened' = 'updated';
+        if (input.stateEvent === 'close' && base.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
+        if (input.stateEvent === 'reopen' && base.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
+        return { changes, action };
+      };
+      if (Object.keys(changesOf(issue).changes).length === 0) return issue;
+      const assigneeId = input.assigneeId != null && input.assigneeId !== issue.assigneeId ? input.assigneeId : null;
+      const assignee = assigneeId !== null ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0] : undefined;
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
+        // Concurrent changes of the issue take turns on its row, each measured against the one
+        // before: closing it many times at once closes it (and notes it) once.
+        const current = await issues.findIssue(tx, projectId, issue.id, true);
+        if (!current) throw recordNotFound();
+        const { changes, action } = changesOf(current);
+        if (Object.keys(changes).length === 0) return current;
         if (changes.labels) await deps.labels.ensureLabels(tx, projectId, changes.labels);
         const updated = await issues.updateIssue(tx, issue.id, changes);
         await issueEvent(tx, action, principal, updated);
@@ -116,9 +127,9 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
         const system = (body: string) => notes.addSystemNote(tx, target, principal.userId!, body, principal);
         if (action === 'closed' || action === 'reopened') await system(`Status changed to ${action}`);
         // Label changes leave no note: GitLab 7.14's API set labels outside its UpdateService.
-        if (updated.milestoneId !== issue.milestoneId) await system(milestone ? `Milestone changed to ${milestone.title}` : 'Milestone removed');
-        if (updated.assigneeId !== issue.assigneeId) await system(updated.assigneeId === null ? 'Assignee removed' : `Reassigned to @${assignee?.username ?? updated.assigneeId}`);
-        if (updated.title !== issue.title) await system(`Title changed from **${issue.title}** to **${updated.title}**`);
+        if (updated.milestoneId !== current.milestoneId) await system(milestone ? `Milestone changed to ${milestone.title}` : 'Milestone removed');
+        if (updated.assigneeId !== current.assigneeId) await system(updated.assigneeId === null ? 'Assignee removed' : `Reassigned to @${assignee?.username ?? updated.assigneeId}`);
+        if (updated.title !== current.title) await system(`Title changed from **${current.title}** to **${updated.title}**`);
         return updated;
       });
     },
