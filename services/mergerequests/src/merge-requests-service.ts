@@ -225,14 +225,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (retarget !== null) changes.targetBranch = retarget;
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
       if (labels !== null && labels.join('\n') !== mr.labels.join('\n')) changes.labels = labels;
-      let action: 'updated' | 'closed' | 'reopened' = 'updated';
-      if (input.stateEvent === 'close' && OPEN_STATES.includes(mr.state)) {
-        changes.state = 'closed';
-        action = 'closed';
-      } else if (input.stateEvent === 'reopen' && mr.state === 'closed') {
-        changes.state = 'reopened';
-        action = 'reopened';
-      }
+      /** The state the input moves a merge request in `state` to, and the action that is. */
+      const transition = (state: MergeRequestRow['state']) =>
+        input.stateEvent === 'close' && OPEN_STATES.includes(state)
+          ? ({ state: 'closed', action: 'closed' } as const)
+          : input.stateEvent === 'reopen' && state === 'closed'
+            ? ({ state: 'reopened', action: 'reopened' } as const)
+            : ({ state: undefined, action: 'updated' } as const);
+      let { state, action } = transition(mr.state);
+      if (state) changes.state = state;
       // Reopened or moved onto the branches of another open merge request: refused before notes
       // makes any label; the open-pair key still settles concurrent changes below.
       const duplicate = (titles: string[]) => (retarget !== null ? duplicateMessage(titles) : 'Cannot Reopen: This merge request already exists');
@@ -246,6 +247,15 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
         updated = await sql
           .begin(async (tx) => {
             await guardProjectWrite(tx, mr.projectId);
+            // Concurrent changes take turns on the row; the state moves from where the one
+            // before left it: closed many times at once, closed (and noted) once; never a merged
+            // one closed by a close that read it open.
+            const current = await db.findMergeRequest(tx, projectId, mr.id, true);
+            if (!current) throw mergeRequestNotFound();
+            ({ state, action } = transition(current.state));
+            if (state) changes.state = state;
+            else delete changes.state;
+            if (Object.keys(changes).length === 0) return current;
             const row = await db.updateMergeRequest(tx, mr.id, changes);
             await event(tx, action, principal, row);
             return row;

@@ -30,7 +30,10 @@ const notes = {
 } as unknown as InternalClient;
 
 /** The git worker's answers, as its gRPC clients give them: branches that exist, merges that work. */
-const BRANCHES = new Set(['master', 'feature', 'other', 'conflicting']);
+const BRANCHES = new Set(['master', 'feature', 'other', 'conflicting', 'slow']);
+/** A merge of 'slow' waits for this gate (opened by the test), and says it has started. */
+let slowGate: Promise<void> = Promise.resolve();
+let slowStarted: () => void = () => {};
 const failure = (kind: string) => {
   const metadata = new Metadata();
   metadata.set(ERROR_DETAIL_TRAILER, encodeErrorDetail({ kind, message: kind }));
@@ -46,8 +49,11 @@ const git = {
   merge: {
     MergeBranch: (request: { source: string; target: string }, _options: unknown, done: (error: Error | null, response?: unknown) => void) => {
       if (request.source === 'conflicting') return done(failure('MERGE_CONFLICT'));
-      merges.push(`${request.source}->${request.target}`);
-      done(null, { commitId: 'm'.repeat(40) });
+      if (request.source === 'slow') slowStarted();
+      void (request.source === 'slow' ? slowGate : Promise.resolve()).then(() => {
+        merges.push(`${request.source}->${request.target}`);
+        done(null, { commitId: 'm'.repeat(40) });
+      });
     },
   },
 } as unknown as GitClients;
@@ -104,6 +110,24 @@ describe('merge requests subgraph', () => {
     expect((await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).data?.acceptMergeRequest).toEqual({ state: 'merged', mergeCommitSha: 'm'.repeat(40) });
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
     expect(merges).toEqual(['feature->master']);
+  });
+
+  it('never closes a merged merge request: a close that read it open while it was being merged finds it merged', async () => {
+    const mr = await open('slow');
+    let release!: () => void;
+    slowGate = new Promise((resolve) => (release = resolve));
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
+    const accepting = subgraph.run(ACCEPT, { id: mr.id }, as(OWNER));
+    await started;
+    const closing = subgraph.run(UPDATE, { id: mr.id, e: 'close' }, as(OWNER));
+    // Long enough for the close to read the merge request (open) and reach its row, held by the accept.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    const [accepted, closed] = await Promise.all([accepting, closing]);
+    expect(accepted.data?.acceptMergeRequest.state).toBe('merged');
+    expect(closed.data?.updateMergeRequest.state).toBe('merged');
+    const [row] = await db.sql`select state from merge_requests where id = ${mr.id}`;
+    expect(row.state).toBe('merged');
   });
 
   it('refuses conflicts and work in progress with 405', async () => {
