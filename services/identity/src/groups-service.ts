@@ -97,10 +97,12 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
           await event(tx, 'group.created', row, principal, userId);
           return row;
         })
-        .catch((error: { code?: string; constraint_name?: string }) => {
-          // A concurrent create took the name or path between the check and the insert.
+        .catch(async (error: { code?: string; constraint_name?: string }) => {
+          // A concurrent create took the name or path between the check and the insert: answered
+          // as a repeat is, naming everything it took (the index names only the first).
           if (error.code !== UNIQUE_VIOLATION) throw error;
-          throw refuse(error.constraint_name === 'namespaces_group_name_key' ? { name: ['has already been taken'] } : { path: ['has already been taken'] });
+          const taken = groupProblems(group, await namespaces.takenByNamespaces(sql, group.name, group.path));
+          throw refuse(taken ?? (error.constraint_name === 'namespaces_group_name_key' ? { name: ['has already been taken'] } : { path: ['has already been taken'] }));
         });
       await tellMembership(created, false, userId);
       return created;

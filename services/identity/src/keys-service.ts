@@ -2,6 +2,7 @@ import {
   accessLevelOf,
   AccessLevel,
   authorize,
+  DomainError,
   identityEvents,
   missingAttribute,
   notFound,
@@ -146,20 +147,30 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     async addDeployKey(principal: Principal, projectId: number, attrs: KeyAttributes): Promise<KeyRow> {
       await authorizeAdminProject(principal, projectId);
       const prepared = prepareKey(attrs);
-      if (prepared.key !== null && prepared.fingerprint !== null && !isTooLongKey(prepared.key)) {
+      const existingKey = async (): Promise<KeyRow | null> => {
+        if (prepared.key === null || prepared.fingerprint === null || isTooLongKey(prepared.key)) return null;
         const existing = await keys.findDeployKeyByText(sql, prepared.key, prepared.fingerprint);
         if (existing?.projectIds.includes(projectId)) return existing.row;
         if (existing && (await mayReuse(principal, existing.projectIds))) {
-          const linked = await sql.begin(async (tx) => {
+          return sql.begin(async (tx) => {
             // Locked, so it cannot be removed as orphaned while it is being added here.
             const row = await keys.lockKey(tx, existing.row.id);
             if (row) await keys.linkDeployKey(tx, projectId, row.id);
-            return row;
+            return row ?? null;
           });
-          if (linked) return linked;
         }
+        return null;
+      };
+      const found = await existingKey();
+      if (found) return found;
+      try {
+        return await insertValidated(attrs, { kind: 'deploy', userId: null }, (tx, row) => keys.linkDeployKey(tx, projectId, row.id));
+      } catch (error) {
+        // A concurrent add of the same key won the insert: answered as a repeat is, with that key.
+        const winner = error instanceof DomainError ? await existingKey() : null;
+        if (winner) return winner;
+        throw error;
       }
-      return insertValidated(attrs, { kind: 'deploy', userId: null }, (tx, row) => keys.linkDeployKey(tx, projectId, row.id));
     },
 
     /**
