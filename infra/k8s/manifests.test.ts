@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { PROCESSES, type ProcessSpec } from '../local/src/processes';
 import {
-  addressOf,
+  addressesIn,
   dockerImages,
   DOCKER_DIR,
   REPO_ROOT,
@@ -14,6 +14,7 @@ import {
   processSpec,
   render,
   selects,
+  unknownFieldProblems,
   type Env,
   type K8sObject,
 } from './system-model';
@@ -126,15 +127,19 @@ function callGraph(system: System): { edges: Set<string>; problems: string[] } {
   const edges = new Set<string>();
   const problems: string[] = [];
   for (const caller of system.workloads) {
-    for (const [name, value] of Object.entries(caller.config)) {
-      const address = typeof value === 'string' ? addressOf(name, value) : null;
-      if (!address) continue;
+    const addresses = Object.entries(caller.config).flatMap(([name, value]) => addressesIn(name, value).map((address) => ({ name, address })));
+    for (const { name, address } of addresses) {
       const target = resolveHost(system, address.host);
-      if (!target) continue; // outside the cluster: Postgres, Redis, the public URL
+      if (!target) {
+        // Outside the cluster (Postgres, Redis, the public URL), unless it names a pod of a headless Service.
+        const [, second] = address.host.split('.');
+        if (system.services.some((s) => s.metadata.name === second && s.spec.clusterIP === 'None')) problems.push(`${caller.name}: ${name} names ${address.host}, no pod there`);
+        continue;
+      }
       const servicePort = target.service.spec.ports.find((p: K8sObject) => p.port === address.port);
       const port = servicePort && containerPort(target.workload, servicePort.targetPort);
       const portName = [...target.workload.ports].find(([, number]) => number === port)?.[0];
-      if (!portName) problems.push(`${caller.name}: ${name}=${value} names no port of ${target.service.metadata.name}`);
+      if (!portName) problems.push(`${caller.name}: ${name} names no port of ${target.service.metadata.name} (${address.host}:${address.port})`);
       else edges.add(`${caller.name}->${target.workload.name}:${portName}`);
     }
   }
@@ -261,6 +266,7 @@ describe.each(overlayNames())('kustomize overlay %s', (overlay) => {
       }
     });
     expect(problems).toEqual([]);
+    expect(unknownFieldProblems(system.objects)).toEqual([]);
     expect(system.objects.length).toBeGreaterThan(40);
   });
 
@@ -329,6 +335,16 @@ describe.each(overlayNames())('kustomize overlay %s', (overlay) => {
   });
 });
 
+describe('the unknown-field check', () => {
+  it('names a field the Kubernetes types do not have', () => {
+    const objects = renderOnce('overlays/dev').filter((o) => o.kind === 'Deployment' && o.metadata.name === 'notes');
+    objects[0].spec.template.spec.containers[0].readinesProbe = objects[0].spec.template.spec.containers[0].readinessProbe;
+    const problems = unknownFieldProblems(objects);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^Deployment notes: .*readinesProbe.* does not exist in type 'IContainer'/);
+  });
+});
+
 describe('the policy check', () => {
   it('fails when a caller the configuration names is not let in, or one it does not is', () => {
     const objects = renderOnce('overlays/prod');
@@ -374,9 +390,10 @@ describe('the compose file', () => {
       const spec = processSpec(s.command![0]);
       if (!spec) continue;
       for (const [variable, value] of Object.entries(loadedConfig(spec, s.environment ?? {}))) {
-        const address = typeof value === 'string' ? addressOf(variable, value) : null;
-        if (!address || !compose.services[address.host] || !compose.services[address.host].build) continue;
-        expect({ from: name, variable, listens: listening.get(address.host)?.includes(address.port) }).toEqual({ from: name, variable, listens: true });
+        for (const address of addressesIn(variable, value)) {
+          if (!compose.services[address.host]?.build) continue;
+          expect({ from: name, variable, listens: listening.get(address.host)?.includes(address.port) }).toEqual({ from: name, variable, listens: true });
+        }
       }
     }
   });

@@ -5,9 +5,10 @@
  * and the images the Dockerfile builds. Plus kustomize's rendering and a little Kubernetes
  * selector logic.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 // By path: the root package, where this test runs, does not depend on the workspace packages.
 import { CONFIG_TABLE, type VariableName } from '../../services/common/src/config';
@@ -129,10 +130,47 @@ export function selects(selector: LabelSelector, labels: Record<string, string> 
   return byLabel && byExpression;
 }
 
-/** The variables whose values are addresses of other processes (a URL, or host:port). */
-export function addressOf(name: string, value: string): { host: string; port: number } | null {
-  if (!name.endsWith('_URL') && !name.endsWith('_ADDRESS')) return null;
-  const url = new URL(value.includes('://') ? value : `tcp://${value}`);
-  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  return { host: url.hostname, port };
+/**
+ * The addresses of other processes a setting holds: a `…_URL` or `…_ADDRESS` (a URL, or host:port),
+ * or any URL or host:port inside a parsed structure (a list of shards, say).
+ */
+export function addressesIn(name: string, value: unknown): Array<{ host: string; port: number }> {
+  if (typeof value === 'string') {
+    const named = name.endsWith('_URL') || name.endsWith('_ADDRESS');
+    if (!named && !/^[a-z][a-z0-9+.-]*:\/\/|^[a-z0-9.-]+:\d+$/i.test(value)) return [];
+    const url = new URL(value.includes('://') ? value : `tcp://${value}`);
+    return [{ host: url.hostname, port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80 }];
+  }
+  if (value && typeof value === 'object') return Object.values(value).flatMap((inner) => addressesIn('', inner));
+  return [];
+}
+
+/**
+ * Fields the Kubernetes types do not have (a misspelt `readinesProbe` the schema validator lets
+ * through): each object, as a literal of its kubernetes-models interface, through the TypeScript
+ * compiler, whose excess-property check names every unknown field. One problem per error.
+ */
+export function unknownFieldProblems(objects: K8sObject[]): string[] {
+  const models = dirname(require.resolve('kubernetes-models/package.json'));
+  const dir = mkdtempSync(join(tmpdir(), 'k8s-fields-'));
+  try {
+    const kinds = [...new Set(objects.map((o) => `${o.apiVersion}/${o.kind}`))];
+    const lines = [
+      ...kinds.map((kind, i) => `import type { I${kind.split('/').pop()} as T${i} } from 'kubernetes-models/${kind}';`),
+      ...objects.map((o, i) => `export const o${i}: T${kinds.indexOf(`${o.apiVersion}/${o.kind}`)} = ${JSON.stringify(o)};`),
+    ];
+    writeFileSync(join(dir, 'objects.ts'), lines.join('\n'));
+    const compilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: 'es2022', module: 'nodenext', types: [], paths: { 'kubernetes-models/*': [`${models}/*`] } };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['objects.ts'] }));
+    const tsc = join(REPO_ROOT, 'node_modules/.bin/tsc');
+    const result = spawnSync(tsc, ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+    if (result.status === 0) return [];
+    const problems = [...result.stdout.matchAll(/^objects\.ts\((\d+),\d+\): error TS\d+: (.*)$/gm)].map(([, line, message]) => {
+      const object = objects[Number(line) - 1 - kinds.length];
+      return object ? `${object.kind} ${object.metadata.name}: ${message}` : message;
+    });
+    return problems.length > 0 ? problems : [`tsc failed: ${result.stdout}${result.stderr}`];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
