@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       ['default', { grpcAddress: 'gw-0.gw:4010', httpUrl: 'http://gw-0.gw:4011' }],
       ['second', { grpcAddress: 'gw-1.gw:4010', httpUrl: 'http://gw-1.gw:4011' }],
     ]);
+    expect(loadConfig(['GIT_WORKER_NEW_PROJECT_SHARDS'] as const, { env }).GIT_WORKER_NEW_PROJECT_SHARDS).toEqual(['default', 'second']);
+    expect(loadConfig(['GIT_WORKER_NEW_PROJECT_SHARDS'] as const, { env: { ...env, GIT_WORKER_NEW_PROJECT_SHARDS: 'second' } }).GIT_WORKER_NEW_PROJECT_SHARDS).toEqual(['second']);
     for (const bad of ['default=gw:4010', 'a=gw:4010;http://x,a=gw:4020;http://y', 'Bad=gw:1;http://x', 'a=gw:1;not a url', ',']) {
       expect(() => loadConfig(['GIT_WORKER_SHARDS'] as const, { env: { GIT_WORKER_SHARDS: bad } })).toThrow(/GIT_WORKER_SHARDS/);
     }

@@ -159,9 +159,16 @@ export const CONFIG_TABLE = {
     fallbackText: 'default=$GIT_WORKER_GRPC_ADDRESS;$GIT_WORKER_HTTP_URL',
     parse: gitShards,
   }),
-  GIT_WORKER_NEW_PROJECT_SHARD: spec({
-    description: "The shard (a name from `GIT_WORKER_SHARDS`) new projects go to. Unset: the one holding the fewest projects. Forks too: a fork on its source's shard shares its objects, one on another shard is a copy.",
-    parse: text,
+  GIT_WORKER_NEW_PROJECT_SHARDS: spec({
+    description:
+      "The shards new projects go to, by name, separated by commas: of them, the one holding the fewest projects (forks too: a fork on its source's shard shares its objects, one on another shard is a copy). One name sends every new project there; leave a full shard out. Unset: every shard of `GIT_WORKER_SHARDS`. Read by projects, which never calls the workers.",
+    fallback: (get) => Object.keys(gitShards(get('GIT_WORKER_SHARDS') ?? '', 'GIT_WORKER_SHARDS')).join(','),
+    fallbackText: 'the names in $GIT_WORKER_SHARDS',
+    parse: (raw: string, name: string) => {
+      const names = raw.split(',').map((part) => part.trim()).filter(Boolean);
+      if (names.length === 0 || names.some((n) => !/^[a-z0-9][a-z0-9_-]*$/.test(n))) throw new Error(`${name} must list shard names, got "${raw}"`);
+      return [...new Set(names)];
+    },
   }),
   REPOS_ROOT: spec({
     description: 'Folder of the bare repositories (`<project id>.git`), owned by the git worker.',

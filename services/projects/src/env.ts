@@ -11,6 +11,7 @@ export const loadProjectsConfig = () =>
     'REDIS_URL',
     'PRINCIPAL_SECRET',
     'EXTERNAL_URL',
+    'GIT_WORKER_NEW_PROJECT_SHARDS',
     'ACCESS_CACHE_TTL_MS',
     'EVENTS_STREAM_MAXLEN',
     'LOG_LEVEL',

@@ -23,6 +23,7 @@ import { createLoaders, type ProjectsContext } from './context';
 import { loadProjectsConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
 import { createVisibilityRules } from './domain/visibility-rules';
+import { createRepositoryPlacement } from './domain/repository-placement';
 import { createProjectsService } from './projects-service';
 import { createLookupRouter } from './internal/routes';
 import { createResolvers } from './resolvers';
@@ -41,7 +42,8 @@ async function main() {
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
   const settings = createSettingsClient({ identity });
-  const projects = createProjectsService({ sql, identity, membership, access, logger, visibility: createVisibilityRules({ settings }) });
+  const placeRepository = createRepositoryPlacement({ sql, shards: config.GIT_WORKER_NEW_PROJECT_SHARDS });
+  const projects = createProjectsService({ sql, identity, membership, access, logger, visibility: createVisibilityRules({ settings }), placeRepository });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),

@@ -71,6 +71,8 @@ export function createProjectsService(deps: {
   access: AccessClient;
   logger: Logger;
   visibility: VisibilityRules;
+  /** The shard a new project's repository goes to. */
+  placeRepository: () => Promise<string>;
 }) {
   const { sql, logger } = deps;
 
@@ -146,6 +148,7 @@ export function createProjectsService(deps: {
     // has one (identity's groups have none): the row tells the kind without reading the copy.
     namespace_kind: row.ownerId === null ? ('group' as const) : ('user' as const),
     namespace_name: row.namespaceName,
+    repository_storage: row.repositoryStorage,
   });
 
   async function refuseTaken(namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) {
@@ -174,10 +177,11 @@ export function createProjectsService(deps: {
   async function insert(
     principal: Principal,
     namespace: NamespaceSummary,
-    values: Omit<projects.ProjectInsert, 'namespaceId' | 'namespacePath' | 'namespaceName' | 'ownerId' | 'creatorId'>,
+    values: Omit<projects.ProjectInsert, 'namespaceId' | 'namespacePath' | 'namespaceName' | 'ownerId' | 'creatorId' | 'repositoryStorage'>,
     creator: { id: number; username: string | null } = { id: principal.userId!, username: principal.username },
   ) {
     await refuseTaken(namespace.id, values.name, values.path, null);
+    const repositoryStorage = await deps.placeRepository();
     const row = await sql
       .begin(async (tx) => {
         await namespaceCopies.upsertNamespaces(tx, [namespace]);
@@ -188,6 +192,7 @@ export function createProjectsService(deps: {
           namespaceName: namespace.name,
           ownerId: namespace.ownerId,
           creatorId: creator.id,
+          repositoryStorage,
         });
         // The repository service makes the repository from these (forked or imported when asked).
         await projectsEvents.record(tx, 'project.created', {

@@ -42,6 +42,8 @@ const project = {
    */
   namespace_kind: z.enum(['user', 'group']).nullable().default(null),
   namespace_name: z.string().nullable().default(null),
+  /** The git worker shard holding the repository; `default` in events recorded before shards. */
+  repository_storage: z.string().default('default'),
 };
 
 export const projectsEvents = defineEvents('projects', {

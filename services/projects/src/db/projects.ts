@@ -22,6 +22,8 @@ export interface ProjectRow {
   importUrl: string | null;
   tagList: string[];
   forkedFromProjectId: number | null;
+  /** The git worker shard holding the repository (GIT_WORKER_SHARDS' name). */
+  repositoryStorage: string;
   version: number;
   createdAt: Date;
   updatedAt: Date;
