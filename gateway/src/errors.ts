@@ -1,7 +1,8 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ErrorCode, isShownAsIs, type Logger } from '@hub/common';
 import type { ErrorRequestHandler } from 'express';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
 /** A fetch to a subgraph that never got an answer: the service is down or unreachable. */
 function isUnreachable(error: unknown): boolean {
@@ -27,6 +28,12 @@ export function createGatewayErrorFormatter(logger: Logger) {
       return { ...formatted, extensions };
     }
     const original = unwrapResolverError(error);
+    // Apollo's own refusals of a request (a persisted query's hash that does not match, say)
+    // carry a 4xx status but no code: the caller's mistake, shown as such rather than as a 500.
+    const status = (original as { extensions?: { http?: { status?: number } } } | undefined)?.extensions?.http?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return { message: formatted.message, extensions: { code: ErrorCode.BAD_REQUEST } };
+    }
     if (isUnreachable(original) || isUnreachable(error)) {
       logger.warn({ err: original, path: formatted.path }, 'subgraph unreachable');
       return { message: '503 Service Unavailable', path: formatted.path, extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };
@@ -35,6 +42,23 @@ export function createGatewayErrorFormatter(logger: Logger) {
     return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
   };
 }
+
+/**
+ * A document whose operation cannot be chosen (an unknown operationName, several operations and
+ * none named) is refused with 400 before execution: Apollo leaves that to the executor, and the
+ * gateway's executor throws, which Apollo answers 500.
+ */
+export const operationResolution: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, request }) {
+        if (operation) return;
+        const message = request.operationName ? `Unknown operation named "${request.operationName}".` : 'Must provide operation name if query contains multiple operations.';
+        throw new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } });
+      },
+    };
+  },
+};
 
 /**
  * A request body express cannot read (malformed JSON, too large) gets a GraphQL-shaped answer,

@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import type { GatewayContext } from './context';
 import { readCredentials } from './credentials';
 import type { GatewayRuntimeConfig } from './env';
-import { createGatewayErrorFormatter } from './errors';
+import { createGatewayErrorFormatter, operationResolution } from './errors';
 import { graphqlProtection, limitsOf } from './graphql-limits';
 import { PrincipalCache } from './principal-cache';
 import { createPrincipalResolver, type PrincipalOutcome } from './principal-resolver';
@@ -64,7 +64,7 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
     validationRules: protection.validationRules,
     parseOptions: protection.parseOptions,
     // Nothing here caches by cache hints; the plugin would only add work to every request.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ...protection.plugins],
+    plugins: [ApolloServerPluginCacheControlDisabled(), operationResolution, ...protection.plugins],
     // Apollo turns introspection off when NODE_ENV is production; internal teams explore the
     // graph (signed in: graphql-limits refuses it to anonymous callers).
     introspection: true,

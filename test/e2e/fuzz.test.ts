@@ -1,5 +1,5 @@
 import { REPO_ROOT } from '@hub/local';
-import { closeHttp, type WireResponse } from '../fuzz/http';
+import { closeHttp, send, type WireResponse } from '../fuzz/http';
 import { disclosure, looksMissing, v3Shape } from '../fuzz/oracles';
 import type { RequestMeta } from '../fuzz/requests';
 import { loadRoutes } from '../fuzz/routes';
@@ -55,6 +55,46 @@ describe('hostile input', () => {
     expect(disclosure(world, false, 'actor', '{"message":"404 Project Not Found"}')).toBeNull();
     expect(looksMissing(world, response(403, '{"message":"403 Forbidden"}'), response(404, '{"message":"404 Project Not Found"}'))).not.toBeNull();
     expect(looksMissing(world, response(404, '{"message":"404 Project Not Found"}'), response(404, '{"message":"404 Project Not Found"}'))).toBeNull();
+  });
+
+  describe('what it found, each fixed', () => {
+    const gateway = (body: string, headers: Record<string, string> = {}) =>
+      send(new URL(stack.graphqlUrl).origin, { method: 'POST', path: new URL(stack.graphqlUrl).pathname, headers: { 'content-type': 'application/json', 'private-token': world.actor.token, ...headers }, body }, 10_000);
+
+    it('answers a URL over the header limit with JSON, at the facade and at the gateway', async () => {
+      const facade = await send(world.origin, { method: 'GET', path: `/api/v3/projects?search=${'a'.repeat(20_000)}`, headers: { 'private-token': world.actor.token } }, 10_000);
+      expect([facade.status, facade.json]).toEqual([431, { message: '431 Request Header Fields Too Large' }]);
+      const url = new URL(stack.graphqlUrl);
+      const graph = await send(url.origin, { method: 'GET', path: `${url.pathname}?query=${'a'.repeat(20_000)}`, headers: {} }, 10_000);
+      expect(graph.status).toBe(431);
+      expect(graph.json).toMatchObject({ errors: [{ message: '431 Request Header Fields Too Large' }] });
+    });
+
+    it('answers a 100 KB access_token 401, not 503', async () => {
+      const res = await send(world.origin, { method: 'GET', path: `/api/v3/user?access_token=${'x'.repeat(100 * 1024)}`, headers: {} }, 10_000);
+      expect([res.status, res.json]).toEqual([401, { message: '401 Unauthorized' }]);
+    });
+
+    it("answers an outsider's issue update in a private project alike whether the issue exists or not", async () => {
+      const update = (projectId: number, issueId: number) =>
+        send(world.origin, { method: 'PUT', path: `/api/v3/projects/${projectId}/issues/${issueId}`, headers: { 'private-token': world.actor.token, 'content-type': 'application/json' }, body: '{"title":"x"}' }, 10_000);
+      const [existing, absent, missing] = await Promise.all([update(world.victim.id, world.victim.issue), update(world.victim.id, 2147483647), update(world.missing.id, world.victim.issue)]);
+      expect([existing.status, existing.text]).toEqual([404, '{"message":"404 Project Not Found"}']);
+      expect([absent.status, absent.text]).toEqual([existing.status, existing.text]);
+      expect([missing.status, missing.text]).toEqual([existing.status, existing.text]);
+    });
+
+    it('refuses a GraphQL operation it cannot choose with 400, and a persisted query whose hash does not match', async () => {
+      const unknown = await gateway('{"query": "{ viewer { id } }", "operationName": "Nope"}');
+      expect(unknown.status).toBe(400);
+      expect(unknown.json).toMatchObject({ errors: [{ message: 'Unknown operation named "Nope".', extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+      const unnamed = await gateway('{"query": "query A { viewer { id } } query B { viewer { id } }"}');
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.json).toMatchObject({ errors: [{ extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+      const hash = await gateway('{"query": "{ viewer { id } }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00"}}}');
+      expect(hash.status).toBe(400);
+      expect(hash.json).toMatchObject({ errors: [{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }] });
+    });
   });
 
   it(`keeps every oracle for ${RUNS} inputs over every route and the gateway (seed ${SEED})`, async () => {
