@@ -57,6 +57,8 @@ export interface RunOptions {
   workers: number;
   timeoutMs: number;
   graphqlShare: number;
+  /** Stops generating inputs after this long (the counts say how many ran); none by default. */
+  timeLimitMs?: number;
   progress?: (line: string) => void;
 }
 
@@ -141,7 +143,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
     });
     graphql.judge('no hang', res instanceof Hang ? res.message : null, context);
     if (res instanceof Hang) return;
-    graphql.judge('no 5xx', res.status >= 500 ? `answered ${res.status}` : null, context);
+    graphql.judge('no 5xx', res.status >= 500 ? `answered ${res.status}: ${res.text.slice(0, 100)}` : null, context);
     graphql.judge('JSON errors with messages', gqlShape(res.status, res.json, String(res.headers['content-type'] ?? '')), context);
     graphql.judge('no stack trace', stackTrace(world, res.text), context);
     graphql.judge('no disclosure', disclosure(world, meta.privileged, input.caller === 'root' ? 'root' : 'other', res.text), context);
@@ -164,6 +166,9 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
   // Each worker runs its own fast-check stream with a seed of its own: the run is reproducible
   // from the seed alone (the same worker count gives the same inputs).
   const share = (total: number, i: number) => Math.floor(total / options.workers) + (i < total % options.workers ? 1 : 0);
+  const deadline = options.timeLimitMs === undefined ? Infinity : started + options.timeLimitMs;
+  // The REST and GraphQL streams of a worker share its time in proportion to their counts.
+  const limit = (fraction: number) => (deadline === Infinity ? {} : { interruptAfterTimeLimit: Math.max(1, Math.round((deadline - Date.now()) * fraction)), markInterruptAsFailure: false });
   await Promise.all(
     Array.from({ length: options.workers }, async (_, i) => {
       const seed = options.seed + i;
@@ -176,7 +181,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
             tick();
             return true;
           }),
-          { numRuns: restRunsHere, seed, endOnFailure: true },
+          { numRuns: restRunsHere, seed, endOnFailure: true, ...limit(restRuns / options.runs) },
         );
       }
       const gqlRunsHere = share(graphqlRuns, i);
@@ -188,7 +193,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
             tick();
             return true;
           }),
-          { numRuns: gqlRunsHere, seed: seed + 1_000_000, endOnFailure: true },
+          { numRuns: gqlRunsHere, seed: seed + 1_000_000, endOnFailure: true, ...limit(1) },
         );
       }
     }),
@@ -197,7 +202,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
 }
 
 function judgeRest(tally: Tally, world: World, meta: RequestMeta, res: WireResponse, context: () => Omit<Example, 'oracle' | 'verdict'>): void {
-  tally.judge('no 5xx', res.status >= 500 ? `answered ${res.status}` : null, context);
+  tally.judge('no 5xx', res.status >= 500 ? `answered ${res.status} to ${meta.key}` : null, context);
   tally.judge('JSON with a v3 message', v3Shape(meta, res), context);
   if (meta.placement === 'oversized') tally.judge('413 over the limit', oversizedRefused(meta, res), context);
   tally.judge('no disclosure', disclosure(world, meta.privileged, meta.caller, res.text), context);
