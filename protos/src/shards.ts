@@ -126,3 +126,7 @@ export function createGitShards(options: {
     close: () => clients.forEach((c) => c.close()),
   };
 }
+
+/** One shard, `default`, over clients already made (the subgraph tests' fakes). */
+export const gitShardsOver = (clients: GitClients): GitShards =>
+  createGitShards({ shards: { default: { grpcAddress: 'in-process:0', httpUrl: 'http://in-process' } }, caller: { caller: 'test', secret: '' }, connect: () => clients });

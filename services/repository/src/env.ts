@@ -6,7 +6,7 @@ export const loadRepositoryConfig = () =>
     'REPOSITORY_PORT',
     'MEMBERSHIP_URL',
     'IDENTITY_URL',
-    'GIT_WORKER_GRPC_ADDRESS',
+    'GIT_WORKER_SHARDS',
     'DATABASE_URL',
     'DB_POOL_MAX',
     'REDIS_URL',

@@ -58,7 +58,7 @@ describe('default_branch_protection on a first push', () => {
     ['settings cannot be read', settingsFailing(), false],
   ])('protects the default branch when %s (developers_can_push as the level says)', async (_case, settings, developersCanPush) => {
     const { sql, statements } = recordingSql();
-    const handle = createEventHandler({ sql, git: {} as Git, logger, settings: settings as unknown as SettingsClient });
+    const handle = createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settings as unknown as SettingsClient });
     await handle(firstPush());
     expect(statements).toHaveLength(1);
     expect(statements[0].text).toContain('insert into protected_branches');
@@ -67,8 +67,8 @@ describe('default_branch_protection on a first push', () => {
 
   it('protects nothing when the settings say 0, or when the push was not the first', async () => {
     const { sql, statements } = recordingSql();
-    await createEventHandler({ sql, git: {} as Git, logger, settings: settingsAnswering(0) as unknown as SettingsClient })(firstPush());
-    await createEventHandler({ sql, git: {} as Git, logger, settings: settingsAnswering(2) as unknown as SettingsClient })(firstPush({ first_push_to_default_branch: false }));
+    await createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(0) as unknown as SettingsClient })(firstPush());
+    await createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(2) as unknown as SettingsClient })(firstPush({ first_push_to_default_branch: false }));
     expect(statements).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 import { createKnownEventReader, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
+import type { GitShards } from '@hub/protos';
+import { forgetStorage, recordStorage } from './db/project-storages';
 import { forgetProject, protect } from './db/protected-branches';
 import type { Git } from './git';
 
@@ -21,10 +23,11 @@ export async function firstPushProtection(settings: Pick<SettingsClient, 'get'>,
 }
 
 /**
- * Repositories follow their projects: created with the project (forked or imported when it was),
- * removed with it. Each step is idempotent, so a redelivered event is harmless.
+ * Repositories follow their projects: created with the project (forked or imported when it was)
+ * on the shard projects chose, removed with it. Each step is idempotent, so a redelivered event is
+ * harmless.
  */
-export function createEventHandler(deps: { sql: Sql; git: Git; logger: Logger; settings: SettingsClient }) {
+export function createEventHandler(deps: { sql: Sql; git: Git; shards: Pick<GitShards, 'remember'>; logger: Logger; settings: SettingsClient }) {
   const read = createKnownEventReader(deps.logger);
   return async (event: StreamedEvent): Promise<void> => {
     const known = read(event);
@@ -42,7 +45,10 @@ export function createEventHandler(deps: { sql: Sql; git: Git; logger: Logger; s
         break;
       }
       case 'projects:project.created': {
-        const { project_id: projectId, forked_from_project_id: forkedFrom, default_branch: defaultBranch, import_url: importUrl } = known.payload;
+        const { project_id: projectId, forked_from_project_id: forkedFrom, default_branch: defaultBranch, import_url: importUrl, repository_storage: storage } = known.payload;
+        // Recorded first: the other replicas find the shard here when asked about the project.
+        await recordStorage(deps.sql, projectId, storage);
+        deps.shards.remember(projectId, storage);
         if (forkedFrom) {
           try {
             await deps.git.forkRepository(projectId, forkedFrom);
@@ -59,8 +65,10 @@ export function createEventHandler(deps: { sql: Sql; git: Git; logger: Logger; s
         break;
       }
       case 'projects:project.deleted':
+        deps.shards.remember(known.payload.project_id, known.payload.repository_storage);
         await deps.git.deleteRepository(known.payload.project_id);
         await forgetProject(deps.sql, known.payload.project_id);
+        await forgetStorage(deps.sql, known.payload.project_id);
         break;
     }
   };

@@ -1,5 +1,5 @@
 import { badRequest, DomainError, ErrorCode } from '@hub/common';
-import { gitDomainError, gitFailureOf, promised, type Commit, type CommitFileRequest, type Pusher, type GitClients, type GitErrorKind, type NotFoundNouns } from '@hub/protos';
+import { gitDomainError, gitFailureOf, type Commit, type CommitFileRequest, type Pusher, type GitErrorKind, type GitShards, type NotFoundNouns } from '@hub/protos';
 
 export type CommitValue = Commit;
 export interface BranchValue {
@@ -19,8 +19,11 @@ const oneOf = (error: unknown, kinds: GitErrorKind[]) => kinds.includes(kindOf(e
 /** GitLab's 405 wording for each refused part of a tag create. */
 const TAG_REFUSALS: Record<string, string> = { tag_name: 'Tag name invalid', ref: 'Invalid reference name', message: 'Tag message invalid' };
 
-/** The git worker calls this service makes, with errors already in API terms. */
-export function createGit(clients: GitClients) {
+/**
+ * The git worker calls this service makes, with errors already in API terms, each sent to the
+ * shard holding the project's repository (a fork's source on another shard is fetched from there).
+ */
+export function createGit(shards: GitShards) {
   const api = <T>(work: Promise<T>, nouns?: NotFoundNouns): Promise<T> => work.catch((error) => Promise.reject(gitDomainError(error, nouns)));
   /** A repository the worker has not made yet lists as empty. */
   const orEmpty = async <T>(work: Promise<T>, empty: T): Promise<T> => {
@@ -32,11 +35,11 @@ export function createGit(clients: GitClients) {
     }
   };
   const repository = (projectId: number) => ({ projectId });
-  const ref = promised(clients.ref);
-  const blob = promised(clients.blob);
-  const diff = promised(clients.diff);
-  const repos = promised(clients.repository);
-  const commits = promised(clients.commit);
+  const ref = shards.unary('ref');
+  const blob = shards.unary('blob');
+  const diff = shards.unary('diff');
+  const repos = shards.unary('repository');
+  const commits = shards.unary('commit');
 
   return {
     listBranches: (projectId: number) => orEmpty(ref.ListBranches({ repository: repository(projectId) }).then((r) => r.branches), []),

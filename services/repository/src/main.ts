@@ -18,8 +18,9 @@ import {
   serveSubgraph,
   settingsChangeHandler,
 } from '@hub/common';
-import { createGitClients } from '@hub/protos';
+import { createGitShards } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
+import { storageOf } from './db/project-storages';
 import { loadRepositoryConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
 import { createGit } from './git';
@@ -36,8 +37,12 @@ async function main() {
   const identity = createInternalClient({ baseUrl: config.IDENTITY_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
   // default_branch_protection decides how a first push protects the default branch.
   const settings = createSettingsClient({ identity, logger });
-  const clients = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
-  const git = createGit(clients);
+  const shards = createGitShards({
+    shards: config.GIT_WORKER_SHARDS,
+    caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET },
+    lookup: (projectId) => storageOf(sql, projectId),
+  });
+  const git = createGit(shards);
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
@@ -46,7 +51,7 @@ async function main() {
     group: SERVICE,
     services: ['projects', 'git_worker'],
     logger,
-    handle: createEventHandler({ sql, git, logger, settings }),
+    handle: createEventHandler({ sql, git, shards, logger, settings }),
   });
   // Every replica drops cached access answers a team or project change made stale, and its
   // settings copy when an admin changes them: one blocking connection for both.
@@ -74,7 +79,7 @@ async function main() {
     () => invalidation.stop(),
     () => membership.close(),
     () => identity.close(),
-    async () => clients.close(),
+    async () => shards.close(),
     () => sql.end({ timeout: 5 }),
   ]);
 }

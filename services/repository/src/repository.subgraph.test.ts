@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
-import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
+import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
 import { branchProtectionOf, protect, unprotect } from './db/protected-branches';
 import { createGit } from './git';
@@ -82,7 +82,7 @@ describe('repository subgraph', () => {
     const access = createAccessClient({ membership, ttlMs: 0 });
     subgraph = await createTestSubgraph<RepositoryContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, git: createGit(clients), identity }),
+      resolvers: createResolvers({ sql: db.sql, git: createGit(gitShardsOver(clients)), identity }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
     });
   });
@@ -177,7 +177,7 @@ describe('repository subgraph', () => {
     const access = createAccessClient({ membership, ttlMs: 0 });
     const counted = await createTestSubgraph<RepositoryContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: counting, git: createGit(clients), identity }),
+      resolvers: createResolvers({ sql: counting, git: createGit(gitShardsOver(clients)), identity }),
       createContext: (principal) => ({ principal, loaders: createLoaders(counting, access, principal) }),
     });
     try {
