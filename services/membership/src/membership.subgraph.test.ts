@@ -140,6 +140,25 @@ describe('membership subgraph', () => {
     expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(200)))).toBe(false);
   });
 
+  it('adds no member to a project whose deletion is being applied: the add waits for it and finds no project', async () => {
+    await db.sql.begin((tx) => applyProjectFacts(tx, facts(300)));
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    // The deletion, applied but not committed yet, as when it lands while an add is authorized.
+    const deleting = db.sql.begin(async (tx) => {
+      await applyProjectFacts(tx, facts(300, { deleted: true }));
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const adding = subgraph.run(ADD, { p: 300, u: DEVELOPER, l: 30 }, ADMIN);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await deleting;
+    expect(errorCode(await adding)).toBe('NOT_FOUND');
+    const [{ count }] = await db.sql`select count(*)::int as count from members where project_id = 300`;
+    expect(count).toBe(0);
+  });
+
   describe('groups', () => {
     const GROUP = 500;
     const GROUP_MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Group", id: $id }]) { ... on Group { members { total nodes { accessLevel user { id } } } } } }`;
