@@ -8,7 +8,7 @@ export const loadMergeRequestsConfig = () =>
     'PROJECTS_URL',
     'REPOSITORY_URL',
     'NOTES_URL',
-    'GIT_WORKER_GRPC_ADDRESS',
+    'GIT_WORKER_SHARDS',
     'DATABASE_URL',
     'DB_POOL_MAX',
     'REDIS_URL',

@@ -13,11 +13,12 @@ import {
   exitOnStartupFailure,
   followAccessChanges,
   migrate,
+  projectsLookup,
   onShutdown,
   serveSubgraph,
   startOutboxRelay,
 } from '@hub/common';
-import { createGitClients } from '@hub/protos';
+import { createGitShards } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { deleteProjectMergeRequests, removeLabel, renameLabel } from './db/merge-requests';
 import { loadMergeRequestsConfig, SERVICE } from './env';
@@ -37,7 +38,11 @@ async function main() {
   const projects = createInternalClient({ ...internal, baseUrl: config.PROJECTS_URL });
   const notes = createInternalClient({ ...internal, baseUrl: config.NOTES_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
-  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: SERVICE, secret: config.PRINCIPAL_SECRET });
+  const git = createGitShards({
+    shards: config.GIT_WORKER_SHARDS,
+    caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET },
+    lookup: async (projectId) => (await projects.call(projectsLookup, { ids: [projectId] })).projects[0]?.repositoryStorage ?? null,
+  });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 

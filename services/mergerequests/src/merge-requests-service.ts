@@ -20,7 +20,7 @@ import {
   type Sql,
   type TransactionSql,
 } from '@hub/common';
-import { gitDomainError, gitFailureOf, promised, type GitClients } from '@hub/protos';
+import { gitDomainError, gitFailureOf, type GitShards } from '@hub/protos';
 import * as db from './db/merge-requests';
 import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
 import type { CreateMergeRequestInput, UpdateMergeRequestInput } from './generated/graphql';
@@ -43,11 +43,11 @@ export const mergeCommitMessage = (mr: Pick<MergeRequestRow, 'sourceBranch' | 't
 const duplicateMessage = (titles: string[]) => `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
 
 /** Merge requests: their state machine, iids, and merges done by the git worker. */
-export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitClients; repository: InternalClient; projects: InternalClient; notes: InternalClient }) {
+export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitShards; repository: InternalClient; projects: InternalClient; notes: InternalClient }) {
   const { sql } = deps;
   const metadata = createLabelsAndMilestones(deps.notes);
-  const ref = promised(deps.git.ref);
-  const merge = promised(deps.git.merge);
+  const ref = deps.git.unary('ref');
+  const merge = deps.git.unary('merge');
 
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
-import { encodeErrorDetail, ERROR_DETAIL_TRAILER, type GitClients } from '@hub/protos';
+import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { createMergeRequestsService } from './merge-requests-service';
 import { createResolvers } from './resolvers';
@@ -57,6 +57,7 @@ const git = {
     },
   },
 } as unknown as GitClients;
+const shards = gitShardsOver(git);
 
 const CREATE = `mutation($source: String!, $target: String!, $title: String!) {
   createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: $target, title: $title }) { id iid state author { id } } }`;
@@ -72,10 +73,10 @@ describe('merge requests subgraph', () => {
   beforeAll(async () => {
     db = await createTestSchema('mergerequests', resolve(__dirname, '..', 'migrations'));
     const access = createAccessClient({ membership, ttlMs: 0 });
-    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git, repository, projects, notes });
+    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git: shards, repository, projects, notes });
     subgraph = await createTestSubgraph<MergeRequestsContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, mergeRequests, git }),
+      resolvers: createResolvers({ sql: db.sql, mergeRequests, git: shards }),
       createContext: (principal) => ({ principal }),
     });
   });

@@ -75,6 +75,8 @@ export const projectSummary = z.object({
   sshUrlToRepo: z.string(),
   /** The project this one is a fork of (merge requests check a cross-project source against it). */
   forkedFromProjectId: id.nullable().optional(),
+  /** The git worker shard holding the repository (merge requests route their git calls by it). */
+  repositoryStorage: z.string().default('default'),
 });
 export type ProjectSummary = z.output<typeof projectSummary>;
 

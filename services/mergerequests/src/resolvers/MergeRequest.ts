@@ -1,12 +1,12 @@
 import { authorize } from '@hub/common';
-import { gitDomainError, gitFailureOf, promised } from '@hub/protos';
+import { gitDomainError, gitFailureOf } from '@hub/protos';
 import { findMergeRequestById } from '../db/merge-requests';
 import { isWorkInProgress } from '../event-attributes';
 import type { MergeRequestResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
 export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: ResolverDeps): MergeRequestResolvers => {
-  const merge = promised(git.merge);
+  const merge = git.unary('merge');
   return {
     // Notes asks for projectId through references; the merge request must be one the viewer may read.
     __resolveReference: async (reference, { principal }) => {

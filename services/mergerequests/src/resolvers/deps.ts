@@ -1,10 +1,10 @@
 import type { Sql } from '@hub/common';
-import type { GitClients } from '@hub/protos';
+import type { GitShards } from '@hub/protos';
 import type { MergeRequestsService } from '../merge-requests-service';
 
 /** What resolvers are built from; passed in by main.ts, never imported as singletons. */
 export interface ResolverDeps {
   sql: Sql;
   mergeRequests: MergeRequestsService;
-  git: GitClients;
+  git: GitShards;
 }

@@ -32,6 +32,7 @@ export function createLookupRouter(deps: {
         visibilityLevel: p.visibilityLevel,
         ...urlsOf(p),
         forkedFromProjectId: p.forkedFromProjectId,
+        repositoryStorage: p.repositoryStorage,
       })),
     };
   });
