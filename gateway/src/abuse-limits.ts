@@ -114,7 +114,13 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
   const failuresPerLogin = budget(redis, 'auth-login', settings.AUTH_FAILURES_PER_LOGIN, settings.AUTH_FAILURE_WINDOW_S, logger);
 
   return {
-    middleware(door: { identify: (req: Request) => RequestIdentity; refuse: (res: Response, retryAfterSeconds: number) => void }): RequestHandler {
+    middleware(door: {
+      identify: (req: Request) => RequestIdentity;
+      refuse: (res: Response, retryAfterSeconds: number) => void;
+      /** Whether the answer refused the credentials; a 401 unless the door knows better. */
+      failed?: (res: Response) => boolean;
+    }): RequestHandler {
+      const failed = door.failed ?? ((res: Response) => res.statusCode === 401);
       return async (req, res, next) => {
         const refuse = (wait: number) => {
           res.setHeader('Retry-After', String(wait));
@@ -131,7 +137,7 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
           const [byIp, byLogin] = await Promise.all([failuresPerIp?.take(ip) ?? 0, failuresPerLogin?.take(loginKey) ?? 0]);
           if (byIp > 0 || byLogin > 0) return refuse(Math.max(byIp, byLogin));
           res.on('finish', () => {
-            if (res.statusCode >= 400) return;
+            if (res.statusCode >= 400 || failed(res)) return;
             void failuresPerIp?.giveBack(ip);
             void failuresPerLogin?.clear(loginKey);
           });
@@ -139,7 +145,7 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
           const blocked = await failuresPerIp.waitFor(ip);
           if (blocked > 0) return refuse(blocked);
           res.on('finish', () => {
-            if (res.statusCode === 401) void failuresPerIp.take(ip);
+            if (failed(res)) void failuresPerIp.take(ip);
           });
         }
         next();

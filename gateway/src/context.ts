@@ -4,4 +4,9 @@ export interface GatewayContext {
   principal: Principal;
   /** Signed once per request and reused for every subgraph fetch of its plan. */
   signedPrincipal: string;
+  /**
+   * Where the answer says it refused credentials (a failed sign-in), for the door's limits to
+   * count. An object the door keeps: Apollo copies the context of each operation.
+   */
+  authentication?: { failed: boolean };
 }

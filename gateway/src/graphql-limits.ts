@@ -70,9 +70,25 @@ const introspectionForSignedIn: ApolloServerPlugin<GatewayContext> = {
 };
 
 /**
+ * Marks a request whose answer refuses credentials (UNAUTHENTICATED: a sign-in mutation with a
+ * wrong password, say), which GraphQL answers with status 200: the gateway's failed-authentication
+ * limit (abuse-limits.ts) reads the mark from the context.
+ */
+const markAuthenticationFailures: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue }) {
+        if (contextValue.authentication && errors.some((e) => e.extensions?.code === ErrorCode.UNAUTHENTICATED)) contextValue.authentication.failed = true;
+      },
+    };
+  },
+};
+
+/**
  * Depth, alias, directive and cost limits (graphql-armor's validation rules), checked when a
  * document is first validated (Apollo caches it afterwards, so repeated documents cost nothing
- * more); the token limit in the parser itself; and the two rules that depend on who asks.
+ * more); the token limit in the parser itself; the two rules that depend on who asks; and the
+ * mark of a refused sign-in.
  */
 export function graphqlProtection(limits: GraphQLLimits): {
   validationRules: ValidationRule[];
@@ -94,6 +110,6 @@ export function graphqlProtection(limits: GraphQLLimits): {
   return {
     validationRules: armor.validationRules,
     parseOptions: { maxTokens: limits.maxTokens },
-    plugins: [noSuggestionsForAnonymous, introspectionForSignedIn],
+    plugins: [noSuggestionsForAnonymous, introspectionForSignedIn, markAuthenticationFailures],
   };
 }

@@ -7,6 +7,8 @@ import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
 import { bodyErrorHandler } from './errors';
 import { createAbuseLimits, credentialKey } from './abuse-limits';
+import type { GatewayContext } from './context';
+import { signInOf } from './sign-ins';
 import { readCredentials } from './credentials';
 
 async function main() {
@@ -18,17 +20,23 @@ async function main() {
   const limits = createAbuseLimits('gateway', config, logger);
   app.use(
     '/graphql',
+    express.json({ limit: INTERNAL_BODY_LIMIT }),
     limits.middleware({
       identify: (req) => {
+        const signIn = signInOf(req.body);
+        if (signIn) return { signIn };
         const { privateToken, bearer, basic } = readCredentials(req.headers);
         return { credential: credentialKey(privateToken, bearer, basic && `${basic.login}\0${basic.secret}`) };
       },
       refuse: (res) => {
         res.status(429).json({ errors: [{ message: '429 Too Many Requests', extensions: { code: 'TOO_MANY_REQUESTS' } }] });
       },
+      // A refused sign-in is a GraphQL error in a 200: the context says so.
+      failed: (res) => res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
     }),
-    express.json({ limit: INTERNAL_BODY_LIMIT }),
-    expressMiddleware(runtime.server, { context: async ({ req }) => runtime.contextFor(req.headers) }),
+    expressMiddleware(runtime.server, {
+      context: async ({ req, res }) => ({ ...(await runtime.contextFor(req.headers)), authentication: (res.locals.authentication = { failed: false }) }),
+    }),
   );
 
   app.use(bodyErrorHandler(logger));

@@ -141,3 +141,21 @@ describe('failed-authentication limits', () => {
     expect((await call(facades[0], 'GET', '/api/v3/projects/1')).status).not.toBe(429);
   });
 });
+
+describe('failed sign-ins through the gateway', () => {
+  it('counts a refused createSession (a GraphQL error in a 200) as a failure, and a success as none', async () => {
+    const gateway = await startReplica('gateway', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const user = await createUser();
+    const signIn = (password: string) =>
+      call(gateway, 'POST', '/graphql', {
+        body: { query: 'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }', variables: { login: user.username, password } },
+      });
+    expect((await signIn('wrong-1')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await signIn(user.password)).body.data.createSession.user.id).toBe(user.id);
+    expect((await signIn('wrong-2')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await signIn('wrong-3')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const refused = await signIn(user.password);
+    expectRefused(refused, 900);
+    expect(refused.body.errors[0].message).toBe('429 Too Many Requests');
+  }, 60_000);
+});
