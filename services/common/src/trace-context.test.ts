@@ -1,10 +1,10 @@
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
-import { node } from '@opentelemetry/sdk-node';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { continueTrace, currentTraceparent, markTracingStarted, traceFields, traceSql } from './trace-context';
 
 const exporter = new InMemorySpanExporter();
-const provider = new node.NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 
 /** A stand-in for the `postgres` client: a query runs when first awaited, as postgres.js's do. */
 class FakeQuery extends Promise<unknown[]> {
