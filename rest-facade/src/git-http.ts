@@ -3,6 +3,7 @@ import { GIT_ACCESS_HEADER, signClaims, type GitAccessClaims, type Logger } from
 import type { Request, Response, Router } from 'express';
 import express from 'express';
 import { Pool } from 'undici';
+import type { GitShards } from '@hub/protos';
 import type { GatewayClient } from './gateway-client';
 import { GitAccessDocument } from './generated/operations';
 import { V3Error } from './v3-errors';
@@ -24,10 +25,13 @@ const askForCredentials = (res: Response) => text(res, 401, 'HTTP Basic: Access 
 /**
  * git clone, fetch and push over HTTP. The facade authenticates (HTTP basic: username with a
  * password or a private token) and authorizes through the gateway, then streams the request to the
- * git worker with signed claims of what the pusher may do; the worker runs git and enforces them.
+ * git worker of the project's shard (the same answer names it) with signed claims of what the
+ * pusher may do; the worker runs git and enforces them.
  */
-export function createGitHttpProxy(deps: { gateway: GatewayClient; workerUrl: string; secret: string; logger: Logger }): Router {
-  const worker = new Pool(deps.workerUrl, { connections: 64, keepAliveTimeout: 30_000, bodyTimeout: 0, headersTimeout: 60_000 });
+export function createGitHttpProxy(deps: { gateway: GatewayClient; shards: Pick<GitShards, 'names' | 'httpUrl'>; secret: string; logger: Logger }): Router {
+  const workers = new Map(
+    deps.shards.names.map((name) => [name, new Pool(deps.shards.httpUrl(name), { connections: 64, keepAliveTimeout: 30_000, bodyTimeout: 0, headersTimeout: 60_000 })]),
+  );
   const router = express.Router();
 
   router.use(async (req: Request, res: Response, next) => {
@@ -72,6 +76,8 @@ export function createGitHttpProxy(deps: { gateway: GatewayClient; workerUrl: st
         const value = req.header(name);
         if (value) headers[name] = value;
       }
+      const worker = workers.get(project.repositoryStorage);
+      if (!worker) throw new Error(`project ${project.id} is on shard "${project.repositoryStorage}", which GIT_WORKER_SHARDS does not name`);
       const upstream = await worker.request({
         method: req.method as 'GET' | 'POST',
         path: `/${project.id}.git/${endpoint}${search}`,

@@ -9,7 +9,7 @@ import { createRemoteGatewayClient } from './gateway-client';
 import { createGitHttpProxy } from './git-http';
 import { facadeRateLimits } from './rate-limits';
 import { createDownloadRoutes } from './routes/repository-downloads';
-import { createGitClients } from '@hub/protos';
+import { createGitShards } from '@hub/protos';
 
 async function main() {
   const config = loadFacadeConfig();
@@ -18,8 +18,9 @@ async function main() {
     config.GATEWAY_MODE === 'embedded'
       ? createEmbeddedGatewayClient(await startGatewayRuntime(loadGatewayRuntimeConfig(), logger))
       : createRemoteGatewayClient(config.GATEWAY_URL);
-  const gitHttp = createGitHttpProxy({ gateway, workerUrl: config.GIT_WORKER_HTTP_URL, secret: config.PRINCIPAL_SECRET, logger });
-  const git = createGitClients(config.GIT_WORKER_GRPC_ADDRESS, { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET });
+  // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
+  const git = createGitShards({ shards: config.GIT_WORKER_SHARDS, caller: { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET } });
+  const gitHttp = createGitHttpProxy({ gateway, shards: git, secret: config.PRINCIPAL_SECRET, logger });
   const downloads = createDownloadRoutes({ gateway, git, logger });
   const limits = createAbuseLimits('facade', config, logger);
   const app = createFacadeApp({ gateway, logger, gitHttp, downloads, rateLimits: facadeRateLimits(limits) });

@@ -1,6 +1,6 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { DomainError, type Logger } from '@hub/common';
-import { gitDomainError, isCancelled, type GitClients, type NotFoundNouns } from '@hub/protos';
+import { gitDomainError, isCancelled, type GitShards, type NotFoundNouns } from '@hub/protos';
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
 import { credentialHeaders, presentsCredentials } from '../credentials';
@@ -65,10 +65,10 @@ function relay<T>(
 
 /**
  * Raw files and archives: the gateway authorizes (the project's repository must be readable, one
- * fetch to projects) and names the project; the bytes then stream from the git worker to the
- * client in chunks.
+ * fetch to projects) and names the project and its shard; the bytes then stream from that shard's
+ * git worker to the client in chunks.
  */
-export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitClients; logger: Logger }): Router {
+export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitShards; logger: Logger }): Router {
   const router = express.Router();
 
   const authorizeDownload = async (req: Request) => {
@@ -79,19 +79,19 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
     if (!project) throw PROJECT_NOT_FOUND();
     // The answer Project.repository's authorization gives: the project is visible, its code is not.
     if (!project.canDownloadCode) throw v3Error(403, '403 Forbidden');
-    return { p, project };
+    return { p, project, git: deps.git.on(project.repositoryStorage) };
   };
 
   const blob = (pathOf: (p: Params) => { ref: string; path: string } | null, raw: boolean) => async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { p, project } = await authorizeDownload(req);
+      const { p, project, git } = await authorizeDownload(req);
       const repository = { projectId: project.id };
       let stream;
       if (raw) {
-        stream = deps.git.blob.GetRawBlob({ repository, oid: p.string('sha')! });
+        stream = git.blob.GetRawBlob({ repository, oid: p.string('sha')! });
       } else {
         const target = pathOf(p)!;
-        stream = deps.git.blob.GetBlob({ repository, ref: target.ref, path: target.path });
+        stream = git.blob.GetBlob({ repository, ref: target.ref, path: target.path });
       }
       relay(
         stream,
@@ -130,11 +130,11 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
    */
   router.get('/projects/:id/repository/files', async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { p, project } = await authorizeDownload(req);
+      const { p, project, git } = await authorizeDownload(req);
       p.require('file_path', 'ref');
       const ref = p.string('ref')!;
       const path = p.string('file_path')!;
-      const stream = deps.git.blob.GetBlob({ repository: { projectId: project.id }, ref, path });
+      const stream = git.blob.GetBlob({ repository: { projectId: project.id }, ref, path });
       let carry = Buffer.alloc(0);
       let tail = '';
       const encode = (data: Buffer) => {
@@ -167,7 +167,7 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
 
   const archive = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { p, project } = await authorizeDownload(req);
+      const { p, project, git } = await authorizeDownload(req);
       const format = (req.params as Record<string, string>).format ?? 'tar.gz';
       const type = ARCHIVE_TYPES[format];
       if (!type) throw v3Error(404, '404 Not Found');
@@ -175,7 +175,7 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitCli
       const name = `${project.path}-${sha ?? project.defaultBranch}`.replace(/[^A-Za-z0-9._-]/g, '-');
       // The default branch by its full name: a tag of the same name must not stand in for it.
       const ref = sha ?? `refs/heads/${project.defaultBranch}`;
-      const stream = deps.git.repository.GetArchive({ repository: { projectId: project.id }, ref, format, prefix: name });
+      const stream = git.repository.GetArchive({ repository: { projectId: project.id }, ref, format, prefix: name });
       relay(
         stream,
         res,
