@@ -45,13 +45,16 @@ export function createGatewayErrorFormatter(logger: Logger) {
 
 /**
  * A document whose operation cannot be chosen (an unknown operationName, several operations and
- * none named) is refused with 400 before execution: Apollo leaves that to the executor, and the
- * gateway's executor throws, which Apollo answers 500.
+ * none named) or run (a subscription: the graph has none) is refused with 400 before execution:
+ * Apollo leaves that to the executor, and the gateway's executor throws, which Apollo answers 500.
  */
 export const operationResolution: ApolloServerPlugin = {
   async requestDidStart() {
     return {
       async didResolveOperation({ operation, request }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('400 (Bad request) subscriptions are not served', { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
+        }
         if (operation) return;
         const message = request.operationName ? `Unknown operation named "${request.operationName}".` : 'Must provide operation name if query contains multiple operations.';
         throw new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } });

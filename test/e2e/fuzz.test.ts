@@ -84,13 +84,16 @@ describe('hostile input', () => {
       expect([missing.status, missing.text]).toEqual([existing.status, existing.text]);
     });
 
-    it('refuses a GraphQL operation it cannot choose with 400, and a persisted query whose hash does not match', async () => {
+    it('refuses a GraphQL operation it cannot choose or run with 400, and a persisted query whose hash does not match', async () => {
       const unknown = await gateway('{"query": "{ viewer { id } }", "operationName": "Nope"}');
       expect(unknown.status).toBe(400);
       expect(unknown.json).toMatchObject({ errors: [{ message: 'Unknown operation named "Nope".', extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
       const unnamed = await gateway('{"query": "query A { viewer { id } } query B { viewer { id } }"}');
       expect(unnamed.status).toBe(400);
       expect(unnamed.json).toMatchObject({ errors: [{ extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+      const subscription = await gateway('{"query": "subscription { x }"}');
+      expect(subscription.status).toBe(400);
+      expect(subscription.json).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }] });
       const hash = await gateway('{"query": "{ viewer { id } }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00"}}}');
       expect(hash.status).toBe(400);
       expect(hash.json).toMatchObject({ errors: [{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }] });
