@@ -71,7 +71,8 @@ describe('hostile input', () => {
     });
 
     it('answers a 100 KB access_token 401, not 503', async () => {
-      const res = await send(world.origin, { method: 'GET', path: `/api/v3/user?access_token=${'x'.repeat(100 * 1024)}`, headers: {} }, 10_000);
+      const body = JSON.stringify({ access_token: 'x'.repeat(100 * 1024), name: 'x' });
+      const res = await send(world.origin, { method: 'POST', path: '/api/v3/projects', headers: { 'content-type': 'application/json' }, body }, 10_000);
       expect([res.status, res.json]).toEqual([401, { message: '401 Unauthorized' }]);
     });
 

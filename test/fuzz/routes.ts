@@ -62,7 +62,8 @@ async function readsOf(route: TableRoute): Promise<string[]> {
   const recorder = {
     has: (n: string) => (note(n), true),
     sentEmpty: (n: string) => (note(n), false),
-    string: (n: string) => (note(n), 'x'),
+    // Digits: an "id or path" parameter read as a string must name a project for the handler to go on.
+    string: (n: string) => (note(n), '1'),
     int: (n: string) => (note(n), 1),
     bool: (n: string) => (note(n), true),
     id: (n: string) => (note(n), 1),
