@@ -1,0 +1,73 @@
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@hub/common';
+import express from 'express';
+import { createAbuseLimits } from './abuse-limits';
+
+// With Redis away (nothing listens on port 1), the limits must neither hold requests nor let
+// everything through: each replica counts in memory until Redis is back. The limits with Redis
+// shared across replicas are in test/e2e/rate-limits.test.ts.
+
+describe('the abuse limits while Redis is away', () => {
+  const limits = createAbuseLimits(
+    'test',
+    {
+      REDIS_URL: 'redis://127.0.0.1:1',
+      RATE_LIMIT_WINDOW_S: 60,
+      RATE_LIMIT_PER_USER: 3,
+      RATE_LIMIT_PER_IP: 10,
+      AUTH_FAILURE_WINDOW_S: 60,
+      AUTH_FAILURES_PER_IP: 100,
+      AUTH_FAILURES_PER_LOGIN: 2,
+    },
+    createLogger('test', 'silent'),
+  );
+  const app = express();
+  app.use(express.json());
+  app.use(
+    limits.middleware({
+      identify: (req) => (req.path === '/session' ? { signIn: { login: String(req.body.login) } } : { credential: req.header('private-token') }),
+      refuse: (res) => {
+        res.status(429).json({ message: '429 Too Many Requests' });
+      },
+    }),
+  );
+  app.get('/user', (req, res) => {
+    res.status(req.header('private-token') === 'bad' ? 401 : 200).json({});
+  });
+  app.post('/session', (req, res) => {
+    res.status(req.body.password === 'right' ? 201 : 401).json({});
+  });
+  const server = app.listen(0);
+  const base = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  afterAll(async () => {
+    server.close();
+    await limits.close();
+  });
+
+  const statuses = async (count: number, path: string, init: RequestInit = {}) => {
+    const seen: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const response = await fetch(base() + path, init);
+      seen.push(response.status);
+      if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    return seen;
+  };
+
+  it('counts per credential in memory', async () => {
+    expect(await statuses(4, '/user', { headers: { 'private-token': 'alice' } })).toEqual([200, 200, 200, 429]);
+    expect(await statuses(1, '/user', { headers: { 'private-token': 'bob' } })).toEqual([200]);
+  });
+
+  it('counts failed sign-ins per login, and a success starts again', async () => {
+    const signIn = (password: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'carol', password }) });
+    expect(await statuses(1, '/session', signIn('wrong'))).toEqual([401]);
+    expect(await statuses(1, '/session', signIn('right'))).toEqual([201]);
+    expect(await statuses(3, '/session', signIn('wrong'))).toEqual([401, 401, 429]);
+    expect(await statuses(1, '/session', signIn('right'))).toEqual([429]);
+  });
+
+  it('counts requests without credentials per address (the sign-ins above were six of its ten)', async () => {
+    expect(await statuses(5, '/user')).toEqual([200, 200, 200, 200, 429]);
+  });
+});

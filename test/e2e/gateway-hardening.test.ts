@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { freePort, REPO_ROOT } from '@hub/local';
+import { request } from 'undici';
+import { createUser, stack } from '../support/api';
+
+// The gateway's public endpoint as internal teams (and anyone who reaches it) see it: the stack's
+// gateway (NODE_ENV=production, as the launcher runs it) and one started here without NODE_ENV,
+// where Apollo and express would show stack traces if they were let.
+
+describe('the gateway’s public endpoint', () => {
+  let development: ChildProcess;
+  let developmentUrl: string;
+  let token: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    developmentUrl = `http://127.0.0.1:${port}/graphql`;
+    const log = openSync(join(stack.dir, 'gateway-development.log'), 'a');
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...stack.env, GATEWAY_PORT: String(port) };
+    delete env.NODE_ENV;
+    development = spawn(process.execPath, [resolve(REPO_ROOT, 'gateway/dist/main.js')], { env, stdio: ['ignore', log, log] });
+    for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
+      ready = await request(`http://127.0.0.1:${port}/readyz`).then((r) => (r.body.dump(), r.statusCode === 200), () => false);
+    }
+    token = (await createUser()).token;
+  }, 60_000);
+  afterAll(() => {
+    development?.kill('SIGTERM');
+  });
+
+  const post = async (url: string, body: string, headers: Record<string, string> = {}) => {
+    const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return { status: response.statusCode, text: await response.body.text() };
+  };
+  const query = (q: string) => JSON.stringify({ query: q });
+
+  it.each([['production', () => stack.graphqlUrl], ['development', () => developmentUrl]])('answers every kind of bad request without a stack trace (%s)', async (_mode, url) => {
+    const deep = `{ projects { nodes { ${'forkedFromProject { '.repeat(14)}id${' }'.repeat(14)} } } }`;
+    const bodies = [
+      query('{'),
+      query('{ viewr { id } }'),
+      query(deep),
+      query(`{ ${Array.from({ length: 60 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`),
+      query(`{ ${'viewer { id } '.repeat(300)} }`),
+      query('{ user(id: "x") { id } }'),
+      '{"query": ',
+      '[]',
+      '"just a string"',
+    ];
+    for (const body of bodies) {
+      const res = await post(url(), body);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.text).not.toMatch(/stacktrace|\n\s+at |\.ts:\d+|\.js:\d+|node_modules/);
+      expect(() => JSON.parse(res.text)).not.toThrow();
+    }
+  });
+
+  it('refuses documents over the depth, alias and token limits with 400', async () => {
+    const deep = await post(stack.graphqlUrl, query(`{ projects { nodes { ${'forkedFromProject { '.repeat(14)}id${' }'.repeat(14)} } } }`), { 'PRIVATE-TOKEN': token });
+    expect(deep.status).toBe(400);
+    expect(JSON.parse(deep.text).errors[0].message).toMatch(/depth limit/i);
+    const aliases = await post(stack.graphqlUrl, query(`{ ${Array.from({ length: 60 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`), { 'PRIVATE-TOKEN': token });
+    expect(JSON.parse(aliases.text).errors[0].message).toMatch(/aliases limit/i);
+    const long = await post(stack.graphqlUrl, query(`{ ${'viewer { id } '.repeat(300)} }`), { 'PRIVATE-TOKEN': token });
+    expect(JSON.parse(long.text).errors[0].message).toMatch(/tokens/i);
+  });
+
+  it('gives field suggestions to signed-in callers only', async () => {
+    const anonymous = JSON.parse((await post(stack.graphqlUrl, query('{ viewr { id } }'))).text);
+    expect(anonymous.errors[0].message).toBe('Cannot query field "viewr" on type "Query".');
+    const signedIn = JSON.parse((await post(stack.graphqlUrl, query('{ viewr { id } }'), { 'PRIVATE-TOKEN': token })).text);
+    expect(signedIn.errors[0].message).toMatch(/Did you mean "viewer"/);
+  });
+
+  it('answers introspection to signed-in callers only', async () => {
+    const introspection = query('{ __schema { types { name } } }');
+    const anonymous = await post(stack.graphqlUrl, introspection);
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.text).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const signedIn = await post(stack.graphqlUrl, introspection, { 'PRIVATE-TOKEN': token });
+    expect(signedIn.status).toBe(200);
+    expect(JSON.parse(signedIn.text).data.__schema.types.map((t: { name: string }) => t.name)).toContain('Project');
+  });
+});
