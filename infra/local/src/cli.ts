@@ -1,8 +1,31 @@
 import { loadConfig, renderConfigTable } from '@hub/common';
 import { startStack } from './stack';
 
+/** `--replicas rest-facade=2,gateway=2 --shards 2`: processes per kind, and git worker shards. */
+function scaleOf(args: string[]): { replicas: Record<string, number>; shards: number } {
+  const value = (flag: string) => {
+    const at = args.indexOf(flag);
+    return at === -1 ? undefined : args[at + 1];
+  };
+  const count = (text: string, what: string) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${what} must be a whole number of at least 1, got "${text}"`);
+    return n;
+  };
+  const replicas = Object.fromEntries(
+    (value('--replicas') ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const [kind, n] = pair.split('=');
+        return [kind, count(n ?? '', `--replicas ${kind}`)];
+      }),
+  );
+  return { replicas, shards: count(value('--shards') ?? '1', '--shards') };
+}
+
 /** `npm start`: the whole system in the foreground, with prefixed logs; Ctrl-C stops it. */
-async function start() {
+async function start(args: string[]) {
   const { DATA_DIR } = loadConfig(['DATA_DIR'] as const);
   const log = (line: string) => process.stdout.write(`\x1b[1mstart       |\x1b[0m ${line}\n`);
   log(`data in ${DATA_DIR}`);
@@ -14,6 +37,7 @@ async function start() {
     logs: { kind: 'console' },
     log,
     durable: true,
+    ...scaleOf(args),
     // A process its supervisor gave up on is broken, not unlucky: say so and stop, non-zero.
     onGiveUp: () => void stop(1),
   });
@@ -44,13 +68,13 @@ async function start() {
 
 const command = process.argv[2];
 if (command === 'start') {
-  start().catch((error) => {
+  start(process.argv.slice(3)).catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });
 } else if (command === 'config-table') {
   process.stdout.write(renderConfigTable() + '\n');
 } else {
-  console.error('usage: cli.js start | config-table');
+  console.error('usage: cli.js start [--replicas kind=n,...] [--shards n] | config-table');
   process.exit(2);
 }

@@ -26,6 +26,31 @@ export interface StackOptions {
   durable?: boolean;
   /** A process crashed again and again, and its supervisor gave up on it (after saying so in `log`). */
   onGiveUp?: (name: string) => void;
+  /**
+   * Processes per kind (default 1 each), e.g. `{ 'rest-facade': 2, gateway: 2 }`: the others are
+   * named `<kind>-2`, `<kind>-3`…, each on a port of its own, supervised like the first.
+   */
+  replicas?: Record<string, number>;
+  /**
+   * Git worker shards (default 1): shard 1 is `git-worker` (named default), shard n is
+   * `git-worker-<n>` (named shard<n>) with ports and a repositories folder of its own;
+   * GIT_WORKER_SHARDS tells every process where each is.
+   */
+  shards?: number;
+}
+
+/** The processes a stack runs: each kind's replicas, then the extra git worker shards. */
+function processNames(options: Pick<StackOptions, 'replicas' | 'shards'>) {
+  for (const kind of Object.keys(options.replicas ?? {})) {
+    if (!PROCESSES.some((p) => p.name === kind)) throw new Error(`no process kind named ${kind}`);
+    if (kind === 'git-worker') throw new Error('git workers are shards, not replicas: ask for shards instead');
+  }
+  const replicas = PROCESSES.flatMap((spec) =>
+    Array.from({ length: Math.max(1, options.replicas?.[spec.name] ?? 1) }, (_, i) => ({ name: i === 0 ? spec.name : `${spec.name}-${i + 1}`, spec, shard: 0 })),
+  );
+  const git = PROCESSES.find((p) => p.name === 'git-worker')!;
+  const shards = Array.from({ length: Math.max(0, (options.shards ?? 1) - 1) }, (_, i) => ({ name: `git-worker-${i + 2}`, spec: git, shard: i + 2 }));
+  return [...replicas, ...shards];
 }
 
 export interface Stack {
@@ -100,6 +125,23 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     env.EXTERNAL_URL ??= `http://localhost:${env.PORT}`;
     // Webhook receivers of a local system run on this machine too (production leaves this off).
     env.HOOKS_ALLOW_LOCAL ??= 'true';
+    // Every process beyond the first of its kind, and every shard beyond the first, gets its ports
+    // here (before anything starts: GIT_WORKER_SHARDS names them all).
+    const names = processNames(options);
+    const overrides = new Map<string, NodeJS.ProcessEnv>();
+    for (const { name, spec, shard } of names) {
+      if (name === spec.name) continue;
+      const own: NodeJS.ProcessEnv = { [spec.portVariable]: String(await freePort()) };
+      if (shard) Object.assign(own, { GIT_WORKER_GRPC_PORT: String(await freePort()), REPOS_ROOT: `${env.REPOS_ROOT}-shard${shard}` });
+      overrides.set(name, own);
+    }
+    if (names.some((n) => n.shard)) {
+      const shardOf = (name: string, grpc: string, http: string) => `${name}=127.0.0.1:${grpc};http://127.0.0.1:${http}`;
+      env.GIT_WORKER_SHARDS = [
+        shardOf('default', env.GIT_WORKER_GRPC_PORT!, env.GIT_WORKER_HTTP_PORT!),
+        ...names.filter((n) => n.shard).map((n) => shardOf(`shard${n.shard}`, overrides.get(n.name)!.GIT_WORKER_GRPC_PORT!, overrides.get(n.name)!.GIT_WORKER_HTTP_PORT!)),
+      ].join(',');
+    }
 
     const seeded = JSON.parse(
       (await run(process.execPath, [join(REPO_ROOT, 'services/identity/dist/seed-root.js')], { env })).trim().split('\n').pop()!,
@@ -113,18 +155,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       if (running.child.pid) state.services.push({ name: key, pid: running.child.pid, entry });
       writeState(dataDir, state);
     };
+    const specOf = (name: string) => names.find((n) => n.name === name)!.spec;
     const urlOf = (name: string) => {
-      const spec = PROCESSES.find((p) => p.name === name)!;
-      return `http://127.0.0.1:${env[spec.portVariable]}`;
+      const spec = specOf(name);
+      return `http://127.0.0.1:${overrides.get(name)?.[spec.portVariable] ?? env[spec.portVariable]}`;
     };
     const launch = async (name: string) => {
-      const index = PROCESSES.findIndex((p) => p.name === name);
-      const spec = PROCESSES[index];
+      const spec = specOf(name);
+      const index = PROCESSES.indexOf(spec);
       supervised.set(
         name,
         await supervise({
           name,
-          start: () => startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env }, logs: options.logs, index }),
+          start: () => startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env, ...overrides.get(name) }, logs: options.logs, index }),
           ready: (running) => waitReady(running, urlOf(name)),
           log: options.log,
           onStart: (running) => track(name, running, spec.entry),
@@ -137,7 +180,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       for (const s of [...supervised.values()].reverse()) await s.stop();
     });
     for (const tier of [0, 1, 2]) {
-      await Promise.all(PROCESSES.filter((p) => p.tier === tier).map((p) => launch(p.name)));
+      await Promise.all(names.filter((n) => n.spec.tier === tier).map((n) => launch(n.name)));
     }
 
     let stopped: Promise<void> | null = null;
@@ -150,7 +193,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return {
       restUrl: `http://127.0.0.1:${env.PORT}/api/v3`,
       graphqlUrl: `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
-      urls: Object.fromEntries(PROCESSES.map((p) => [p.name, urlOf(p.name)])),
+      urls: Object.fromEntries(names.map((n) => [n.name, urlOf(n.name)])),
       env,
       rootToken: seeded.token,
       rootPassword: seeded.password,
