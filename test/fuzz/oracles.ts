@@ -32,9 +32,10 @@ export function v3Shape(meta: RequestMeta, res: WireResponse): Verdict {
 
 export function oversizedRefused(meta: RequestMeta, res: WireResponse): Verdict {
   if (meta.placement !== 'oversized') return null;
-  if (res.status !== 413) return `a body over the limit answered ${res.status}`;
+  // Headers over their own limit are refused first (431), before the body is read.
+  if (res.status !== 413 && res.status !== 431) return `a body over the limit answered ${res.status}`;
   const message = (res.json as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' && message.startsWith('413') ? null : `413 without a v3 message: ${res.text.slice(0, 100)}`;
+  return typeof message === 'string' && message.startsWith(String(res.status)) ? null : `${res.status} without a v3 message: ${res.text.slice(0, 100)}`;
 }
 
 const HOST_FILE = [/root:[x*!]?:0:0:/, /daemon:[x*]:1:1:/, /\bPG_VERSION\b/, /postmaster\.pid/, /pnpm-workspace\.yaml/, /BEGIN [A-Z ]*PRIVATE KEY/];
