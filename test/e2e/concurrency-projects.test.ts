@@ -42,6 +42,16 @@ describe('creating the same project many times at once', () => {
     });
   });
 
+  it('renames one of many projects renamed to the same name at once: one 200, the others 409 as a repeat', async () => {
+    const projects = await Promise.all(Array.from({ length: 8 }, () => createProject(owner.token)));
+    const name = unique('renamed');
+    const results = await Promise.all(projects.map((p) => api('PUT', `/projects/${p.id}`, { token: owner.token, body: { name, path: name } })));
+    expect(statuses(results)).toEqual({ 200: 1, 409: 7 });
+    const loser = projects[results.findIndex((r) => r.status !== 200)];
+    const repeat = await api('PUT', `/projects/${loser.id}`, { token: owner.token, body: { name, path: name } });
+    for (const lost of results.filter((r) => r.status !== 200)) expect(lost.body).toEqual(repeat.body);
+  });
+
   it('gives one fork per namespace when the same user forks a project many times at once', async () => {
     const source = await createProject(owner.token, { visibility_level: 20 });
     const results = await parallel(16, () => api('POST', `/projects/fork/${source.id}`, { token: other.token }));
@@ -131,6 +141,13 @@ describe('issues and notes created at once', () => {
 });
 
 describe('writes racing the deletion of their project', () => {
+  it('answers a project deleted many times at once 200 each time (DELETE is idempotent), and it is gone', async () => {
+    const project = await createProject(owner.token);
+    const results = await parallel(N, () => api('DELETE', `/projects/${project.id}`, { token: owner.token }));
+    expect(statuses(results)).toEqual({ 200: N });
+    expect((await api('GET', `/projects/${project.id}`, { token: owner.token })).status).toBe(404);
+  });
+
   it('answers changes to a project being deleted with 200 or 404, never a 5xx', async () => {
     const project = await createProject(owner.token);
     const results = await parallel(N, (i) =>
