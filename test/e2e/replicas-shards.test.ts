@@ -123,4 +123,42 @@ describe('several replicas and two git shards', () => {
     ok(await git(dir, 'clone', '-q', remote(facades[1], fork.body.path_with_namespace), clone));
     expect((await git(clone, 'log', '--format=%s')).stdout.trim().split('\n')).toEqual(['second', 'initial commit']);
   }, 60_000);
+
+  it('honours a token reset on every facade and gateway replica within 2 s', async () => {
+    const user = await createUser();
+    // Every replica caches the principal (TTL 60 s here).
+    for (const facade of facades) expect((await rest(facade, 'GET', '/user', user.token)).status).toBe(200);
+    for (const gateway of gateways) expect((await graphql(gateway, '{ viewer { id } }', user.token)).body.data.viewer.id).toBe(user.id);
+    const reset = await graphql(gateways[0], 'mutation { resetPrivateToken }', user.token);
+    const fresh = reset.body.data.resetPrivateToken as string;
+    const refusedEverywhere = async () => {
+      const facadeAnswers = await Promise.all(facades.map(async (facade) => (await rest(facade, 'GET', '/user', user.token)).status));
+      const gatewayAnswers = await Promise.all(gateways.map(async (gateway) => (await graphql(gateway, '{ viewer { id } }', user.token)).status));
+      return [...facadeAnswers, ...gatewayAnswers];
+    };
+    let answers = await refusedEverywhere();
+    for (const deadline = Date.now() + 2000; answers.some((status) => status !== 401) && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      answers = await refusedEverywhere();
+    }
+    expect(answers).toEqual([401, 401, 401, 401]);
+    for (const facade of facades) expect((await rest(facade, 'GET', '/user', fresh)).body.id).toBe(user.id);
+  });
+
+  it('delivers a hook exactly once with two hook workers', async () => {
+    const path = `scaled-${Date.now()}`;
+    const hook = await rest(facades[1], 'POST', `/projects/${onDefault.id}/hooks`, root(), { url: receiver.url(path), push_events: true });
+    expect(hook.status).toBe(201);
+    const pushes = 6;
+    const work = join(tempDir('hub-clone-'), 'h');
+    ok(await git(dir, 'clone', '-q', remote(facades[0], onDefault.path_with_namespace), work));
+    for (let i = 0; i < pushes; i++) {
+      await commitFiles(work, { [`hooked-${i}.txt`]: String(i) }, `hooked ${i}`);
+      ok(await git(work, 'push', '-q', 'origin', 'master'));
+    }
+    await receiver.waitFor(path, pushes, 20_000);
+    // Both workers had their chance at every job: none arrives twice, however long we wait.
+    await new Promise((r) => setTimeout(r, 1500));
+    const delivered = receiver.at(path).map((r) => r.body.commits[0].message.trim());
+    expect(delivered.sort()).toEqual(Array.from({ length: pushes }, (_, i) => `hooked ${i}`).sort());
+  }, 60_000);
 });
