@@ -31,7 +31,8 @@ install();
 pnpm('run', '--silent', 'build');
 switch (command) {
   case 'start':
-    sh(process.execPath, [join(root, 'infra/local/dist/cli.js'), 'start']);
+    // npm start -- --replicas rest-facade=2,gateway=2 --shards 2
+    sh(process.execPath, [join(root, 'infra/local/dist/cli.js'), 'start', ...process.argv.slice(3)]);
     break;
   case 'test':
     pnpm('run', 'typecheck');
