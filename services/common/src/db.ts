@@ -30,3 +30,18 @@ export async function pingSql(sql: Sql): Promise<void> {
 
 /** An ILIKE pattern matching `text` anywhere, with LIKE's wildcards in it taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+
+/** Connection failures of the driver and the OS: the server is down or restarting, not the query wrong. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+
+/**
+ * Whether an error means the database is unreachable for now (down, restarting, recovering from
+ * a crash): SQLSTATE class 08 (connection exception) and 57P01-57P03 (shut down, crashed, not yet
+ * accepting connections), or a connection failure. Callers answer 503 and retry such errors,
+ * where any other is a 500 or a poison event.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return CONNECTION_CODES.has(code) || /^08/.test(code) || /^57P0[123]$/.test(code);
+}

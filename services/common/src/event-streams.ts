@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import type { Logger } from './logger';
 import { eventStream, parseStreamEntry, type StreamedEvent } from './outbox';
 import type { Redis } from './redis';
-import type { Sql, TransactionSql } from './db';
+import { isDatabaseUnavailable, type Sql, type TransactionSql } from './db';
+import { DomainError, ErrorCode } from './errors';
 import { continueTrace } from './trace-context';
 
 type StreamReply = Array<[string, Array<[string, string[]]>]> | null;
@@ -78,6 +79,12 @@ const CLAIM_IDLE_MS = 60_000;
 /** A handler that fails this often on one event gets the event logged and skipped. */
 const MAX_ATTEMPTS = 5;
 
+/** Failures that say something the handler needs is down for now (see the retry below). */
+const isUnavailable = (error: unknown) =>
+  isDatabaseUnavailable(error) ||
+  (error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE) ||
+  (error as { name?: string })?.name === 'MaxRetriesPerRequestError';
+
 /**
  * Processes events of `services` once per consumer group, however many replicas run: each entry
  * goes to one member, is acknowledged after its handler succeeds, and is retried (by this
@@ -129,7 +136,10 @@ export function consumeEvents(options: {
         try {
           await continueTrace(event.traceparent, `${event.service} ${event.type} event`, { 'messaging.destination.name': stream, 'messaging.consumer.group.name': group }, () => options.handle(event));
         } catch (error) {
-          const tries = (attempts.get(id) ?? 0) + 1;
+          // The database or a service being down is no fault of the event: it is retried until
+          // they are back, without counting towards skipping it (a Postgres restart outlasted
+          // five one-second retries, and the event was lost).
+          const tries = (attempts.get(id) ?? 0) + (isUnavailable(error) ? 0 : 1);
           attempts.set(id, tries);
           if (tries < MAX_ATTEMPTS) {
             logger.warn({ err: error, stream, id, type: event.type, tries }, 'event handler failed; will retry');

@@ -10,7 +10,7 @@ import express, { type Express, type Router } from 'express';
 import { parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { INTERNAL_BODY_LIMIT } from './body-limits';
 import { DomainError, ErrorCode, isShownAsIs } from './errors';
-import { pingSql, type Sql } from './db';
+import { isDatabaseUnavailable, pingSql, type Sql } from './db';
 import { createObservedApp, listen } from './http-server';
 import type { Logger } from './logger';
 import { recordError } from './trace-context';
@@ -37,6 +37,11 @@ export function createErrorFormatter(logger: Logger) {
     // caused by a value the caller sent, in any service: a bad request, not a server failure.
     if (isPostgresDataException(original)) {
       return { message: '400 (Bad request) invalid value', path: formatted.path, extensions: { code: ErrorCode.BAD_REQUEST } };
+    }
+    // The database down or restarting: the service is unavailable for a moment, not broken.
+    if (isDatabaseUnavailable(original)) {
+      logger.warn({ err: original, path: formatted.path }, 'database unavailable');
+      return { message: '503 Service Unavailable', path: formatted.path, extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };
     }
     logger.error({ err: original, path: formatted.path }, 'unexpected error in resolver');
     recordError(original);
