@@ -44,7 +44,10 @@ switch (command) {
   case 'fuzz':
     sh(process.execPath, [join(root, 'test/dist/fuzz/main.js'), ...process.argv.slice(3)]);
     break;
+  case 'chaos':
+    sh(process.execPath, [join(root, 'test/dist/chaos/main.js'), ...process.argv.slice(3)]);
+    break;
   default:
-    console.error('usage: bootstrap.cjs start | test | bench | fuzz');
+    console.error('usage: bootstrap.cjs start | test | bench | fuzz | chaos');
     process.exit(2);
 }

@@ -147,5 +147,9 @@ export async function startPostgres(options: PostgresOptions) {
     /** The server's data folder (for pg_ctl, and for finding a server a dead launcher left). */
     dataDir: data,
     stop,
+    /** Restarts the server with its settings: `immediate` is a crash to it (it recovers from its WAL). */
+    restart: async (mode: 'fast' | 'immediate') => {
+      await as('pg_ctl', ['-D', data, '-l', join(dir, 'postgres.log'), '-m', mode, '-w', '-t', '60', 'restart']);
+    },
   };
 }

@@ -68,6 +68,8 @@ export interface Stack {
   stopProcess: (name: string) => Promise<void>;
   /** Starts one more process of a kind (another replica), with its own port; stopped with the stack. */
   startReplica: (name: string, settings?: NodeJS.ProcessEnv) => Promise<RunningProcess & { url: string }>;
+  /** Restarts the local Postgres (for chaos tests: `immediate` is a crash and recovery). */
+  restartPostgres: (mode: 'fast' | 'immediate') => Promise<void>;
   /** Stops the local Redis (as an outage) and starts it again on the same port and data. */
   stopRedis: () => Promise<void>;
   startRedis: () => Promise<void>;
@@ -96,8 +98,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return Number(env[name]);
   };
   try {
+    let pg: Awaited<ReturnType<typeof startPostgres>> | null = null;
     if (!env.DATABASE_URL) {
-      const pg = await startPostgres({ dir: join(dataDir, 'postgres'), port: await port('LOCAL_POSTGRES_PORT', 15432), log: options.log, durable: options.durable ?? false });
+      pg = await startPostgres({ dir: join(dataDir, 'postgres'), port: await port('LOCAL_POSTGRES_PORT', 15432), log: options.log, durable: options.durable ?? false });
       stops.unshift(pg.stop);
       env.DATABASE_URL = pg.url;
       // SIGINT: Postgres's fast shutdown (rolls back open transactions, checkpoints, exits).
@@ -224,6 +227,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         const url = `http://127.0.0.1:${replicaPort}`;
         await waitReady(running, url);
         return Object.assign(running, { url });
+      },
+      restartPostgres: async (mode) => {
+        if (!pg) throw new Error('Postgres is not a local process of this stack');
+        await pg.restart(mode);
       },
       stopRedis: async () => {
         if (!redis) throw new Error('Redis is not a local process of this stack');
