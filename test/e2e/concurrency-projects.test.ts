@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createSql } from '@hub/common';
 import { addMember, api, createProject, createUser, eventually, stack, unique, type ApiResponse, type TestUser } from '../support/api';
 
@@ -17,6 +18,18 @@ async function count(schema: string, query: (sql: ReturnType<typeof createSql>) 
   } finally {
     await sql.end();
   }
+}
+
+/** A new ed25519 public key in OpenSSH form. */
+function newKey(): string {
+  const wire = (value: Buffer | string) => {
+    const bytes = Buffer.from(value);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(bytes.length);
+    return Buffer.concat([length, bytes]);
+  };
+  const x = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+  return `ssh-ed25519 ${Buffer.concat([wire('ssh-ed25519'), wire(x)]).toString('base64')} race@example`;
 }
 
 let owner: TestUser;
@@ -165,13 +178,15 @@ describe('writes racing the deletion of their project', () => {
     const writes = parallel(N * 2, async (i) => {
       // Spread over the deletion: some before, some after.
       await new Promise((resolve) => setTimeout(resolve, i * 5));
-      switch (i % 4) {
+      switch (i % 5) {
         case 0:
           return api('POST', `/projects/${project.id}/issues`, { token: owner.token, body: { title: `issue ${i}` } });
         case 1:
           return api('POST', `/projects/${project.id}/issues/${issue.id}/notes`, { token: owner.token, body: { body: `note ${i}` } });
         case 2:
           return api('POST', `/projects/${project.id}/hooks`, { token: owner.token, body: { url: `http://example.com/${i}` } });
+        case 3:
+          return api('POST', `/projects/${project.id}/keys`, { token: owner.token, body: { title: `key ${i}`, key: newKey() } });
         default:
           return api('POST', `/projects/${project.id}/members`, { token: owner.token, body: { user_id: other.id, access_level: 30 } });
       }
@@ -187,8 +202,9 @@ describe('writes racing the deletion of their project', () => {
         notes: await count('notes', (sql) => sql`select count(*)::int as count from notes where project_id = ${project.id}`),
         hooks: await count('hooks', (sql) => sql`select count(*)::int as count from hooks where project_id = ${project.id}`),
         members: await count('membership', (sql) => sql`select count(*)::int as count from members where project_id = ${project.id}`),
+        deployKeys: await count('identity', (sql) => sql`select count(*)::int as count from deploy_keys_projects where project_id = ${project.id}`),
       };
-      expect(left).toEqual({ issues: 0, notes: 0, hooks: 0, members: 0 });
+      expect(left).toEqual({ issues: 0, notes: 0, hooks: 0, members: 0, deployKeys: 0 });
     }, 10000);
   });
 });

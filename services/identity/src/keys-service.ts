@@ -2,7 +2,9 @@ import {
   accessLevelOf,
   AccessLevel,
   authorize,
+  buryProject,
   DomainError,
+  guardProjectWrite,
   identityEvents,
   missingAttribute,
   notFound,
@@ -154,6 +156,7 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
         if (existing && (await mayReuse(principal, existing.projectIds))) {
           return sql.begin(async (tx) => {
             // Locked, so it cannot be removed as orphaned while it is being added here.
+            await guardProjectWrite(tx, projectId);
             const row = await keys.lockKey(tx, existing.row.id);
             if (row) await keys.linkDeployKey(tx, projectId, row.id);
             return row ?? null;
@@ -164,7 +167,11 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
       const found = await existingKey();
       if (found) return found;
       try {
-        return await insertValidated(attrs, { kind: 'deploy', userId: null }, (tx, row) => keys.linkDeployKey(tx, projectId, row.id));
+        return await insertValidated(attrs, { kind: 'deploy', userId: null }, async (tx, row) => {
+          // Not onto a project whose deletion identity has already applied (project-tombstones).
+          await guardProjectWrite(tx, projectId);
+          await keys.linkDeployKey(tx, projectId, row.id);
+        });
       } catch (error) {
         // A concurrent add of the same key won the insert: answered as a repeat is, with that key.
         const winner = error instanceof DomainError ? await existingKey() : null;
@@ -190,7 +197,7 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
 
     /** A deleted project: its links go, and keys no other project uses (an event, so idempotent). */
     async projectDeleted(projectId: number): Promise<void> {
-      await sql.begin(async (tx) => {
+      await buryProject(sql, projectId, async (tx) => {
         for (const deleted of await keys.removeProjectDeployKeys(tx, projectId)) await keyEvent(tx, 'key.deleted', deleted);
       });
     },
