@@ -1,4 +1,4 @@
-import type { ApplicationSettings, Logger, SettingsClient, Sql, StreamedEvent } from '@hub/common';
+import { notFound, type ApplicationSettings, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
 import { createEventHandler, firstPushProtection } from './events';
 import type { Git } from './git';
 
@@ -70,5 +70,52 @@ describe('default_branch_protection on a first push', () => {
     await createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(0) as unknown as SettingsClient })(firstPush());
     await createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(2) as unknown as SettingsClient })(firstPush({ first_push_to_default_branch: false }));
     expect(statements).toEqual([]);
+  });
+});
+
+describe('project.created', () => {
+  const created = (payload: Record<string, unknown>): StreamedEvent => ({
+    id: '2',
+    streamId: '2-0',
+    service: 'projects',
+    occurredAt: '2026-01-01T00:00:00.000Z',
+    type: 'project.created',
+    payload: {
+      project_id: 9,
+      name: 'fork',
+      path: 'fork',
+      path_with_namespace: 'u/fork',
+      namespace_id: 3,
+      actor_id: 1,
+      actor_username: 'u',
+      facts: { projectId: 9, ownerId: 1, visibilityLevel: 0, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true, version: 1, deleted: false },
+      forked_from_project_id: 4,
+      default_branch: 'master',
+      import_url: null,
+      repository_storage: 'shard2',
+      ...payload,
+    },
+  });
+
+  it('records the shard before making the repository there, and remembers it', async () => {
+    const { sql, statements } = recordingSql();
+    const remembered: Array<[number, string]> = [];
+    const git = { forkRepository: jest.fn(async () => {}) } as unknown as Git;
+    await createEventHandler({ sql, git, shards: { remember: (id, storage) => void remembered.push([id, storage]) }, logger, settings: settingsAnswering(2) as unknown as SettingsClient })(created({}));
+    expect(statements[0]).toMatchObject({ text: expect.stringContaining('insert into project_storages'), values: [9, 'shard2'] });
+    expect(remembered).toEqual([[9, 'shard2']]);
+    expect(git.forkRepository).toHaveBeenCalledWith(9, 4);
+  });
+
+  it('makes an empty fork only when the source has no repository; a shard out of reach fails the event (redelivered)', async () => {
+    const { sql } = recordingSql();
+    const handle = (forkRepository: () => Promise<void>, createRepository = jest.fn(async () => {})) =>
+      createEventHandler({ sql, git: { forkRepository, createRepository } as unknown as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(2) as unknown as SettingsClient });
+    const empty = jest.fn(async () => {});
+    await handle(async () => Promise.reject(notFound('Repository')), empty)(created({}));
+    expect(empty).toHaveBeenCalledWith(9, 'master');
+    const never = jest.fn(async () => {});
+    await expect(handle(async () => Promise.reject(new Error('connect ECONNREFUSED')), never)(created({}))).rejects.toThrow('ECONNREFUSED');
+    expect(never).not.toHaveBeenCalled();
   });
 });

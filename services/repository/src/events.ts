@@ -1,4 +1,4 @@
-import { createKnownEventReader, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
+import { createKnownEventReader, DomainError, ErrorCode, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
 import type { GitShards } from '@hub/protos';
 import { forgetStorage, recordStorage } from './db/project-storages';
 import { forgetProject, protect } from './db/protected-branches';
@@ -54,6 +54,9 @@ export function createEventHandler(deps: { sql: Sql; git: Git; shards: Pick<GitS
             await deps.git.forkRepository(projectId, forkedFrom);
             return;
           } catch (error) {
+            // Only a source without a repository makes an empty fork; a shard out of reach fails
+            // the event, which is delivered again.
+            if (!(error instanceof DomainError && error.code === ErrorCode.NOT_FOUND)) throw error;
             deps.logger.warn({ err: error, projectId, forkedFrom }, 'fork source has no repository; creating an empty one');
           }
         }

@@ -28,8 +28,12 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
       try {
         const cloned = await runGit(deps.root, ['clone', '--bare', '--quiet', '--', remote!.url, temp], { env: remote!.env, timeoutMs: REMOTE_TIMEOUT_MS });
         if (cloned.code !== 0) {
-          deps.logger.warn({ projectId: projectIdOf(request), source: request.source?.projectId, reason: cloned.stderr.trim() }, 'fork copy from another shard failed');
-          throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
+          const reason = cloned.stderr.trim();
+          deps.logger.warn({ projectId: projectIdOf(request), source: request.source?.projectId, reason }, 'fork copy from another shard failed');
+          // The source's shard refused or knows no such repository: as a missing source on this disk.
+          // Anything else (the shard unreachable, a cut connection) is a plain failure the caller retries.
+          if (/ (403|404)\b|not found/i.test(reason)) throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
+          throw new Error(`copying the fork source from its shard failed: ${reason}`);
         }
         await gitAt(temp).addConfig('http.receivepack', 'true');
         await rename(temp, target);

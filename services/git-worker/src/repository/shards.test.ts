@@ -61,6 +61,14 @@ describe('a source on another shard', () => {
     }
   });
 
+  it('ForkRepository from a shard out of reach is a plain failure (to be retried), not a missing source', async () => {
+    const source = await a.repo([{ files: { 'a.txt': 'a' } }]);
+    const kind = await failureKind(call(b.repository, 'ForkRepository', { repository: { projectId: 702 }, source: { ...source.repository, remoteUrl: 'http://127.0.0.1:1' } }));
+    expect(kind).not.toBe('REPOSITORY_NOT_FOUND');
+    expect(kind).not.toBe('ok');
+    expect(existsSync(join(b.root, '702.git'))).toBe(false);
+  });
+
   it('a merge request from a fork on another shard: diffs and mergeability fetch its branch from there', async () => {
     const target = await b.repo([{ files: { 'a.txt': 'a' } }]);
     const fork = await a.repo([{ files: { 'a.txt': 'a' } }]);
