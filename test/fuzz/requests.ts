@@ -313,3 +313,63 @@ export function sendable(input: RestInput): boolean {
   if (input.route.method === 'delete' && input.route.path === '/projects/:id' && names.some((n) => n.startsWith('own.'))) return false;
   return true;
 }
+
+const RECORD_OF_PARAM: Record<string, string> = {
+  issue_id: 'issue',
+  merge_request_id: 'mergeRequest',
+  snippet_id: 'snippet',
+  hook_id: 'hook',
+  milestone_id: 'milestone',
+  key_id: 'deployKey',
+};
+
+/** A well-formed value for a parameter, naming the victim's records where it names any. */
+function plausible(name: string, route: FuzzRoute, project: 'id' | 'path'): Value {
+  const r = (name: string): Value => ({ ref: name });
+  if (name === 'id' && route.path.startsWith('/users/')) return r('owner.id');
+  if (name === 'id' && route.path.startsWith('/groups/')) return r('group.id');
+  if (name === 'id' && (route.path.startsWith('/hooks/') || route.path.startsWith('/user/keys/'))) return 1;
+  if (name === 'id' || name === 'project_id' || name === 'forked_from_id' || name === 'target_project_id') return r(`victim.${project}`);
+  if (name === 'user_id' || name === 'uid' || name === 'assignee_id') return r('owner.id');
+  if (name === 'note_id') return route.path.includes('/snippets/') ? r('victim.snippetNote') : route.path.includes('/issues/') ? r('victim.issueNote') : r('victim.mergeRequestNote');
+  if (RECORD_OF_PARAM[name]) return r(`victim.${RECORD_OF_PARAM[name]}`);
+  if (name === 'sha') return r('victim.sha');
+  if (['ref', 'from', 'ref_name', 'branch', 'branch_name', 'target_branch', 'default_branch'].includes(name)) return 'master';
+  if (['to', 'source_branch'].includes(name)) return 'feature';
+  if (['path', 'file_path', 'filepath'].includes(name)) return 'README.md';
+  if (name === 'page') return 1;
+  if (name === 'per_page') return 20;
+  if (name === 'access_level') return 30;
+  if (name === 'visibility_level') return 0;
+  if (name === 'url') return 'http://127.0.0.1:9/sweep';
+  if (name === 'state_event') return 'close';
+  if (name === 'event_id') return 1;
+  if (/_enabled$|_events$|^public$|^archived$/.test(name)) return true;
+  return 'sweep';
+}
+
+/**
+ * One well-formed request per route and form of the project's name (id, NAMESPACE%2FNAME) from
+ * the actor, every path parameter naming the victim's records: with the twin the runner sends
+ * for the missing project, every route is compared at least once, not only those the random
+ * inputs happen to reach with a record that exists.
+ */
+export function sweepInputs(routes: FuzzRoute[]): RestInput[] {
+  const inputs: RestInput[] = [];
+  for (const route of routes) {
+    if (!route.pathParams.some((n) => n === 'id' || n === 'project_id' || n === 'forked_from_id') || route.path.startsWith('/users/') || route.path.startsWith('/groups/') || route.path.startsWith('/hooks/') || route.path.startsWith('/user/')) continue;
+    for (const project of ['id', 'path'] as const) {
+      inputs.push({
+        route,
+        caller: 'actor',
+        path: route.pathParams.map((name) => ({ value: plausible(name, route, project), raw: false })),
+        params: route.params.map((name): [string, Value] => [name, plausible(name, route, project)]),
+        placement: route.method === 'get' ? 'query' : 'json',
+        tricks: [],
+        junk: '',
+        rawQuery: null,
+      });
+    }
+  }
+  return inputs;
+}

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Hang, send, type WireRequest, type WireResponse } from './http';
 import { gqlInput, gqlShape, gqlWire, loadOperations, type GqlInput } from './graphql';
 import { disclosure, looksMissing, oversizedRefused, stackTrace, v3Shape, VictimSnapshot, type Verdict } from './oracles';
-import { restInput, sendable, toWire, type RequestMeta, type RestInput } from './requests';
+import { restInput, sendable, sweepInputs, toWire, type RequestMeta, type RestInput } from './requests';
 import { loadRoutes, type FuzzRoute } from './routes';
 import type { World } from './world';
 
@@ -43,7 +43,7 @@ export class Tally {
 
   table(): string {
     const rows = [...this.counts].map(([oracle, c]) => `  ${oracle.padEnd(48)} ${String(c.tried).padStart(9)} tried ${String(c.failed).padStart(7)} failed`);
-    const examples = this.examples.map((e) => `  ✗ ${e.oracle}: ${e.verdict}\n      ${e.request}\n      → ${e.status ?? 'no answer'} ${e.body}\n      (seed ${e.seed}, run ${e.run})`);
+    const examples = this.examples.map((e) => `  ✗ ${e.oracle}: ${e.verdict}\n      ${e.request}\n      → ${e.status ?? 'no answer'} ${e.body}\n      (${e.seed < 0 ? 'the sweep' : `seed ${e.seed}`}, run ${e.run})`);
     return [`inputs ${this.inputs}, requests ${this.requests}`, ...rows, ...(examples.length ? ['failures:', ...examples] : [])].join('\n');
   }
 }
@@ -151,6 +151,12 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
       graphql.judge('refused write changes nothing', await snapshot.compare(meta.key.replace(/^\S+ /, '') + ' members hooks repository merge_request issues snippets labels milestones keys'), context);
     }
   };
+
+  // First every route once, well-formed, against the victim (and its twin, the missing project).
+  const sweep = sweepInputs(routes);
+  for (let i = 0; i < sweep.length; i += options.workers) {
+    await Promise.all(sweep.slice(i, i + options.workers).map((input, j) => restOne(input, -1, i + j)));
+  }
 
   const graphqlRuns = Math.round(options.runs * options.graphqlShare);
   const restRuns = options.runs - graphqlRuns;
