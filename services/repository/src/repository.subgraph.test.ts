@@ -3,7 +3,7 @@ import { Metadata, status } from '@grpc/grpc-js';
 import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
-import { branchProtectionOf, protect, unprotect } from './db/protected-branches';
+import { branchProtectionOf, forgetProject, protect, unprotect } from './db/protected-branches';
 import { createGit } from './git';
 import { createResolvers } from './resolvers';
 
@@ -201,5 +201,12 @@ describe('repository subgraph', () => {
       await unprotect(db.sql, 10, 'feature');
       await unprotect(db.sql, 10, 'master');
     }
+  });
+
+  it('keeps no rule for a deleted project: a protect arriving after the deletion (a late first push) stores nothing', async () => {
+    await protect(db.sql, 77, 'master');
+    await forgetProject(db.sql, 77);
+    await protect(db.sql, 77, 'master');
+    expect(await branchProtectionOf(db.sql, 77)).toEqual({ protected: [], developersCanPush: [] });
   });
 });

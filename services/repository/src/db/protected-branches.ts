@@ -1,4 +1,4 @@
-import type { Sql } from '@hub/common';
+import { buryProject, holdProject, type Sql } from '@hub/common';
 import type { BranchProtection } from '../branch-push-rules';
 
 export const UNPROTECTED: BranchProtection = { protected: [], developersCanPush: [] };
@@ -23,15 +23,22 @@ export async function branchProtectionOf(sql: Sql, projectId: number): Promise<B
   return (await branchProtections(sql, [projectId])).get(projectId) ?? UNPROTECTED;
 }
 
-/** A branch already protected keeps its rule. */
+/**
+ * A branch already protected keeps its rule. A project whose deletion was applied gets no rule (a
+ * late first-push event or a protect racing the deletion would leave one behind for good).
+ */
 export async function protect(sql: Sql, projectId: number, name: string, developersCanPush = false): Promise<void> {
-  await sql`insert into protected_branches (project_id, name, developers_can_push) values (${projectId}, ${name}, ${developersCanPush}) on conflict do nothing`;
+  await sql.begin(async (tx) => {
+    if (!(await holdProject(tx, projectId))) return;
+    await tx`insert into protected_branches (project_id, name, developers_can_push) values (${projectId}, ${name}, ${developersCanPush}) on conflict do nothing`;
+  });
 }
 
 export async function unprotect(sql: Sql, projectId: number, name: string): Promise<void> {
   await sql`delete from protected_branches where project_id = ${projectId} and name = ${name}`;
 }
 
+/** Once no protect on the project is in flight, and for good (project-tombstones). */
 export async function forgetProject(sql: Sql, projectId: number): Promise<void> {
-  await sql`delete from protected_branches where project_id = ${projectId}`;
+  await buryProject(sql, projectId, (tx) => tx`delete from protected_branches where project_id = ${projectId}`);
 }
