@@ -1,41 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { Supergraph } from '@apollo/federation-internals';
 import { ANONYMOUS, CONFIG_TABLE, loadConfig } from '@hub/common';
-import { Kind, parse, print, specifiedRules, validate, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+import { parse, print, specifiedRules, validate } from 'graphql';
 import type { GatewayContext } from './context';
+import { facadeOperations } from './facade-operations.test-support';
 import { graphqlProtection, limitsOf } from './graphql-limits';
 
 // The gateway's limits with their defaults, as every process without settings runs them.
 const limits = limitsOf(loadConfig(['GRAPHQL_MAX_DEPTH', 'GRAPHQL_MAX_ALIASES', 'GRAPHQL_MAX_TOKENS', 'GRAPHQL_MAX_COST'] as const, { env: {} }));
 const protection = graphqlProtection(limits);
 const schema = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8')).apiSchema().toGraphQLJSSchema();
-
-/** Each named operation the REST facade sends, with the fragments it spreads (transitively). */
-function facadeOperations(): Array<{ name: string; document: DocumentNode }> {
-  const dir = resolve(__dirname, '..', '..', 'rest-facade', 'src', 'operations');
-  const definitions = readdirSync(dir)
-    .filter((file) => file.endsWith('.graphql'))
-    .flatMap((file) => parse(readFileSync(resolve(dir, file), 'utf8')).definitions);
-  const fragments = new Map(definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  const spreads = (node: DefinitionNode, found: Set<string>): Set<string> => {
-    visit(node, {
-      FragmentSpread: (spread) => {
-        if (found.has(spread.name.value)) return;
-        found.add(spread.name.value);
-        spreads(fragments.get(spread.name.value)!, found);
-      },
-    });
-    return found;
-  };
-  return definitions
-    .filter((d): d is DefinitionNode & { kind: Kind.OPERATION_DEFINITION; name: { value: string } } => d.kind === Kind.OPERATION_DEFINITION && !!d.name)
-    .map((operation) => ({
-      name: operation.name.value,
-      document: { kind: Kind.DOCUMENT, definitions: [operation, ...[...spreads(operation, new Set())].map((name) => fragments.get(name)!)] },
-    }));
-}
 
 const signedIn: GatewayContext = { principal: { userId: 1, username: 'root', isAdmin: true, impersonatorId: null }, signedPrincipal: '' };
 const anonymous: GatewayContext = { principal: ANONYMOUS, signedPrincipal: '' };

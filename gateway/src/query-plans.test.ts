@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Supergraph, operationFromDocument } from '@apollo/federation-internals';
 import { QueryPlanner, type PlanNode, type QueryPlan } from '@apollo/query-planner';
-import { Kind, parse, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+import { facadeOperations } from './facade-operations.test-support';
 
 // Every document the REST facade sends, planned against the composed supergraph as the gateway
 // plans it. A plan fetches each path once for all items of a list, never once per item; these
@@ -10,34 +10,6 @@ import { Kind, parse, visit, type DefinitionNode, type DocumentNode, type Fragme
 
 const supergraph = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'));
 const planner = new QueryPlanner(supergraph);
-const operationsDir = resolve(__dirname, '..', '..', 'rest-facade', 'src', 'operations');
-
-/** Each named operation of the facade with only the fragments it spreads (transitively). */
-function facadeOperations(): Array<{ name: string; document: DocumentNode }> {
-  const definitions = readdirSync(operationsDir)
-    .filter((file) => file.endsWith('.graphql'))
-    .flatMap((file) => parse(readFileSync(resolve(operationsDir, file), 'utf8')).definitions);
-  const fragments = new Map(
-    definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
-  const spreads = (node: DefinitionNode, found: Set<string>): Set<string> => {
-    visit(node, {
-      FragmentSpread: (spread) => {
-        if (found.has(spread.name.value)) return;
-        found.add(spread.name.value);
-        spreads(fragments.get(spread.name.value)!, found);
-      },
-    });
-    return found;
-  };
-  return definitions
-    .filter((d): d is DefinitionNode & { kind: Kind.OPERATION_DEFINITION; name: { value: string } } => d.kind === Kind.OPERATION_DEFINITION && !!d.name)
-    .map((operation) => ({
-      name: operation.name.value,
-      document: { kind: Kind.DOCUMENT, definitions: [operation, ...[...spreads(operation, new Set())].map((name) => fragments.get(name)!)] },
-    }));
-}
-
 /** Fetches per subgraph in a plan (a plan node visits each subgraph it names once per request). */
 function fetchesPerSubgraph(plan: QueryPlan): Map<string, number> {
   const counts = new Map<string, number>();
