@@ -96,8 +96,8 @@ export const credentialKey = (...values: Array<string | undefined>) => {
  *   RATE_LIMIT_WINDOW_S;
  * - failed authentications per address and per login + address over AUTH_FAILURE_WINDOW_S, against
  *   password and token guessing: a sign-in takes from both budgets before it runs (a burst of
- *   parallel guesses cannot all start before the first one fails) and gets them back when it
- *   succeeds; a request refused for its token (401) takes from the address's budget, and an
+ *   parallel guesses cannot all start before the first one fails) and gets them back unless its
+ *   credentials are refused (401, or what the door's `failed` says); a request refused for its token (401) takes from the address's budget, and an
  *   address that has spent it is refused every authenticated request until its window ends.
  * A refusal is a 429 with Retry-After; `refuse` writes the body in the door's own shape.
  */
@@ -147,7 +147,7 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
 
         if (loginKey) {
           res.on('finish', () => {
-            if (res.statusCode >= 400 || failed(res)) return;
+            if (failed(res)) return;
             void failuresPerIp?.giveBack(ip);
             void failuresPerLogin?.clear(loginKey);
           });

@@ -66,9 +66,9 @@ export function createPrincipalResolver(deps: {
     // Without credentials the request is anonymous (sudo then means nothing, as in GitLab);
     // subgraphs decide what anonymous callers may do.
     if (!hasCredentials(credentials)) return ANONYMOUS;
-    // A password never sits in the cache as such: basic credentials are keyed by their digest.
-    const basic = credentials.basic ? createHash('sha256').update(`${credentials.basic.login}\0${credentials.basic.secret}`).digest('base64') : null;
-    const key = JSON.stringify([credentials.privateToken ?? null, credentials.bearer ?? null, basic, credentials.sudo ?? null]);
+    // No token or password sits in the cache as such: entries are keyed by a digest of them all.
+    const presented = [credentials.privateToken ?? null, credentials.bearer ?? null, credentials.basic?.login ?? null, credentials.basic?.secret ?? null, credentials.sudo ?? null];
+    const key = createHash('sha256').update(JSON.stringify(presented)).digest('base64url');
     let outcome = deps.cache.get(key);
     if (!outcome) {
       const answer = await askIdentity(credentials);

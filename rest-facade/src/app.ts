@@ -41,14 +41,20 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; gitHttp: Router; downloads: Router; rateLimits: RequestHandler }): Express {
+export function createFacadeApp(deps: {
+  gateway: GatewayClient;
+  logger: Logger;
+  gitHttp: Router;
+  downloads: Router;
+  rateLimits: { api: RequestHandler; git: RequestHandler };
+}): Express {
   const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gateway.ready }, logger: deps.logger });
   app.set('trust proxy', false);
   // Query strings are read as Rack read them for GitLab, and as forms are read below: `a[]=x`
   // is the array it spells (refused where one value is expected), not a parameter named `a[]`.
   app.set('query parser', 'extended');
   // git's own paths, before any body parser: pushes stream through untouched.
-  app.use(deps.gitHttp);
+  app.use(deps.rateLimits.git, deps.gitHttp);
 
   const api = express.Router();
   api.use(stripJsonSuffix);
@@ -57,7 +63,7 @@ export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; 
   api.use(express.json({ limit: CLIENT_BODY_LIMIT, strict: false }));
   api.use(express.urlencoded({ extended: true, limit: CLIENT_BODY_LIMIT }));
   // After the parsers: tokens and logins may come as parameters.
-  api.use(deps.rateLimits);
+  api.use(deps.rateLimits.api);
   // Raw files and archives stream from the git worker rather than answering JSON.
   api.use(deps.downloads);
   for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway));
@@ -67,7 +73,7 @@ export function createFacadeApp(deps: { gateway: GatewayClient; logger: Logger; 
     oauthTokenRoute.path,
     express.json({ limit: '64kb', strict: false }),
     express.urlencoded({ extended: false, limit: '64kb' }),
-    deps.rateLimits,
+    deps.rateLimits.api,
     routeHandler(oauthTokenRoute, deps.gateway),
   );
 

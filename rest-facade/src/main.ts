@@ -7,7 +7,7 @@ import { createEmbeddedGatewayClient } from './embedded-gateway-client';
 import { loadFacadeConfig } from './env';
 import { createRemoteGatewayClient } from './gateway-client';
 import { createGitHttpProxy } from './git-http';
-import { facadeRateLimits } from './rate-limits';
+import { facadeRateLimits, gitRateLimits } from './rate-limits';
 import { createDownloadRoutes } from './routes/repository-downloads';
 import { createGitShards } from '@hub/protos';
 
@@ -23,7 +23,7 @@ async function main() {
   const gitHttp = createGitHttpProxy({ gateway, shards: git, secret: config.PRINCIPAL_SECRET, logger });
   const downloads = createDownloadRoutes({ gateway, git, logger });
   const limits = createAbuseLimits('facade', config, logger);
-  const app = createFacadeApp({ gateway, logger, gitHttp, downloads, rateLimits: facadeRateLimits(limits) });
+  const app = createFacadeApp({ gateway, logger, gitHttp, downloads, rateLimits: { api: facadeRateLimits(limits), git: gitRateLimits(limits) } });
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
   server.requestTimeout = 0;

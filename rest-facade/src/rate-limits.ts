@@ -16,6 +16,32 @@ function signInOf(req: Request): { login: string } | undefined {
   return { login: typeof login === 'string' ? login.trim().toLowerCase() : '' };
 }
 
+/** git's basic credentials: a login with a password or a private token, tried on every request. */
+function basicLogin(req: Request): string | undefined {
+  const encoded = req.header('authorization')?.match(/^Basic\s+(\S+)$/i)?.[1];
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  return decoded.slice(0, Math.max(decoded.indexOf(':'), 0)).trim().toLowerCase();
+}
+
+/**
+ * The same limits for git over HTTP, where a password or token comes with every request: each
+ * request with basic credentials counts as a sign-in for that login (a success gives it back), so
+ * guessing a password through git is stopped as through POST /session. Other paths pass.
+ */
+export function gitRateLimits(limits: AbuseLimits): RequestHandler {
+  const limit = limits.middleware({
+    identify: (req) => {
+      const login = basicLogin(req);
+      return login === undefined ? {} : { signIn: { login } };
+    },
+    refuse: (res) => {
+      res.status(429).type('text/plain').send('Too Many Requests\n');
+    },
+  });
+  return (req, res, next) => (/\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(req.path) ? limit(req, res, next) : next());
+}
+
 /**
  * The facade's rate limits (gateway/src/abuse-limits.ts): requests per token or address, and
  * failed authentications (password sign-ins, bad tokens). Runs after the body parsers, since

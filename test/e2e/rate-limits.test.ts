@@ -3,7 +3,7 @@ import { openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, REPO_ROOT } from '@hub/local';
 import { request } from 'undici';
-import { createUser, stack, unique } from '../support/api';
+import { createProject, createUser, stack, unique } from '../support/api';
 
 // The limits counted in Redis, seen through replicas of the facade and the gateway started here
 // with low limits beside the stack's own (whose counts they neither spend nor read: the counts
@@ -157,5 +157,29 @@ describe('failed sign-ins through the gateway', () => {
     const refused = await signIn(user.password);
     expectRefused(refused, 900);
     expect(refused.body.errors[0].message).toBe('429 Too Many Requests');
+  }, 60_000);
+});
+
+describe('failed sign-ins through git over HTTP', () => {
+  it('counts basic credentials git sends as sign-ins: a login guessed twice is refused, even with its password', async () => {
+    const facade = await startReplica('rest-facade', { AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const user = await createUser();
+    const project = await createProject(user.token);
+    const refs = async (secret: string) => {
+      const response = await request(`${facade}/${project.path_with_namespace}.git/info/refs?service=git-upload-pack`, {
+        headers: { authorization: `Basic ${Buffer.from(`${user.username}:${secret}`).toString('base64')}` },
+      });
+      await response.body.dump();
+      return { status: response.statusCode, retryAfter: response.headers['retry-after'] };
+    };
+    expect((await refs(user.password)).status).toBe(200);
+    expect((await refs(user.token)).status).toBe(200);
+    expect((await refs('wrong-1')).status).toBe(401);
+    expect((await refs(user.password)).status).toBe(200);
+    expect((await refs('wrong-2')).status).toBe(401);
+    expect((await refs('wrong-3')).status).toBe(401);
+    const refused = await refs(user.password);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
   }, 60_000);
 });
