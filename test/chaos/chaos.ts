@@ -45,6 +45,8 @@ export interface ChaosFigures {
   eventsDuplicated: number;
   pushKills: Array<{ afterMs: number; pushExit: number; outcome: 'complete' | 'absent' | 'other'; fsckClean: boolean; fsck: string[]; retryOk: boolean }>;
   recoveries: Array<{ fault: string; ms: number | null }>;
+  /** Latency of the requests that succeeded (ms), for a sense of how loaded the machine was. */
+  okLatency: { p50: number; p95: number };
   /** The first few failures of each kind, for a look. */
   samples: string[];
 }
@@ -87,7 +89,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   let stack: Stack | null = null;
   const figures: ChaosFigures = {
     faultsInjected: 0, requests: 0, failedOutside: 0, failedAsExpected: 0, failedBadly: 0, failedSlowly: 0, refusedWhileFacadeDown: 0,
-    eventsExpected: 0, eventsLost: 0, eventsDuplicated: 0, pushKills: [], recoveries: [], samples: [],
+    eventsExpected: 0, eventsLost: 0, eventsDuplicated: 0, pushKills: [], recoveries: [], okLatency: { p50: 0, p95: 0 }, samples: [],
   };
   const sampled = new Map<string, number>();
   const sample = (kind: string, line: string) => {
@@ -248,6 +250,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
 
     // The load: request loops recording every answer; a pusher alongside.
     const windows: Window[] = [];
+    const okDurations: number[] = [];
     /** The fault in progress (or the last one), to say when a lost event was written. */
     const during = () => {
       const last = windows[windows.length - 1];
@@ -258,7 +261,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       figures.requests++;
       const graphqlErrors = !(answer instanceof Error) && op.graphql && Array.isArray((answer.body as { errors?: unknown })?.errors);
       const failed = answer instanceof Error || answer.status >= 400 || graphqlErrors;
-      if (!failed) return;
+      if (!failed) {
+        okDurations.push(ended - started);
+        return;
+      }
       const what = answer instanceof Error ? `${answer.name}: ${answer.message}` : `${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`;
       const window = windows.find((w) => started <= (w.to ?? Infinity) && ended >= w.from);
       if (!window || !op.needs.includes(window.down)) {
@@ -383,6 +389,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     }
     running = false;
     await Promise.all(loops);
+    okDurations.sort((a, b) => a - b);
+    const at = (q: number) => okDurations[Math.min(okDurations.length - 1, Math.floor(q * okDurations.length))] ?? 0;
+    figures.okLatency = { p50: at(0.5), p95: at(0.95) };
 
     // Every event a successful write promised must arrive, however long the faults held it up.
     log(`waiting for ${expectedHooks.length} hook deliveries and ${expectedFeed.length} feed entries`);
@@ -520,6 +529,7 @@ export function formatFigures(f: ChaosFigures): string {
     `killed routes: the same, slower than 1 s      ${f.failedSlowly}`,
     `killed routes: failed otherwise               ${f.failedBadly}`,
     `refused while the facade was down             ${f.refusedWhileFacadeDown}`,
+    `latency of the requests that succeeded        p50 ${f.okLatency.p50} ms, p95 ${f.okLatency.p95} ms`,
     `events expected (hook deliveries, feed)       ${f.eventsExpected}`,
     `events lost                                   ${f.eventsLost}`,
     `events delivered more than once               ${f.eventsDuplicated}`,

@@ -3,7 +3,7 @@ import { runChaos } from '../chaos/chaos';
 // A bounded `npm run chaos`: a stack of its own under load, one service killed with SIGKILL and
 // the git worker killed in the middle of a push.
 describe('chaos, bounded', () => {
-  it('keeps other routes answering, answers 502/503 quickly on the killed routes, recovers, and loses no event or push', async () => {
+  it('keeps other routes answering, answers 502/503 with a JSON message on the killed routes, recovers, and loses no event or push', async () => {
     const figures = await runChaos({
       faults: [{ kind: 'kill', process: 'membership' }, { kind: 'push-kill', afterMs: 300 }],
       workers: 4,

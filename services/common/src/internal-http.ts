@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from './logger';
 import express, { type Router } from 'express';
 import { Pool } from 'undici';
+import { isDatabaseUnavailable } from './db';
 import { DomainError, ErrorCode } from './errors';
 import type { z } from 'zod';
 import type { Endpoint, RequestOf, ResponseOf } from './contracts/define';
@@ -42,6 +43,8 @@ export function createInternalClient(options: { baseUrl: string; secret: string;
     } catch {
       throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable', { service: target });
     }
+    // The target is up but what it needs is not (its database restarting): unavailable, as if down.
+    if (statusCode === 503) throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable', { service: target });
     if (statusCode >= 400) {
       const message = (payload as { message?: unknown })?.message;
       throw new Error(`POST ${target}${path} answered ${statusCode}: ${typeof message === 'string' ? message : ''}`);
@@ -75,7 +78,8 @@ export function createInternalRouter(secret: string): Router {
 
 /**
  * Serves an endpoint of this service's contract on an internal router: a body outside the
- * contract is a 400, the handler's result the JSON answer, a failure a logged JSON 500.
+ * contract is a 400, the handler's result the JSON answer, its database (or a service it needs)
+ * unavailable a 503, any other failure a logged JSON 500.
  */
 export function serveEndpoint<E extends Endpoint<z.ZodType, z.ZodType>>(
   router: Router,
@@ -92,6 +96,11 @@ export function serveEndpoint<E extends Endpoint<z.ZodType, z.ZodType>>(
     try {
       res.json(await handle(body.data as z.output<E['request']>));
     } catch (error) {
+      if (isDatabaseUnavailable(error) || (error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE)) {
+        logger.warn({ err: error, path: req.path }, 'internal endpoint unavailable');
+        res.status(503).json({ message: '503 Service Unavailable' });
+        return;
+      }
       logger.error({ err: error, path: req.path }, 'internal endpoint failed');
       res.status(500).json({ message: '500 Internal Server Error' });
     }
