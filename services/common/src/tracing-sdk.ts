@@ -42,6 +42,14 @@ export function startTracing(options: {
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]),
         requireParentforOutgoingSpans: true,
+        // Express has matched the route by the time the span ends: name the span after it.
+        applyCustomAttributesOnSpan: (span, request) => {
+          const { method, baseUrl, route } = request as { method?: string; baseUrl?: string; route?: { path?: unknown } };
+          if (typeof route?.path !== 'string') return;
+          const path = `${baseUrl ?? ''}${route.path}`;
+          span.setAttribute('http.route', path);
+          span.updateName(`${method} ${path}`);
+        },
       }),
       // Background calls (relays, cache refreshes) outside any request make no root spans.
       new UndiciInstrumentation({ requireParentforSpans: true }),
