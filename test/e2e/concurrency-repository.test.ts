@@ -5,7 +5,7 @@ import { git, ok, remoteUrl, workingCopy } from '../support/git';
 
 // Identical writes on refs and merge requests at once: the successes a sequential run gives, the
 // others answered as a sequential repeat is, and refs and rows consistent afterwards.
-const N = 24;
+const N = 16;
 
 const parallel = <T>(n: number, call: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => call(i)));
 const statuses = (results: ApiResponse[]) => results.reduce<Record<string, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
@@ -63,13 +63,13 @@ describe('tags and branches made at once', () => {
 
   it(`deletes a branch once: one 200, the others 404 "No such branch"`, async () => {
     const { project } = await projectWithBranches(['doomed']);
-    const results = await parallel(16, () => api('DELETE', repo(project, '/branches/doomed'), { token: owner.token }));
-    expect(statuses(results)).toEqual({ 200: 1, 404: 15 });
+    const results = await parallel(N, () => api('DELETE', repo(project, '/branches/doomed'), { token: owner.token }));
+    expect(statuses(results)).toEqual({ 200: 1, 404: N - 1 });
     for (const lost of results.filter((r) => r.status !== 200)) expect(lost.body).toEqual({ message: 'No such branch' });
   });
 
   it('deletes each of many branches deleted at once', async () => {
-    const names = Array.from({ length: 12 }, (_, i) => `gone${i}`);
+    const names = Array.from({ length: 8 }, (_, i) => `gone${i}`);
     const { project } = await projectWithBranches(names);
     const results = await parallel(names.length, (i) => api('DELETE', repo(project, `/branches/${names[i]}`), { token: owner.token }));
     expect(statuses(results)).toEqual({ 200: names.length });
@@ -96,8 +96,8 @@ describe('tags and branches made at once', () => {
 });
 
 describe('merge requests at once', () => {
-  it('gives 16 merge requests opened at once distinct, gap-free iids', async () => {
-    const names = Array.from({ length: 16 }, (_, i) => `mr${i}`);
+  it('gives 12 merge requests opened at once distinct, gap-free iids', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `mr${i}`);
     const { project } = await projectWithBranches(names);
     const results = await parallel(names.length, (i) =>
       api('POST', `/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: names[i], target_branch: 'master', title: names[i] } }),
@@ -130,7 +130,7 @@ describe('merge requests at once', () => {
   });
 
   it('merges every one of many merge requests into the same branch accepted at once', async () => {
-    const names = Array.from({ length: 8 }, (_, i) => `each${i}`);
+    const names = Array.from({ length: 6 }, (_, i) => `each${i}`);
     const { project } = await projectWithBranches(names);
     const mrs = await parallel(names.length, (i) =>
       api('POST', `/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: names[i], target_branch: 'master', title: names[i] } }),
@@ -143,7 +143,7 @@ describe('merge requests at once', () => {
   });
 
   it('answers merge requests opened while their project is deleted with 201 or 404, never a 5xx, and keeps none of them', async () => {
-    const names = Array.from({ length: 16 }, (_, i) => `late${i}`);
+    const names = Array.from({ length: 12 }, (_, i) => `late${i}`);
     const { project } = await projectWithBranches(names);
     const writes = parallel(names.length, async (i) => {
       await new Promise((resolve) => setTimeout(resolve, i * 10));
