@@ -76,6 +76,13 @@ describe('hostile input', () => {
       expect([res.status, res.json]).toEqual([401, { message: '401 Unauthorized' }]);
     });
 
+    it('refuses an archive of a ref that names nothing with an error, not an empty 200', async () => {
+      for (const sha of ['refs/../..', 'HEAD@{1}', '--output=x']) {
+        const res = await send(world.origin, { method: 'GET', path: `/api/v3/projects/${world.victim.id}/repository/archive.zip?sha=${encodeURIComponent(sha)}`, headers: { 'private-token': world.owner.token } }, 10_000);
+        expect([sha, res.status >= 400, (res.json as { message?: unknown } | undefined)?.message !== undefined]).toEqual([sha, true, true]);
+      }
+    });
+
     it("answers an outsider's issue update in a private project alike whether the issue exists or not", async () => {
       const update = (projectId: number, issueId: number) =>
         send(world.origin, { method: 'PUT', path: `/api/v3/projects/${projectId}/issues/${issueId}`, headers: { 'private-token': world.actor.token, 'content-type': 'application/json' }, body: '{"title":"x"}' }, 10_000);

@@ -25,6 +25,8 @@ export function v3Shape(meta: RequestMeta, res: WireResponse): Verdict {
     if (typeof message !== 'string' && (typeof message !== 'object' || message === null)) return `error ${res.status} without a message`;
     return null;
   }
+  // No archive is empty, not even of an empty tree: an empty 200 is an error answered as success.
+  if (/archive/.test(meta.route.path) && res.status === 200 && res.text.length === 0) return 'an empty 200 archive';
   if (RAW_ROUTE.test(meta.route.path)) return null;
   if (!contentType.includes('application/json') || json === undefined) return `${res.status} answered ${contentType || 'no content type'}, not JSON`;
   return null;

@@ -57,9 +57,22 @@ function relay<T>(
     if (!started) next(downloadError(error, nouns, options.fields));
     else res.destroy();
   });
-  // After an error the stream may still end: the error's answer is the whole response then.
+  // The response ends when the data has ended and the call's status is OK, never on 'end'
+  // alone: grpc-js ends the stream before it emits a failed call's error, and a response ended
+  // then was an empty 200 (an archive of `refs/../..`, found by the fuzz) with the error's own
+  // answer thrown after it.
+  let ended = false;
+  let ok = false;
+  const finish = () => {
+    if (ended && ok && !res.writableEnded) res.end(started ? (options.onEnd?.() ?? undefined) : undefined);
+  };
   stream.on('end', () => {
-    if (!res.writableEnded) res.end(started ? (options.onEnd?.() ?? undefined) : undefined);
+    ended = true;
+    finish();
+  });
+  stream.on('status', (status: { code: number }) => {
+    ok = status.code === 0;
+    finish();
   });
 }
 
