@@ -14,6 +14,7 @@ const project = (id: number, path: string): ProjectSummary => ({
   webUrl: `http://hub.test/alice/${path}`,
   httpUrlToRepo: `http://hub.test/alice/${path}.git`,
   sshUrlToRepo: `git@hub.test:alice/${path}.git`,
+  repositoryStorage: 'default',
 });
 const alice: UserSummary = { id: 7, username: 'alice', name: 'Alice Liddell', state: 'active', email: 'alice@hub.test', avatarUrl: 'http://avatar/alice' };
 const projects = new Map([[1, project(1, 'app')], [2, project(2, 'fork')]]);

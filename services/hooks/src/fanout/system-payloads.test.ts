@@ -25,6 +25,7 @@ const project = (id: number, namespace: string, visibilityLevel = 0): ProjectSum
   webUrl: `http://hub.test/${namespace}/app`,
   httpUrlToRepo: `http://hub.test/${namespace}/app.git`,
   sshUrlToRepo: `git@hub.test:${namespace}/app.git`,
+  repositoryStorage: 'default',
 });
 const context: SystemPayloadContext = {
   users: new Map([[7, alice], [8, bob]]),
