@@ -105,7 +105,7 @@ describe('several replicas and two git shards', () => {
     expect([existsSync(join(roots.default, `${onSecond.id}.git`)), existsSync(join(roots.shard2, `${onSecond.id}.git`))]).toEqual([false, true]);
   }, 120_000);
 
-  it('forks across shards: the fork is a copy on the other shard, and clones with its source history', async () => {
+  it('forks across shards: the fork is a copy on the other shard, clones with its source history, and merges back into it', async () => {
     // Each shard holds one project: the fork of the one on shard2 goes to default (ties: the first).
     const user = await createUser();
     const fork = await rest(facades[0], 'POST', `/projects/fork/${onSecond.id}`, user.token);
@@ -122,6 +122,23 @@ describe('several replicas and two git shards', () => {
     const clone = join(tempDir('hub-clone-'), 'f');
     ok(await git(dir, 'clone', '-q', remote(facades[1], fork.body.path_with_namespace), clone));
     expect((await git(clone, 'log', '--format=%s')).stdout.trim().split('\n')).toEqual(['second', 'initial commit']);
+
+    // A merge request from the fork (default) into its source (shard2): the source's shard fetches
+    // the fork's branch from the fork's shard for the diff and the merge.
+    await commitFiles(clone, { 'contribution.txt': 'from the fork\n' }, 'contribution');
+    ok(await git(clone, 'push', '-q', 'origin', 'master:contribution'));
+    const mr = await rest(facades[1], 'POST', `/projects/${fork.body.id}/merge_requests`, user.token, {
+      source_branch: 'contribution',
+      target_branch: 'master',
+      title: 'Across shards',
+      target_project_id: onSecond.id,
+    });
+    expect(mr.status).toBe(201);
+    const changes = await rest(facades[0], 'GET', `/projects/${onSecond.id}/merge_request/${mr.body.id}/changes`, root());
+    expect(changes.body.files.map((f: { new_path: string }) => f.new_path)).toEqual(['contribution.txt']);
+    expect((await rest(facades[1], 'PUT', `/projects/${onSecond.id}/merge_request/${mr.body.id}/merge`, root())).body.state).toBe('merged');
+    const merged = await fetch(`${facades[0]}/api/v3/projects/${onSecond.id}/repository/blobs/master?filepath=contribution.txt`, { headers: { 'PRIVATE-TOKEN': root() } });
+    expect(await merged.text()).toBe('from the fork\n');
   }, 60_000);
 
   it('honours a token reset on every facade and gateway replica within 2 s', async () => {
