@@ -37,7 +37,7 @@ export interface ChaosFigures {
   failedBadly: number;
   /** Requests that needed what was down and failed as they should, but took longer than a second. */
   failedSlowly: number;
-  /** The facade has nothing in front of it locally: while it is down, connections are refused. */
+  /** The facade and the gateway have nothing in front of them locally: while one is down, its connections are refused. */
   refusedWhileFacadeDown: number;
   eventsExpected: number;
   eventsLost: number;
@@ -73,6 +73,9 @@ interface Window {
   from: number;
   to: number | null;
 }
+
+/** Processes callers connect to directly (locally there is no load balancer to answer 502 for them). */
+const ENTRY_POINTS = ['rest-facade', 'gateway'];
 
 /** What a project's routes need: its owner's user, the project, the caller's access, the database and the facade. */
 const READS = ['identity', 'projects', 'membership', 'postgres', 'rest-facade'];
@@ -272,7 +275,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         sample('failed outside', `${op.name} during ${window?.fault ?? 'calm'} -> ${what}`);
         return;
       }
-      if (window.down === 'rest-facade' && answer instanceof Error) {
+      if (ENTRY_POINTS.includes(window.down) && answer instanceof Error) {
         figures.refusedWhileFacadeDown++;
         return;
       }
@@ -311,7 +314,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         record(op, started, Date.now(), answer);
       }
     };
-    const pushNeeds = ['rest-facade', 'git-worker', 'identity', 'projects', 'membership', 'postgres'];
+    // The facade asks the repository subgraph about the repository before it hands the push on.
+    const pushNeeds = ['rest-facade', 'git-worker', 'repository', 'identity', 'projects', 'membership', 'postgres'];
     const pusher = async () => {
       const p = projects[0];
       let n = 0;
@@ -528,7 +532,7 @@ export function formatFigures(f: ChaosFigures): string {
     `killed routes: 502/503 JSON within 1 s        ${f.failedAsExpected}`,
     `killed routes: the same, slower than 1 s      ${f.failedSlowly}`,
     `killed routes: failed otherwise               ${f.failedBadly}`,
-    `refused while the facade was down             ${f.refusedWhileFacadeDown}`,
+    `refused while the facade or gateway was down  ${f.refusedWhileFacadeDown}`,
     `latency of the requests that succeeded        p50 ${f.okLatency.p50} ms, p95 ${f.okLatency.p95} ms`,
     `events expected (hook deliveries, feed)       ${f.eventsExpected}`,
     `events lost                                   ${f.eventsLost}`,

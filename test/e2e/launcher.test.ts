@@ -60,6 +60,9 @@ describe('the local launcher', () => {
     expect(await user()).toBe(200);
     expect(launcher.output()).toMatch(/a launcher that died left processes running; stopped .*postgres .*redis-server/);
     expect(servers.filter((p) => alive(p.pid))).toEqual([]);
+    // While it lives, a second one on the same data refuses, and disturbs nothing.
+    await expect(startLauncher(env)).rejects.toThrow(/another launcher \(pid \d+\) is running on /);
+    expect(await user()).toBe(200);
   }, 180_000);
 
   it('leaves nothing running when it alone is killed with SIGKILL: the keeper stops Postgres and Redis', async () => {

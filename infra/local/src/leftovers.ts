@@ -98,6 +98,7 @@ export async function stopLeftovers(state: LauncherState): Promise<string[]> {
 /** Whether `pid` is a launcher still running (a Node process: a recycled pid is rarely one). */
 export function launcherAlive(pid: number): boolean {
   if (pid === process.pid || !alive(pid)) return false;
+  // A zombie or a kernel thread has an empty command line: no launcher either way.
   const argv0 = (procFile(pid, 'cmdline') ?? '').split('\0')[0];
-  return argv0 === '' ? true : /node(js)?$/.test(argv0) || argv0 === process.execPath;
+  return /node(js)?$/.test(argv0) || argv0 === process.execPath;
 }
