@@ -309,6 +309,8 @@ export function toWire(input: RestInput, world: World, swap = false): { wire: Wi
  */
 export function sendable(input: RestInput): boolean {
   if (input.caller === 'root' && input.route.method !== 'get') return false;
+  // Root acting as the owner (the hostile sudo trick's first name) may change the victim's world.
+  if (input.caller === 'rootSudoActor' && input.tricks.includes('hostileSudo') && input.junk.length % 4 === 0 && input.route.method !== 'get') return false;
   const names = input.path.map((p) => (isRef(p.value) ? p.value.ref : ''));
   if (input.route.method === 'delete' && input.route.path === '/projects/:id' && names.some((n) => n.startsWith('own.'))) return false;
   return true;
