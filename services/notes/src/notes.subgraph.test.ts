@@ -27,8 +27,12 @@ const repository = {
   close: async () => {},
 } as unknown as InternalClient;
 /** Identity's answer: every user's profile. */
+/** Identity's answers; a request its contract refuses is the 400 the real endpoint gives. */
 const identity = {
-  call: async (_contract: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}`, name: `User ${id}`, state: 'active', email: `u${id}@x`, avatarUrl: null })) }),
+  call: async (contract: { request: { parse: (input: unknown) => unknown } }, request: { ids: number[] }) => {
+    contract.request.parse(request);
+    return { users: request.ids.map((id) => ({ id, username: `u${id}`, name: `User ${id}`, state: 'active', email: `u${id}@x`, avatarUrl: null })) };
+  },
   close: async () => {},
 } as unknown as InternalClient;
 const mergeRequests = {
@@ -98,6 +102,12 @@ describe('notes subgraph: issues, snippets and notes', () => {
     ]);
     const other = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'not yours' }, as(OWNER))).data!.createIssue;
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, title: 'mine now' }, as(GUEST)))).toBe('FORBIDDEN');
+  });
+
+  it('takes an assignee id that names no user, as GitLab stored it (found by the fuzz: identity refused to look it up, a 500)', async () => {
+    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'unassignable' }, as(OWNER))).data!.createIssue;
+    const ASSIGN_ID = `mutation($p: Int!, $id: Int!, $a: Int) { updateIssue(projectId: $p, id: $id, input: { assigneeId: $a }) { id } }`;
+    for (const a of [0, -377099161]) expect((await subgraph.run(ASSIGN_ID, { p: 12, id, a }, as(OWNER))).errors).toBeUndefined();
   });
 
   it('filters issues by state (opened includes reopened) and by any of the labels given', async () => {

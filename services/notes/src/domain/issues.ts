@@ -110,7 +110,8 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       };
       if (Object.keys(changesOf(issue).changes).length === 0) return issue;
       const assigneeId = input.assigneeId != null && input.assigneeId !== issue.assigneeId ? input.assigneeId : null;
-      const assignee = assigneeId !== null ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0] : undefined;
+      // Ids below 1 name no user (identity refuses to look them up): stored as sent, as GitLab did.
+      const assignee = assigneeId !== null && assigneeId > 0 ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0] : undefined;
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
         // Concurrent changes of the issue take turns on its row, each measured against the one
