@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Entry of `npm start`, `npm test`, `npm run bench` and `npm run fuzz` on a fresh clone: needs only Node 20+ and
-// git. Installs the workspace with the pinned pnpm (when the lockfile changed since the last
-// install), builds everything (codegen, composition, TypeScript), then hands over.
+// Entry of `npm start`, `npm test`, `npm run bench` and `npm run fuzz` on a fresh clone: needs
+// only Node 20+ and git. Installs the workspace with the pinned pnpm (when the lockfile changed
+// since the last install), builds everything (codegen, composition, TypeScript), then hands over.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
