@@ -18,7 +18,7 @@ describe('repository placement', () => {
   it('puts projects recorded before shards on default, and a new one on the shard holding the fewest', async () => {
     await add(null, 'old');
     expect((await db.sql`select repository_storage from projects where name = 'old'`)[0].repositoryStorage).toBe('default');
-    const place = createRepositoryPlacement({ sql: db.sql, shards: ['default', 'second', 'third'] });
+    const place = createRepositoryPlacement({ sql: db.sql, shards: ['default', 'second', 'third'], recountAfterMs: 0 });
     // default holds one, the others none: the first of those named.
     expect(await place()).toBe('second');
     await add('second', 'a');
@@ -31,5 +31,18 @@ describe('repository placement', () => {
     expect(await createRepositoryPlacement({ sql: db.sql, shards: ['third'] })()).toBe('third');
     await add('retired', 'd');
     expect(await createRepositoryPlacement({ sql: db.sql, shards: ['default', 'second'] })()).toBe('default');
+  });
+
+  it('counts at most every so often, and counts the shards it picked meanwhile', async () => {
+    // Now: default 1, second 1, third 2 (and one on a retired shard).
+    const place = createRepositoryPlacement({ sql: db.sql, shards: ['default', 'second', 'third'] });
+    const picked = [];
+    for (let i = 0; i < 5; i++) picked.push(await place());
+    expect(picked).toEqual(['default', 'second', 'default', 'second', 'third']);
+    // Projects added elsewhere meanwhile (another replica) are seen at the next count only:
+    // here all three hold three, and the first named is picked.
+    await add('default', 'e');
+    await add('default', 'f');
+    expect(await place()).toBe('default');
   });
 });
