@@ -94,6 +94,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     faultsInjected: 0, requests: 0, failedOutside: 0, failedAsExpected: 0, failedBadly: 0, failedSlowly: 0, refusedWhileFacadeDown: 0,
     eventsExpected: 0, eventsLost: 0, eventsDuplicated: 0, pushKills: [], recoveries: [], okLatency: { p50: 0, p95: 0 }, samples: [],
   };
+  const scratch: string[] = [];
   const sampled = new Map<string, number>();
   const sample = (kind: string, line: string) => {
     const n = sampled.get(kind) ?? 0;
@@ -150,6 +151,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         url: receiver.url(`p${project.id}`), push_events: true, issues_events: true, note_events: true, merge_requests_events: true,
       });
       const wc = mkdtempSync(join(tmpdir(), 'hub-chaos-wc-'));
+      scratch.push(wc);
       await git(wc, 'init', '-q', '-b', 'master');
       writeFileSync(join(wc, 'README.md'), 'chaos\n');
       await git(wc, 'add', '-A');
@@ -404,11 +406,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     figures.eventsLost = missing.lost.length;
     figures.eventsDuplicated = missing.duplicated;
     for (const line of missing.lost.slice(0, 10)) sample('event lost', line);
-    for (const p of projects) rmSync(p.wc, { recursive: true, force: true });
     return figures;
   } finally {
     await stack?.stop();
     await receiver.close();
+    for (const wc of scratch) rmSync(wc, { recursive: true, force: true });
     if (!process.env.KEEP_CHAOS_DATA) rmSync(dir, { recursive: true, force: true });
   }
 }

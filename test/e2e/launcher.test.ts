@@ -1,11 +1,14 @@
-import { rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { alive, keeperPid, launcherEnv, launcherState, startLauncher, statePids, waitGone, type Launcher } from '../chaos/launcher';
-import { tempDir } from '../support/global-setup';
 
-// `npm start`'s launcher itself, run as a user runs it, twice on one data folder. (Ctrl-C and
-// SIGTERM take the stack's own stop, which every other e2e stack takes too.)
+// `npm start`'s launcher itself, run as a user runs it (the clone in a folder no other user can
+// enter), twice on one data folder. (Ctrl-C and SIGTERM take the stack's own stop, which every
+// other e2e stack takes too.)
 describe('the local launcher', () => {
-  const dir = tempDir('hub-launcher-');
+  const home = mkdtempSync(join(tmpdir(), 'hub-launcher-home-'));
+  const dir = join(home, 'clone', '.data');
   let env: NodeJS.ProcessEnv;
   let launcher: Launcher | null = null;
   const user = async () => {
@@ -21,7 +24,10 @@ describe('the local launcher', () => {
       launcher.child.kill('SIGTERM');
       await launcher.exited;
     }
-    rmSync(dir, { recursive: true, force: true });
+    // Postgres's files, moved where its user can reach them (see infra/local/src/postgres-server.ts).
+    const pointer = join(dir, 'postgres', 'data');
+    if (existsSync(pointer) && lstatSync(pointer).isSymbolicLink()) rmSync(dirname(readlinkSync(pointer)), { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   }, 60_000);
 
   it('restarts a service killed with SIGKILL instead of stopping everything', async () => {
