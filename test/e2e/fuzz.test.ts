@@ -109,7 +109,7 @@ describe('hostile input', () => {
   });
 
   it(`keeps every oracle for ${RUNS} inputs over every route and the gateway (seed ${SEED})`, async () => {
-    const { rest, graphql } = await runFuzz({ world, runs: RUNS, seed: SEED, workers: 6, timeoutMs: 10_000, graphqlShare: 0.2 });
+    const { rest, graphql } = await runFuzz({ world, runs: RUNS, seed: SEED, workers: 6, timeoutMs: 10_000, graphqlShare: 0.2, sharedStack: true });
     const report = `/api/v3\n${rest.table()}\nGraphQL\n${graphql.table()}`;
     // Every oracle judged inputs (none is vacuous at this size).
     for (const oracle of ['no 5xx', 'no hang', 'JSON with a v3 message', 'no disclosure', 'private looks missing', 'refused write changes nothing']) {

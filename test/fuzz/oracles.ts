@@ -83,7 +83,11 @@ export function looksMissing(world: World, victim: WireResponse, missing: WireRe
  */
 export class VictimSnapshot {
   private baseline = new Map<string, string>();
-  constructor(private readonly world: World) {}
+  /** `globals`: also the stack-wide settings and system hooks (not when other tests share the stack and change them). */
+  constructor(
+    private readonly world: World,
+    private readonly globals = true,
+  ) {}
 
   private reads(key: string, all = false): Array<[string, string]> {
     const w = this.world;
@@ -110,10 +114,10 @@ export class VictimSnapshot {
       [`/api/v3/groups/${w.group.id}/members`, owner, /groups/.test(key)],
       [`/api/v3/users/${w.owner.id}`, w.rootToken, /users?\b/.test(key)],
       [`/api/v3/users/${w.owner.id}/keys`, w.rootToken, /keys/.test(key)],
-      [`/api/v3/application/settings`, w.rootToken, /settings/.test(key)],
-      [`/api/v3/hooks`, w.rootToken, /^\w+ \/hooks/.test(key)],
+      [`/api/v3/application/settings`, w.rootToken, this.globals && /settings/.test(key)],
+      [`/api/v3/hooks`, w.rootToken, this.globals && /^\w+ \/hooks/.test(key)],
     ];
-    return reads.filter(([, , wanted]) => all || wanted).map(([path, token]) => [path, token]);
+    return reads.filter(([path, , wanted]) => (all && (this.globals || !/settings|api\/v3\/hooks/.test(path))) || wanted).map(([path, token]) => [path, token]);
   }
 
   private async read(path: string, token: string): Promise<string> {

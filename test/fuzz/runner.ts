@@ -57,6 +57,8 @@ export interface RunOptions {
   workers: number;
   timeoutMs: number;
   graphqlShare: number;
+  /** Other tests run on the same stack and change its settings and system hooks: leave those out of the snapshot. */
+  sharedStack?: boolean;
   /** Stops generating inputs after this long (the counts say how many ran); none by default. */
   timeLimitMs?: number;
   progress?: (line: string) => void;
@@ -92,7 +94,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
   const allNames = [...new Set(routes.flatMap((r) => r.params))];
   const restArb = fc.oneof(...routes.map((route) => restInput(route, allNames)));
   const gqlArb = gqlInput(operations);
-  const snapshot = new VictimSnapshot(world);
+  const snapshot = new VictimSnapshot(world, !options.sharedStack);
   await snapshot.takeBaseline();
   const rest = new Tally();
   const graphql = new Tally();
