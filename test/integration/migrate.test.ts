@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, createSql, migrate, type Sql } from '@hub/common';
+import { COMMON_MIGRATIONS_DIR, createLogger, createSql, migrate, type Sql } from '@hub/common';
 import { unique } from '../support/api';
 import { stackInfo } from '../support/stack-info';
+
+// Every service schema gets the common migrations first, whatever their number.
+const COMMON = readdirSync(COMMON_MIGRATIONS_DIR).filter((name) => name.endsWith('.sql')).sort().map((name) => `common/${name}`);
 
 describe('per-service migrations', () => {
   const logger = createLogger('migrate-test', 'silent');
@@ -32,16 +35,16 @@ describe('per-service migrations', () => {
 
   it('applies the common and the service migrations once, in the service schema', async () => {
     const m = setup({ '0001_things.sql': 'create table things (id int primary key);' });
-    expect(await m.run()).toEqual(['common/0001_outbox.sql', 'common/0002_consumed_events.sql', `${m.schema}/0001_things.sql`]);
+    expect(await m.run()).toEqual([...COMMON, `${m.schema}/0001_things.sql`]);
     expect(await m.run()).toEqual([]);
     const tables = await m.sql`select table_name from information_schema.tables where table_schema = ${m.schema} order by 1`;
-    expect(tables.map((t) => t.tableName)).toEqual(['consumed_events', 'outbox', 'schema_migrations', 'things']);
+    expect(tables.map((t) => t.tableName)).toEqual(['consumed_events', 'deleted_projects', 'outbox', 'schema_migrations', 'things']);
   });
 
   it('lets replicas start at once: concurrent runs apply each migration once', async () => {
     const m = setup({ '0001_things.sql': 'create table things (id int primary key);' });
     const results = await Promise.all([m.run(), m.run(), m.run()]);
-    expect(results.flat().sort()).toEqual(['common/0001_outbox.sql', 'common/0002_consumed_events.sql', `${m.schema}/0001_things.sql`].sort());
+    expect(results.flat().sort()).toEqual([...COMMON, `${m.schema}/0001_things.sql`].sort());
   });
 
   it('refuses a migration edited after it was applied', async () => {
