@@ -10,7 +10,10 @@ const SIGN_INS: Record<string, (params: Record<string, unknown>) => unknown> = {
 };
 
 function signInOf(req: Request): { login: string } | undefined {
-  const loginOf = req.method === 'POST' ? SIGN_INS[req.baseUrl + req.path] : undefined;
+  // Express matches routes case-insensitively and with an optional trailing slash, so the path
+  // is compared in that form: /api/v3/SESSION/ signs in as /api/v3/session does.
+  const path = (req.baseUrl + req.path).toLowerCase().replace(/\/+$/, '');
+  const loginOf = req.method === 'POST' ? SIGN_INS[path] : undefined;
   if (!loginOf) return undefined;
   const login = loginOf({ ...(req.query as Record<string, unknown>), ...(typeof req.body === 'object' ? req.body : {}) });
   return { login: typeof login === 'string' ? login.trim().toLowerCase() : '' };
