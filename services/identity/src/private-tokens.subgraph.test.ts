@@ -45,6 +45,20 @@ describe('private tokens at rest', () => {
     expect(await identity.userForCredentials({ privateToken: 'legacyToken12345678X' })).toBeUndefined();
   });
 
+  it('moves the digest to a token an older replica reset in plain text during a rolling update', async () => {
+    // The older release resets by writing the plain column alone; the digest still names the old token.
+    await sql`update users set private_token = 'resetByOldPod12345678' where username = 'legacy'`;
+    expect(await sealPlainTokens(sql, sealer.seal)).toBe(1);
+    const [row] = await sql`select private_token, private_token_digest, private_token_sealed from users where username = 'legacy'`;
+    expect(row.privateToken).toBeNull();
+    expect(row.privateTokenDigest).toBe(sha256('resetByOldPod12345678'));
+    expect(sealer.open(row.privateTokenSealed)).toBe('resetByOldPod12345678');
+
+    const identity = createIdentityService({ sql, logger: silent, oauthTokenTtlSeconds: 60, sealer });
+    expect((await identity.userForCredentials({ privateToken: 'resetByOldPod12345678' }))?.username).toBe('legacy');
+    expect(await identity.userForCredentials({ privateToken: 'legacyToken123456789' })).toBeUndefined();
+  });
+
   it('stores a new user’s token and password nowhere as they are, and finds the user by either', async () => {
     const identity = createIdentityService({ sql, logger: silent, oauthTokenTtlSeconds: 60, sealer });
     const created = await identity.createUser({ username: 'fresh', email: 'fresh@example.com', name: 'Fresh', password: 'secret-password-1' });

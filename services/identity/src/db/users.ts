@@ -1,4 +1,5 @@
 import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import { digest } from '../domain/tokens';
 
 /** A row of identity.users, camelCased. */
 export interface UserRow {
@@ -78,12 +79,14 @@ export async function findUserByPrivateTokenDigest(sql: Db, tokenDigest: string)
 /**
  * Seals the plain private tokens migration 0005 left and clears them; run on start, before
  * requests are served (the key is a setting, so SQL alone could not). Safe to run in every
- * replica at once: a row is changed only while its plain token is still there.
+ * replica at once: a row is changed only while its plain token is still there. The digest is set
+ * again too: a replica of the older release that reset a token during a rolling update wrote
+ * only the plain column, and the digest would keep finding the old token and not the new one.
  */
 export async function sealPlainTokens(sql: Sql, seal: (token: string) => string): Promise<number> {
   const rows = await sql<{ id: number; privateToken: string }[]>`select id, private_token from users where private_token is not null`;
   for (const row of rows) {
-    await sql`update users set private_token_sealed = ${seal(row.privateToken)}, private_token = null
+    await sql`update users set private_token_sealed = ${seal(row.privateToken)}, private_token_digest = ${digest(row.privateToken)}, private_token = null
       where id = ${row.id} and private_token = ${row.privateToken}`;
   }
   return rows.length;
