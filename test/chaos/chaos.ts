@@ -95,6 +95,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     eventsExpected: 0, eventsLost: 0, eventsDuplicated: 0, pushKills: [], recoveries: [], okLatency: { p50: 0, p95: 0 }, samples: [],
   };
   const scratch: string[] = [];
+  // Outside the try: a failure mid-run must stop the request loops too, or they spin against a
+  // stopped stack in the test runner's worker.
+  let running = true;
   const sampled = new Map<string, number>();
   const sample = (kind: string, line: string) => {
     const n = sampled.get(kind) ?? 0;
@@ -106,7 +109,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       dataDir: dir,
       // Durable, as `npm start` runs: this counts what a crash loses.
       durable: true,
-      env: { ...env, LOG_LEVEL: 'warn', HOOKS_ALLOW_LOCAL: 'true' },
+      // One token drives the whole load: the request limits would answer part of it 429 and count
+      // as failures; they are not what this measures.
+      env: { ...env, LOG_LEVEL: 'warn', HOOKS_ALLOW_LOCAL: 'true', RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0' },
       freePorts: true,
       logs: { kind: 'files', dir },
       log: (line) => log(`launcher: ${line}`),
@@ -261,7 +266,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       const last = windows[windows.length - 1];
       return !last ? 'before any fault' : last.to === null ? `during ${last.fault}` : `after ${last.fault}`;
     };
-    let running = true;
     const record = (op: { name: string; needs: string[]; graphql?: boolean; git?: boolean }, started: number, ended: number, answer: Answer | Error) => {
       figures.requests++;
       const graphqlErrors = !(answer instanceof Error) && op.graphql && Array.isArray((answer.body as { errors?: unknown })?.errors);
@@ -408,6 +412,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     for (const line of missing.lost.slice(0, 10)) sample('event lost', line);
     return figures;
   } finally {
+    running = false;
     await stack?.stop();
     await receiver.close();
     for (const wc of scratch) rmSync(wc, { recursive: true, force: true });
