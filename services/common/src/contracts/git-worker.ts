@@ -47,5 +47,11 @@ export const gitAccessClaims = z.object({
   developersCanPush: z.array(z.string()).default([]),
   /** HEAD of a repository the worker has to create on the spot. */
   defaultBranch: z.string(),
+  /**
+   * False for another shard reading a source repository (a fork's, a merge request's): a missing
+   * repository then answers 404 rather than being made here, empty and orphaned. Absent (the
+   * facade's clones and pushes): the repository is made on the spot.
+   */
+  create: z.boolean().optional(),
 });
 export type GitAccessClaims = z.output<typeof gitAccessClaims>;

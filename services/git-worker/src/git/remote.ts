@@ -11,8 +11,9 @@ export interface RemoteRepository {
 /**
  * The source repository of a fork or a merge when another shard holds it (`remote_url` set), or
  * null for one on this worker's disk. The other shard's HTTP side serves only signed requests; the
- * claims allow reading that one repository, nothing else. The header travels in git's
- * environment (GIT_CONFIG_*), never in its arguments, so it is not in the process list.
+ * claims allow reading that one repository, nothing else, and never make it there (a missing one
+ * answers 404). The header travels in git's environment (GIT_CONFIG_*), never in its arguments,
+ * so it is not in the process list.
  */
 export function remoteRepository(secret: string, repository: { projectId: number; remoteUrl?: string } | null | undefined): RemoteRepository | null {
   if (!repository?.remoteUrl) return null;
@@ -25,6 +26,7 @@ export function remoteRepository(secret: string, repository: { projectId: number
     protectedBranches: [],
     developersCanPush: [],
     defaultBranch: 'master',
+    create: false,
   };
   return {
     url: `${repository.remoteUrl.replace(/\/+$/, '')}/${repository.projectId}.git`,

@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GIT_ACCESS_HEADER, gitAccessClaims, verifyClaims, type GitAccessClaims, type Logger, type Sql } from '@hub/common';
 import type { Request, Response } from 'express';
-import { headBranch, isEmptyRepo } from '../git/run';
+import { headBranch, isEmptyRepo, repoPath } from '../git/run';
 import { createRepository } from '../repository/create-repository';
 import type { WorkerDeps } from '../rpc';
 import { parseRefUpdates, recordPushEvents } from './push-events';
@@ -58,7 +59,12 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
     }
     try {
       // The repository comes with the project; a push or clone that arrives first finds it made here.
-      const repo = await createRepository(deps, projectId, claims.defaultBranch);
+      // Another shard reading a source asks for one that exists: a missing one is news to it, not to make.
+      const repo = claims.create !== false ? await createRepository(deps, projectId, claims.defaultBranch) : repoPath(deps.root, projectId);
+      if (!existsSync(join(repo, 'HEAD'))) {
+        res.status(404).type('text/plain').send('Not Found\n');
+        return;
+      }
       if (receive && req.method === 'POST') {
         await serialized(projectId, () => runBackend(deps, req, res, claims, match[0], repo, true));
       } else {

@@ -30,9 +30,10 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
         if (cloned.code !== 0) {
           const reason = cloned.stderr.trim();
           deps.logger.warn({ projectId: projectIdOf(request), source: request.source?.projectId, reason }, 'fork copy from another shard failed');
-          // The source's shard refused or knows no such repository: as a missing source on this disk.
-          // Anything else (the shard unreachable, a cut connection) is a plain failure the caller retries.
-          if (/ (403|404)\b|not found/i.test(reason)) throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
+          // The source's shard knows no such repository (404): as a missing source on this disk.
+          // Anything else is a plain failure the caller retries: the shard unreachable, a cut
+          // connection, or a refusal (403: the shards' secrets differ, a misconfiguration to mend).
+          if (/error: 404\b|\bnot found\b/i.test(reason)) throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
           throw new Error(`copying the fork source from its shard failed: ${reason}`);
         }
         await gitAt(temp).addConfig('http.receivepack', 'true');

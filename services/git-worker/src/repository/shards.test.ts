@@ -50,15 +50,26 @@ describe('a source on another shard', () => {
     expect((await call(b.repository, 'RepositoryInfo', { repository: { projectId: 700 } })).defaultBranch).toBe('master');
   });
 
-  it('ForkRepository from a shard that refuses (wrong secret) fails and leaves nothing', async () => {
+  it('ForkRepository from a shard that refuses (wrong secret) is a plain failure (to be retried) and leaves nothing', async () => {
     const other = await startHarness();
     try {
       const source = await a.repo([{ files: { 'a.txt': 'a' } }]);
-      expect(await failureKind(call(other.repository, 'ForkRepository', { repository: { projectId: 701 }, source: { ...source.repository, remoteUrl: aUrl } }))).toBe('REPOSITORY_NOT_FOUND');
+      const kind = await failureKind(call(other.repository, 'ForkRepository', { repository: { projectId: 701 }, source: { ...source.repository, remoteUrl: aUrl } }));
+      // A refusal is a misconfiguration (the shards' secrets differ), not a source without a repository.
+      expect(kind).not.toBe('REPOSITORY_NOT_FOUND');
+      expect(kind).not.toBe('ok');
       expect(existsSync(join(other.root, '701.git'))).toBe(false);
     } finally {
       await other.stop();
     }
+  });
+
+  it('ForkRepository from a source with no repository on its shard: not found, and nothing made on either shard', async () => {
+    const kind = await failureKind(call(b.repository, 'ForkRepository', { repository: { projectId: 703 }, source: { projectId: 704, remoteUrl: aUrl } }));
+    expect(kind).toBe('REPOSITORY_NOT_FOUND');
+    // The read across shards never makes the source it asks for (an orphan there, an empty fork here).
+    expect(existsSync(join(a.root, '704.git'))).toBe(false);
+    expect(existsSync(join(b.root, '703.git'))).toBe(false);
   });
 
   it('ForkRepository from a shard out of reach is a plain failure (to be retried), not a missing source', async () => {
