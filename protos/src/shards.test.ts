@@ -45,6 +45,17 @@ describe('git shards', () => {
     expect(lookup).toHaveBeenCalledTimes(2);
   });
 
+  it('sends a project whose shard is unknown to the shard named default (where projects recorded before shards are), wherever it is listed', async () => {
+    const lookup = jest.fn(async () => null);
+    const listed = { second: SHARDS.second, default: SHARDS.default };
+    const shards = createGitShards({ shards: listed, caller, lookup, connect: (_s, name) => fakeClients(name) });
+    expect(await shards.storageOf(6)).toBe('default');
+    expect(await shards.unary('ref').ListBranches({ repository: { projectId: 6 } })).toMatchObject({ shard: 'default' });
+    // Without a shard named default, the first listed.
+    const unnamed = createGitShards({ shards: { second: SHARDS.second, third: SHARDS.default }, caller, lookup, connect: (_s, name) => fakeClients(name) });
+    expect(await unnamed.storageOf(6)).toBe('second');
+  });
+
   it('gives a source repository on another shard its git HTTP URL, and one on the same shard none', async () => {
     const shards = createGitShards({ shards: SHARDS, caller, lookup: async (id) => (id === 1 ? 'default' : 'second'), connect: (_s, name) => fakeClients(name) });
     const repository = shards.unary('repository');

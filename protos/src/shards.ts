@@ -13,7 +13,7 @@ const REMEMBERED = 100_000;
  * nothing is looked up.
  */
 export interface GitShards {
-  /** The shard names, in configured order; the first holds projects recorded before shards. */
+  /** The shard names, in configured order. */
   names: readonly string[];
   /** The clients of a named shard. */
   on(storage: string): GitClients;
@@ -35,13 +35,15 @@ export interface GitShards {
 export function createGitShards(options: {
   shards: Record<string, GitShard>;
   caller: GitCaller;
-  /** The shard recorded with a project; null when unknown (then the first shard, not remembered). */
+  /** The shard recorded with a project; null when unknown (then the fallback shard, not remembered). */
   lookup?: (projectId: number) => Promise<string | null>;
   /** Clients of one shard (tests give their own). */
   connect?: (shard: GitShard, name: string) => GitClients;
 }): GitShards {
   const names = Object.keys(options.shards);
-  const [first] = names;
+  // Projects recorded before shards are on the one named default (projects' migration 0006), so a
+  // project whose shard is unknown goes there; without one, to the first listed.
+  const fallback = names.includes('default') ? 'default' : names[0];
   const connect = options.connect ?? ((shard: GitShard) => createGitClients(shard.grpcAddress, options.caller));
   const clients = new Map<string, GitClients>();
   const known = new Map<number, string>();
@@ -65,7 +67,7 @@ export function createGitShards(options: {
     known.set(projectId, storage);
   };
   const storageOf = (projectId: number): Promise<string> => {
-    if (names.length === 1) return Promise.resolve(first);
+    if (names.length === 1) return Promise.resolve(fallback);
     const storage = known.get(projectId);
     if (storage) return Promise.resolve(storage);
     let lookup = pending.get(projectId);
@@ -73,7 +75,7 @@ export function createGitShards(options: {
       lookup = (options.lookup ? options.lookup(projectId) : Promise.resolve(null))
         .then((found) => {
           if (found) remember(projectId, found);
-          return found ?? first;
+          return found ?? fallback;
         })
         .finally(() => pending.delete(projectId));
       pending.set(projectId, lookup);
@@ -113,11 +115,11 @@ export function createGitShards(options: {
     storageOf,
     remember,
     unary: <K extends ServiceName>(service: K, timeoutMs?: number) => {
-      if (names.length === 1) return methodsOf(first, service, timeoutMs);
+      if (names.length === 1) return methodsOf(fallback, service, timeoutMs);
       return new Proxy({} as UnaryMethods<GitClients[K]>, {
         get: (_target, method) => async (request: Record<string, unknown>) => {
           const projectId = (request.repository as { projectId?: number } | undefined)?.projectId;
-          const storage = typeof projectId === 'number' ? await storageOf(projectId) : first;
+          const storage = typeof projectId === 'number' ? await storageOf(projectId) : fallback;
           const methods = methodsOf(storage, service, timeoutMs) as Record<string | symbol, (request: unknown) => Promise<unknown>>;
           return methods[method](await withRemotes(request, storage));
         },
