@@ -11,13 +11,20 @@ const settingsFailing = () => ({
   },
 });
 
-/** A Sql that records each statement's values instead of running it. */
+/**
+ * A Sql that records each statement's values instead of running it; a transaction runs on the same
+ * recorder. The project lock and tombstone check (holdProject) are left out of the record and find nothing.
+ */
 function recordingSql() {
   const statements: Array<{ text: string; values: unknown[] }> = [];
-  const sql = ((strings: TemplateStringsArray, ...values: unknown[]) => {
-    statements.push({ text: strings.join('?'), values });
-    return Promise.resolve([]);
-  }) as unknown as Sql;
+  const sql = Object.assign(
+    (strings: TemplateStringsArray, ...values: unknown[]) => {
+      const text = strings.join('?');
+      if (!/pg_advisory_xact_lock|from deleted_projects/.test(text)) statements.push({ text, values });
+      return Promise.resolve([]);
+    },
+    { begin: (run: (tx: unknown) => Promise<unknown>) => run(sql) },
+  ) as unknown as Sql;
   return { sql, statements };
 }
 
