@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createSql } from '@hub/common';
@@ -41,6 +41,8 @@ describe("the launcher's Postgres", () => {
     } finally {
       await first.stop();
     }
+    // As root, Postgres runs as another user, who cannot enter the private home: the data moved.
+    if (process.getuid?.() === 0) expect(first.dataDir.startsWith('/var/lib/v3hub/')).toBe(true);
     const second = await startPostgres({ dir, port, log: () => {}, durable: true });
     try {
       expect(second.dataDir).toBe(first.dataDir);
@@ -48,7 +50,16 @@ describe("the launcher's Postgres", () => {
     } finally {
       await second.stop();
     }
-  }, 120_000);
+    // A clone moved elsewhere follows the link it left to its data, rather than starting empty.
+    renameSync(join(home, 'clone'), join(home, 'moved'));
+    const moved = await startPostgres({ dir: join(home, 'moved', '.data', 'postgres'), port, log: () => {}, durable: true });
+    try {
+      expect(moved.dataDir).toBe(first.dataDir);
+      expect(await query(moved.url, 'select id from kept')).toEqual([{ id: 7 }]);
+    } finally {
+      await moved.stop();
+    }
+  }, 180_000);
 
   it('keeps the data where it was asked for when the server can reach it, and can run without fsync for tests', async () => {
     const dir = tempDir('hub-reachable-pg-');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 import { alive } from './leftovers';
 import { execFileAsync, ensureDebianPackage, isRoot, run, sleep } from './system';
@@ -72,14 +72,35 @@ export async function serverDir(dir: string, user: ServerUser | null): Promise<s
   chownSync(dir, user.uid, user.gid);
   const reachable = await runAs(user, 'test', ['-w', dir, '-a', '-x', dir], '/').then(() => true, () => false);
   if (reachable) return dir;
-  const key = createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 16);
-  mkdirSync(RELOCATED_ROOT, { recursive: true, mode: 0o755 });
-  const relocated = join(RELOCATED_ROOT, `postgres-${key}`);
-  mkdirSync(relocated, { recursive: true, mode: 0o700 });
-  chownSync(relocated, user.uid, user.gid);
   const pointer = join(dir, 'data');
+  // The link left by an earlier start names the folder, even after the clone moved (the hash of
+  // the new path would name an empty one). A link whose target is gone is still the right link:
+  // its data was never made (a first initdb cut short), and initdb makes it there.
+  const linked = symlinkTarget(pointer);
+  if (linked !== null && dirname(linked).startsWith(`${RELOCATED_ROOT}/`)) return prepared(dirname(linked), user);
+  if (linked === null && existsSync(join(pointer, 'PG_VERSION'))) {
+    throw new Error(`${pointer} holds a Postgres cluster its server user cannot reach; run once as that user, or allow it into ${dir}`);
+  }
+  const key = createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 16);
+  const relocated = prepared(join(RELOCATED_ROOT, `postgres-${key}`), user);
+  if (linked !== null) rmSync(pointer, { force: true });
   if (!existsSync(pointer)) symlinkSync(join(relocated, 'data'), pointer);
   return relocated;
+}
+
+function prepared(relocated: string, user: ServerUser): string {
+  mkdirSync(RELOCATED_ROOT, { recursive: true, mode: 0o755 });
+  mkdirSync(relocated, { recursive: true, mode: 0o700 });
+  chownSync(relocated, user.uid, user.gid);
+  return relocated;
+}
+
+function symlinkTarget(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
+    return null;
+  }
 }
 
 function postmasterPid(data: string): number | null {
