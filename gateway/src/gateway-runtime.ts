@@ -13,6 +13,7 @@ import { createGatewayErrorFormatter, operationResolution } from './errors';
 import { graphqlProtection, limitsOf } from './graphql-limits';
 import { PrincipalCache } from './principal-cache';
 import { createPrincipalResolver, type PrincipalOutcome } from './principal-resolver';
+import { oneSignInPerDocument } from './sign-ins';
 import { SignedSubgraphSource, subgraphAgent } from './subgraph-source';
 
 /** gateway/subgraphs.json: the subgraphs composed at build time and the variable naming each one's URL. */
@@ -61,13 +62,16 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
     gateway,
     formatError: createGatewayErrorFormatter(logger),
     includeStacktraceInErrorResponses: false,
-    validationRules: protection.validationRules,
+    validationRules: [...protection.validationRules, oneSignInPerDocument],
     parseOptions: protection.parseOptions,
     // Nothing here caches by cache hints; the plugin would only add work to every request.
     plugins: [ApolloServerPluginCacheControlDisabled(), operationResolution, ...protection.plugins],
     // Apollo turns introspection off when NODE_ENV is production; internal teams explore the
     // graph (signed in: graphql-limits refuses it to anonymous callers).
     introspection: true,
+    // No automatic persisted queries: a document sent by hash alone has no text for the sign-in
+    // limits (sign-ins.ts) to read, and nothing of ours sends one.
+    persistedQueries: false,
   });
   await server.start();
 

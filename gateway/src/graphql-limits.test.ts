@@ -7,6 +7,7 @@ import { parse, print, specifiedRules, validate } from 'graphql';
 import type { GatewayContext } from './context';
 import { facadeOperations } from './facade-operations.test-support';
 import { graphqlProtection, limitsOf } from './graphql-limits';
+import { oneSignInPerDocument } from './sign-ins';
 
 // The gateway's limits with their defaults, as every process without settings runs them.
 const limits = limitsOf(loadConfig(['GRAPHQL_MAX_DEPTH', 'GRAPHQL_MAX_ALIASES', 'GRAPHQL_MAX_TOKENS', 'GRAPHQL_MAX_COST'] as const, { env: {} }));
@@ -26,7 +27,7 @@ describe('the facade operations under the gateway limits', () => {
   it.each(operations.map((o) => [o.name, o.document] as const))('%s passes every limit', (_name, document) => {
     // Parsed as the gateway parses it (the token limit), then validated with its rules.
     const reparsed = parse(print(document), protection.parseOptions);
-    const errors = validate(schema, reparsed, [...specifiedRules, ...protection.validationRules]);
+    const errors = validate(schema, reparsed, [...specifiedRules, ...protection.validationRules, oneSignInPerDocument]);
     expect(errors.map((e) => e.message)).toEqual([]);
   });
 

@@ -1,5 +1,8 @@
+import { GraphQLError, type ValidationRule } from 'graphql';
+
 /** The mutations that sign in with a password, and the variables that may name the login. */
-const SIGN_IN = /\b(createSession|createOAuthToken)\b/;
+const SIGN_IN_FIELDS = ['createSession', 'createOAuthToken'];
+const SIGN_IN = new RegExp(`\\b(${SIGN_IN_FIELDS.join('|')})\\b`);
 const LOGIN_VARIABLES = ['login', 'email', 'username'];
 
 /**
@@ -13,3 +16,19 @@ export function signInOf(body: unknown): { login: string } | undefined {
   const named = variables && typeof variables === 'object' ? LOGIN_VARIABLES.map((name) => (variables as Record<string, unknown>)[name]).find((v) => typeof v === 'string') : undefined;
   return { login: typeof named === 'string' ? named.trim().toLowerCase() : '' };
 }
+
+/**
+ * One password sign-in per document: the limits count a request as one attempt, and aliases
+ * (`a: createSession(...) b: createSession(...)`) would otherwise check a password per field.
+ * Fields of a fragment spread twice merge into one, so each field in the text counts once.
+ */
+export const oneSignInPerDocument: ValidationRule = (context) => {
+  let seen = 0;
+  return {
+    Field(node) {
+      if (!SIGN_IN_FIELDS.includes(node.name.value) || ++seen < 2) return;
+      // Apollo answers it as any invalid document: 400, GRAPHQL_VALIDATION_FAILED.
+      context.reportError(new GraphQLError('A document may sign in only once', { nodes: [node] }));
+    },
+  };
+};

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, REPO_ROOT } from '@hub/local';
@@ -83,5 +84,24 @@ describe('the gateway’s public endpoint', () => {
     const signedIn = await post(stack.graphqlUrl, introspection, { 'PRIVATE-TOKEN': token });
     expect(signedIn.status).toBe(200);
     expect(JSON.parse(signedIn.text).data.__schema.types.map((t: { name: string }) => t.name)).toContain('Project');
+  });
+
+  it('refuses persisted queries, with or without the document, so a sign-in cannot hide behind a hash', async () => {
+    const document = 'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }';
+    const sha256Hash = createHash('sha256').update(document).digest('hex');
+    const persisted = { extensions: { persistedQuery: { version: 1, sha256Hash } }, variables: { login: 'root', password: 'guess' } };
+    for (const body of [persisted, { ...persisted, query: document }]) {
+      // Apollo answers 200 (clients read the code to send the document again), with no data.
+      const answer = JSON.parse((await post(stack.graphqlUrl, JSON.stringify(body))).text);
+      expect(answer.data).toBeUndefined();
+      expect(answer.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['PERSISTED_QUERY_NOT_SUPPORTED']);
+    }
+  });
+
+  it('refuses a document that signs in more than once (aliases would check a password each)', async () => {
+    const guesses = Array.from({ length: 3 }, (_, i) => `a${i}: createSession(login: "root", password: "guess-${i}") { user { id } }`).join(' ');
+    const res = await post(stack.graphqlUrl, query(`mutation { ${guesses} }`));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).errors.map((e: { message: string }) => e.message)).toContain('A document may sign in only once');
   });
 });
