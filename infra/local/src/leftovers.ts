@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { sleep } from './system';
 
 /**
@@ -88,11 +88,22 @@ export async function stopLeftovers(state: LauncherState): Promise<string[]> {
     if (!existsSync(pidFile)) continue;
     const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    const isOurs = () => (procFile(pid, 'comm') ?? '').trim().startsWith(comm);
+    // A pid file outlives a reboot, and the pid may now be another server (the machine's own
+    // Postgres or Redis): ours runs in the folder of its pid file (both servers chdir there).
+    const home = realpathOrNull(dirname(pidFile));
+    const isOurs = () => (procFile(pid, 'comm') ?? '').trim().startsWith(comm) && home !== null && realpathOrNull(`/proc/${pid}/cwd`) === home;
     // Postgres may need a while to checkpoint; SIGKILL is the last resort (it recovers from its WAL).
     if (await stopPid(pid, isOurs, signal, 60_000)) stopped.push(`${comm} (pid ${pid})`);
   }
   return stopped;
+}
+
+function realpathOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Whether `pid` is a launcher still running (a Node process: a recycled pid is rarely one). */
