@@ -24,12 +24,15 @@ const hexId = (id: string | undefined) => (!id ? null : /^[0-9a-f]+$/.test(id) ?
 /** A real OTLP/HTTP collector on loopback, decoding the JSON encoding (OTEL_EXPORTER_OTLP_PROTOCOL=http/json). */
 async function startCollector() {
   const spans: CollectedSpan[] = [];
+  // Every export as sent, to look for what must never be in one.
+  const raw: string[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.url === '/v1/traces') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        raw.push(Buffer.concat(chunks).toString('utf8'));
+        const body = JSON.parse(raw[raw.length - 1]);
         for (const resourceSpans of body.resourceSpans ?? []) {
           const service = resourceSpans.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')?.value?.stringValue;
           for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
@@ -57,6 +60,7 @@ async function startCollector() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     of: (traceId: string) => spans.filter((s) => s.traceId === traceId),
     count: () => spans.length,
+    raw: () => raw.join('\n'),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -206,6 +210,21 @@ describe('tracing across processes', () => {
     const gatewayRequests = spans.filter((s) => s.service === 'gateway' && s.kind === SPAN_KIND_SERVER);
     expect(gatewayRequests.length).toBeGreaterThan(0);
     for (const request of gatewayRequests) expect(spans.find((s) => s.spanId === request.parentSpanId)).toMatchObject({ service: 'rest-facade', kind: SPAN_KIND_CLIENT });
+  }, 60_000);
+
+  it('redacts credentials sent as query parameters from the spans it exports', async () => {
+    const caller = callerSpan();
+    const secrets = { private_token: stack.rootToken, sudo: 'root', password: `pw-${randomBytes(8).toString('hex')}`, access_token: `at-${randomBytes(8).toString('hex')}` };
+    const base = stack.restUrl.replace(/\/api\/v3$/, '');
+    for (const [name, value] of Object.entries(secrets)) {
+      const response = await fetch(`${base}/api/v3/projects?per_page=1&${name}=${encodeURIComponent(value)}`, { headers: { traceparent: caller.traceparent } });
+      await response.arrayBuffer();
+    }
+    await settledTrace(collector, caller.traceId, ['rest-facade'], (s) => s.service === 'rest-facade' && s.kind === SPAN_KIND_SERVER);
+    const exported = collector.raw();
+    // The query is exported, with each value replaced.
+    for (const name of Object.keys(secrets)) expect(exported).toContain(`per_page=1&${name}=REDACTED`);
+    for (const value of [secrets.private_token, secrets.password, secrets.access_token]) expect(exported).not.toContain(value);
   }, 60_000);
 
   it('marks a failed request on its span with the cause', async () => {

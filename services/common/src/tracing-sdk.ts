@@ -11,6 +11,16 @@ import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { markTracingStarted } from './trace-context';
 
+/**
+ * Query parameters whose values never reach a span: v3's credentials (tokens, sudo, a password or
+ * refresh token sent to /oauth/token as parameters), besides the instrumentation's own defaults
+ * (signed cloud URLs), which setting the option replaces and which its index does not export.
+ */
+const REDACTED_QUERY_PARAMS = [
+  ...['sig', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'],
+  ...['private_token', 'access_token', 'sudo', 'password', 'refresh_token'],
+];
+
 /** Probes and scrapes would start a root span every few seconds and tell nothing. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -42,6 +52,8 @@ export function startTracing(options: {
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]),
         requireParentforOutgoingSpans: true,
+        redactedQueryParams: REDACTED_QUERY_PARAMS,
+        redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
         // Express has matched the route by the time the span ends: name the span after it.
         applyCustomAttributesOnSpan: (span, request) => {
           const { method, baseUrl, route } = request as { method?: string; baseUrl?: string; route?: { path?: unknown } };
