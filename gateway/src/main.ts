@@ -1,7 +1,7 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { expressMiddleware } from '@as-integrations/express5';
-import { ErrorCode, INTERNAL_BODY_LIMIT, answerClientErrorsAsJson, closeServer, createLogger, createObservedApp, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
+import { ErrorCode, INTERNAL_BODY_LIMIT, LIMITED_HEADER, verifyLimited, answerClientErrorsAsJson, closeServer, createLogger, createObservedApp, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
 import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
@@ -18,22 +18,25 @@ async function main() {
 
   const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady }, logger });
   const limits = createAbuseLimits('gateway', config, logger);
+  const limit = limits.middleware({
+    identify: (req) => {
+      const signIn = signInOf(req.body);
+      if (signIn) return { signIn };
+      const { privateToken, bearer, basic } = readCredentials(req.headers);
+      return { credential: credentialKey(privateToken, bearer, basic && `${basic.login}\0${basic.secret}`) };
+    },
+    refuse: (res) => {
+      res.status(429).json({ errors: [{ message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } }] });
+    },
+    // A refused sign-in is a GraphQL error in a 200: the context says so.
+    failed: (res) => res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
+  });
   app.use(
     '/graphql',
     express.json({ limit: INTERNAL_BODY_LIMIT }),
-    limits.middleware({
-      identify: (req) => {
-        const signIn = signInOf(req.body);
-        if (signIn) return { signIn };
-        const { privateToken, bearer, basic } = readCredentials(req.headers);
-        return { credential: credentialKey(privateToken, bearer, basic && `${basic.login}\0${basic.secret}`) };
-      },
-      refuse: (res) => {
-        res.status(429).json({ errors: [{ message: '429 Too Many Requests', extensions: { code: 'TOO_MANY_REQUESTS' } }] });
-      },
-      // A refused sign-in is a GraphQL error in a 200: the context says so.
-      failed: (res) => res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
-    }),
+    // The facade has limited its own clients already (and counted their failures in the same
+    // Redis budgets): counted here again, all of them would share the facade's address.
+    (req, res, next) => (verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next()),
     expressMiddleware(runtime.server, {
       context: async ({ req, res }) => ({ ...(await runtime.contextFor(req.headers)), authentication: (res.locals.authentication = { failed: false }) }),
     }),

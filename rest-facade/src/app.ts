@@ -19,6 +19,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof V3Error) {
       // A 502/503 names the hop that failed; its span holds the cause.
       if (error.status >= 500) recordError(error);
+      if (typeof error.extensions.retryAfter === 'string') res.setHeader('Retry-After', error.extensions.retryAfter);
       res.status(error.status).json(error.body);
       return;
     }

@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
+import { LIMITED_HEADER, signLimited } from '@hub/common';
 import { Pool } from 'undici';
 import { fromGraphQLError, v3Error, type GraphQLErrorShape } from './v3-errors';
 
@@ -7,8 +8,8 @@ export type GatewayCall = <TData, TVariables>(document: TypedDocumentNode<TData,
 
 /** How the facade runs its GraphQL documents: over HTTP to the gateway, or in its own process. */
 export interface GatewayClient {
-  /** The call bound to one request's credential headers. */
-  forRequest(headers: Record<string, string>): GatewayCall;
+  /** The call bound to one request's credential headers and its client's address (which the facade's own limits counted). */
+  forRequest(headers: Record<string, string>, client: string): GatewayCall;
   /** Readiness: whether the gateway can answer. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -24,8 +25,10 @@ export function dataOf<TData>(payload: { data?: unknown; errors?: readonly Graph
 /**
  * Sends the facade's fixed documents to the gateway over a keep-alive pool. Each document is
  * printed once and the text reused, so the gateway's document and query-plan caches always hit.
+ * Each call says, signed with the shared secret, that the facade has limited its client: the
+ * gateway would otherwise count every client of this facade as one address (the facade's).
  */
-export function createRemoteGatewayClient(url: string): GatewayClient {
+export function createRemoteGatewayClient(url: string, secret: string): GatewayClient {
   const pool = new Pool(url, { connections: 128, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
   const texts = new WeakMap<object, string>();
   const textOf = (document: TypedDocumentNode<unknown, unknown>) => {
@@ -35,16 +38,19 @@ export function createRemoteGatewayClient(url: string): GatewayClient {
   };
 
   return {
-    forRequest: (headers) => async (document, variables) => {
+    forRequest: (headers, client) => async (document, variables) => {
       let payload: { data?: unknown; errors?: GraphQLErrorShape[] };
       try {
         const response = await pool.request({
           path: '/graphql',
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
+          headers: { 'content-type': 'application/json', ...headers, [LIMITED_HEADER]: signLimited(client, secret) },
           body: JSON.stringify({ query: textOf(document as TypedDocumentNode<unknown, unknown>), variables }),
         });
         payload = (await response.body.json()) as typeof payload;
+        // A refusal's wait travels as a header; the facade answers it as v3's 429 with Retry-After.
+        const retryAfter = response.headers['retry-after'];
+        if (typeof retryAfter === 'string') for (const error of payload.errors ?? []) error.extensions = { ...error.extensions, retryAfter };
       } catch {
         throw v3Error(502, '502 Bad Gateway');
       }

@@ -48,7 +48,7 @@ export function createGitHttpProxy(deps: { gateway: GatewayClient; shards: Pick<
     try {
       let project;
       try {
-        ({ project } = await deps.gateway.forRequest(credentials)(GitAccessDocument, { fullPath: `${namespace}/${name}` }));
+        ({ project } = await deps.gateway.forRequest(credentials, req.socket.remoteAddress ?? 'unknown')(GitAccessDocument, { fullPath: `${namespace}/${name}` }));
       } catch (error) {
         if (error instanceof V3Error && error.status === 401) return askForCredentials(res);
         throw error;

@@ -17,7 +17,7 @@ async function main() {
   const gateway =
     config.GATEWAY_MODE === 'embedded'
       ? createEmbeddedGatewayClient(await startGatewayRuntime(loadGatewayRuntimeConfig(), logger))
-      : createRemoteGatewayClient(config.GATEWAY_URL);
+      : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
   // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
   const git = createGitShards({ shards: config.GIT_WORKER_SHARDS, caller: { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET } });
   const gitHttp = createGitHttpProxy({ gateway, shards: git, secret: config.PRINCIPAL_SECRET, logger });

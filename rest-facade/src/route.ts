@@ -33,7 +33,7 @@ export function routeHandler(route: Route, gateway: GatewayClient) {
       const headers = credentialHeaders(req);
       if (route.auth !== false && !presentsCredentials(headers)) throw UNAUTHORIZED();
       const params = new Params(req.query, req.body, req.params as Record<string, string>);
-      const result = await route.handle(params, gateway.forRequest(headers));
+      const result = await route.handle(params, gateway.forRequest(headers, req.socket.remoteAddress ?? 'unknown'));
       if (result.page) writePaginationHeaders(req, res, result.page.window, result.page.total, params.linkParams());
       res.status(result.status ?? (route.method === 'post' ? 201 : 200));
       if (result.contentType) res.type(result.contentType).send(result.body);

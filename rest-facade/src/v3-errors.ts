@@ -23,6 +23,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.METHOD_NOT_ALLOWED]: 405,
   [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.TOO_MANY_REQUESTS]: 429,
   [ErrorCode.UNPROCESSABLE]: 422,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
   [ErrorCode.INTERNAL]: 500,

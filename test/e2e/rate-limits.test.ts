@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { LIMITED_HEADER, signLimited, signPrincipal } from '@hub/common';
 import { openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, REPO_ROOT } from '@hub/local';
@@ -181,5 +182,53 @@ describe('failed sign-ins through git over HTTP', () => {
     const refused = await refs(user.password);
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('a facade with a remote gateway', () => {
+  // The gateway is reached from the facade's address for all of the facade's clients: it must not
+  // count them as one. Every request here comes from 127.0.0.1, so the facades' own failure limits
+  // are off (they would stop this one address); the gateway's are low and counted apart (window 901).
+  const WINDOW = 901;
+  const gatewayLimits = { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '3', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: String(WINDOW) };
+  const facadeLimits = { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '0' };
+  let gateway: string;
+  let facade: string;
+
+  beforeAll(async () => {
+    gateway = await startReplica('gateway', gatewayLimits);
+    facade = await startReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway });
+  }, 60_000);
+
+  it('lets one client’s bad tokens and wrong passwords lock out no other client of the facade', async () => {
+    const [alice, mallory] = await Promise.all([createUser(), createUser()]);
+    for (let i = 0; i < 6; i++) expect((await call(facade, 'GET', '/api/v3/user', { token: unique('bad') })).status).toBe(401);
+    expect((await call(facade, 'GET', '/api/v3/user', { token: alice.token })).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await call(facade, 'POST', '/api/v3/session', { body: { login: mallory.username, password: `wrong-${i}` } })).status).toBe(401);
+    expect((await call(facade, 'POST', '/api/v3/session', { body: { login: mallory.username, password: mallory.password } })).status).toBe(201);
+  }, 60_000);
+
+  it('honours no forged header sent straight to the gateway, and a refusal reaches the client as 429 with Retry-After', async () => {
+    const alice = await createUser();
+    const forged = [signLimited('203.0.113.9', 'not-the-secret-'.repeat(3)), signPrincipal({ userId: null, username: null, isAdmin: false, impersonatorId: null }, stack.env.PRINCIPAL_SECRET), 'garbage'];
+    const ask = async (token: string, header: string) => {
+      const response = await request(`${gateway}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'private-token': token, [LIMITED_HEADER]: header },
+        body: JSON.stringify({ query: '{ viewer { id } }' }),
+      });
+      await response.body.dump();
+      return response.statusCode;
+    };
+    for (const header of forged) expect(await ask(unique('bad'), header)).toBe(401);
+    expect(await ask(alice.token, forged[0])).toBe(429);
+    // A facade whose secret is not the gateway's is refused like any other caller from its address,
+    // and says so as v3 does.
+    const stranger = await startReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway, PRINCIPAL_SECRET: 'not-the-secret-'.repeat(3) });
+    const refused = await call(stranger, 'GET', '/api/v3/user', { token: alice.token });
+    expectRefused(refused, WINDOW);
+    expect(refused.body).toEqual({ message: '429 Too Many Requests' });
+    // The facade holding the secret still gets through for its clients.
+    expect((await call(facade, 'GET', '/api/v3/user', { token: alice.token })).status).toBe(200);
   }, 60_000);
 });

@@ -88,7 +88,7 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
     const headers = credentialHeaders(req);
     if (!presentsCredentials(headers)) throw UNAUTHORIZED();
     const p = new Params(req.query, {}, req.params as Record<string, string>);
-    const { project } = await deps.gateway.forRequest(headers)(RepositoryDownloadDocument, projectKey(p));
+    const { project } = await deps.gateway.forRequest(headers, req.socket.remoteAddress ?? 'unknown')(RepositoryDownloadDocument, projectKey(p));
     if (!project) throw PROJECT_NOT_FOUND();
     // The answer Project.repository's authorization gives: the project is visible, its code is not.
     if (!project.canDownloadCode) throw v3Error(403, '403 Forbidden');

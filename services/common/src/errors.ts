@@ -13,6 +13,8 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   UNPROCESSABLE: 'UNPROCESSABLE',
+  /** Refused by a rate or authentication-failure limit; the answer's Retry-After says for how long. */
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
   /** A service the operation needs is down or unreachable. */
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
