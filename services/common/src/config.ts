@@ -217,7 +217,7 @@ export const CONFIG_TABLE = {
     parse: text,
   }),
   PRINCIPAL_SECRET: spec({
-    description: 'Shared secret the gateway signs the principal header with and subgraphs verify it with.',
+    description: 'Shared secret for internal signed headers: the principal the gateway resolves (subgraphs verify it), and the note with which the facade tells the gateway it has already rate-limited a call.',
     parse: (raw, name) => {
       if (raw.length < 32) throw new Error(`${name} must be at least 32 characters`);
       return raw;
