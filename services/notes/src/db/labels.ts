@@ -41,7 +41,7 @@ export async function ensureLabels(tx: Db, projectId: number, titles: readonly s
     on conflict (project_id, title) do nothing`;
 }
 
-export async function updateLabel(tx: TransactionSql, id: number, changes: Partial<Pick<LabelRow, 'title' | 'color'>>): Promise<LabelRow> {
+export async function updateLabel(tx: TransactionSql, id: number, changes: Partial<Pick<LabelRow, 'title' | 'color'>>): Promise<LabelRow | undefined> {
   const [row] = await tx<LabelRow[]>`update labels set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
   return row;
 }

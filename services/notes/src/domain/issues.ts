@@ -114,13 +114,15 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       const assignee = assigneeId !== null && assigneeId > 0 ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0] : undefined;
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
+        // The labels before the issue's row, in the order label renames and deletions lock them
+        // (labels, then their issues): the other order could deadlock with them.
+        if (labels !== null) await deps.labels.ensureLabels(tx, projectId, labels);
         // Concurrent changes of the issue take turns on its row, each measured against the one
         // before: closing it many times at once closes it (and notes it) once.
         const current = await issues.findIssue(tx, projectId, issue.id, true);
         if (!current) throw recordNotFound();
         const { changes, action } = changesOf(current);
         if (Object.keys(changes).length === 0) return current;
-        if (changes.labels) await deps.labels.ensureLabels(tx, projectId, changes.labels);
         const updated = await issues.updateIssue(tx, issue.id, changes);
         await issueEvent(tx, action, principal, updated);
         // GitLab 7.14's system notes for what changed (the state, through the close and reopen services, first).

@@ -95,7 +95,11 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
       if (Object.keys(errors).length) throw invalid(errors);
       return sql
         .begin(async (tx) => {
+          // Locks in the order every notes write takes them: the project, labels, then issues.
+          await guardProjectWrite(tx, projectId);
           const label = await db.updateLabel(tx, found.id, { ...(newName !== undefined ? { title } : {}), ...(color !== undefined ? { color } : {}) });
+          // Deleted meanwhile: the answer a repeat would get.
+          if (!label) throw new DomainError(ErrorCode.NOT_FOUND, '404 Label not found Not Found');
           if (label.title !== found.title) {
             await renameIssueLabel(tx, projectId, found.title, label.title);
             await labelEvent(tx, 'label.updated', principal, label, found.title);
@@ -113,6 +117,7 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
       authorize(await accessOf(principal, projectId), principal, 'admin_label');
       if (blank(name)) throw missingAttribute('name');
       return sql.begin(async (tx) => {
+        await guardProjectWrite(tx, projectId);
         const label = await db.findLabel(tx, projectId, name, true);
         if (!label) throw new DomainError(ErrorCode.NOT_FOUND, '404 Label Not Found');
         await db.deleteLabel(tx, label.id);
