@@ -107,8 +107,10 @@ describe('several replicas and two git shards', () => {
 
   it('forks across shards: the fork is a copy on the other shard, clones with its source history, and merges back into it', async () => {
     // Each shard holds one project: the fork of the one on shard2 goes to default (ties: the first).
+    // Placement counts are each projects replica's own between refreshes: the second facade's
+    // chain reaches projects-2, which placed onSecond and so counts both.
     const user = await createUser();
-    const fork = await rest(facades[0], 'POST', `/projects/fork/${onSecond.id}`, user.token);
+    const fork = await rest(facades[1], 'POST', `/projects/fork/${onSecond.id}`, user.token);
     expect(fork.status).toBe(201);
     expect(await storageOf(fork.body.id)).toBe('default');
     const forkRepo = join(stack.env.REPOS_ROOT!, `${fork.body.id}.git`);
@@ -177,5 +179,12 @@ describe('several replicas and two git shards', () => {
     await new Promise((r) => setTimeout(r, 1500));
     const delivered = receiver.at(path).map((r) => r.body.commits[0].message.trim());
     expect(delivered.sort()).toEqual(Array.from({ length: pushes }, (_, i) => `hooked ${i}`).sort());
+  }, 60_000);
+
+  // Last: it stops a process. The second facade's chain (its gateway, projects-2) stands alone.
+  it('serves through the second replica of a subgraph: with the first projects stopped, only the first facade fails', async () => {
+    await stack.stopProcess('projects');
+    const [first, second] = await Promise.all(facades.map((facade) => rest(facade, 'GET', `/projects/${onSecond.id}`, root())));
+    expect([first.status >= 500, second.status, second.body.id]).toEqual([true, 200, onSecond.id]);
   }, 60_000);
 });

@@ -138,6 +138,20 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       if (shard) Object.assign(own, { GIT_WORKER_GRPC_PORT: String(await freePort()), REPOS_ROOT: `${env.REPOS_ROOT}-shard${shard}` });
       overrides.set(name, own);
     }
+    // Locally no load balancer stands in front of a kind's replicas: replica K of a kind calls
+    // replica K of each other kind that has one (the K-th facade the K-th gateway and subgraphs),
+    // so every replica serves requests and not only the first.
+    for (const { name, spec, shard } of names) {
+      const k = /-(\d+)$/.exec(name)?.[1];
+      if (shard || name === spec.name || !k) continue;
+      for (const other of names) {
+        if (other.shard || other.spec === spec || other.name !== `${other.spec.name}-${k}`) continue;
+        const urlVariable = other.spec.portVariable.replace(/_PORT$/, '_URL');
+        if (urlVariable !== other.spec.portVariable && urlVariable in CONFIG_TABLE) {
+          overrides.get(name)![urlVariable] = `http://127.0.0.1:${overrides.get(other.name)![other.spec.portVariable]}`;
+        }
+      }
+    }
     if (names.some((n) => n.shard)) {
       const shardOf = (name: string, grpc: string, http: string) => `${name}=127.0.0.1:${grpc};http://127.0.0.1:${http}`;
       env.GIT_WORKER_SHARDS = [
