@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@hub/common';
 import express from 'express';
-import { createAbuseLimits } from './abuse-limits';
+import { createAbuseLimits, credentialKey } from './abuse-limits';
 
 // With Redis away (nothing listens on port 1), the limits must neither hold requests nor let
 // everything through: each replica counts in memory until Redis is back. The limits with Redis
@@ -69,5 +69,16 @@ describe('the abuse limits while Redis is away', () => {
 
   it('counts requests without credentials per address (the sign-ins above were six of its ten)', async () => {
     expect(await statuses(5, '/user')).toEqual([200, 200, 200, 200, 429]);
+  });
+});
+
+describe('the key of a request budget', () => {
+  it('is the credential identity uses, whatever else comes beside it', () => {
+    const token = credentialKey('valid-private-token', undefined, 'Bearer junk-1');
+    expect(credentialKey('valid-private-token', undefined, 'Bearer junk-2')).toBe(token);
+    expect(credentialKey('valid-private-token')).toBe(token);
+    // Different credentials, different budgets; nothing presented, no key (the address counts).
+    expect(credentialKey(undefined, undefined, 'Bearer one')).not.toBe(credentialKey(undefined, undefined, 'Bearer two'));
+    expect(credentialKey(undefined, undefined, undefined)).toBeUndefined();
   });
 });

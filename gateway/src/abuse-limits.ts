@@ -83,10 +83,15 @@ export interface RequestIdentity {
   signIn?: { login: string };
 }
 
-/** One key per credential: the digest, never the token, is what Redis and memory keep. */
+/**
+ * The budget's key: the digest (never the token, which Redis and memory must not keep) of the one
+ * credential identity will use. Callers list what was presented in identity's order (private
+ * token, then basic, then bearer); the first present wins, so junk beside a valid token cannot
+ * open a fresh budget per request.
+ */
 export const credentialKey = (...values: Array<string | undefined>) => {
-  const present = values.filter((v): v is string => !!v);
-  return present.length ? createHash('sha256').update(present.join('\0')).digest('base64url') : undefined;
+  const used = values.find((v): v is string => !!v);
+  return used ? createHash('sha256').update(used).digest('base64url') : undefined;
 };
 
 /**

@@ -23,7 +23,7 @@ async function main() {
       const signIn = signInOf(req.body);
       if (signIn) return { signIn };
       const { privateToken, bearer, basic } = readCredentials(req.headers);
-      return { credential: credentialKey(privateToken, bearer, basic && `${basic.login}\0${basic.secret}`) };
+      return { credential: credentialKey(privateToken, basic && `${basic.login}\0${basic.secret}`, bearer) };
     },
     refuse: (res) => {
       res.status(429).json({ errors: [{ message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } }] });
