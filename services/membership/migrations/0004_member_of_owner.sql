@@ -12,7 +12,9 @@ where f.project_id = m.project_id and f.owner_id = m.user_id;
 create index members_user_not_owner_idx on members (user_id, project_id) where not of_owner;
 
 -- Kept by the database, so no writer (facts, member changes, bulk copies) can forget it.
-create function members_set_of_owner() returns trigger language plpgsql as $$
+-- The functions keep the schema they were made in (`set search_path from current`): a session of
+-- another search path (an operator's, a bulk copy's) writing these tables must find project_facts.
+create function members_set_of_owner() returns trigger language plpgsql set search_path from current as $$
 begin
   new.of_owner := exists (select 1 from project_facts f where f.project_id = new.project_id and f.owner_id = new.user_id);
   return new;
@@ -21,7 +23,7 @@ end $$;
 create trigger members_of_owner before insert or update of user_id, project_id on members
   for each row execute function members_set_of_owner();
 
-create function project_facts_owner_changed() returns trigger language plpgsql as $$
+create function project_facts_owner_changed() returns trigger language plpgsql set search_path from current as $$
 begin
   update members set of_owner = (user_id = new.owner_id) is true
   where project_id = new.project_id and of_owner is distinct from ((user_id = new.owner_id) is true);
