@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createSql } from '@hub/common';
@@ -49,6 +49,19 @@ describe("the launcher's Postgres", () => {
       expect(await query(second.url, 'select id from kept')).toEqual([{ id: 7 }]);
     } finally {
       await second.stop();
+    }
+    // A copy of the clone (its link too) gets a cluster of its own while the original stands.
+    if (first.dataDir !== join(dir, 'data')) {
+      cpSync(join(home, 'clone'), join(home, 'copy'), { recursive: true, verbatimSymlinks: true });
+      const copy = await startPostgres({ dir: join(home, 'copy', '.data', 'postgres'), port, log: () => {}, durable: true });
+      try {
+        cleanups.push(dirname(copy.dataDir));
+        expect(copy.dataDir).not.toBe(first.dataDir);
+        expect(await query(copy.url, "select to_regclass('kept') is null as empty")).toEqual([{ empty: true }]);
+      } finally {
+        await copy.stop();
+      }
+      rmSync(join(home, 'copy'), { recursive: true, force: true });
     }
     // A clone moved elsewhere follows the link it left to its data, rather than starting empty.
     renameSync(join(home, 'clone'), join(home, 'moved'));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 import { alive } from './leftovers';
@@ -76,23 +76,39 @@ export async function serverDir(dir: string, user: ServerUser | null): Promise<s
   // The link left by an earlier start names the folder, even after the clone moved (the hash of
   // the new path would name an empty one). A link whose target is gone is still the right link:
   // its data was never made (a first initdb cut short), and initdb makes it there.
+  // A copy of a clone carries the same link, but its original still stands at the path the
+  // folder records: the copy gets a folder of its own, never the original's server and data.
+  const here = realpathSync(dir);
   const linked = symlinkTarget(pointer);
-  if (linked !== null && dirname(linked).startsWith(`${RELOCATED_ROOT}/`)) return prepared(dirname(linked), user);
+  if (linked !== null && dirname(linked).startsWith(`${RELOCATED_ROOT}/`)) {
+    const owner = recordedClone(dirname(linked));
+    if (owner === null || owner === here || !existsSync(owner)) return prepared(dirname(linked), user, here);
+  }
   if (linked === null && existsSync(join(pointer, 'PG_VERSION'))) {
     throw new Error(`${pointer} holds a Postgres cluster its server user cannot reach; run once as that user, or allow it into ${dir}`);
   }
-  const key = createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 16);
-  const relocated = prepared(join(RELOCATED_ROOT, `postgres-${key}`), user);
+  const key = createHash('sha256').update(here).digest('hex').slice(0, 16);
+  const relocated = prepared(join(RELOCATED_ROOT, `postgres-${key}`), user, here);
   if (linked !== null) rmSync(pointer, { force: true });
   if (!existsSync(pointer)) symlinkSync(join(relocated, 'data'), pointer);
   return relocated;
 }
 
-function prepared(relocated: string, user: ServerUser): string {
+/** The relocated folder, made and owned by the server user, recording the clone folder it serves. */
+function prepared(relocated: string, user: ServerUser, clone: string): string {
   mkdirSync(RELOCATED_ROOT, { recursive: true, mode: 0o755 });
   mkdirSync(relocated, { recursive: true, mode: 0o700 });
   chownSync(relocated, user.uid, user.gid);
+  writeFileSync(join(relocated, 'clone'), clone);
   return relocated;
+}
+
+function recordedClone(relocated: string): string | null {
+  try {
+    return readFileSync(join(relocated, 'clone'), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 function symlinkTarget(path: string): string | null {
