@@ -17,6 +17,23 @@ function fakeProcess(name: string) {
 }
 
 const policy = { firstDelayMs: 1, maxDelayMs: 4, maxCrashes: 3, windowMs: 60_000 };
+
+/** Supervises fake processes, each start recorded in `started`; the hooks are the test's to watch. */
+function superviseFakes(hooks: { log?: (line: string) => void; onGiveUp?: (name: string) => void } = {}) {
+  const started: Array<ReturnType<typeof fakeProcess>> = [];
+  const supervised = supervise({
+    name: 'svc',
+    start: () => {
+      started.push(fakeProcess('svc'));
+      return started[started.length - 1].running;
+    },
+    ready: async () => {},
+    log: hooks.log ?? (() => {}),
+    onGiveUp: hooks.onGiveUp ?? (() => {}),
+    policy,
+  });
+  return { started, supervised };
+}
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
   if (!check()) throw new Error('condition not met');
@@ -24,20 +41,11 @@ const until = async (check: () => boolean) => {
 
 describe('supervise', () => {
   it('restarts a process that dies, and gives up (once, saying so) after repeated crashes', async () => {
-    const started: Array<ReturnType<typeof fakeProcess>> = [];
     const lines: string[] = [];
     const gaveUp: string[] = [];
-    const supervised = await supervise({
-      name: 'svc',
-      start: () => {
-        started.push(fakeProcess('svc'));
-        return started[started.length - 1].running;
-      },
-      ready: async () => {},
-      log: (line) => lines.push(line),
-      onGiveUp: (name) => gaveUp.push(name),
-      policy,
-    });
+    const fakes = superviseFakes({ log: (line) => lines.push(line), onGiveUp: (name) => gaveUp.push(name) });
+    const { started } = fakes;
+    const supervised = await fakes.supervised;
     started[0].die();
     await until(() => started.length === 2);
     expect(supervised.current()).toBe(started[1].running);
@@ -53,18 +61,9 @@ describe('supervise', () => {
   });
 
   it('does not restart a process it was asked to stop', async () => {
-    const started: Array<ReturnType<typeof fakeProcess>> = [];
-    const supervised = await supervise({
-      name: 'svc',
-      start: () => {
-        started.push(fakeProcess('svc'));
-        return started[started.length - 1].running;
-      },
-      ready: async () => {},
-      log: () => {},
-      onGiveUp: () => {},
-      policy,
-    });
+    const fakes = superviseFakes();
+    const { started } = fakes;
+    const supervised = await fakes.supervised;
     await supervised.stop();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(started).toHaveLength(1);
