@@ -72,6 +72,72 @@ describe('the abuse limits while Redis is away', () => {
   });
 });
 
+describe('the failure points of a sign-in that never tried its password', () => {
+  const limits = createAbuseLimits(
+    'test-give-back',
+    {
+      REDIS_URL: 'redis://127.0.0.1:1',
+      RATE_LIMIT_WINDOW_S: 1,
+      RATE_LIMIT_PER_USER: 100,
+      RATE_LIMIT_PER_IP: 2,
+      AUTH_FAILURE_WINDOW_S: 60,
+      AUTH_FAILURES_PER_IP: 100,
+      AUTH_FAILURES_PER_LOGIN: 3,
+    },
+    createLogger('test', 'silent'),
+  );
+  const app = express();
+  app.use(express.json());
+  app.use(
+    limits.middleware({
+      identify: (req) => ({ signIn: { login: String(req.body.login) } }),
+      refuse: (res) => {
+        res.status(429).json({ message: '429 Too Many Requests' });
+      },
+    }),
+  );
+  app.post('/session', (req, res) => {
+    setTimeout(() => res.status(401).json({}), Number(req.body.delay ?? 0));
+  });
+  const server = app.listen(0);
+  const url = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/session`;
+  afterAll(async () => {
+    server.close();
+    await limits.close();
+  });
+  const signIn = (login: string, delay = 0, signal?: AbortSignal) =>
+    fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: 'wrong', delay }), signal });
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('go back when the request budget refused it', async () => {
+    expect((await signIn('dave')).status).toBe(401);
+    expect((await signIn('dave')).status).toBe(401);
+    // The address's two requests a second are spent: refused before the password is looked at.
+    expect((await signIn('dave')).status).toBe(429);
+    await pause(1100);
+    // Had the refusal kept its point, dave's third failure would already be spent.
+    expect((await signIn('dave')).status).toBe(401);
+    await pause(1100);
+    expect((await signIn('dave')).status).toBe(429);
+  });
+
+  it('go back when the client leaves before its answer', async () => {
+    await pause(1100);
+    for (let i = 0; i < 2; i++) {
+      const controller = new AbortController();
+      const pending = signIn('erin', 300, controller.signal).catch((error: Error) => error);
+      await pause(50);
+      controller.abort();
+      expect(await pending).toMatchObject({ name: 'AbortError' });
+    }
+    await pause(1100); // the answers the aborted requests would have had are past, and the window
+    for (const expected of [401, 401]) expect((await signIn('erin')).status).toBe(expected);
+    await pause(1100);
+    expect((await signIn('erin')).status).toBe(401);
+    expect((await signIn('erin')).status).toBe(429);
+  });
+});
+
 describe('the key of a request budget', () => {
   it('is the credential identity uses, whatever else comes beside it', () => {
     const token = credentialKey('valid-private-token', undefined, 'Bearer junk-1');

@@ -148,13 +148,24 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
           loginKey ? (failuresPerLogin?.take(loginKey) ?? 0) : 0,
         ]);
         const wait = Math.max(...waits);
-        if (wait > 0) return refuse(wait);
+        if (wait > 0) {
+          // A sign-in refused for its request budget alone never tried its password: the failure
+          // points it took go back (a refusal by the failure budgets keeps them, as a guess would).
+          if (loginKey && waits[1] === 0 && waits[2] === 0) {
+            void failuresPerIp?.giveBack(ip);
+            void failuresPerLogin?.giveBack(loginKey);
+          }
+          return refuse(wait);
+        }
 
         if (loginKey) {
-          res.on('finish', () => {
-            if (failed(res)) return;
+          // 'close', not 'finish': a client that goes away before its answer is written never
+          // learns whether the password was right, so its points go back like a success's.
+          res.on('close', () => {
+            if (res.writableFinished && failed(res)) return;
             void failuresPerIp?.giveBack(ip);
-            void failuresPerLogin?.clear(loginKey);
+            if (res.writableFinished) void failuresPerLogin?.clear(loginKey);
+            else void failuresPerLogin?.giveBack(loginKey);
           });
         } else if (credential && failuresPerIp) {
           res.on('finish', () => {
