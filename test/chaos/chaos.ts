@@ -45,6 +45,12 @@ export interface ChaosFigures {
   eventsDuplicated: number;
   pushKills: Array<{ afterMs: number; pushExit: number; outcome: 'complete' | 'absent' | 'other'; fsckClean: boolean; fsck: string[]; retryOk: boolean }>;
   recoveries: Array<{ fault: string; ms: number | null }>;
+  /**
+   * Processes that died without being killed (a crash the fault caused, as the launcher saw it:
+   * "projects exited with code 1"). The launcher restarts them, but a service must ride out a
+   * Postgres or Redis restart, not fall over.
+   */
+  crashed: string[];
   /** Latency of the requests that succeeded (ms), for a sense of how loaded the machine was. */
   okLatency: { p50: number; p95: number };
   /** The first few failures of each kind, for a look. */
@@ -92,9 +98,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   let stack: Stack | null = null;
   const figures: ChaosFigures = {
     faultsInjected: 0, requests: 0, failedOutside: 0, failedAsExpected: 0, failedBadly: 0, failedSlowly: 0, refusedWhileFacadeDown: 0,
-    eventsExpected: 0, eventsLost: 0, eventsDuplicated: 0, pushKills: [], recoveries: [], okLatency: { p50: 0, p95: 0 }, samples: [],
+    eventsExpected: 0, eventsLost: 0, eventsDuplicated: 0, pushKills: [], recoveries: [], crashed: [], okLatency: { p50: 0, p95: 0 }, samples: [],
   };
   const scratch: string[] = [];
+  let faultNow = 'start-up';
   // Outside the try: a failure mid-run must stop the request loops too, or they spin against a
   // stopped stack in the test runner's worker.
   let running = true;
@@ -114,7 +121,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       env: { ...env, LOG_LEVEL: 'warn', HOOKS_ALLOW_LOCAL: 'true', RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0' },
       freePorts: true,
       logs: { kind: 'files', dir },
-      log: (line) => log(`launcher: ${line}`),
+      log: (line) => {
+        log(`launcher: ${line}`);
+        // Deaths by SIGKILL are the faults themselves; any other death is a crash.
+        const died = /^(\S+) exited with code (\d+)/.exec(line);
+        if (died) figures.crashed.push(`${died[1]} (code ${died[2]}, during ${faultNow})`);
+      },
       onGiveUp: (name) => sample('supervisor gave up', name),
     });
     const s = stack;
@@ -373,6 +385,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     for (const fault of options.faults) {
       const label = fault.kind === 'kill' ? `SIGKILL ${fault.process}` : fault.kind === 'push-kill' ? `SIGKILL git-worker ${fault.afterMs} ms into a push` : `restart ${fault.kind}`;
       log(`fault: ${label}`);
+      faultNow = label;
       const window: Window = { fault: label, down: fault.kind === 'kill' ? fault.process : fault.kind === 'push-kill' ? 'git-worker' : fault.kind, from: Date.now(), to: null };
       windows.push(window);
       figures.faultsInjected++;
@@ -544,6 +557,7 @@ export function formatFigures(f: ChaosFigures): string {
     `events expected (hook deliveries, feed)       ${f.eventsExpected}`,
     `events lost                                   ${f.eventsLost}`,
     `events delivered more than once               ${f.eventsDuplicated}`,
+    `processes that died on their own              ${f.crashed.length}${f.crashed.length ? `: ${f.crashed.join(', ')}` : ''}`,
     ...f.pushKills.map((p) => `git worker killed ${p.afterMs} ms into a push: push exit ${p.pushExit}, ${p.outcome} on the server, fsck ${p.fsckClean ? 'clean' : 'NOT clean'}, retry ${p.retryOk ? 'ok' : 'failed'}`),
     ...f.recoveries.map((r) => `recovered from ${r.fault.padEnd(40)} ${r.ms === null ? 'NOT within 90 s' : `${r.ms} ms`}`),
     ...(f.samples.length ? ['', 'samples:', ...f.samples.map((s) => `  ${s}`)] : []),
