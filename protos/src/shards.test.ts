@@ -45,6 +45,20 @@ describe('git shards', () => {
     expect(lookup).toHaveBeenCalledTimes(2);
   });
 
+  it('knows a shard without asking only when there is one shard or the project was remembered', async () => {
+    const one = createGitShards({ shards: { default: SHARDS.default }, caller, connect: (_s, name) => fakeClients(name) });
+    expect(one.knownStorage(9)).toBe('default');
+    const lookup = jest.fn(async () => 'second');
+    const two = createGitShards({ shards: SHARDS, caller, lookup, connect: (_s, name) => fakeClients(name) });
+    expect(two.knownStorage(9)).toBeNull();
+    two.remember(9, 'second');
+    expect(two.knownStorage(9)).toBe('second');
+    expect(two.knownStorage(10)).toBeNull();
+    await two.storageOf(10);
+    expect(two.knownStorage(10)).toBe('second');
+    expect(lookup).toHaveBeenCalledTimes(1);
+  });
+
   it('sends a project whose shard is unknown to the shard named default (where projects recorded before shards are), wherever it is listed', async () => {
     const lookup = jest.fn(async () => null);
     const listed = { second: SHARDS.second, default: SHARDS.default };

@@ -23,6 +23,8 @@ export interface GitShards {
   storageOf(projectId: number): Promise<string>;
   /** Records a project's shard learned from elsewhere (an event, a query that carried it). */
   remember(projectId: number, storage: string): void;
+  /** The project's shard when it is known without asking (one shard, or remembered); else null. */
+  knownStorage(projectId: number): string | null;
   /**
    * A service's unary methods, each call sent to the shard of `request.repository`. A source
    * repository in the request (a fork's source, a merge request's source fork) on another shard
@@ -114,6 +116,7 @@ export function createGitShards(options: {
     httpUrl: (storage) => shardOf(storage).httpUrl,
     storageOf,
     remember,
+    knownStorage: (projectId) => (names.length === 1 ? fallback : (known.get(projectId) ?? null)),
     unary: <K extends ServiceName>(service: K, timeoutMs?: number) => {
       if (names.length === 1) return methodsOf(fallback, service, timeoutMs);
       return new Proxy({} as UnaryMethods<GitClients[K]>, {
