@@ -46,7 +46,7 @@ async function main() {
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
-  const mergeRequests = createMergeRequestsService({ sql, access, git, repository, projects, notes });
+  const mergeRequests = createMergeRequestsService({ sql, access, git, repository, projects, notes, logger });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   // A deleted project takes its merge requests with it; a renamed or removed label (kept by
   // notes) is renamed or removed on the project's merge requests.

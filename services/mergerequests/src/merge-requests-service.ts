@@ -16,6 +16,7 @@ import {
   unprocessable,
   type AccessClient,
   type InternalClient,
+  type Logger,
   type Principal,
   type Sql,
   type TransactionSql,
@@ -29,6 +30,8 @@ import { createLabelsAndMilestones } from './labels';
 
 const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
+const MERGE_TIMEOUT_MS = 5 * 60_000;
+const MERGE_CLAIM_STALE_S = (2 * MERGE_TIMEOUT_MS) / 1000;
 const SAME_BRANCH = 'You can not use same project/branch for source and target';
 const NOT_A_FORK = 'Source project is not a fork of target project';
 
@@ -43,11 +46,12 @@ export const mergeCommitMessage = (mr: Pick<MergeRequestRow, 'sourceBranch' | 't
 const duplicateMessage = (titles: string[]) => `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
 
 /** Merge requests: their state machine, iids, and merges done by the git worker. */
-export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitShards; repository: InternalClient; projects: InternalClient; notes: InternalClient }) {
+export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitShards; repository: InternalClient; projects: InternalClient; notes: InternalClient; logger: Logger }) {
   const { sql } = deps;
   const metadata = createLabelsAndMilestones(deps.notes);
   const ref = deps.git.unary('ref');
-  const merge = deps.git.unary('merge');
+  // A merge's deadline; a claim older than twice that was left by a process that died mid-merge.
+  const merge = deps.git.unary('merge', MERGE_TIMEOUT_MS);
 
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
@@ -123,31 +127,45 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     if (!can(access, principal, ability)) throw unauthenticated();
   }
 
+  /**
+   * Accepting in three steps, so that no transaction, connection or row lock is held while git
+   * merges (which may fetch from another shard): claim the merge request (concurrent accepts find
+   * it claimed or merged: 405), merge outside any transaction, then record the merge, or give the
+   * claim back when git refused.
+   */
   async function accept(principal: Principal, projectId: number, id: number, message: string | null | undefined): Promise<MergeRequestRow> {
     const { mr: current } = await findOr404(principal, projectId, id);
     await authorizeMerge(principal, current);
-    // The row lock makes concurrent accepts take turns: the second finds it merged (405).
+    const { mr, claim } = await sql.begin(async (tx) => {
+      await guardProjectWrite(tx, projectId);
+      const row = await db.findMergeRequest(tx, projectId, id, true);
+      if (!row) throw mergeRequestNotFound();
+      if (!OPEN_STATES.includes(row.state) || isWorkInProgress(row.title)) throw methodNotAllowed('405 Method Not Allowed');
+      const claimed = await db.claimForMerge(tx, row.id, MERGE_CLAIM_STALE_S);
+      if (!claimed) throw methodNotAllowed('405 Method Not Allowed');
+      return { mr: row, claim: claimed };
+    });
+    let commitId: string;
+    try {
+      ({ commitId } = await merge.MergeBranch({
+        repository: { projectId: mr.projectId },
+        source: mr.sourceBranch,
+        target: mr.targetBranch,
+        sourceRepository: { projectId: mr.sourceProjectId },
+        message: message || mergeCommitMessage(mr),
+        author: { name: principal.username ?? 'Hub', email: '' },
+      }));
+    } catch (error) {
+      await db.releaseMergeClaim(sql, mr.id, claim).catch((release) => deps.logger.warn({ err: release, mergeRequest: mr.id }, 'merge claim not released; it goes stale'));
+      // Conflicts, or a branch gone since: either way GitLab's "cannot be merged".
+      if (gitFailureOf(error)) throw methodNotAllowed('Branch cannot be merged');
+      throw gitDomainError(error);
+    }
     return sql.begin(async (tx) => {
       await guardProjectWrite(tx, projectId);
-      const mr = await db.findMergeRequest(tx, projectId, id, true);
-      if (!mr) throw mergeRequestNotFound();
-      if (!OPEN_STATES.includes(mr.state) || isWorkInProgress(mr.title)) throw methodNotAllowed('405 Method Not Allowed');
-      let commitId: string;
-      try {
-        ({ commitId } = await merge.MergeBranch({
-          repository: { projectId: mr.projectId },
-          source: mr.sourceBranch,
-          target: mr.targetBranch,
-          sourceRepository: { projectId: mr.sourceProjectId },
-          message: message || mergeCommitMessage(mr),
-          author: { name: principal.username ?? 'Hub', email: '' },
-        }));
-      } catch (error) {
-        // Conflicts, or a branch gone since: either way GitLab's "cannot be merged".
-        if (gitFailureOf(error)) throw methodNotAllowed('Branch cannot be merged');
-        throw gitDomainError(error);
-      }
-      const merged = await db.updateMergeRequest(tx, mr.id, { state: 'merged', mergeCommitSha: commitId, mergedAt: new Date() });
+      const merged = await db.recordMerge(tx, mr.id, claim, commitId);
+      // The claim went stale and another accept took it over: the merge request is theirs to record.
+      if (!merged) throw methodNotAllowed('405 Method Not Allowed');
       await event(tx, 'merged', principal, merged);
       return merged;
     });
@@ -226,13 +244,14 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
       if (labels !== null && labels.join('\n') !== mr.labels.join('\n')) changes.labels = labels;
       /** The state the input moves a merge request in `state` to, and the action that is. */
-      const transition = (state: MergeRequestRow['state']) =>
-        input.stateEvent === 'close' && OPEN_STATES.includes(state)
+      // A merge request being merged is not closed under the merge (GitLab's locked state).
+      const transition = (row: MergeRequestRow) =>
+        input.stateEvent === 'close' && OPEN_STATES.includes(row.state) && !row.mergeLockedAt
           ? ({ state: 'closed', action: 'closed' } as const)
-          : input.stateEvent === 'reopen' && state === 'closed'
+          : input.stateEvent === 'reopen' && row.state === 'closed'
             ? ({ state: 'reopened', action: 'reopened' } as const)
             : ({ state: undefined, action: 'updated' } as const);
-      let { state, action } = transition(mr.state);
+      let { state, action } = transition(mr);
       if (state) changes.state = state;
       // Reopened or moved onto the branches of another open merge request: refused before notes
       // makes any label; the open-pair key still settles concurrent changes below.
@@ -252,7 +271,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
             // one closed by a close that read it open.
             const current = await db.findMergeRequest(tx, projectId, mr.id, true);
             if (!current) throw mergeRequestNotFound();
-            ({ state, action } = transition(current.state));
+            ({ state, action } = transition(current));
             if (state) changes.state = state;
             else delete changes.state;
             if (Object.keys(changes).length === 0) return current;

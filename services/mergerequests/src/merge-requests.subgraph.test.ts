@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
+import { createAccessClient, createLogger, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { createMergeRequestsService } from './merge-requests-service';
@@ -73,7 +73,7 @@ describe('merge requests subgraph', () => {
   beforeAll(async () => {
     db = await createTestSchema('mergerequests', resolve(__dirname, '..', 'migrations'));
     const access = createAccessClient({ membership, ttlMs: 0 });
-    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git: shards, repository, projects, notes });
+    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git: shards, repository, projects, notes, logger: createLogger('mergerequests', 'silent') });
     subgraph = await createTestSubgraph<MergeRequestsContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
       resolvers: createResolvers({ sql: db.sql, mergeRequests, git: shards }),
@@ -113,7 +113,7 @@ describe('merge requests subgraph', () => {
     expect(merges).toEqual(['feature->master']);
   });
 
-  it('never closes a merged merge request: a close that read it open while it was being merged finds it merged', async () => {
+  it('never closes a merged merge request: a close while it is being merged leaves it locked, and it ends merged', async () => {
     const mr = await open('slow');
     let release!: () => void;
     slowGate = new Promise((resolve) => (release = resolve));
@@ -121,19 +121,42 @@ describe('merge requests subgraph', () => {
     const accepting = subgraph.run(ACCEPT, { id: mr.id }, as(OWNER));
     await started;
     const closing = subgraph.run(UPDATE, { id: mr.id, e: 'close' }, as(OWNER));
-    // Long enough for the close to read the merge request (open) and reach its row, held by the accept.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // GitLab's state machine has no close from locked: the close changes nothing and says so.
+    expect((await closing).data?.updateMergeRequest.state).toBe('locked');
     release();
-    const [accepted, closed] = await Promise.all([accepting, closing]);
-    expect(accepted.data?.acceptMergeRequest.state).toBe('merged');
-    expect(closed.data?.updateMergeRequest.state).toBe('merged');
+    expect((await accepting).data?.acceptMergeRequest.state).toBe('merged');
     const [row] = await db.sql`select state from merge_requests where id = ${mr.id}`;
     expect(row.state).toBe('merged');
+  });
+
+  it('holds no lock while git merges: the merge request can be edited meanwhile, a second accept is refused, a stale claim is taken over', async () => {
+    const mr = await open('slow', 'merging slowly');
+    let release!: () => void;
+    slowGate = new Promise((resolve) => (release = resolve));
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
+    const accepting = subgraph.run(ACCEPT, { id: mr.id }, as(OWNER));
+    await started;
+    // Git has not answered: an edit that locks the row answers anyway, and a second accept finds it claimed.
+    const RENAME = `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { title: "renamed while merging" }) { state } }`;
+    expect((await subgraph.run(RENAME, { id: mr.id }, as(OWNER))).data?.updateMergeRequest.state).toBe('locked');
+    expect(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).toMatchObject({ errors: [{ message: '405 Method Not Allowed' }] });
+    release();
+    expect((await accepting).data?.acceptMergeRequest.state).toBe('merged');
+    expect((await db.sql`select title, merge_locked_at from merge_requests where id = ${mr.id}`)[0]).toEqual({ title: 'renamed while merging', mergeLockedAt: null });
+
+    // A claim left by a process that died mid-merge: refused while fresh, taken over once stale.
+    const orphan = await open('slow', 'orphaned claim');
+    await db.sql`update merge_requests set merge_locked_at = now() where id = ${orphan.id}`;
+    expect(errorCode(await subgraph.run(ACCEPT, { id: orphan.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    await db.sql`update merge_requests set merge_locked_at = now() - interval '1 hour' where id = ${orphan.id}`;
+    expect((await subgraph.run(ACCEPT, { id: orphan.id }, as(OWNER))).data?.acceptMergeRequest.state).toBe('merged');
   });
 
   it('refuses conflicts and work in progress with 405', async () => {
     const conflicted = await open('conflicting');
     expect(await subgraph.run(ACCEPT, { id: conflicted.id }, as(OWNER))).toMatchObject({ errors: [{ message: 'Branch cannot be merged', extensions: { code: 'METHOD_NOT_ALLOWED' } }] });
+    // The failed merge gave its claim back: the next accept is refused by git again, not by a claim.
+    expect((await db.sql`select merge_locked_at from merge_requests where id = ${conflicted.id}`)[0].mergeLockedAt).toBeNull();
     protectedBranches.delete('master');
     await subgraph.run(UPDATE, { id: conflicted.id, e: 'close' }, as(DEVELOPER));
     // `other` still has its reopened merge request: a second open one is a conflict, reopened counting as open.

@@ -21,6 +21,8 @@ export interface MergeRequestRow {
   createdAt: Date;
   updatedAt: Date;
   mergedAt: Date | null;
+  /** When an accept claimed it for a merge still running (or whose process died): null otherwise. */
+  mergeLockedAt: Date | null;
 }
 
 type Db = Sql | TransactionSql;
@@ -34,7 +36,7 @@ export async function nextIid(tx: TransactionSql, projectId: number): Promise<nu
   return row.lastIid;
 }
 
-export async function insertMergeRequest(tx: TransactionSql, values: Omit<MergeRequestRow, 'id' | 'state' | 'mergeCommitSha' | 'createdAt' | 'updatedAt' | 'mergedAt'>): Promise<MergeRequestRow> {
+export async function insertMergeRequest(tx: TransactionSql, values: Omit<MergeRequestRow, 'id' | 'state' | 'mergeCommitSha' | 'createdAt' | 'updatedAt' | 'mergedAt' | 'mergeLockedAt'>): Promise<MergeRequestRow> {
   const [row] = await tx<MergeRequestRow[]>`insert into merge_requests ${tx(values as never)} returning *`;
   return row;
 }
@@ -69,6 +71,32 @@ export async function updateMergeRequest(tx: TransactionSql, id: number, changes
   const [row] = await tx<MergeRequestRow[]>`
     update merge_requests set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
   return row;
+}
+
+/**
+ * Claims an open merge request for a merge: the claim's time when it was free (or its claim older
+ * than `staleAfterSeconds`, left by a process that died mid-merge), null when another merge holds it.
+ * The time is kept to the millisecond, so the claim reads back exactly as a Date and names itself.
+ */
+export async function claimForMerge(tx: TransactionSql, id: number, staleAfterSeconds: number): Promise<Date | null> {
+  const [row] = await tx<{ mergeLockedAt: Date }[]>`
+    update merge_requests set merge_locked_at = date_trunc('milliseconds', clock_timestamp())
+    where id = ${id} and (merge_locked_at is null or merge_locked_at < clock_timestamp() - make_interval(secs => ${staleAfterSeconds}))
+    returning merge_locked_at`;
+  return row?.mergeLockedAt ?? null;
+}
+
+/** Records the merge a claim made; undefined when the claim was lost meanwhile (taken over as stale). */
+export async function recordMerge(tx: TransactionSql, id: number, claim: Date, commitId: string): Promise<MergeRequestRow | undefined> {
+  const [row] = await tx<MergeRequestRow[]>`
+    update merge_requests set state = 'merged', merge_commit_sha = ${commitId}, merged_at = now(), merge_locked_at = null, updated_at = now()
+    where id = ${id} and merge_locked_at = ${claim} returning *`;
+  return row;
+}
+
+/** Gives a claim up (the merge failed): the merge request is open to the next accept again. */
+export async function releaseMergeClaim(sql: Db, id: number, claim: Date): Promise<void> {
+  await sql`update merge_requests set merge_locked_at = null where id = ${id} and merge_locked_at = ${claim}`;
 }
 
 export interface ListFilter {

@@ -16,6 +16,8 @@ export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: Resolve
       return mr;
     },
     targetProjectId: (mr) => mr.projectId,
+    // GitLab's locked state: an open merge request whose merge is running.
+    state: (mr) => (mr.mergeLockedAt && (mr.state === 'opened' || mr.state === 'reopened') ? 'locked' : mr.state),
     author: (mr) => ({ id: mr.authorId }),
     assignee: (mr) => (mr.assigneeId === null ? null : { id: mr.assigneeId }),
     workInProgress: (mr) => isWorkInProgress(mr.title),
