@@ -128,10 +128,16 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
     middleware(door: {
       identify: (req: Request) => RequestIdentity;
       refuse: (res: Response, retryAfterSeconds: number) => void;
-      /** Whether the answer refused the credentials; a 401 unless the door knows better. */
+      /** Whether a sign-in's answer refused its password; a 401 unless the door knows better. */
       failed?: (res: Response) => boolean;
+      /**
+       * Whether an authenticated request's answer refused its token; a 401 unless the door knows
+       * better (a 401 from a rule to a known user is not a guess).
+       */
+      refusedCredentials?: (res: Response) => boolean;
     }): RequestHandler {
       const failed = door.failed ?? ((res: Response) => res.statusCode === 401);
+      const refusedCredentials = door.refusedCredentials ?? ((res: Response) => res.statusCode === 401);
       return async (req, res, next) => {
         const refuse = (wait: number) => {
           res.setHeader('Retry-After', String(wait));
@@ -169,7 +175,7 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
           });
         } else if (credential && failuresPerIp) {
           res.on('finish', () => {
-            if (failed(res)) void failuresPerIp.take(ip);
+            if (refusedCredentials(res)) void failuresPerIp.take(ip);
           });
         }
         next();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, ErrorCode, GATEWAY_SYSTEM, PRINCIPAL_HEADER, principalLookup, signPrincipal, ANONYMOUS, type Principal, type ResponseOf } from '@hub/common';
+import { CREDENTIALS_REFUSED, DomainError, ErrorCode, GATEWAY_SYSTEM, PRINCIPAL_HEADER, principalLookup, signPrincipal, ANONYMOUS, type Principal, type ResponseOf } from '@hub/common';
 import type { Dispatcher } from 'undici';
 import { hasCredentials, type PresentedCredentials } from './credentials';
 import type { PrincipalCache } from './principal-cache';
@@ -7,11 +7,11 @@ import type { PrincipalCache } from './principal-cache';
 type IdentityAnswer = ResponseOf<typeof principalLookup>;
 
 /** An auth failure, raised before any subgraph is called; the HTTP status helps direct GraphQL users. */
-const authError = (code: ErrorCode, message: string, status: number) =>
-  new DomainError(code, message, { http: { status } });
+const authError = (code: ErrorCode, message: string, status: number, refused = false) =>
+  new DomainError(code, message, { http: { status }, ...(refused ? { [CREDENTIALS_REFUSED]: true } : {}) });
 
 /** Outcomes are cached whole, failures included, so a bad token costs one identity call per TTL. */
-type Outcome = { principal: Principal } | { error: { code: ErrorCode; message: string; status: number } };
+type Outcome = { principal: Principal } | { error: { code: ErrorCode; message: string; status: number; refused?: boolean } };
 
 /**
  * Turns presented credentials into a principal: one call to identity (user and sudo target
@@ -47,7 +47,7 @@ export function createPrincipalResolver(deps: {
 
   function decide(credentials: PresentedCredentials, answer: IdentityAnswer): Outcome {
     const { user } = answer;
-    if (!user) return { error: { code: ErrorCode.UNAUTHENTICATED, message: '401 Unauthorized', status: 401 } };
+    if (!user) return { error: { code: ErrorCode.UNAUTHENTICATED, message: '401 Unauthorized', status: 401, refused: true } };
     const self: Principal = { userId: user.id, username: user.username, isAdmin: user.isAdmin, impersonatorId: null };
     const sudo = credentials.sudo;
     // Sudo to oneself, by id or username, changes nothing and needs no admin rights.
@@ -76,7 +76,7 @@ export function createPrincipalResolver(deps: {
       const userIds = [answer.user?.id, answer.sudo?.id].filter((id): id is number => typeof id === 'number');
       deps.cache.set(key, outcome, userIds);
     }
-    if ('error' in outcome) throw authError(outcome.error.code, outcome.error.message, outcome.error.status);
+    if ('error' in outcome) throw authError(outcome.error.code, outcome.error.message, outcome.error.status, outcome.error.refused);
     return outcome.principal;
   };
 }

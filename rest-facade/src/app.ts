@@ -1,4 +1,4 @@
-import { CLIENT_BODY_LIMIT, createObservedApp, recordError, type Logger } from '@hub/common';
+import { CLIENT_BODY_LIMIT, CREDENTIALS_REFUSED, createObservedApp, recordError, type Logger } from '@hub/common';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { GatewayClient } from './gateway-client';
 import { encodeBranchNames } from './branch-paths';
@@ -20,6 +20,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       // A 502/503 names the hop that failed; its span holds the cause.
       if (error.status >= 500) recordError(error);
       if (typeof error.extensions.retryAfter === 'string') res.setHeader('Retry-After', error.extensions.retryAfter);
+      if (error.extensions[CREDENTIALS_REFUSED] === true) res.locals[CREDENTIALS_REFUSED] = true;
       res.status(error.status).json(error.body);
       return;
     }

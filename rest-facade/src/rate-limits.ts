@@ -1,3 +1,4 @@
+import { CREDENTIALS_REFUSED } from '@hub/common';
 import { credentialKey, type AbuseLimits } from '@hub/gateway';
 import type { Request, RequestHandler } from 'express';
 import { credentialHeaders } from './credentials';
@@ -67,5 +68,7 @@ export function facadeRateLimits(limits: AbuseLimits): RequestHandler {
     refuse: (res) => {
       res.status(429).json({ message: '429 Too Many Requests' });
     },
+    // The error handler marks the 401s that refused the token itself (app.ts).
+    refusedCredentials: (res) => res.statusCode === 401 && res.locals[CREDENTIALS_REFUSED] === true,
   });
 }

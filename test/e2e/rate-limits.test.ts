@@ -4,7 +4,8 @@ import { openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, REPO_ROOT } from '@hub/local';
 import { request } from 'undici';
-import { createProject, createUser, stack, unique } from '../support/api';
+import { addMember, api, createProject, createUser, eventually, stack, unique } from '../support/api';
+import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 // The limits counted in Redis, seen through replicas of the facade and the gateway started here
 // with low limits beside the stack's own (whose counts they neither spend nor read: the counts
@@ -140,6 +141,31 @@ describe('failed-authentication limits', () => {
     expectRefused(await call(facades[1], 'POST', '/api/v3/session', { body: { login: user.username, password: user.password } }), WINDOW);
     // Requests without credentials are not authentications: they go on.
     expect((await call(facades[0], 'GET', '/api/v3/projects/1')).status).not.toBe(429);
+  });
+});
+
+describe('a 401 a rule gives a known user', () => {
+  it('is no failed authentication: a developer refused an accept into a protected branch again and again keeps their address', async () => {
+    const facade = await startReplica('rest-facade', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const [owner, developer] = await Promise.all([createUser(), createUser()]);
+    const project = await createProject(owner.token);
+    await addMember(project.id, developer.id, 30);
+    const wc = await workingCopy({ 'README.md': 'base\n' });
+    ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master'));
+    await git(wc, 'checkout', '-q', '-b', 'feature');
+    await commitFiles(wc, { 'f.txt': 'f\n' }, 'feature');
+    ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'feature'));
+    // master was protected by its first push: only Masters may merge into it.
+    await eventually(async () => expect((await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true));
+    const mr = await api('POST', `/projects/${project.id}/merge_requests`, { token: developer.token, body: { source_branch: 'feature', target_branch: 'master', title: 'f' } });
+    expect(mr.status).toBe(201);
+    const answers: number[] = [];
+    for (let i = 0; i < 4; i++) answers.push((await call(facade, 'PUT', `/api/v3/projects/${project.id}/merge_request/${mr.body.id}/merge`, { token: developer.token })).status);
+    expect(answers).toEqual([401, 401, 401, 401]);
+    expect((await call(facade, 'GET', '/api/v3/user', { token: developer.token })).status).toBe(200);
+    // A refused token still counts: two, and the address is out.
+    for (let i = 0; i < 2; i++) expect((await call(facade, 'GET', '/api/v3/user', { token: unique('bad') })).status).toBe(401);
+    expectRefused(await call(facade, 'GET', '/api/v3/user', { token: developer.token }), 900);
   });
 });
 

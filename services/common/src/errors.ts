@@ -44,6 +44,12 @@ export const notFound = (what?: string) => new DomainError(ErrorCode.NOT_FOUND, 
 /** What GitLab 7.14 answered where it looked a record up with `find` (ActiveRecord::RecordNotFound, lower-case f). */
 export const recordNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
 export const forbidden = (message = '403 Forbidden') => new DomainError(ErrorCode.FORBIDDEN, message);
+/**
+ * The extension a 401 carries when the credentials themselves were refused (an unknown token, a
+ * wrong password), as opposed to a rule answering 401 to a known user (GitLab's accept without push
+ * rights): only the first counts against an address's failed-authentication budget.
+ */
+export const CREDENTIALS_REFUSED = 'credentialsRefused';
 export const unauthenticated = () => new DomainError(ErrorCode.UNAUTHENTICATED, '401 Unauthorized');
 export const missingAttribute = (attribute: string) =>
   new DomainError(ErrorCode.BAD_REQUEST, `400 (Bad request) "${attribute}" not given`);
