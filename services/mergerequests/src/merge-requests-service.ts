@@ -30,8 +30,6 @@ import { createLabelsAndMilestones } from './labels';
 
 const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
-const MERGE_TIMEOUT_MS = 5 * 60_000;
-const MERGE_CLAIM_STALE_S = (2 * MERGE_TIMEOUT_MS) / 1000;
 const SAME_BRANCH = 'You can not use same project/branch for source and target';
 const NOT_A_FORK = 'Source project is not a fork of target project';
 
@@ -51,7 +49,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
   const metadata = createLabelsAndMilestones(deps.notes);
   const ref = deps.git.unary('ref');
   // A merge's deadline; a claim older than twice that was left by a process that died mid-merge.
-  const merge = deps.git.unary('merge', MERGE_TIMEOUT_MS);
+  const merge = deps.git.unary('merge', db.MERGE_TIMEOUT_MS);
 
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
@@ -141,7 +139,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       const row = await db.findMergeRequest(tx, projectId, id, true);
       if (!row) throw mergeRequestNotFound();
       if (!OPEN_STATES.includes(row.state) || isWorkInProgress(row.title)) throw methodNotAllowed('405 Method Not Allowed');
-      const claimed = await db.claimForMerge(tx, row.id, MERGE_CLAIM_STALE_S);
+      const claimed = await db.claimForMerge(tx, row.id, db.MERGE_CLAIM_STALE_S);
       if (!claimed) throw methodNotAllowed('405 Method Not Allowed');
       return { mr: row, claim: claimed };
     });
@@ -246,7 +244,7 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       /** The state the input moves a merge request in `state` to, and the action that is. */
       // A merge request being merged is not closed under the merge (GitLab's locked state).
       const transition = (row: MergeRequestRow) =>
-        input.stateEvent === 'close' && OPEN_STATES.includes(row.state) && !row.mergeLockedAt
+        input.stateEvent === 'close' && OPEN_STATES.includes(row.state) && !db.isMerging(row)
           ? ({ state: 'closed', action: 'closed' } as const)
           : input.stateEvent === 'reopen' && row.state === 'closed'
             ? ({ state: 'reopened', action: 'reopened' } as const)

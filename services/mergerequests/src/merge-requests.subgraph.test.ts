@@ -149,6 +149,8 @@ describe('merge requests subgraph', () => {
     await db.sql`update merge_requests set merge_locked_at = now() where id = ${orphan.id}`;
     expect(errorCode(await subgraph.run(ACCEPT, { id: orphan.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
     await db.sql`update merge_requests set merge_locked_at = now() - interval '1 hour' where id = ${orphan.id}`;
+    // A stale claim locks nothing: the merge request reads open again.
+    expect((await subgraph.run(RENAME, { id: orphan.id }, as(OWNER))).data?.updateMergeRequest.state).toBe('opened');
     expect((await subgraph.run(ACCEPT, { id: orphan.id }, as(OWNER))).data?.acceptMergeRequest.state).toBe('merged');
   });
 

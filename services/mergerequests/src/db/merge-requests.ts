@@ -73,6 +73,15 @@ export async function updateMergeRequest(tx: TransactionSql, id: number, changes
   return row;
 }
 
+/** How long a merge may run (the MergeBranch call's deadline). */
+export const MERGE_TIMEOUT_MS = 5 * 60_000;
+/** A claim older than this was left by a process that died mid-merge: it may be taken over. */
+export const MERGE_CLAIM_STALE_S = (2 * MERGE_TIMEOUT_MS) / 1000;
+
+/** Whether a merge holds the merge request now (a claim not yet stale): GitLab's locked state. */
+export const isMerging = (mr: Pick<MergeRequestRow, 'mergeLockedAt'>, now = Date.now()) =>
+  mr.mergeLockedAt !== null && now - mr.mergeLockedAt.getTime() < MERGE_CLAIM_STALE_S * 1000;
+
 /**
  * Claims an open merge request for a merge: the claim's time when it was free (or its claim older
  * than `staleAfterSeconds`, left by a process that died mid-merge), null when another merge holds it.

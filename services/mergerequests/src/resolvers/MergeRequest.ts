@@ -1,6 +1,6 @@
 import { authorize } from '@hub/common';
 import { gitDomainError, gitFailureOf } from '@hub/protos';
-import { findMergeRequestById } from '../db/merge-requests';
+import { findMergeRequestById, isMerging } from '../db/merge-requests';
 import { isWorkInProgress } from '../event-attributes';
 import type { MergeRequestResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
@@ -17,7 +17,7 @@ export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: Resolve
     },
     targetProjectId: (mr) => mr.projectId,
     // GitLab's locked state: an open merge request whose merge is running.
-    state: (mr) => (mr.mergeLockedAt && (mr.state === 'opened' || mr.state === 'reopened') ? 'locked' : mr.state),
+    state: (mr) => (isMerging(mr) && (mr.state === 'opened' || mr.state === 'reopened') ? 'locked' : mr.state),
     author: (mr) => ({ id: mr.authorId }),
     assignee: (mr) => (mr.assigneeId === null ? null : { id: mr.assigneeId }),
     workInProgress: (mr) => isWorkInProgress(mr.title),
