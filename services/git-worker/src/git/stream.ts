@@ -10,14 +10,14 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
  */
 export const MIN_MESSAGE = 256 * 1024;
 
-/** Consecutive pieces gathered into messages of at least MIN_MESSAGE bytes (one piece that large goes as it is). */
-export function* messagesOf(pieces: Buffer[]): Generator<Buffer> {
+/** Consecutive pieces gathered into messages of at least `min` bytes (one piece that large goes as it is). */
+export function* messagesOf(pieces: Buffer[], min = MIN_MESSAGE): Generator<Buffer> {
   let group: Buffer[] = [];
   let size = 0;
   for (const piece of pieces) {
     group.push(piece);
     size += piece.length;
-    if (size >= MIN_MESSAGE) {
+    if (size >= min) {
       yield group.length === 1 ? group[0] : Buffer.concat(group, size);
       group = [];
       size = 0;
