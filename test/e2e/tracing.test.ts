@@ -108,6 +108,8 @@ describe('tracing across processes', () => {
   let dir: string;
   let collector: Awaited<ReturnType<typeof startCollector>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const HOOK_SECRET = `hook-secret-${randomBytes(8).toString('hex')}`;
+  const HOOK_PATH = `push?token=${HOOK_SECRET}`;
   let remoteFacade: string;
   let project: { id: number; path_with_namespace: string };
 
@@ -148,7 +150,7 @@ describe('tracing across processes', () => {
     const created = await call(stack.restUrl.replace(/\/api\/v3$/, ''), 'POST', '/projects', { name: `traced-${Date.now()}` }, setup);
     expect(created.status).toBe(201);
     project = created.body;
-    const hook = await call(stack.restUrl.replace(/\/api\/v3$/, ''), 'POST', `/projects/${project.id}/hooks`, { url: receiver.url('push'), push_events: true }, setup);
+    const hook = await call(stack.restUrl.replace(/\/api\/v3$/, ''), 'POST', `/projects/${project.id}/hooks`, { url: receiver.url(HOOK_PATH), push_events: true }, setup);
     expect(hook.status).toBe(201);
   }, 120_000);
 
@@ -171,7 +173,7 @@ describe('tracing across processes', () => {
     const caller = callerSpan();
     const committed = await commitFile(stack.restUrl.replace(/\/api\/v3$/, ''), 'embedded.txt', caller.traceparent);
     expect(committed.status).toBe(201);
-    const [delivery] = await receiver.waitFor('push', 1, 20_000);
+    const [delivery] = await receiver.waitFor(HOOK_PATH, 1, 20_000);
     // The receiver's request continues the same trace.
     expect(delivery.headers.traceparent).toMatch(new RegExp(`^00-${caller.traceId}-[0-9a-f]{16}-01$`));
 
@@ -194,6 +196,9 @@ describe('tracing across processes', () => {
     const post = byName('hooks-worker', (s) => s.kind === SPAN_KIND_CLIENT && s.name === 'POST' && s.parentSpanId === attempt[0].spanId);
     expect(post).toHaveLength(1);
     expect(delivery.headers.traceparent).toBe(`00-${caller.traceId}-${post[0].spanId}-01`);
+    // The hook's URL is the user's, secret and all: its span keeps the parameter, not the value.
+    expect(collector.raw()).toContain('push?token=REDACTED');
+    expect(collector.raw()).not.toContain(HOOK_SECRET);
 
     // The facade's log line for the request carries its trace id.
     const lines = readFileSync(join(dir, 'rest-facade.log'), 'utf8').split('\n').filter((line) => line.includes(caller.traceId)).map((line) => JSON.parse(line));

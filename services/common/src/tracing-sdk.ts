@@ -32,6 +32,23 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * not @opentelemetry/sdk-node: that one loads every exporter, metrics and logs included, for
  * ~100 ms more CPU and ~8 MiB more per process. Loaded only when an endpoint is set (tracing.ts).
  */
+/**
+ * An outgoing call's URL as its span keeps it: every query value replaced. Outgoing calls include
+ * webhook deliveries, whose URLs are the users' and often carry a secret (`?token=...`) under any
+ * name, so no value is kept, whatever the parameter.
+ */
+export function outgoingUrlAttributes(origin: string, path: string): Record<string, string> {
+  let url: URL;
+  try {
+    url = new URL(path, origin);
+  } catch {
+    return {};
+  }
+  const names = [...new Set(url.searchParams.keys())];
+  for (const name of names) url.searchParams.set(name, 'REDACTED');
+  return { 'url.full': url.toString(), 'url.query': url.search };
+}
+
 export function startTracing(options: {
   endpoint: string;
   protocol: 'http/protobuf' | 'http/json';
@@ -64,7 +81,7 @@ export function startTracing(options: {
         },
       }),
       // Background calls (relays, cache refreshes) outside any request make no root spans.
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new UndiciInstrumentation({ requireParentforSpans: true, startSpanHook: (request) => outgoingUrlAttributes(request.origin, request.path) }),
       new GrpcInstrumentation(),
     ],
   });
