@@ -128,7 +128,10 @@ export function startOutboxRelay(options: {
         if (!failing) logger.warn({ err: error, service }, 'outbox relay failed; events wait in Postgres');
         failing = true;
         await sleep(backoff);
-        backoff = Math.min(backoff * 2, 10_000);
+        // At most 2 s: a NOTIFY sent while the LISTEN connection is still reconnecting is lost,
+        // and with a 10 s cap the first events after a Postgres restart waited up to 10 s more
+        // (a project made then was unknown to membership for 8 s: its member adds answered 404).
+        backoff = Math.min(backoff * 2, 2_000);
       }
     }
   })();
