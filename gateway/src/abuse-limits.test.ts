@@ -1,53 +1,56 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@hub/common';
-import express from 'express';
-import { createAbuseLimits, credentialKey } from './abuse-limits';
+import express, { type Express, type Request } from 'express';
+import { createAbuseLimits, credentialKey, type AbuseLimitSettings, type RequestIdentity } from './abuse-limits';
 
 // With Redis away (nothing listens on port 1), the limits must neither hold requests nor let
 // everything through: each replica counts in memory until Redis is back. The limits with Redis
 // shared across replicas are in test/e2e/rate-limits.test.ts.
 
-describe('the abuse limits while Redis is away', () => {
-  const limits = createAbuseLimits(
-    'test',
-    {
-      REDIS_URL: 'redis://127.0.0.1:1',
-      RATE_LIMIT_WINDOW_S: 60,
-      RATE_LIMIT_PER_USER: 3,
-      RATE_LIMIT_PER_IP: 10,
-      AUTH_FAILURE_WINDOW_S: 60,
-      AUTH_FAILURES_PER_IP: 100,
-      AUTH_FAILURES_PER_LOGIN: 2,
-    },
-    createLogger('test', 'silent'),
-  );
+/** An app behind the limits with Redis away; `routes` adds the app's own answers, the refusal is v3's 429. */
+function limitedApp(door: string, settings: Omit<AbuseLimitSettings, 'REDIS_URL'>, identify: (req: Request) => RequestIdentity, routes: (app: Express) => void) {
+  const limits = createAbuseLimits(door, { REDIS_URL: 'redis://127.0.0.1:1', ...settings }, createLogger('test', 'silent'));
   const app = express();
   app.use(express.json());
   app.use(
     limits.middleware({
-      identify: (req) => (req.path === '/session' ? { signIn: { login: String(req.body.login) } } : { credential: req.header('private-token') }),
+      identify,
       refuse: (res) => {
         res.status(429).json({ message: '429 Too Many Requests' });
       },
     }),
   );
-  app.get('/user', (req, res) => {
-    res.status(req.header('private-token') === 'bad' ? 401 : 200).json({});
-  });
-  app.post('/session', (req, res) => {
-    res.status(req.body.password === 'right' ? 201 : 401).json({});
-  });
+  routes(app);
   const server = app.listen(0);
-  const base = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  afterAll(async () => {
-    server.close();
-    await limits.close();
-  });
+  return {
+    url: (path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    close: async () => {
+      server.close();
+      await limits.close();
+    },
+  };
+}
+
+describe('the abuse limits while Redis is away', () => {
+  const app = limitedApp(
+    'test',
+    { RATE_LIMIT_WINDOW_S: 60, RATE_LIMIT_PER_USER: 3, RATE_LIMIT_PER_IP: 10, AUTH_FAILURE_WINDOW_S: 60, AUTH_FAILURES_PER_IP: 100, AUTH_FAILURES_PER_LOGIN: 2 },
+    (req) => (req.path === '/session' ? { signIn: { login: String(req.body.login) } } : { credential: req.header('private-token') }),
+    (routes) => {
+      routes.get('/user', (req, res) => {
+        res.status(req.header('private-token') === 'bad' ? 401 : 200).json({});
+      });
+      routes.post('/session', (req, res) => {
+        res.status(req.body.password === 'right' ? 201 : 401).json({});
+      });
+    },
+  );
+  afterAll(() => app.close());
 
   const statuses = async (count: number, path: string, init: RequestInit = {}) => {
     const seen: number[] = [];
     for (let i = 0; i < count; i++) {
-      const response = await fetch(base() + path, init);
+      const response = await fetch(app.url(path), init);
       seen.push(response.status);
       if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     }
@@ -73,40 +76,19 @@ describe('the abuse limits while Redis is away', () => {
 });
 
 describe('the failure points of a sign-in that never tried its password', () => {
-  const limits = createAbuseLimits(
+  const app = limitedApp(
     'test-give-back',
-    {
-      REDIS_URL: 'redis://127.0.0.1:1',
-      RATE_LIMIT_WINDOW_S: 1,
-      RATE_LIMIT_PER_USER: 100,
-      RATE_LIMIT_PER_IP: 2,
-      AUTH_FAILURE_WINDOW_S: 60,
-      AUTH_FAILURES_PER_IP: 100,
-      AUTH_FAILURES_PER_LOGIN: 3,
+    { RATE_LIMIT_WINDOW_S: 1, RATE_LIMIT_PER_USER: 100, RATE_LIMIT_PER_IP: 2, AUTH_FAILURE_WINDOW_S: 60, AUTH_FAILURES_PER_IP: 100, AUTH_FAILURES_PER_LOGIN: 3 },
+    (req) => ({ signIn: { login: String(req.body.login) } }),
+    (routes) => {
+      routes.post('/session', (req, res) => {
+        setTimeout(() => res.status(401).json({}), Number(req.body.delay ?? 0));
+      });
     },
-    createLogger('test', 'silent'),
   );
-  const app = express();
-  app.use(express.json());
-  app.use(
-    limits.middleware({
-      identify: (req) => ({ signIn: { login: String(req.body.login) } }),
-      refuse: (res) => {
-        res.status(429).json({ message: '429 Too Many Requests' });
-      },
-    }),
-  );
-  app.post('/session', (req, res) => {
-    setTimeout(() => res.status(401).json({}), Number(req.body.delay ?? 0));
-  });
-  const server = app.listen(0);
-  const url = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/session`;
-  afterAll(async () => {
-    server.close();
-    await limits.close();
-  });
+  afterAll(() => app.close());
   const signIn = (login: string, delay = 0, signal?: AbortSignal) =>
-    fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: 'wrong', delay }), signal });
+    fetch(app.url('/session'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: 'wrong', delay }), signal });
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('go back when the request budget refused it', async () => {

@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
+import { serveOnFreePort, startServerProcess, type ServerProcess } from './server-process';
 
 /**
  * The floor a route's hops set: plain Node processes standing in for the processes the route
@@ -34,36 +32,25 @@ export interface HopFloor {
 
 /** Starts a stand-in per hop of `plan` (leaves first) and answers the URL of its front. */
 export async function startHopFloor(plan: Hop): Promise<HopFloor> {
-  const children: ChildProcess[] = [];
+  const started: ServerProcess[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((s) => s.stop()));
+  };
   const start = async (hop: Hop): Promise<string> => {
     const steps: string[][] = [];
     for (const step of hop.steps ?? []) steps.push(await Promise.all(step.map(start)));
     const config: HopConfig = { bytes: hop.bytes, steps };
-    const child = spawn(process.execPath, [__filename, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(child);
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`hop ${hop.name} exited (${code})`)));
-      createInterface({ input: child.stdout! }).once('line', (line) => resolve(Number(line)));
-    });
-    return `http://127.0.0.1:${port}/`;
+    const child = await startServerProcess(__filename, [JSON.stringify(config)], `hop ${hop.name}`);
+    started.push(child);
+    return `http://127.0.0.1:${child.port}/`;
   };
-  const url = await start(plan);
-  return {
-    url,
-    pids: children.map((c) => c.pid!),
-    stop: async () => {
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null) return resolve();
-              child.once('exit', () => resolve());
-              child.kill('SIGTERM');
-            }),
-        ),
-      );
-    },
-  };
+  try {
+    const url = await start(plan);
+    return { url, pids: started.map((s) => s.pid), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 function serve(config: HopConfig) {
@@ -87,9 +74,7 @@ function serve(config: HopConfig) {
       res.writeHead(502).end();
     }
   });
-  server.keepAliveTimeout = 65_000;
-  server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
-  process.on('SIGTERM', () => server.close(() => process.exit(0)).closeAllConnections());
+  serveOnFreePort(server);
 }
 
 if (require.main === module) serve(JSON.parse(process.argv[2]) as HopConfig);

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { serveOnFreePort, startServerProcess } from './server-process';
 
 /**
  * The one-hop ceiling: a plain Node HTTP server answering, from memory, the very bytes (body and
@@ -40,21 +38,8 @@ export interface MemoryServer {
 export async function startMemoryServer(routes: Record<string, Captured>, dir: string): Promise<MemoryServer> {
   const file = join(dir, 'memory-server.json');
   writeFileSync(file, JSON.stringify(routes));
-  const child = spawn(process.execPath, [__filename, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`memory server exited (${code})`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(Number(line)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const { port, pid, stop } = await startServerProcess(__filename, [file], 'memory server');
+  return { url: `http://127.0.0.1:${port}`, pid, stop };
 }
 
 function serve(file: string) {
@@ -72,9 +57,7 @@ function serve(file: string) {
     }
     res.writeHead(route.status, route.headers).end(route.body);
   });
-  server.keepAliveTimeout = 65_000;
-  server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
-  process.on('SIGTERM', () => server.close(() => process.exit(0)).closeAllConnections());
+  serveOnFreePort(server);
 }
 
 if (require.main === module) serve(process.argv[2]);

@@ -61,7 +61,7 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
       // The repository comes with the project; a push or clone that arrives first finds it made here.
       // Another shard reading a source asks for one that exists: a missing one is news to it, not to make.
       const repo = claims.create !== false ? await createRepository(deps, projectId, claims.defaultBranch) : repoPath(deps.root, projectId);
-      if (!existsSync(join(repo, 'HEAD'))) {
+      if (claims.create === false && !existsSync(join(repo, 'HEAD'))) {
         res.status(404).type('text/plain').send('Not Found\n');
         return;
       }
