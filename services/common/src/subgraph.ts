@@ -8,7 +8,9 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { Server } from 'node:http';
 import express, { type Express, type Router } from 'express';
 import { parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import type { compileQuery } from 'graphql-jit';
 import { INTERNAL_BODY_LIMIT } from './body-limits';
+import { compiledExecution } from './compiled-executor';
 import { DomainError, ErrorCode, isShownAsIs } from './errors';
 import { isDatabaseUnavailable, pingSql, type Sql } from './db';
 import { createObservedApp, listen } from './http-server';
@@ -62,10 +64,13 @@ export async function mountSubgraph<TContext extends { principal: Principal }>(o
   principalSecret: string;
   logger: Logger;
   createContext: (principal: Principal) => TContext;
+  /** graphql-jit's compiler, unless a test counts its calls. */
+  compile?: typeof compileQuery;
 }): Promise<ApolloServer<TContext>> {
   const { app, logger } = options;
+  const schema = buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> });
   const server = new ApolloServer<TContext>({
-    schema: buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
+    gateway: compiledExecution(schema, options.compile),
     formatError: createErrorFormatter(logger),
     includeStacktraceInErrorResponses: false,
     // Traces are for Apollo Studio, which this system does not report to, and no answer is cached
