@@ -8,7 +8,13 @@
  * `permissions` only on GET /projects/:id.
  */
 export function presentProject<T extends { forked_from_project?: unknown; owner?: unknown }>(project: T) {
-  const { forked_from_project, ...rest } = project;
-  const shown = rest.owner === null ? Object.fromEntries(Object.entries(rest).filter(([key]) => key !== 'owner')) : rest;
-  return (forked_from_project ? { ...shown, forked_from_project } : shown) as Omit<T, 'forked_from_project'>;
+  // One pass that copies the fields kept: this runs for every project of a list page, and rest
+  // patterns and Object.entries were a tenth of the facade's time on a page of 100.
+  const shown: Record<string, unknown> = {};
+  for (const key in project) {
+    if (key === 'forked_from_project' || (key === 'owner' && project.owner === null)) continue;
+    shown[key] = project[key];
+  }
+  if (project.forked_from_project) shown.forked_from_project = project.forked_from_project;
+  return shown as Omit<T, 'forked_from_project'>;
 }
