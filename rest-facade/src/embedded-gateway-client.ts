@@ -1,6 +1,5 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { GatewayRuntime } from '@hub/gateway';
-import type { GraphQLError } from 'graphql';
+import { print, type DocumentNode, type GraphQLError } from 'graphql';
 import { dataOf, type GatewayClient } from './gateway-client';
 import type { GraphQLErrorShape } from './v3-errors';
 
@@ -10,6 +9,14 @@ import type { GraphQLErrorShape } from './v3-errors';
  * the HTTP hop and the JSON encoding and parsing of every answer between the two.
  */
 export function createEmbeddedGatewayClient(runtime: GatewayRuntime): GatewayClient {
+  // Apollo Server prints a document it is handed on every call (it caches parsed documents by
+  // their text); the facade's documents are a fixed set, so each is printed once.
+  const texts = new WeakMap<DocumentNode, string>();
+  const textOf = (document: DocumentNode) => {
+    let text = texts.get(document);
+    if (text === undefined) texts.set(document, (text = print(document)));
+    return text;
+  };
   return {
     forRequest: (headers) => async (document, variables) => {
       let contextValue;
@@ -22,7 +29,7 @@ export function createEmbeddedGatewayClient(runtime: GatewayRuntime): GatewayCli
         return dataOf({ errors: [{ message, extensions } as GraphQLErrorShape] });
       }
       const response = await runtime.server.executeOperation(
-        { query: document as TypedDocumentNode<Record<string, unknown>, Record<string, unknown>>, variables: variables as Record<string, unknown> },
+        { query: textOf(document), variables: variables as Record<string, unknown> },
         { contextValue },
       );
       if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by the facade');
