@@ -184,7 +184,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         name,
         await supervise({
           name,
-          start: () => startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env, ...overrides.get(name) }, logs: options.logs, index }),
+          start: () => startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env, ...overrides.get(name) }, logs: options.logs, index, semiSpaceMiB: spec.semiSpaceMiB }),
           ready: (running) => waitReady(running, urlOf(name)),
           log: options.log,
           onStart: (running) => track(name, running, spec.entry),
@@ -235,6 +235,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           env: { ...env, ...spec.env, ...settings, [spec.portVariable]: String(replicaPort) },
           logs: options.logs,
           index,
+          semiSpaceMiB: spec.semiSpaceMiB,
         });
         replicas.push(running);
         track(running.name, running, spec.entry);
