@@ -32,6 +32,7 @@ describe('BlobService', () => {
     expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'README.md' }))).toBe('PATH_NOT_FOUND');
     expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '../..' }))).toBe('INVALID_ARGUMENT');
     expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'nope', path: '' }))).toBe('REF_NOT_FOUND');
+    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'nope', path: 'src' }))).toBe('REF_NOT_FOUND');
   });
 
   it('GetBlob: metadata first, then the bytes in chunks, for text and binary files', async () => {

@@ -17,23 +17,37 @@ const GROUP: Record<string, number> = { tree: 0, blob: 1, commit: 2 };
  */
 const sortKey = (entry: TreeEntry) => Buffer.from(entry.type === 'tree' ? `${entry.name}/` : entry.name, 'utf8');
 
-export const sortTreeEntries = (entries: TreeEntry[]): TreeEntry[] =>
-  [...entries].sort((a, b) => (GROUP[a.type] ?? 1) - (GROUP[b.type] ?? 1) || Buffer.compare(sortKey(a), sortKey(b)));
+const sortTreeEntries = (entries: TreeEntry[]): TreeEntry[] =>
+  // Each entry's key made once, not twice per comparison (a folder of 300 made about 5,000).
+  entries
+    .map((entry) => ({ entry, group: GROUP[entry.type] ?? 1, key: sortKey(entry) }))
+    .sort((a, b) => a.group - b.group || Buffer.compare(a.key, b.key))
+    .map(({ entry }) => entry);
 
-/** The entries of one folder, read as a tree object from the warm reader (a path that is not a folder is 404). */
+/**
+ * The entries of one folder, read as a tree object from the warm reader (a path that is not a
+ * folder is 404). The ref is peeled in the same lookup as the folder: one round trip to the
+ * reader for the root, two for a folder below it (its type is checked before its bytes are read,
+ * since a path may name a blob of any size).
+ */
 export const GetTreeEntries = (deps: WorkerDeps): BlobServiceHandlers['GetTreeEntries'] =>
   unary('GetTreeEntries', deps, async (request) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
-    const ref = validateRef(request.ref, 'ref_name');
+    const commit = `${validateRef(request.ref, 'ref_name')}^{commit}`;
     const path = validatePath(request.path);
     const reader = deps.readers.get(repo);
-    const commit = await reader.info(`${ref}^{commit}`);
-    if (!commit) throw gitError('REF_NOT_FOUND', 'the ref names no commit', 'ref_name');
-    const name = path === '' ? `${commit.oid}^{tree}` : `${commit.oid}:${path}`;
-    // A path may name a blob of any size: only a tree's bytes are read.
-    const found = path === '' ? null : await reader.info(name);
-    if (found && found.type !== 'tree') throw gitError('PATH_NOT_FOUND', 'no tree at this path', 'path');
-    const tree = await reader.contents(name);
-    if (!tree || tree.type !== 'tree') throw gitError('PATH_NOT_FOUND', 'no tree at this path', 'path');
+    const refNotFound = () => gitError('REF_NOT_FOUND', 'the ref names no commit', 'ref_name');
+    const pathNotFound = () => gitError('PATH_NOT_FOUND', 'no tree at this path', 'path');
+    let tree;
+    if (path === '') {
+      tree = await reader.contents(`${commit}^{tree}`);
+      if (!tree) throw refNotFound();
+    } else {
+      const found = await reader.info(`${commit}:${path}`);
+      if (!found) throw (await reader.info(commit)) ? pathNotFound() : refNotFound();
+      if (found.type !== 'tree') throw pathNotFound();
+      tree = await reader.contents(found.oid);
+    }
+    if (!tree || tree.type !== 'tree') throw pathNotFound();
     return { entries: sortTreeEntries(parseTree(Buffer.concat(tree.parts))) };
   });
