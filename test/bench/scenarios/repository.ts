@@ -203,7 +203,11 @@ async function benchContributors(ctx: BenchContext, repo: SeededRepository, api:
   const load = loaded['facade contributors, 32 connections'];
   const procs = report.processes['facade contributors, 32 connections'] ?? {};
   const peak = (name: string) => (procs[name] ? `${name} ${fmtBytes(procs[name].peakTreeRss)} (+${fmtBytes(procs[name].growth)})` : `${name} n/a`);
-  const growth = serviceGrowth(ctx, 'facade contributors, 32 connections').growth;
+  // The bound is per request: measured while requests run one at a time (the first after a push
+  // computes the whole history; a repeated one answers from the cache). At 32 connections every
+  // process's heap grows with the requests in flight, which the row shows beside it.
+  const perRequest = ['facade contributors, first request', 'facade contributors repeated'].map((label) => serviceGrowth(ctx, label)).sort((a, b) => b.growth - a.growth)[0];
+  const growth = perRequest.growth;
   const coldMs = median(cold);
   const numstat = warm['git log --numstat'];
   const shortlog = warm['git shortlog -sne'];
@@ -212,7 +216,7 @@ async function benchContributors(ctx: BenchContext, repo: SeededRepository, api:
   report.row({
     order: 9,
     path: `\`repository/contributors\` (${repo.commits.toLocaleString('en-US')} commits)`,
-    figure: `first request after a push ${fmtMs(coldMs)}, repeated ${fmtMs(repeated.p50)}; at 32 connections ${fmtRate(load.rps)} (${load.completed} answered), p99 ${fmtMs(load.p99)}, ${load.errors} errors, peak ${peak('git-worker')}, ${peak('repository')}`,
+    figure: `first request after a push ${fmtMs(coldMs)}, repeated ${fmtMs(repeated.p50)}, largest RSS growth one at a time ${perRequest.name} +${fmtBytes(growth)}; at 32 connections ${fmtRate(load.rps)} (${load.completed} answered), p99 ${fmtMs(load.p99)}, ${load.errors} errors, peak ${peak('git-worker')}, ${peak('repository')}, ${peak('rest-facade')}`,
     anchor: `\`git log --numstat\` ${fmtMs(numstat.p50)} (first: ${fmtMs(median(coldCli))}); \`git shortlog -sne\` ${fmtMs(shortlog.p50)}`,
     ratio: `${fmtRatio(coldMs / numstat.p50)} cold / ${fmtRatio(repeated.p50 / shortlog.p50)} repeated vs shortlog`,
     goal: '≤ 1.0× `git log --numstat` cold; no request grows a process by > 64 MiB',
