@@ -97,4 +97,36 @@ describe('project list totals', () => {
     );
     await expectTotalsToMatchRows(db.sql);
   });
+
+  it('page through every audience in the order of the whole list, nothing missed or repeated', async () => {
+    await mutateRandomly(db.sql, 60);
+    const all = await db.sql<{ id: number; ownerId: number | null; visibilityLevel: number; createdAt: Date }[]>`
+      select id, owner_id, visibility_level, created_at from projects`;
+    const everyThird = all.map((r) => r.id).filter((id) => id % 3 === 0);
+    const shows = (audience: ListAudience, row: (typeof all)[number]) =>
+      audience.kind === 'all' ||
+      row.ownerId === audience.userId ||
+      (audience.kind !== 'owner' && audience.memberOf.includes(row.id)) ||
+      (audience.kind === 'visible' && row.visibilityLevel >= 10);
+    for (const memberOf of [[], everyThird]) {
+      for (const userId of [1, 2, 4]) {
+        for (const audience of [{ kind: 'owner', userId }, { kind: 'member', userId, memberOf }, { kind: 'visible', userId, memberOf }] as ListAudience[]) {
+          for (const sort of ['asc', 'desc'] as const) {
+            const sign = sort === 'asc' ? 1 : -1;
+            const expected = all
+              .filter((row) => shows(audience, row))
+              .sort((a, b) => sign * (a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id))
+              .map((row) => row.id);
+            const listed: number[] = [];
+            for (let page = 1; ; page++) {
+              const { rows } = await listProjects(db.sql, { audience, orderBy: 'created_at', sort }, { page, perPage: 4, offset: (page - 1) * 4 });
+              listed.push(...rows.map((row) => row.id));
+              if (rows.length < 4) break;
+            }
+            expect({ audience, sort, listed }).toEqual({ audience, sort, listed: expected });
+          }
+        }
+      }
+    }
+  });
 });

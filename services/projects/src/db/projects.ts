@@ -212,15 +212,19 @@ export interface ListFilter {
 
 export async function listProjects(sql: Db, filter: ListFilter, window: PageWindow): Promise<{ rows: ShownProjectRow[]; total: number }> {
   const a = filter.audience;
+  const memberOf = a.kind === 'member' || a.kind === 'visible' ? a.memberOf : [];
+  // No `or id = any('{}')` for a user who is a member of nothing beyond their own projects: it
+  // would keep Postgres from reading the owner's projects in the order of their index.
+  const memberClause = memberOf.length ? sql`or id = any(${memberOf}::int[])` : sql``;
   const audience =
     a.kind === 'all'
       ? sql``
       : a.kind === 'owner'
         ? sql`and owner_id = ${a.userId}`
         : a.kind === 'member'
-          ? sql`and (owner_id = ${a.userId} or id = any(${a.memberOf}::int[]))`
-          : sql`and (visibility_level >= 10 or owner_id = ${a.userId} or id = any(${a.memberOf}::int[]))`;
-  const where = sql`where true ${audience}
+          ? sql`and (owner_id = ${a.userId} ${memberClause})`
+          : sql`and (visibility_level >= 10 or owner_id = ${a.userId} ${memberClause})`;
+  const filters = sql`
     ${filter.archived === undefined || filter.archived === null ? sql`` : sql`and archived = ${filter.archived}`}
     ${
       filter.search
@@ -230,11 +234,25 @@ export async function listProjects(sql: Db, filter: ListFilter, window: PageWind
     }
     ${filter.nameContains ? sql`and name ilike ${containsPattern(filter.nameContains)}` : sql``}
     ${filter.namespaceId !== undefined ? sql`and namespace_id = ${filter.namespaceId}` : sql``}`;
+  const where = sql`where true ${audience} ${filters}`;
   // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
   const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
   const order = (table: string): Fragment => sql`order by ${sql(`${table}.${filter.orderBy}`)} ${direction}, ${sql(`${table}.id`)} ${direction}`;
+  const page = sql`${order('projects')} limit ${window.perPage} offset ${window.offset}`;
+  // A member's own projects or those they are members of: as one `or`, Postgres reads and sorts
+  // every project the user owns before it takes a page. Each part alone reads its index in order
+  // and stops after `offset + perPage` rows; the page is taken from the union of those.
+  const upTo = window.offset + window.perPage;
+  const rowsOnPage: Fragment =
+    a.kind === 'member' && memberOf.length
+      ? sql`select * from projects where id in (
+          (select id from projects where owner_id = ${a.userId} ${filters} ${order('projects')} limit ${upTo})
+          union
+          (select id from projects where id = any(${memberOf}::int[]) ${filters} ${order('projects')} limit ${upTo})
+        ) ${page}`
+      : sql`select * from projects ${where} ${page}`;
   const [rows, total] = await Promise.all([
-    selectShown(sql, sql`select * from projects ${where} ${order('projects')} limit ${window.perPage} offset ${window.offset}`, order('p')),
+    selectShown(sql, rowsOnPage, order('p')),
     filter.search || filter.nameContains || filter.namespaceId !== undefined
       ? sql<{ count: number }[]>`select count(*)::int as count from projects ${where}`.then(([row]) => row.count)
       : countAudience(sql, a, filter.archived),
