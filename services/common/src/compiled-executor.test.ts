@@ -1,6 +1,6 @@
 import express from 'express';
 import { compileQuery } from 'graphql-jit';
-import { parse } from 'graphql';
+import { buildSchema, parse } from 'graphql';
 import { notFound } from './errors';
 import { createLogger } from './logger';
 import type { Principal } from './principal';
@@ -12,7 +12,7 @@ import { mountSubgraph } from './subgraph';
 const typeDefs = parse(`
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
   scalar DateTime
-  type Query { projects(first: Int!): [Project!]! project(id: Int!): Project, broken: Int }
+  type Query { projects(first: Int!): [Project!]! project(id: Int!): Project, broken: Int, named(text: String!): [Project!]! }
   type Project @key(fields: "id") { id: Int! name: String! tags: [String!]! owner: User createdAt: DateTime! }
   type User { id: Int! username: String! }
 `);
@@ -26,6 +26,7 @@ const resolvers = {
   Query: {
     projects: (_: unknown, { first }: { first: number }) => PROJECTS.slice(0, first),
     project: (_: unknown, { id }: { id: number }) => PROJECTS.find((project) => project.id === id) ?? Promise.reject(notFound('Project')),
+    named: (_: unknown, { text }: { text: string }) => PROJECTS.filter((project) => project.name.includes(text)),
     broken: () => {
       throw new Error('a bug, with a secret in its message');
     },
@@ -111,6 +112,26 @@ describe('subgraph execution on graphql-jit', () => {
     const result = await run(server, 'query ($n: Int!) { projects(first: $n) { id } }', { n: 'three' });
     expect(result.data).toBeUndefined();
     expect(result.errors?.[0]?.message).toMatch(/Variable "\$n" got invalid value "three"/);
+    await server.stop();
+  });
+
+  it('runs a string literal made to look like graphql-jit\'s date marker as a string, never as code', async () => {
+    const g = globalThis as { markerRan?: boolean };
+    const literal = '"__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.markerRan=true,0)"';
+    // graphql-jit by itself compiles the literal into code (if this starts failing, graphql-jit
+    // has fixed it and hasMarkerLiteral can go).
+    const bare = buildSchema('type Query { named(text: String!): Int }');
+    const compiledBare = compileQuery(bare, parse(`{ named(text: ${literal}) }`));
+    if ('query' in compiledBare) await compiledBare.query(undefined, {}, {});
+    expect(g.markerRan).toBe(true);
+    delete g.markerRan;
+
+    const server = await subgraph();
+    compile.mockClear();
+    const result = await run(server, `{ named(text: ${literal}) { id } }`);
+    expect(g.markerRan).toBeUndefined();
+    expect(result).toEqual({ data: { named: [] } });
+    expect(compile).not.toHaveBeenCalled();
     await server.stop();
   });
 });

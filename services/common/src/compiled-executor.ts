@@ -1,5 +1,5 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { execute, GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { BREAK, execute, GraphQLError, Kind, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
@@ -13,6 +13,8 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  * "gateway" that serves one fixed schema. Introspection (`__schema`, `__type`), which graphql-jit
  * does not implement, runs on graphql-js as before, and so does an operation whose variables
  * graphql-jit refused: graphql-js words that refusal as Apollo Server recognizes it (a 400).
+ * So does a document with a string literal holding one of graphql-jit's markers (see
+ * hasMarkerLiteral): the compiler writes argument literals into the code it generates.
  */
 export function compiledExecution(schema: GraphQLSchema, compile: typeof compileQuery = compileQuery): GatewayInterface {
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
@@ -24,7 +26,7 @@ export function compiledExecution(schema: GraphQLSchema, compile: typeof compile
     const key = operationName ?? '';
     let query = byName.get(key);
     if (query === undefined) {
-      const result = asksForIntrospection(operation) ? null : compile(schema, document, operationName ?? undefined);
+      const result = asksForIntrospection(operation) || hasMarkerLiteral(document) ? null : compile(schema, document, operationName ?? undefined);
       // A document graphql-jit refuses (Apollo Server validated it already) runs on graphql-js.
       query = result && isCompiledQuery(result) ? result : null;
       byName.set(key, query);
@@ -68,6 +70,25 @@ function asksForIntrospection(operation: OperationDefinitionNode): boolean {
   return operation.selectionSet.selections.some(
     (selection) => selection.kind !== 'Field' || selection.name.value === '__schema' || selection.name.value === '__type',
   );
+}
+
+/**
+ * Whether a string literal in the document holds graphql-jit's marker prefix. graphql-jit writes
+ * an operation's argument literals into the function it compiles as JSON, then turns JSON
+ * strings that begin with its (published) date marker into `new Date(<the rest>)`: a literal
+ * made to begin with that marker would run the rest as code. Callers of the gateway write
+ * literals of their own, which the query planner passes on to the subgraphs.
+ */
+function hasMarkerLiteral(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    [Kind.STRING]: (node) => {
+      if (!node.value.includes('__MAGIC_')) return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 /**
