@@ -195,6 +195,9 @@ describe('membership subgraph', () => {
     it('gives a group member their level on the group\'s projects, without being in the project team', async () => {
       expect(await access(DEVELOPER, 600)).toMatchObject({ memberLevel: null, groupLevel: 30 });
       expect(await access(STRANGER, 600)).toMatchObject({ memberLevel: null, groupLevel: null });
+      // The group's projects are in their member list (GET /projects), not in a stranger's.
+      expect(await memberProjectIds(db.sql, DEVELOPER)).toContain(600);
+      expect(await memberProjectIds(db.sql, STRANGER)).not.toContain(600);
       expect((await subgraph.run(UPDATE_G, { g: GROUP, u: DEVELOPER, l: 40 }, userPrincipal(OWNER))).data?.updateGroupMember.accessLevel).toBe(40);
       expect(await access(DEVELOPER, 600)).toMatchObject({ groupLevel: 40 });
       expect(errorCode(await subgraph.run(UPDATE_G, { g: GROUP, u: STRANGER, l: 20 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
@@ -204,6 +207,7 @@ describe('membership subgraph', () => {
       expect((await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER))).data?.removeGroupMember.accessLevel).toBe(40);
       expect(errorCode(await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
       expect(await access(DEVELOPER, 600)).toMatchObject({ groupLevel: null });
+      expect(await memberProjectIds(db.sql, DEVELOPER)).not.toContain(600);
     });
 
     it('a deleted group loses its members and is not revived by a late creation event', async () => {
