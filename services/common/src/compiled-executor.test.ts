@@ -134,4 +134,22 @@ describe('subgraph execution on graphql-jit', () => {
     expect(compile).not.toHaveBeenCalled();
     await server.stop();
   });
+
+  it('runs a document graphql-jit cannot compile on graphql-js, and tries to compile it once', async () => {
+    const failing = jest.fn(() => {
+      throw new Error('graphql-jit cannot compile this');
+    }) as unknown as jest.MockedFunction<typeof compileQuery>;
+    const server = await mountSubgraph<{ principal: Principal }>({
+      compile: failing,
+      app: express(),
+      typeDefs,
+      resolvers,
+      principalSecret: 'secret',
+      logger: createLogger('compiled-executor-test', 'silent'),
+      createContext: (principal) => ({ principal }),
+    });
+    for (let i = 0; i < 2; i++) expect(await run(server, '{ project(id: 2) { name } }')).toEqual({ data: { project: { name: 'p2' } } });
+    expect(failing).toHaveBeenCalledTimes(1);
+    await server.stop();
+  });
 });

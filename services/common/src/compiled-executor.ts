@@ -26,9 +26,15 @@ export function compiledExecution(schema: GraphQLSchema, compile: typeof compile
     const key = operationName ?? '';
     let query = byName.get(key);
     if (query === undefined) {
-      const result = asksForIntrospection(operation) || hasMarkerLiteral(document) ? null : compile(schema, document, operationName ?? undefined);
-      // A document graphql-jit refuses (Apollo Server validated it already) runs on graphql-js.
-      query = result && isCompiledQuery(result) ? result : null;
+      // A document graphql-jit refuses or fails on (Apollo Server validated it already) runs on
+      // graphql-js, and is not tried again.
+      query = null;
+      try {
+        const result = asksForIntrospection(operation) || hasMarkerLiteral(document) ? null : compile(schema, document, operationName ?? undefined);
+        if (result && isCompiledQuery(result)) query = result;
+      } catch {
+        // graphql-js below
+      }
       byName.set(key, query);
     }
     return query;

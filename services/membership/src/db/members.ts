@@ -74,11 +74,11 @@ export async function deleteMember(tx: TransactionSql, projectId: number, userId
   return row;
 }
 
-/** The live projects a user is in, as a project member or through a group, other than their own. */
 /**
- * The projects a user reaches as a member: of the project, or of its group. The user's groups are
- * read first (an array the planner cannot mistake for a large join): joined, Postgres scanned all
- * of project_facts when the user owned most of it (10 ms at 100,000 projects, 0.1 ms this way).
+ * The live projects a user is in, as a project member or through a group, other than their own.
+ * The user's groups are read first (an array the planner cannot mistake for a large join):
+ * joined, Postgres scanned all of project_facts when the user owned most of it (10 ms at 100,000
+ * projects, 0.1 ms this way).
  */
 export async function memberProjectIds(sql: Db, userId: number): Promise<number[]> {
   const rows = await sql<{ projectId: number }[]>`
