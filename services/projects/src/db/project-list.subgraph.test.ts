@@ -98,6 +98,16 @@ describe('project list totals', () => {
     await expectTotalsToMatchRows(db.sql);
   });
 
+  it('are exact after a write from a session of another search path (an operator, a bulk copy)', async () => {
+    const [{ schema }] = await db.sql<{ schema: string }[]>`select current_schema() as schema`;
+    await db.sql.begin(async (tx) => {
+      await tx`set local search_path to public`;
+      await tx.unsafe(`insert into "${schema}".projects (namespace_id, namespace_path, namespace_name, owner_id, creator_id, name, path, visibility_level)
+        values (1, 'ns', 'ns', 1, 1, 'elsewhere', 'elsewhere', 20)`);
+    });
+    await expectTotalsToMatchRows(db.sql);
+  });
+
   it('page through every audience in the order of the whole list, nothing missed or repeated', async () => {
     await mutateRandomly(db.sql, 60);
     const all = await db.sql<{ id: number; ownerId: number | null; visibilityLevel: number; createdAt: Date }[]>`
