@@ -4,6 +4,7 @@ import { buildSchema, parse } from 'graphql';
 import { notFound } from './errors';
 import { createLogger } from './logger';
 import type { Principal } from './principal';
+import { DateTimeScalar } from './scalars';
 import { mountSubgraph } from './subgraph';
 
 // Subgraphs execute on graphql-jit (compiled-executor.ts); these pin what callers rely on from
@@ -22,7 +23,7 @@ const PROJECTS = [1, 2, 3].map((id) => ({ id, name: `p${id}`, tags: id === 2 ? [
 const compile = jest.fn(compileQuery) as unknown as jest.MockedFunction<typeof compileQuery>;
 
 const resolvers = {
-  DateTime: new (require('graphql').GraphQLScalarType)({ name: 'DateTime', serialize: (value: Date) => value.toISOString() }),
+  DateTime: DateTimeScalar,
   Query: {
     projects: (_: unknown, { first }: { first: number }) => PROJECTS.slice(0, first),
     project: (_: unknown, { id }: { id: number }) => PROJECTS.find((project) => project.id === id) ?? Promise.reject(notFound('Project')),
@@ -36,9 +37,9 @@ const resolvers = {
   },
 };
 
-async function subgraph() {
+async function subgraph(compileWith: typeof compileQuery = compile) {
   return mountSubgraph<{ principal: Principal }>({
-    compile,
+    compile: compileWith,
     app: express(),
     typeDefs,
     resolvers,
@@ -139,15 +140,7 @@ describe('subgraph execution on graphql-jit', () => {
     const failing = jest.fn(() => {
       throw new Error('graphql-jit cannot compile this');
     }) as unknown as jest.MockedFunction<typeof compileQuery>;
-    const server = await mountSubgraph<{ principal: Principal }>({
-      compile: failing,
-      app: express(),
-      typeDefs,
-      resolvers,
-      principalSecret: 'secret',
-      logger: createLogger('compiled-executor-test', 'silent'),
-      createContext: (principal) => ({ principal }),
-    });
+    const server = await subgraph(failing);
     for (let i = 0; i < 2; i++) expect(await run(server, '{ project(id: 2) { name } }')).toEqual({ data: { project: { name: 'p2' } } });
     expect(failing).toHaveBeenCalledTimes(1);
     await server.stop();

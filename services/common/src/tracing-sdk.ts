@@ -25,14 +25,6 @@ const REDACTED_QUERY_PARAMS = [
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * The tracer provider with the instrumentations this system needs: incoming HTTP (express
- * servers), outgoing HTTP through undici (subgraph fetches, internal calls, hook deliveries),
- * and gRPC both ways (the git worker). Postgres and Redis hops are traced by hand
- * (trace-context.ts). Traces only: metrics stay on /metrics and logs on stdout. The provider,
- * not @opentelemetry/sdk-node: that one loads every exporter, metrics and logs included, for
- * ~100 ms more CPU and ~8 MiB more per process. Loaded only when an endpoint is set (tracing.ts).
- */
-/**
  * An outgoing call's URL as its span keeps it: every query value replaced. Outgoing calls include
  * webhook deliveries, whose URLs are the users' and often carry a secret (`?token=...`) under any
  * name, so no value is kept, whatever the parameter.
@@ -49,6 +41,14 @@ export function outgoingUrlAttributes(origin: string, path: string): Record<stri
   return { 'url.full': url.toString(), 'url.query': url.search };
 }
 
+/**
+ * The tracer provider with the instrumentations this system needs: incoming HTTP (express
+ * servers), outgoing HTTP through undici (subgraph fetches, internal calls, hook deliveries),
+ * and gRPC both ways (the git worker). Postgres and Redis hops are traced by hand
+ * (trace-context.ts). Traces only: metrics stay on /metrics and logs on stdout. The provider,
+ * not @opentelemetry/sdk-node: that one loads every exporter, metrics and logs included, for
+ * ~100 ms more CPU and ~8 MiB more per process. Loaded only when an endpoint is set (tracing.ts).
+ */
 export function startTracing(options: {
   endpoint: string;
   protocol: 'http/protobuf' | 'http/json';

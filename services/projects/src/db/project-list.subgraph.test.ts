@@ -110,8 +110,10 @@ describe('project list totals', () => {
 
   it('page through every audience in the order of the whole list, nothing missed or repeated', async () => {
     await mutateRandomly(db.sql, 60);
-    const all = await db.sql<{ id: number; ownerId: number | null; visibilityLevel: number; createdAt: Date }[]>`
-      select id, owner_id, visibility_level, created_at from projects`;
+    // created_at in microseconds, as Postgres orders it (a Date keeps milliseconds: two rows made
+    // in the same millisecond would tie here and not there).
+    const all = await db.sql<{ id: number; ownerId: number | null; visibilityLevel: number; createdUs: number }[]>`
+      select id, owner_id, visibility_level, (extract(epoch from created_at) * 1000000)::float8 as created_us from projects`;
     const everyThird = all.map((r) => r.id).filter((id) => id % 3 === 0);
     const shows = (audience: ListAudience, row: (typeof all)[number]) =>
       audience.kind === 'all' ||
@@ -125,7 +127,7 @@ describe('project list totals', () => {
             const sign = sort === 'asc' ? 1 : -1;
             const expected = all
               .filter((row) => shows(audience, row))
-              .sort((a, b) => sign * (a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id))
+              .sort((a, b) => sign * (a.createdUs - b.createdUs || a.id - b.id))
               .map((row) => row.id);
             const listed: number[] = [];
             for (let page = 1; ; page++) {
