@@ -1,6 +1,6 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { INTERNAL_BODY_LIMIT } from '@hub/common';
-import { loadGitProtos } from '@hub/protos';
+import { loadGitProtos, withBytesSerializers } from '@hub/protos';
 import { GetBlob } from './blob/get-blob';
 import { GetRawBlob } from './blob/get-raw-blob';
 import { GetTreeEntries } from './blob/get-tree-entries';
@@ -32,7 +32,8 @@ export function createGrpcServer(deps: WorkerDeps): Server {
   const protos = loadGitProtos();
   // A file written through the API arrives as one message: accept what the facade let in.
   const server = new Server({ 'grpc.max_send_message_length': 16 * 1024 * 1024, 'grpc.max_receive_message_length': INTERNAL_BODY_LIMIT });
-  server.addService(protos.RepositoryService.service, {
+  // Every service's streamed bytes are encoded without a new buffer per message (withBytesSerializers).
+  server.addService(withBytesSerializers(protos.RepositoryService.service), {
     CreateRepository: CreateRepository(deps),
     DeleteRepository: DeleteRepository(deps),
     ForkRepository: ForkRepository(deps),
@@ -40,7 +41,7 @@ export function createGrpcServer(deps: WorkerDeps): Server {
     RepositoryInfo: RepositoryInfo(deps),
     GetArchive: GetArchive(deps),
   });
-  server.addService(protos.RefService.service, {
+  server.addService(withBytesSerializers(protos.RefService.service), {
     ListBranches: ListBranches(deps),
     FindBranch: FindBranch(deps),
     ListTags: ListTags(deps),
@@ -49,21 +50,21 @@ export function createGrpcServer(deps: WorkerDeps): Server {
     CreateBranch: CreateBranch(deps),
     DeleteBranch: DeleteBranch(deps),
   });
-  server.addService(protos.BlobService.service, {
+  server.addService(withBytesSerializers(protos.BlobService.service), {
     GetTreeEntries: GetTreeEntries(deps),
     GetBlob: GetBlob(deps),
     GetRawBlob: GetRawBlob(deps),
   });
-  server.addService(protos.DiffService.service, {
+  server.addService(withBytesSerializers(protos.DiffService.service), {
     CompareRefs: CompareRefs(deps),
     ListContributors: ListContributors(deps),
   });
-  server.addService(protos.MergeService.service, {
+  server.addService(withBytesSerializers(protos.MergeService.service), {
     CheckMergeability: CheckMergeability(deps),
     MergeBranch: MergeBranch(deps),
     MergeRequestDiffs: MergeRequestDiffs(deps),
   });
-  server.addService(protos.CommitService.service, {
+  server.addService(withBytesSerializers(protos.CommitService.service), {
     ListCommits: ListCommits(deps),
     CommitDiff: CommitDiff(deps),
     CommitFile: CommitFile(deps),

@@ -45,6 +45,11 @@ describe('BlobService', () => {
     expect(bytesOf(bin).equals(binary)).toBe(true);
   });
 
+  it('GetBlob: parallel streams of a large file each arrive whole (every call encodes into one shared scratch buffer)', async () => {
+    const streams = await Promise.all(Array.from({ length: 6 }, () => collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'bin/data.bin' })));
+    for (const messages of streams) expect(bytesOf(messages).equals(binary)).toBe(true);
+  });
+
   it('GetBlob: missing files and hostile paths', async () => {
     expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'missing.txt' }))).toBe('PATH_NOT_FOUND');
     expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: '../../etc/passwd' }))).toBe('INVALID_ARGUMENT');
