@@ -3,7 +3,8 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**
  * The largest encoding kept in the shared scratch buffer; a larger message is encoded by
- * protobufjs as before (nothing that size is sent today: the worker's messages are 32-256 KiB).
+ * protobufjs as before (nothing that size is sent today: the worker's messages are 32 KiB to a
+ * few hundred).
  */
 const SCRATCH_LIMIT = 1024 * 1024;
 
