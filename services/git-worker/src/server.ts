@@ -1,4 +1,4 @@
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { INTERNAL_BODY_LIMIT } from '@hub/common';
 import { loadGitProtos, withBytesSerializers } from '@hub/protos';
 import { GetBlob } from './blob/get-blob';
@@ -32,8 +32,9 @@ export function createGrpcServer(deps: WorkerDeps): Server {
   const protos = loadGitProtos();
   // A file written through the API arrives as one message: accept what the facade let in.
   const server = new Server({ 'grpc.max_send_message_length': 16 * 1024 * 1024, 'grpc.max_receive_message_length': INTERNAL_BODY_LIMIT });
-  // Every service's streamed bytes are encoded without a new buffer per message (withBytesSerializers).
-  server.addService(withBytesSerializers(protos.RepositoryService.service), {
+  // Every service goes through here so that none misses the streamed-bytes encoder.
+  const add = (service: ServiceDefinition, handlers: UntypedServiceImplementation) => server.addService(withBytesSerializers(service), handlers);
+  add(protos.RepositoryService.service, {
     CreateRepository: CreateRepository(deps),
     DeleteRepository: DeleteRepository(deps),
     ForkRepository: ForkRepository(deps),
@@ -41,7 +42,7 @@ export function createGrpcServer(deps: WorkerDeps): Server {
     RepositoryInfo: RepositoryInfo(deps),
     GetArchive: GetArchive(deps),
   });
-  server.addService(withBytesSerializers(protos.RefService.service), {
+  add(protos.RefService.service, {
     ListBranches: ListBranches(deps),
     FindBranch: FindBranch(deps),
     ListTags: ListTags(deps),
@@ -50,21 +51,21 @@ export function createGrpcServer(deps: WorkerDeps): Server {
     CreateBranch: CreateBranch(deps),
     DeleteBranch: DeleteBranch(deps),
   });
-  server.addService(withBytesSerializers(protos.BlobService.service), {
+  add(protos.BlobService.service, {
     GetTreeEntries: GetTreeEntries(deps),
     GetBlob: GetBlob(deps),
     GetRawBlob: GetRawBlob(deps),
   });
-  server.addService(withBytesSerializers(protos.DiffService.service), {
+  add(protos.DiffService.service, {
     CompareRefs: CompareRefs(deps),
     ListContributors: ListContributors(deps),
   });
-  server.addService(withBytesSerializers(protos.MergeService.service), {
+  add(protos.MergeService.service, {
     CheckMergeability: CheckMergeability(deps),
     MergeBranch: MergeBranch(deps),
     MergeRequestDiffs: MergeRequestDiffs(deps),
   });
-  server.addService(withBytesSerializers(protos.CommitService.service), {
+  add(protos.CommitService.service, {
     ListCommits: ListCommits(deps),
     CommitDiff: CommitDiff(deps),
     CommitFile: CommitFile(deps),
