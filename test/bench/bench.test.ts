@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fastImportStream, MIB } from './seed/fast-import';
+import { parseOptions } from './options';
 import { fmtBytes, fmtRatio, markdownTable, verdict } from './report';
 import { median, percentile } from './stats';
 
@@ -47,6 +48,13 @@ describe('bench', () => {
     expect(median([4, 1, 2, 3])).toBe(2.5);
     expect(percentile([5, 1, 4, 2, 3], 99)).toBe(5);
     expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
+  });
+
+  it('runs the scenarios --only names, and refuses a name it does not know', () => {
+    expect(parseOptions([]).only).toEqual([]);
+    expect(parseOptions(['--quick', '--only', 'projects,repository']).only).toEqual(['projects', 'repository']);
+    expect(() => parseOptions(['--only', 'projects,tags'])).toThrow('--only wants some of projects, repository, webhooks');
+    expect(() => parseOptions(['--only'])).toThrow('--only wants');
   });
 
   it('escapes pipes in table cells', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CONFIG_TABLE } from '@hub/common';
 import { REPO_ROOT, startStack, type Stack } from '@hub/local';
 import { closeProbes } from './measure';
-import { commandLine, parseOptions } from './options';
+import { commandLine, parseOptions, SCENARIOS } from './options';
 import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
 import { Runner } from './runner';
 import { ProcessSampler, type ProcessRoot } from './sampler';
@@ -118,12 +118,13 @@ async function main() {
       log,
     };
     log(`${options.connections} connections, ${options.rounds} round(s) of ${options.duration} s per target (medians), after a 2 s warm-up each; one-at-a-time for ${options.serialSeconds} s per round`);
-    const scenarios: Array<[string, () => Promise<void>]> = [
+    const scenarios: Array<[(typeof SCENARIOS)[number], () => Promise<void>]> = [
       ['projects', () => benchProjects(ctx)],
       ['repository', () => benchRepository(ctx, { commits: options.commits, headMiB: options.headMiB, historyMiB: options.historyMiB })],
       ['webhooks', () => benchHooks(ctx)],
     ];
     for (const [name, run] of scenarios) {
+      if (options.only.length && !options.only.includes(name)) continue;
       log(`\n== ${name}`);
       try {
         await run();

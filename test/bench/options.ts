@@ -16,6 +16,20 @@ export interface BenchOptions {
   commits: number;
   headMiB: number;
   historyMiB: number;
+  /** Scenarios to run (`--only projects,repository`), all when empty: a shorter loop while working on one path. */
+  only: string[];
+}
+
+/** The scenarios of a run, in the order they run. */
+export const SCENARIOS = ['projects', 'repository', 'webhooks'] as const;
+
+function scenariosOf(argv: string[]): string[] {
+  const i = argv.indexOf('--only');
+  if (i < 0) return [];
+  const names = (argv[i + 1] ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (!names.length || unknown.length) throw new Error(`--only wants some of ${SCENARIOS.join(', ')}, got ${argv[i + 1]}`);
+  return names;
 }
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -38,6 +52,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     commits: arg('commits', 2_500),
     headMiB: arg('head-mib', 25),
     historyMiB: arg('history-mib', 10),
+    only: scenariosOf(argv),
   };
 }
 

@@ -15,7 +15,12 @@ export async function startServerProcess(script: string, args: string[], what: s
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(Number(line)));
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      resolve(Number(line));
+      // Anything it prints later (a stand-in's error log) goes to our stderr, under its name.
+      lines.on('line', (later) => process.stderr.write(`${what}: ${later}\n`));
+    });
   });
   return {
     port,

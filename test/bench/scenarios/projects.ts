@@ -1,9 +1,14 @@
 import { capture, startMemoryServer } from '../anchors/memory-server';
+import { assertSameAnswer, startPartsFloor } from '../anchors/parts-floor';
 import { httpProbe } from '../measure';
 import { facadeOperation } from '../operations';
 import { fmtMs, fmtRate, fmtRatio, verdict } from '../report';
 import { ProjectSeeder } from '../seed/projects';
 import type { BenchContext } from './context';
+
+/** The same route on the parts floor (anchors/parts-floor.ts): what the named parts alone allow. */
+const partsFloorNote = (floor: { rps: number; p50: number; p99: number }) =>
+  `parts floor (the same parts, subgraph answers replayed from memory) ${fmtRate(floor.rps)}, p50 ${fmtMs(floor.p50)}, p99 ${fmtMs(floor.p99)}`;
 
 /**
  * GET /projects/:id and the 100-per-page list against a plain Node server answering the same
@@ -33,7 +38,14 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
       ctx.work,
     );
     ctx.sample('memory-anchor', memory.pid);
+    const floor = await startPartsFloor(stack).catch(async (error) => {
+      await memory.stop();
+      throw error;
+    });
+    for (const { name, pid } of floor.pids) ctx.sample(name, pid);
     try {
+      await assertSameAnswer(stack.restUrl, floor, projectPath, auth);
+      await assertSameAnswer(stack.restUrl, floor, listPath, auth);
       const gatewayBody = JSON.stringify({ query: facadeOperation('projects.graphql', 'GetProject'), variables: { id: projectId } });
       const check = await fetch(stack.graphqlUrl, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: gatewayBody });
       const checked = (await check.json()) as { data?: { project?: { id: number } }; errors?: unknown };
@@ -41,15 +53,17 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
       const one = await runner.load([
         { name: 'facade GET /projects/:id', load: { url: stack.restUrl + projectPath, headers: auth } },
         { name: 'memory anchor GET /projects/:id', load: { url: `${memory.url}/api/v3${projectPath}` } },
+        { name: 'parts floor GET /projects/:id', load: { url: floor.restUrl + projectPath, headers: auth } },
         { name: 'gateway GetProject', load: { url: stack.graphqlUrl, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: gatewayBody } },
       ]);
       const facade = one['facade GET /projects/:id'];
       const anchor = one['memory anchor GET /projects/:id'];
       const gateway = one['gateway GetProject'];
+      const facadeFloor = one['parts floor GET /projects/:id'];
       report.row({
         order: 1,
         path: '`GET /projects/:id`',
-        figure: `${fmtRate(facade.rps)}, p50 ${fmtMs(facade.p50)}, p99 ${fmtMs(facade.p99)}, ${facade.errors} errors`,
+        figure: `${fmtRate(facade.rps)}, p50 ${fmtMs(facade.p50)}, p99 ${fmtMs(facade.p99)}, ${facade.errors} errors; ${partsFloorNote(facadeFloor)}`,
         anchor: `plain Node server, same bytes: ${fmtRate(anchor.rps)}`,
         ratio: fmtRatio(facade.rps / anchor.rps),
         goal: '≥ 1,500 req/s, p99 ≤ 25 ms',
@@ -68,20 +82,22 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
       const list = await runner.load([
         { name: `facade list page (${options.listProjects} projects)`, load: { url: stack.restUrl + listPath, headers: auth } },
         { name: 'memory anchor list page', load: { url: `${memory.url}/api/v3${listPath}` } },
+        { name: 'parts floor list page', load: { url: floor.restUrl + listPath, headers: auth } },
       ]);
       const ours = list[`facade list page (${options.listProjects} projects)`];
       const plain = list['memory anchor list page'];
+      const listFloor = list['parts floor list page'];
       report.row({
         order: 2,
         path: `\`GET /projects?per_page=100\` (${options.listProjects.toLocaleString('en-US')} projects)`,
-        figure: `${fmtRate(ours.rps)}, p50 ${fmtMs(ours.p50)}, p99 ${fmtMs(ours.p99)}, ${ours.errors} errors`,
+        figure: `${fmtRate(ours.rps)}, p50 ${fmtMs(ours.p50)}, p99 ${fmtMs(ours.p99)}, ${ours.errors} errors; ${partsFloorNote(listFloor)}`,
         anchor: `same bytes from memory: ${fmtRate(plain.rps)}`,
         ratio: fmtRatio(ours.rps / plain.rps),
         goal: '≥ 500 req/s, p99 ≤ 150 ms',
         verdict: verdict(ours.rps >= 500, ours.p99 <= 150, ours.errors === 0),
       });
     } finally {
-      await memory.stop();
+      await Promise.all([memory.stop(), floor.stop()]);
     }
 
     const at1k = small['list page 1 @ 1,000 projects'];

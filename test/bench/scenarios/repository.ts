@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitCli } from '../anchors/git-cli';
 import { startHopFloor, type Hop, type HopFloor } from '../anchors/hop-floor';
+import { assertSameAnswer, startPartsFloor, type PartsFloor } from '../anchors/parts-floor';
 import { startCgiAnchors, type CgiAnchors } from '../anchors/lighttpd';
 import { commandProbe, httpProbe, type Probe, type SerialFigures } from '../measure';
 import { fmtBytes, fmtMBps, fmtMs, fmtRate, fmtRatio, verdict } from '../report';
@@ -98,14 +99,23 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
 
   // The floor each route's hops set (plain Node stand-ins, same calls, same answer sizes): where it
   // is slower than the git CLI already, the ratio cannot reach the target with these parts.
+  const treePath = `/projects/${repo.projectId}/repository/tree?ref_name=${repo.head}`;
+  const comparePath = `/projects/${repo.projectId}/repository/compare?from=${repo.compareFrom}&to=${repo.head}`;
   const floors = await startFloors(auth, {
     raw: rawUrl,
     blob: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`,
-    tree: `${api}/tree?ref_name=${repo.head}`,
-    compare: `${api}/compare?from=${repo.compareFrom}&to=${repo.head}`,
+    tree: stack.restUrl + treePath,
+    compare: stack.restUrl + comparePath,
   });
+  // And the floor of the parts themselves (the same processes' HTTP and GraphQL layers, subgraph
+  // answers replayed from memory) for the two reads whose hop floor is far below their time.
+  let parts: PartsFloor | null = null;
   let serial: Record<string, SerialFigures>;
   try {
+    parts = await startPartsFloor(stack);
+    for (const { name, pid } of parts.pids) ctx.sample(name, pid);
+    await assertSameAnswer(stack.restUrl, parts, treePath, auth);
+    await assertSameAnswer(stack.restUrl, parts, comparePath, auth);
     serial = await runner.serial([
       { name: 'facade raw_blobs one at a time', probe: httpProbe(rawUrl, auth) },
       { name: 'git cat-file -p <blob>', probe: cli.rawBlob(repo.assetBlob) },
@@ -113,21 +123,26 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
       { name: 'facade blobs/:sha?filepath= one at a time', probe: httpProbe(`${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, auth) },
       { name: 'git cat-file -p <commit>:<path>', probe: cli.blobAtPath(repo.head, repo.assetPath) },
       { name: 'hop floor blobs', probe: httpProbe(floors.blob.url) },
-      { name: 'facade tree root one at a time', probe: httpProbe(`${api}/tree?ref_name=${repo.head}`, auth) },
+      { name: 'facade tree root one at a time', probe: httpProbe(stack.restUrl + treePath, auth) },
       { name: 'git ls-tree <commit>', probe: cli.tree(repo.head) },
       { name: 'hop floor tree', probe: httpProbe(floors.tree.url) },
-      { name: 'facade compare 100 commits', probe: httpProbe(`${api}/compare?from=${repo.compareFrom}&to=${repo.head}`, auth) },
+      { name: 'parts floor tree', probe: httpProbe(parts.restUrl + treePath, auth) },
+      { name: 'facade compare 100 commits', probe: httpProbe(stack.restUrl + comparePath, auth) },
       { name: 'git diff + git log (100 commits)', probe: cli.compare(repo.compareFrom, repo.head) },
       { name: 'hop floor compare', probe: httpProbe(floors.compare.url) },
+      { name: 'parts floor compare', probe: httpProbe(parts.restUrl + comparePath, auth) },
     ]);
   } finally {
-    await Promise.all(Object.values(floors).map((f) => f.stop()));
+    await Promise.all([...Object.values(floors).map((f) => f.stop()), parts?.stop()]);
   }
   const floorNote = (floor: SerialFigures, anchor: SerialFigures) =>
     `; hop floor (the same hops, no work) ${fmtMs(floor.p50)} = ${fmtRatio(floor.p50 / anchor.p50)} the anchor`;
   ratioRow(5, '`raw_blobs/:sha`, one at a time', serial['facade raw_blobs one at a time'], '`git cat-file -p`', serial['git cat-file -p <blob>'], 1.0, floorNote(serial['hop floor raw_blobs'], serial['git cat-file -p <blob>']));
-  ratioRow(7, '`repository/tree` root, one at a time', serial['facade tree root one at a time'], '`git ls-tree`', serial['git ls-tree <commit>'], 1.0, floorNote(serial['hop floor tree'], serial['git ls-tree <commit>']));
-  ratioRow(8, '`repository/compare` over 100 commits', serial['facade compare 100 commits'], '`git diff` + `git log`', serial['git diff + git log (100 commits)'], 1.5, floorNote(serial['hop floor compare'], serial['git diff + git log (100 commits)']));
+  const partsNote = (floor: SerialFigures, anchor: SerialFigures) =>
+    `; parts floor (the same parts, subgraph answers replayed from memory) ${fmtMs(floor.p50)} = ${fmtRatio(floor.p50 / anchor.p50)} the anchor`;
+  const [lsTree, diffLog] = [serial['git ls-tree <commit>'], serial['git diff + git log (100 commits)']];
+  ratioRow(7, '`repository/tree` root, one at a time', serial['facade tree root one at a time'], '`git ls-tree`', lsTree, 1.0, floorNote(serial['hop floor tree'], lsTree) + partsNote(serial['parts floor tree'], lsTree));
+  ratioRow(8, '`repository/compare` over 100 commits', serial['facade compare 100 commits'], '`git diff` + `git log`', diffLog, 1.5, floorNote(serial['hop floor compare'], diffLog) + partsNote(serial['parts floor compare'], diffLog));
 
   const blobLoad = await runner.load([{ name: 'facade blobs/:sha?filepath= 1 MiB', load: { url: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, headers: auth } }]);
   const blob32 = blobLoad['facade blobs/:sha?filepath= 1 MiB'];
