@@ -36,6 +36,14 @@ describe('replay subgraph', () => {
     expect(asked[0].variables).toEqual({ id: '1' });
   });
 
+  it('gives each recorded entity the type its representation named', async () => {
+    const answer = createRecorder(async () => ({ _entities: [{ id: 1 }, null, { id: 3, __typename: 'B' }] }));
+    const operation = parse('query Q($representations: [_Any!]!) { _entities(representations: $representations) { ... on A { id } } }').definitions[0];
+    const representations = [{ __typename: 'A', id: 1 }, { __typename: 'A', id: 2 }, { __typename: 'C', id: 3 }];
+    const info = { operation, variableValues: { representations }, fragments: {}, path: { key: '_entities' } } as never;
+    expect(await answer(undefined, {}, { principal }, info)).toEqual([{ id: 1, __typename: 'A' }, null, { id: 3, __typename: 'B' }]);
+  });
+
   it('keys on the parsed operation and the variables, and asks again after a failure', async () => {
     let calls = 0;
     let fail = true;

@@ -67,13 +67,26 @@ export function createRecorder(ask: (query: string, variables: unknown, principa
     let answer = byVariables.get(key);
     if (!answer) {
       const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [info.operation, ...Object.values(info.fragments)] };
-      answer = ask(print(document), info.variableValues, context.principal);
+      answer = ask(print(document), info.variableValues, context.principal).then((data) => withEntityTypes(data, info.variableValues.representations));
       byVariables.set(key, answer);
       // A failed first ask is asked again next time, not replayed.
       answer.catch(() => byVariables.delete(key));
     }
     return answer.then((data) => data[info.path.key as string]);
   };
+}
+
+/**
+ * Entities come back without __typename unless the plan asked for it; their union's type is the
+ * one each representation named (the gateway's variable `representations`).
+ */
+function withEntityTypes(data: Answer, representations: unknown): Answer {
+  const entities = data._entities;
+  if (!Array.isArray(representations) || !Array.isArray(entities)) return data;
+  const typed = entities.map((entity: Answer | null, i) =>
+    entity && entity.__typename === undefined ? { ...entity, __typename: (representations[i] as { __typename: string }).__typename } : entity,
+  );
+  return { ...data, _entities: typed };
 }
 
 async function serve(config: ReplayConfig): Promise<void> {
