@@ -16,7 +16,8 @@ import {
   startOutboxRelay,
 } from '@hub/common';
 import { loadGitWorkerConfig, SERVICE } from './env';
-import { headBranch } from './git/run';
+import { createGitLauncher } from './git/launcher';
+import { headBranch, startGitWith } from './git/run';
 import { createGitHttpHandler } from './http/git-http';
 import { recordPushEvents } from './http/push-events';
 import { createReaderPool } from './git/object-reader';
@@ -36,6 +37,10 @@ async function main() {
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
+  // git starts from a small launcher process rather than from this one (why: launcher.ts). Its
+  // sockets are abstract Unix addresses, which only Linux has; elsewhere spawn() it is.
+  const launcher = process.platform === 'linux' ? createGitLauncher() : null;
+  if (launcher) startGitWith(launcher.spawn);
   const readers = createReaderPool();
   const deps: WorkerDeps = {
     root,
@@ -63,6 +68,7 @@ async function main() {
     () => closeServer(http),
     () => new Promise<void>((done) => grpc.tryShutdown(() => done())),
     async () => readers.close(),
+    async () => launcher?.close(),
     () => relay.stop(),
     () => sql.end({ timeout: 5 }),
     async () => redis.disconnect(),

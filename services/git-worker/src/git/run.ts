@@ -1,6 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { gitError } from './errors';
 
 export interface GitResult {
@@ -31,9 +32,37 @@ export function existingRepo(root: string, projectId: number): string {
   return path;
 }
 
-/** Spawns git with an argument array (never a shell) in `cwd`. */
-export function spawnGit(cwd: string, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...process.env, ...GIT_ENV, ...env } });
+/** What the worker uses of a running git: a ChildProcess, or a run the git launcher started (launcher.ts). */
+export interface GitProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  kill(signal?: NodeJS.Signals): boolean;
+  on(event: 'close' | 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  on(event: 'error', listener: (error: Error) => void): this;
+}
+
+/** How git starts: `file args` in `cwd` with `env` over the process's own environment. */
+export type StartGit = (file: string, args: string[], cwd: string, env: Record<string, string>) => GitProcess;
+
+const spawnHere: StartGit = (file, args, cwd, env) => spawn(file, args, { cwd, env: { ...process.env, ...env } });
+let startGit: StartGit = spawnHere;
+
+/**
+ * The composition root's choice of how git processes start (the git launcher in the worker,
+ * spawn() from this process unless told); answers a function that puts back the previous one.
+ */
+export function startGitWith(start: StartGit): () => void {
+  const previous = startGit;
+  startGit = start;
+  return () => {
+    startGit = previous;
+  };
+}
+
+/** Starts git with an argument array (never a shell) in `cwd`. */
+export function spawnGit(cwd: string, args: string[], env: Record<string, string> = {}): GitProcess {
+  return startGit('git', [...BASE_ARGS, ...args], cwd, { ...GIT_ENV, ...env });
 }
 
 /** Collected output is for answers that fit in a response; anything bigger streams instead. */

@@ -1,4 +1,4 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { GitProcess } from './run';
 import type { ServerWritableStream } from '@grpc/grpc-js';
 
 /**
@@ -33,7 +33,7 @@ export function* messagesOf(pieces: Buffer[], min = MIN_MESSAGE): Generator<Buff
  * (none). Stops git if the client goes away. Resolves when git exits 0.
  */
 export function pipeToCall<Req, Res>(
-  child: ChildProcessWithoutNullStreams,
+  child: GitProcess,
   call: ServerWritableStream<Req, Res>,
   message: (data: Buffer) => Res,
 ): Promise<void> {

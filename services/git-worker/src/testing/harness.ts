@@ -6,16 +6,20 @@ import { randomBytes } from 'node:crypto';
 import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@hub/common';
 import { createGitClients, decodeErrorDetail, ERROR_DETAIL_TRAILER } from '@hub/protos';
+import { createGitLauncher } from '../git/launcher';
 import { createReaderPool } from '../git/object-reader';
+import { startGitWith } from '../git/run';
 import { createContributorStats } from '../diff/contributor-stats';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { MadePush, WorkerDeps } from '../rpc';
 
 const AUTHOR = ['-c', 'user.name=Ada Lovelace', '-c', 'user.email=ada@example.com'];
 
-/** A real gRPC server over a temporary REPOS_ROOT, and typed clients for it. */
+/** A real gRPC server over a temporary REPOS_ROOT, and typed clients for it; git starts as in the worker, from the launcher. */
 export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'git-worker-test-'));
+  const launcher = createGitLauncher();
+  const restoreStartGit = startGitWith(launcher.spawn);
   const readers = createReaderPool();
   const secret = randomBytes(32).toString('base64url');
   /** The pushes RPCs recorded, in order. */
@@ -74,6 +78,8 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
       closeClients();
       server.forceShutdown();
       readers.close();
+      restoreStartGit();
+      launcher.close();
       rmSync(root, { recursive: true, force: true });
     },
   };

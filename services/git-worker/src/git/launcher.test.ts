@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createGitLauncher, type GitLauncher } from './launcher';
+import { runGit, startGitWith, type GitProcess } from './run';
+
+/** Everything a run gave back: stdout's bytes, stderr's text, and how it ended. */
+function finish(run: GitProcess, input?: Buffer | string): Promise<{ stdout: Buffer; stderr: string; code: number | null; signal: NodeJS.Signals | null; errors: Error[] }> {
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    let stderr = '';
+    const errors: Error[] = [];
+    run.stdout.on('data', (d: Buffer) => out.push(d));
+    run.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    run.on('error', (error) => errors.push(error));
+    run.on('close', (code, signal) => resolve({ stdout: Buffer.concat(out), stderr, code, signal, errors }));
+    if (input !== undefined) run.stdin.end(input);
+  });
+}
+
+describe('git launcher', () => {
+  let launcher: GitLauncher;
+  let repo: string;
+  beforeAll(() => {
+    launcher = createGitLauncher();
+    repo = mkdtempSync(join(tmpdir(), 'launcher-test-'));
+    execFileSync('git', ['init', '--bare', '--quiet', repo]);
+  });
+  afterAll(() => {
+    launcher.close();
+    rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('gives git its stdin to the end and the worker all of its stdout', async () => {
+    const content = randomBytes(300_000);
+    const expected = execFileSync('git', ['hash-object', '--stdin'], { input: content }).toString('utf8');
+    const result = await finish(launcher.spawn('git', ['hash-object', '--stdin'], repo, {}), content);
+    expect(result).toMatchObject({ code: 0, signal: null, errors: [] });
+    expect(result.stdout.toString('utf8')).toBe(expected);
+  });
+
+  it('streams a large output whole, with the environment it was given', async () => {
+    const blob = randomBytes(5 * 1024 * 1024);
+    const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob }).toString('utf8').trim();
+    const result = await finish(launcher.spawn('git', ['cat-file', 'blob', oid], repo, { GIT_TRACE: '0' }));
+    expect(result.code).toBe(0);
+    expect(result.stdout.equals(blob)).toBe(true);
+    const env = await finish(launcher.spawn('git', ['var', 'GIT_AUTHOR_IDENT'], repo, { GIT_AUTHOR_NAME: 'Grace', GIT_AUTHOR_EMAIL: 'grace@example.com' }));
+    expect(env.stdout.toString('utf8')).toMatch(/^Grace <grace@example.com> /);
+  });
+
+  it('reports the exit code and the start of stderr', async () => {
+    const result = await finish(launcher.spawn('git', ['rev-parse', '--verify', 'refs/heads/nothing-here'], repo, {}));
+    expect(result.code).toBe(128);
+    expect(result.stderr).toContain('fatal');
+    expect(result.stdout.length).toBe(0);
+  });
+
+  it('keeps parallel runs apart: each answer goes to the run that asked', async () => {
+    const inputs = Array.from({ length: 24 }, (_, i) => `input ${i} ${randomBytes(8).toString('hex')}\n`);
+    const results = await Promise.all(inputs.map((input) => finish(launcher.spawn('git', ['hash-object', '--stdin'], repo, {}), input)));
+    const expected = inputs.map((input) => execFileSync('git', ['hash-object', '--stdin'], { input }).toString('utf8'));
+    expect(results.map((r) => r.stdout.toString('utf8'))).toEqual(expected);
+  });
+
+  it('kills a run that waits on its stdin', async () => {
+    const run = launcher.spawn('git', ['cat-file', '--batch'], repo, {});
+    const ended = finish(run);
+    setTimeout(() => run.kill('SIGKILL'), 50);
+    expect(await ended).toMatchObject({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('fails a run git cannot start in, with an error and then close', async () => {
+    const result = await finish(launcher.spawn('git', ['status'], join(repo, 'no-such-folder'), {}));
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.code).not.toBe(0);
+  });
+
+  it('is what runGit uses once the composition root says so, output cap included', async () => {
+    const restore = startGitWith(launcher.spawn);
+    const started: string[] = [];
+    const counting = startGitWith((file, args, cwd, env) => {
+      started.push(args.join(' '));
+      return launcher.spawn(file, args, cwd, env);
+    });
+    try {
+      const blob = randomBytes(2 * 1024 * 1024);
+      const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob }).toString('utf8').trim();
+      const capped = await runGit(repo, ['cat-file', 'blob', oid], { maxOutput: 64 * 1024 });
+      expect(capped.code).toBeNull();
+      const whole = await runGit(repo, ['cat-file', 'blob', oid]);
+      expect(whole.code).toBe(0);
+      expect(whole.stdout.equals(blob)).toBe(true);
+      expect(started).toHaveLength(2);
+    } finally {
+      counting();
+      restore();
+    }
+  });
+});
