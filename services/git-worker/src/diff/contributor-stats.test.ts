@@ -51,10 +51,10 @@ describe('contributor stats: cache and single flight', () => {
   });
   afterAll(() => h.stop());
 
-  /** A stats instance whose `git log` runs are counted. */
+  /** A stats instance whose `git log` runs are counted (the rev-list that looks for a middle is not). */
   const counted = (options: { maxEntries?: number } = {}) => {
     const runs: string[][] = [];
-    const stats = createContributorStats({ ...options, spawn: (cwd, args, env) => (runs.push(args), spawnGit(cwd, args, env)) });
+    const stats = createContributorStats({ ...options, spawn: (cwd, args, env) => (args[0] === 'log' && runs.push(args), spawnGit(cwd, args, env)) });
     return { stats, runs };
   };
   const head = (r: { git: (...args: string[]) => string }) => r.git('rev-parse', 'HEAD');
@@ -104,6 +104,33 @@ describe('contributor stats: cache and single flight', () => {
     expect(runs).toHaveLength(3);
     await stats.of(r.bare, c2);
     expect(runs).toHaveLength(4);
+  });
+
+  it('walks a long history in two halves side by side, with the answer one walk gives', async () => {
+    const r = await h.repo([{ files: { 'a.txt': '1\n' } }]);
+    const commit = (name: string, email: string, file: string, content: string) => {
+      writeFileSync(join(r.work, file), content);
+      r.git('add', '-A');
+      r.git('-c', `user.name=${name}`, '-c', `user.email=${email}`, 'commit', '--quiet', '-m', file);
+    };
+    for (let i = 0; i < 6; i++) commit(i % 2 ? 'Bob' : 'Ada', i % 2 ? 'bob@example.com' : 'ada@example.com', `f${i}.txt`, `${i}\n`.repeat(i + 1));
+    // A side branch merged in, and the newest commit by Bob under another name and spelling.
+    r.git('checkout', '--quiet', '-b', 'side', 'HEAD~3');
+    commit('Cy', 'cy@example.com', 'side.txt', 's\n');
+    r.git('checkout', '--quiet', 'master');
+    r.git('merge', '--quiet', '--no-edit', 'side');
+    commit('Robert', 'BOB@example.com', 'g.txt', 'x\ny\n');
+    r.git('push', '--quiet', 'origin', 'HEAD');
+    const logs: string[][] = [];
+    const split = createContributorStats({ splitFrom: 2, spawn: (cwd, args, env) => (args[0] === 'log' && logs.push(args), spawnGit(cwd, args, env)) });
+    const whole = await createContributorStats({ splitFrom: Number.MAX_SAFE_INTEGER }).of(r.bare, head(r));
+    expect(await split.of(r.bare, head(r))).toEqual(whole);
+    expect(logs).toHaveLength(2);
+    expect(whole.map((c) => [c.name, c.email, c.commits])).toEqual([
+      ['Ada', 'ada@example.com', 4],
+      ['Robert', 'BOB@example.com', 4],
+      ['Cy', 'cy@example.com', 1],
+    ]);
   });
 
   it('does not cache a failed count', async () => {

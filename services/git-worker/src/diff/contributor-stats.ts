@@ -50,6 +50,24 @@ export class NumstatLogParser {
     return [...this.byEmail.values()].sort((a, b) => b.commits! - a.commits! || a.name!.localeCompare(b.name!));
   }
 
+  /**
+   * Adds the authors of an older part of the same history (a parser that has read it to the end):
+   * the counts sum, and an author this newer part knows keeps its name and spelling of the email.
+   */
+  joinOlder(older: NumstatLogParser): this {
+    older.end(); // takes its last line in
+    for (const [key, author] of older.byEmail) {
+      const mine = this.byEmail.get(key);
+      if (!mine) this.byEmail.set(key, { ...author });
+      else {
+        mine.commits! += author.commits!;
+        mine.additions! += author.additions!;
+        mine.deletions! += author.deletions!;
+      }
+    }
+    return this;
+  }
+
   private line(line: Buffer): void {
     if (line[0] === NUL) {
       const [, name = '', email = ''] = line.toString('utf8').split('\0');
@@ -70,11 +88,20 @@ export class NumstatLogParser {
 
 /** How long one history walk may run before it is stopped. */
 const LOG_TIMEOUT_MS = 120_000;
+/**
+ * Histories at least this long are walked in two halves by two git processes side by side (two
+ * cores): the walk's cost is the per-commit diffs, which split cleanly, against one `rev-list`
+ * to find the middle. On the bench's 2,500 commits: one walk 141 ms; the list 17 ms, then halves
+ * of 60 and 82 ms at once. Shorter histories are not worth the extra process.
+ */
+const SPLIT_FROM_COMMITS = 1000;
+/** The most commit ids read to find the middle (41 bytes each); a longer history splits at this many. */
+const SPLIT_LIST_MAX = 200_000;
 
-/** Contributors of the history up to `commit`, read from one streamed `git log`. */
-function countContributors(repo: string, commit: string, spawn: typeof spawnGit): Promise<Contributor[]> {
+/** Contributors of `revisions` (a tip and the commits to leave out), read from one streamed `git log`. */
+function logContributors(repo: string, revisions: string[], spawn: typeof spawnGit): Promise<NumstatLogParser> {
   return new Promise((resolve, reject) => {
-    const child = spawn(repo, ['log', '--no-merges', '--numstat', '--format=%x00%aN%x00%aE', '--end-of-options', commit, '--']);
+    const child = spawn(repo, ['log', '--no-merges', '--numstat', '--format=%x00%aN%x00%aE', '--end-of-options', ...revisions, '--']);
     const parser = new NumstatLogParser();
     const timer = setTimeout(() => child.kill('SIGKILL'), LOG_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
@@ -83,10 +110,39 @@ function countContributors(repo: string, commit: string, spawn: typeof spawnGit)
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code === 0) resolve(parser.end());
+      if (code === 0) resolve(parser);
       else reject(new Error(`git log exited with ${code}`));
     });
   });
+}
+
+/**
+ * The commit halfway down the history of `commit` (newest first), or null when the history is
+ * shorter than `splitFrom`. Any commit of the history splits it exactly: `commit ^middle` and
+ * `middle` cover every commit once.
+ */
+function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof spawnGit): Promise<string | null> {
+  return new Promise((resolve) => {
+    const child = spawn(repo, ['rev-list', `--max-count=${SPLIT_LIST_MAX}`, '--end-of-options', commit, '--']);
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.resume();
+    child.stdin.end();
+    // Without a middle the history is walked whole, which reports its own failure.
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      const ids = code === 0 ? Buffer.concat(chunks).toString('latin1').split('\n').filter(Boolean) : [];
+      resolve(ids.length >= splitFrom ? ids[Math.floor(ids.length / 2)] : null);
+    });
+  });
+}
+
+/** Contributors of the history up to `commit`: one walk, or two halves at once for a long history. */
+async function countContributors(repo: string, commit: string, spawn: typeof spawnGit, splitFrom: number): Promise<Contributor[]> {
+  const middle = await middleOf(repo, commit, splitFrom, spawn);
+  if (!middle) return (await logContributors(repo, [commit], spawn)).end();
+  const [newer, older] = await Promise.all([logContributors(repo, [commit, `^${middle}`], spawn), logContributors(repo, [middle], spawn)]);
+  return newer.joinOlder(older).end();
 }
 
 /**
@@ -95,8 +151,9 @@ function countContributors(repo: string, commit: string, spawn: typeof spawnGit)
  * least recently used going first past `maxEntries` answers or `maxAuthors` authors in all.
  * Concurrent requests for the same commit share one `git log` (single flight).
  */
-export function createContributorStats(options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof spawnGit } = {}) {
+export function createContributorStats(options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof spawnGit; splitFrom?: number } = {}) {
   const maxEntries = options.maxEntries ?? 256;
+  const splitFrom = options.splitFrom ?? SPLIT_FROM_COMMITS;
   const maxAuthors = options.maxAuthors ?? 100_000;
   const spawn = options.spawn ?? spawnGit;
   const cache = new Map<string, Contributor[]>();
@@ -127,7 +184,7 @@ export function createContributorStats(options: { maxEntries?: number; maxAuthor
       }
       let flight = flights.get(key);
       if (!flight) {
-        flight = countContributors(repo, commit, spawn)
+        flight = countContributors(repo, commit, spawn, splitFrom)
           .then((contributors) => {
             remember(key, contributors);
             return contributors;
