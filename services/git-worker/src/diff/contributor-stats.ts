@@ -95,7 +95,7 @@ const LOG_TIMEOUT_MS = 120_000;
  * of 60 and 82 ms at once. Shorter histories are not worth the extra process.
  */
 const SPLIT_FROM_COMMITS = 1000;
-/** The most commit ids read to find the middle (41 bytes each); a longer history splits at this many. */
+/** The most commit ids read to find the middle (41 bytes each): a longer history is split SPLIT_LIST_MAX / 2 commits down from its tip. */
 const SPLIT_LIST_MAX = 200_000;
 
 /** Contributors of `revisions` (a tip and the commits to leave out), read from one streamed `git log`. */
