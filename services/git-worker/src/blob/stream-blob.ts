@@ -1,7 +1,7 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { BlobMessage } from '@hub/protos';
 import type { ObjectInfo, ObjectReader } from '../git/object-reader';
-import { spawnGit } from '../git/run';
+import { launchGit } from '../git/run';
 import { messagesOf, pipeToCall } from '../git/stream';
 
 /** How many leading bytes decide whether a blob is text (git's own heuristic looks at 8000). */
@@ -55,7 +55,7 @@ export async function streamBlob(repo: string, reader: ObjectReader, info: Objec
   }
   // A large blob: the first chunk decides text or binary, then everything streams through.
   let sentInfo = false;
-  await pipeToCall(spawnGit(repo, ['cat-file', 'blob', info.oid]), call, (data) => {
+  await pipeToCall(launchGit(repo, ['cat-file', 'blob', info.oid]), call, (data) => {
     if (!sentInfo) {
       sentInfo = true;
       call.write({ info: { oid: info.oid, size: info.size, text: isText(data), commitId } });

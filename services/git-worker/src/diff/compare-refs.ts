@@ -63,7 +63,7 @@ const MAX_DIFF_OUTPUT = 12 * 1024 * 1024;
 
 /** Diff entries of `git diff <revisions>` from one git process, cut short after `timeoutMs` or MAX_DIFF_OUTPUT (then `timedOut`). */
 async function runDiff(repo: string, revisions: string[], timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean; code: number | null }> {
-  const result = await runGit(repo, ['diff', '--raw', '-p', '-z', '--full-index', '-M', '--no-color', '--no-ext-diff', '--end-of-options', ...revisions], { timeoutMs, maxOutput: MAX_DIFF_OUTPUT });
+  const result = await runGit(repo, ['diff', '--raw', '-p', '-z', '--full-index', '-M', '--no-color', '--no-ext-diff', '--end-of-options', ...revisions], { timeoutMs, maxOutput: MAX_DIFF_OUTPUT, launched: true });
   if (result.code === null) return { diffs: [], timedOut: true, code: null };
   const { files, patch } = parseRawThenPatch(result.stdout);
   const texts = splitPatch(patch);
@@ -109,7 +109,7 @@ export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'
     if (from === to) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: true };
     const [commits, { diffs, timedOut }] = await Promise.all([
       // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
-      gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`]).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
+      gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`], { launched: true }).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
       diffFromMergeBase(repo, from, to, deps.compareTimeoutMs),
     ]);
     return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };

@@ -1,5 +1,5 @@
 import type { Contributor } from '@hub/protos';
-import { spawnGit } from '../git/run';
+import { launchGit, type spawnGit } from '../git/run';
 
 const TAB = 0x09;
 const NEWLINE = 0x0a;
@@ -155,7 +155,7 @@ export function createContributorStats(options: { maxEntries?: number; maxAuthor
   const maxEntries = options.maxEntries ?? 256;
   const splitFrom = options.splitFrom ?? SPLIT_FROM_COMMITS;
   const maxAuthors = options.maxAuthors ?? 100_000;
-  const spawn = options.spawn ?? spawnGit;
+  const spawn = options.spawn ?? launchGit;
   const cache = new Map<string, Contributor[]>();
   const flights = new Map<string, Promise<Contributor[]>>();
   let authors = 0;

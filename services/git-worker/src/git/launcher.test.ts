@@ -72,30 +72,31 @@ describe('git launcher', () => {
     expect(await ended).toMatchObject({ code: null, signal: 'SIGKILL' });
   });
 
-  it('fails a run git cannot start in, with an error and then close', async () => {
+  it('fails a run whose folder is gone as the repository not found (it was deleted before git started), then closes', async () => {
     const result = await finish(launcher.spawn('git', ['status'], join(repo, 'no-such-folder'), {}));
     expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.errors[0]).toMatchObject({ kind: 'REPOSITORY_NOT_FOUND' });
     expect(result.code).not.toBe(0);
   });
 
-  it('is what runGit uses once the composition root says so, output cap included', async () => {
-    const restore = startGitWith(launcher.spawn);
+  it('is what runGit uses for launched runs once the composition root says so, output cap included; other runs spawn here', async () => {
     const started: string[] = [];
-    const counting = startGitWith((file, args, cwd, env) => {
+    const restore = startGitWith((file, args, cwd, env) => {
       started.push(args.join(' '));
       return launcher.spawn(file, args, cwd, env);
     });
     try {
       const blob = randomBytes(2 * 1024 * 1024);
       const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob }).toString('utf8').trim();
-      const capped = await runGit(repo, ['cat-file', 'blob', oid], { maxOutput: 64 * 1024 });
+      const capped = await runGit(repo, ['cat-file', 'blob', oid], { maxOutput: 64 * 1024, launched: true });
       expect(capped.code).toBeNull();
-      const whole = await runGit(repo, ['cat-file', 'blob', oid]);
+      const whole = await runGit(repo, ['cat-file', 'blob', oid], { launched: true });
       expect(whole.code).toBe(0);
       expect(whole.stdout.equals(blob)).toBe(true);
       expect(started).toHaveLength(2);
+      expect((await runGit(repo, ['cat-file', '-t', oid])).stdout.toString('utf8')).toBe('blob\n');
+      expect(started).toHaveLength(2);
     } finally {
-      counting();
       restore();
     }
   });

@@ -1,8 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import { gitError } from './errors';
 import type { GitProcess } from './run';
 import type { LaunchReply, LaunchRequest } from './launcher-protocol';
 
@@ -47,6 +49,7 @@ class LaunchedGit extends EventEmitter implements GitProcess {
 
   constructor(
     readonly id: number,
+    readonly cwd: string,
     socket: Socket,
     private readonly sendKill: (id: number, signal: NodeJS.Signals) => boolean,
   ) {
@@ -99,7 +102,13 @@ export function createGitLauncher(): GitLauncher {
   const onReply = (reply: LaunchReply) => {
     const run = runs.get(reply.id);
     if (!run) return;
-    if (reply.op === 'error') return run.failed(new Error(reply.message));
+    if (reply.op === 'error') {
+      // spawn() from the worker ran in the same tick as the handler's check that the repository
+      // exists; here the folder can be deleted in between (a project deleted mid-request). That
+      // is the repository not being found, as the check would have said, not a failure.
+      const gone = !existsSync(run.cwd);
+      return run.failed(gone ? gitError('REPOSITORY_NOT_FOUND', 'the repository was removed before git started') : new Error(reply.message));
+    }
     runs.delete(reply.id);
     run.ended(reply.code, reply.signal, reply.stderr);
   };
@@ -135,7 +144,7 @@ export function createGitLauncher(): GitLauncher {
       const listener = createServer({ pauseOnConnect: true });
       listener.listen(`\0hub-git-${instance}-${id}`);
       const socket = connect(`\0hub-git-${instance}-${id}`);
-      const run = new LaunchedGit(id, socket, (runId, signal) => {
+      const run = new LaunchedGit(id, cwd, socket, (runId, signal) => {
         send({ op: 'kill', id: runId, signal }).catch(() => {});
         return true;
       });

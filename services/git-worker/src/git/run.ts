@@ -49,8 +49,13 @@ const spawnHere: StartGit = (file, args, cwd, env) => spawn(file, args, { cwd, e
 let startGit: StartGit = spawnHere;
 
 /**
- * The composition root's choice of how git processes start (the git launcher in the worker,
- * spawn() from this process unless told); answers a function that puts back the previous one.
+ * The composition root's choice of how the expensive git runs start (the git launcher in the
+ * worker, spawn() from this process unless told); answers a function that puts back the previous
+ * one. Only runs started with `launched` use it: the diffs and walks of compare and contributors,
+ * archives and large blobs. Short commands that read or move refs are spawned here, in the same
+ * tick as their handler's check that the repository exists, so a repository deleted mid-request
+ * cannot vanish between the check and git's start (a merge request opened while its project is
+ * deleted must get 201 or 404, and the services read a failed ref lookup as a missing branch).
  */
 export function startGitWith(start: StartGit): () => void {
   const previous = startGit;
@@ -60,10 +65,13 @@ export function startGitWith(start: StartGit): () => void {
   };
 }
 
-/** Starts git with an argument array (never a shell) in `cwd`. */
-export function spawnGit(cwd: string, args: string[], env: Record<string, string> = {}): GitProcess {
-  return startGit('git', [...BASE_ARGS, ...args], cwd, { ...GIT_ENV, ...env });
+/** Starts git with an argument array (never a shell) in `cwd`; through the launcher when `launched` (see startGitWith). */
+export function spawnGit(cwd: string, args: string[], env: Record<string, string> = {}, options: { launched?: boolean } = {}): GitProcess {
+  return (options.launched ? startGit : spawnHere)('git', [...BASE_ARGS, ...args], cwd, { ...GIT_ENV, ...env });
 }
+
+/** spawnGit through the launcher: for the expensive runs startGitWith names. */
+export const launchGit = (cwd: string, args: string[], env: Record<string, string> = {}): GitProcess => spawnGit(cwd, args, env, { launched: true });
 
 /** Collected output is for answers that fit in a response; anything bigger streams instead. */
 const MAX_OUTPUT = 128 * 1024 * 1024;
@@ -82,9 +90,9 @@ const DEFAULT_TIMEOUT_MS = 120_000;
  * whole outputs. Blobs, archives and http-backend stream from their own processes (stream.ts), and
  * hot reads go to the warm cat-file readers (object-reader.ts).
  */
-export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number; maxOutput?: number } = {}): Promise<GitResult> {
+export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number; maxOutput?: number; launched?: boolean } = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnGit(cwd, args, options.env);
+    const child = spawnGit(cwd, args, options.env, { launched: options.launched });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

@@ -1,6 +1,6 @@
 import type { RepositoryServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
-import { existingRepo, spawnGit } from '../git/run';
+import { existingRepo, launchGit } from '../git/run';
 import { pipeToCall } from '../git/stream';
 import { validateRef } from '../git/validate';
 import { streaming, projectIdOf, type WorkerDeps } from '../rpc';
@@ -26,5 +26,5 @@ export const GetArchive = (deps: WorkerDeps): RepositoryServiceHandlers['GetArch
     // `-c` options go before the subcommand; the rest after it.
     const config = format[0] === '-c' ? format.slice(0, 2) : [];
     const args = [...config, 'archive', ...format.slice(config.length), `--prefix=${prefix}/`, sha];
-    await pipeToCall(spawnGit(repo, args), call, (data) => ({ data }));
+    await pipeToCall(launchGit(repo, args), call, (data) => ({ data }));
   });
