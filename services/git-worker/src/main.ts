@@ -37,8 +37,9 @@ async function main() {
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
-  // git starts from a small launcher process rather than from this one (why: launcher.ts). Its
-  // sockets are abstract Unix addresses, which only Linux has; elsewhere spawn() it is.
+  // The expensive git runs start from a small launcher process rather than from this one (why:
+  // launcher.ts; which runs: startGitWith). Its sockets are abstract Unix addresses, which only
+  // Linux has; elsewhere spawn() it is.
   const launcher = process.platform === 'linux' ? createGitLauncher() : null;
   if (launcher) startGitWith(launcher.spawn);
   const readers = createReaderPool();

@@ -1,5 +1,5 @@
 import type { Contributor } from '@hub/protos';
-import { launchGit, type spawnGit } from '../git/run';
+import { launchGit } from '../git/run';
 
 const TAB = 0x09;
 const NEWLINE = 0x0a;
@@ -99,7 +99,7 @@ const SPLIT_FROM_COMMITS = 1000;
 const SPLIT_LIST_MAX = 200_000;
 
 /** Contributors of `revisions` (a tip and the commits to leave out), read from one streamed `git log`. */
-function logContributors(repo: string, revisions: string[], spawn: typeof spawnGit): Promise<NumstatLogParser> {
+function logContributors(repo: string, revisions: string[], spawn: typeof launchGit): Promise<NumstatLogParser> {
   return new Promise((resolve, reject) => {
     const child = spawn(repo, ['log', '--no-merges', '--numstat', '--format=%x00%aN%x00%aE', '--end-of-options', ...revisions, '--']);
     const parser = new NumstatLogParser();
@@ -121,7 +121,7 @@ function logContributors(repo: string, revisions: string[], spawn: typeof spawnG
  * shorter than `splitFrom`. Any commit of the history splits it exactly: `commit ^middle` and
  * `middle` cover every commit once.
  */
-function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof spawnGit): Promise<string | null> {
+function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof launchGit): Promise<string | null> {
   return new Promise((resolve) => {
     const child = spawn(repo, ['rev-list', `--max-count=${SPLIT_LIST_MAX}`, '--end-of-options', commit, '--']);
     const chunks: Buffer[] = [];
@@ -131,14 +131,18 @@ function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof
     // Without a middle the history is walked whole, which reports its own failure.
     child.on('error', () => resolve(null));
     child.on('close', (code) => {
-      const ids = code === 0 ? Buffer.concat(chunks).toString('latin1').split('\n').filter(Boolean) : [];
-      resolve(ids.length >= splitFrom ? ids[Math.floor(ids.length / 2)] : null);
+      if (code !== 0) return resolve(null);
+      // One id per line, all of one width: the middle one is read in place, the list never split.
+      const list = Buffer.concat(chunks);
+      const width = list.indexOf(0x0a) + 1;
+      const count = width > 0 ? list.length / width : 0;
+      resolve(count >= splitFrom ? list.toString('latin1', Math.floor(count / 2) * width, Math.floor(count / 2) * width + width - 1) : null);
     });
   });
 }
 
 /** Contributors of the history up to `commit`: one walk, or two halves at once for a long history. */
-async function countContributors(repo: string, commit: string, spawn: typeof spawnGit, splitFrom: number): Promise<Contributor[]> {
+async function countContributors(repo: string, commit: string, spawn: typeof launchGit, splitFrom: number): Promise<Contributor[]> {
   const middle = await middleOf(repo, commit, splitFrom, spawn);
   if (!middle) return (await logContributors(repo, [commit], spawn)).end();
   const [newer, older] = await Promise.all([logContributors(repo, [commit, `^${middle}`], spawn), logContributors(repo, [middle], spawn)]);
@@ -151,7 +155,7 @@ async function countContributors(repo: string, commit: string, spawn: typeof spa
  * least recently used going first past `maxEntries` answers or `maxAuthors` authors in all.
  * Concurrent requests for the same commit share one `git log` (single flight).
  */
-export function createContributorStats(options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof spawnGit; splitFrom?: number } = {}) {
+export function createContributorStats(options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof launchGit; splitFrom?: number } = {}) {
   const maxEntries = options.maxEntries ?? 256;
   const splitFrom = options.splitFrom ?? SPLIT_FROM_COMMITS;
   const maxAuthors = options.maxAuthors ?? 100_000;

@@ -10,6 +10,12 @@ const running = new Map<number, ChildProcess>();
 
 const reply = (message: LaunchReply) => process.send?.(message);
 
+/** A run that could not start: the error, then the exit that ends it on the worker's side. */
+const refuse = (id: number, message: string) => {
+  reply({ op: 'error', id, message });
+  reply({ op: 'exit', id, code: null, signal: null, stderr: '' });
+};
+
 /** A native stream handle as it arrives over IPC: used as git's stdin and stdout, then closed here. */
 interface PassedHandle {
   close(): void;
@@ -26,8 +32,7 @@ function launch(request: Extract<LaunchRequest, { op: 'spawn' }>, handle: Passed
       stdio: [handle as never, handle as never, 'pipe'],
     });
   } catch (error) {
-    reply({ op: 'error', id, message: (error as Error).message });
-    reply({ op: 'exit', id, code: null, signal: null, stderr: '' });
+    refuse(id, (error as Error).message);
     return;
   } finally {
     // git holds its own copy now; ours would keep the worker's end from seeing git's EOF.
@@ -48,7 +53,7 @@ function launch(request: Extract<LaunchRequest, { op: 'spawn' }>, handle: Passed
 process.on('message', (request: LaunchRequest, handle?: PassedHandle) => {
   if (request.op === 'kill') running.get(request.id)?.kill(request.signal);
   else if (handle) launch(request, handle);
-  else reply({ op: 'error', id: request.id, message: 'no stream came with the request' });
+  else refuse(request.id, 'no stream came with the request');
 });
 
 // The worker is gone (or closed the launcher): its runs have no one left to answer.

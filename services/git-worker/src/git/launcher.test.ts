@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGitLauncher, type GitLauncher } from './launcher';
@@ -18,6 +18,22 @@ function finish(run: GitProcess, input?: Buffer | string): Promise<{ stdout: Buf
     run.on('close', (code, signal) => resolve({ stdout: Buffer.concat(out), stderr, code, signal, errors }));
     if (input !== undefined) run.stdin.end(input);
   });
+}
+
+/** This process's launcher children, found in /proc (the launcher does not say its pid). */
+function launcherPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('launcher-process.js')) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 describe('git launcher', () => {
@@ -77,6 +93,20 @@ describe('git launcher', () => {
     expect(result.errors.length).toBeGreaterThan(0);
     expect(result.errors[0]).toMatchObject({ kind: 'REPOSITORY_NOT_FOUND' });
     expect(result.code).not.toBe(0);
+  });
+
+  it('fails the runs in flight when the launcher dies (error, then close), and starts it again for the next run', async () => {
+    const waiting = launcher.spawn('git', ['cat-file', '--batch'], repo, {});
+    const ended = finish(waiting);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [pid] = launcherPids();
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, 'SIGKILL');
+    const result = await ended;
+    expect(result.errors.map((e) => e.message)).toContain('the git launcher exited');
+    expect(result.code).toBeNull();
+    const after = await finish(launcher.spawn('git', ['hash-object', '--stdin'], repo, {}), 'again\n');
+    expect(after.stdout.toString('utf8')).toBe(execFileSync('git', ['hash-object', '--stdin'], { input: 'again\n' }).toString('utf8'));
   });
 
   it('is what runGit uses for launched runs once the composition root says so, output cap included; other runs spawn here', async () => {

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { gitError } from './errors';
@@ -97,6 +97,8 @@ export function createGitLauncher(): GitLauncher {
   let launcher: ChildProcess | null = null;
   let nextId = 1;
   const runs = new Map<number, LaunchedGit>();
+  /** Each run's one-connection listener, until its connection arrives or the run is given up. */
+  const listeners = new Map<number, Server>();
   const instance = `${process.pid}-${Date.now().toString(36)}`;
 
   const onReply = (reply: LaunchReply) => {
@@ -113,16 +115,24 @@ export function createGitLauncher(): GitLauncher {
     run.ended(reply.code, reply.signal, reply.stderr);
   };
 
+  /** A run that will never be answered: it fails, then ends and closes; at most once. */
+  const abort = (id: number, error: Error) => {
+    const run = runs.get(id);
+    if (!run) return;
+    runs.delete(id);
+    listeners.get(id)?.close();
+    listeners.delete(id);
+    run.failed(error);
+    run.stdout.destroy();
+    run.ended(null, null, '');
+  };
+
   const start = (): ChildProcess => {
     const child = fork(LAUNCHER_ENTRY, [], { execArgv: LAUNCHER_FLAGS, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
     child.on('message', onReply);
     child.on('exit', () => {
       if (launcher === child) launcher = null;
-      for (const [id, run] of runs) {
-        runs.delete(id);
-        run.failed(new Error('the git launcher exited'));
-        run.ended(null, null, '');
-      }
+      for (const id of runs.keys()) abort(id, new Error('the git launcher exited'));
     });
     // The launcher must not keep a finished worker (or a test process) alive; live runs have sockets that do.
     child.unref();
@@ -142,6 +152,7 @@ export function createGitLauncher(): GitLauncher {
       const id = nextId++;
       // An abstract Unix address (no file to clean up), used for this one connection.
       const listener = createServer({ pauseOnConnect: true });
+      listeners.set(id, listener);
       listener.listen(`\0hub-git-${instance}-${id}`);
       const socket = connect(`\0hub-git-${instance}-${id}`);
       const run = new LaunchedGit(id, cwd, socket, (runId, signal) => {
@@ -149,25 +160,20 @@ export function createGitLauncher(): GitLauncher {
         return true;
       });
       runs.set(id, run);
+      let connected = false;
+      socket.once('connect', () => (connected = true));
+      // Before its connection (no free descriptor, say) the socket's error is the run's: it never started.
+      socket.once('error', (error) => connected || abort(id, error));
+      listener.once('error', (error) => abort(id, error));
       listener.once('connection', (theirs: Socket) => {
         listener.close();
+        listeners.delete(id);
         // The native handle, not the socket: a socket would start reading in the launcher and take git's stdin.
         const handle = (theirs as unknown as { _handle: Parameters<ChildProcess['send']>[1] })._handle;
         send({ op: 'spawn', id, file, args, cwd, env }, handle)
-          .catch((error: Error) => {
-            runs.delete(id);
-            run.failed(error);
-            socket.destroy();
-            run.ended(null, null, '');
-          })
+          .catch((error: Error) => abort(id, error))
           // Sent or not, the worker's copy goes: git (or no one) holds that end now.
           .finally(() => theirs.destroy());
-      });
-      listener.once('error', (error) => {
-        runs.delete(id);
-        run.failed(error);
-        socket.destroy();
-        run.ended(null, null, '');
       });
       return run;
     },

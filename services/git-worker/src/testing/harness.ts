@@ -15,7 +15,7 @@ import type { MadePush, WorkerDeps } from '../rpc';
 
 const AUTHOR = ['-c', 'user.name=Ada Lovelace', '-c', 'user.email=ada@example.com'];
 
-/** A real gRPC server over a temporary REPOS_ROOT, and typed clients for it; git starts as in the worker, from the launcher. */
+/** A real gRPC server over a temporary REPOS_ROOT, and typed clients for it; launched git runs start as in the worker, from the launcher. */
 export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'git-worker-test-'));
   const launcher = createGitLauncher();
