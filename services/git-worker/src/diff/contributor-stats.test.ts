@@ -133,6 +133,32 @@ describe('contributor stats: cache and single flight', () => {
     ]);
   });
 
+  it('splits a repository\'s next count by its last one\'s length: both halves start at once, no rev-list, the answer one walk gives', async () => {
+    const r = await h.repo([{ files: { 'a.txt': '1\n' } }]);
+    for (let i = 0; i < 8; i++) {
+      writeFileSync(join(r.work, `f${i}.txt`), `${i}\n`.repeat(i + 1));
+      r.git('add', '-A');
+      r.git('-c', `user.name=${i % 3 ? 'Bob' : 'Ada'}`, '-c', `user.email=${i % 3 ? 'bob' : 'ada'}@example.com`, 'commit', '--quiet', '-m', `f${i}`);
+    }
+    r.git('push', '--quiet', 'origin', 'HEAD');
+    const runs: string[][] = [];
+    const stats = createContributorStats({ splitFrom: 2, spawn: (cwd, args, env) => (runs.push(args), spawnGit(cwd, args, env)) });
+    const whole = (ref: string) => createContributorStats({ splitFrom: Number.MAX_SAFE_INTEGER }).of(r.bare, r.git('rev-parse', ref));
+    // The first count knows no length: a rev-list finds the middle. It saw 8 of the 9 commits.
+    expect(await stats.of(r.bare, r.git('rev-parse', 'HEAD~1'))).toEqual(await whole('HEAD~1'));
+    expect(runs.map((args) => args[0])).toEqual(['rev-list', 'log', 'log']);
+    runs.length = 0;
+    expect(await stats.of(r.bare, head(r))).toEqual(await whole('HEAD'));
+    expect(runs.map((args) => [args[0], ...args.filter((arg) => /^--(skip|max-count)=/.test(arg))])).toEqual([
+      ['log', '--max-count=4'],
+      ['log', '--skip=4'],
+    ]);
+    // A much shorter history than the last count's: the older half is empty, the answer still whole.
+    runs.length = 0;
+    expect(await stats.of(r.bare, r.git('rev-parse', 'HEAD~7'))).toEqual(await whole('HEAD~7'));
+    expect(runs.map((args) => args.find((arg) => arg.startsWith('--skip')) ?? args.find((arg) => arg.startsWith('--max')))).toEqual(['--max-count=4', '--skip=4']);
+  });
+
   it('does not cache a failed count', async () => {
     const r = await h.repo([{ files: { 'a.txt': '1\n' } }]);
     const { stats, runs } = counted();
