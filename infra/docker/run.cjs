@@ -49,13 +49,15 @@ function seedRoot() {
 
 function main(name) {
   if (Object.hasOwn(ONE_SHOT, name)) return ONE_SHOT[name]();
-  const { PROCESSES } = require(join(ROOT, 'infra/local/dist/processes.js'));
+  const { PROCESSES, RUNTIME_V8_FLAGS } = require(join(ROOT, 'infra/local/dist/processes.js'));
   const spec = PROCESSES.find((p) => p.name === name);
   if (!spec) {
     console.error(`usage: run.cjs <${[...PROCESSES.map((p) => p.name), ...Object.keys(ONE_SHOT)].join(' | ')}>`);
     process.exit(2);
   }
   for (const [key, value] of Object.entries(spec.env ?? {})) process.env[key] ??= value;
+  // The flags the local launcher puts on the command line, set here before the program allocates.
+  for (const flag of RUNTIME_V8_FLAGS) require('node:v8').setFlagsFromString(flag);
   // In this process, not a child: signals reach the program's own shutdown handling directly.
   require(join(ROOT, spec.entry));
 }
