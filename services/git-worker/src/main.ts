@@ -22,6 +22,7 @@ import { createGitHttpHandler } from './http/git-http';
 import { recordPushEvents } from './http/push-events';
 import { createReaderPool } from './git/object-reader';
 import { createContributorStats } from './diff/contributor-stats';
+import { createHistoryLengths } from './commit/history-lengths';
 import { installHooks } from './http/hooks';
 import { GRPC_CALLERS, type WorkerDeps } from './rpc';
 import { bindGrpc, createGrpcServer } from './server';
@@ -50,6 +51,7 @@ async function main() {
     importAllowLocal: config.IMPORT_ALLOW_LOCAL,
     readers,
     contributors: createContributorStats(),
+    historyLengths: createHistoryLengths(),
     callers: { secret: config.PRINCIPAL_SECRET, allowed: GRPC_CALLERS },
     recordPush: async (push) =>
       recordPushEvents({ sql, ...push, updates: [push.update], defaultBranch: await headBranch(push.repo) }),

@@ -3,6 +3,7 @@ import { verifyPrincipal, type Logger } from '@hub/common';
 import { GIT_CALLER_METADATA } from '@hub/protos';
 import { GitError } from './git/errors';
 import type { ContributorStats } from './diff/contributor-stats';
+import type { HistoryLengths } from './commit/history-lengths';
 import type { ReaderPool } from './git/object-reader';
 
 /** What every handler is built from. */
@@ -18,6 +19,8 @@ export interface WorkerDeps {
   readers: ReaderPool;
   /** Contributor counts per commit, cached and computed once however many ask at a time. */
   contributors: ContributorStats;
+  /** History lengths per commit (a commits page's total), cached the same way. */
+  historyLengths: HistoryLengths;
   /** Who may call: the shared secret calls are signed with, and the services allowed. */
   callers: { secret: string; allowed: readonly string[] };
   /** Records a ref update an RPC made as a push (events feed, hooks), as a git push would be. */

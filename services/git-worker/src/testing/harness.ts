@@ -10,6 +10,7 @@ import { createGitLauncher } from '../git/launcher';
 import { createReaderPool } from '../git/object-reader';
 import { startGitWith } from '../git/run';
 import { createContributorStats } from '../diff/contributor-stats';
+import { createHistoryLengths } from '../commit/history-lengths';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { MadePush, WorkerDeps } from '../rpc';
 
@@ -31,6 +32,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     importAllowLocal: true,
     readers,
     contributors: createContributorStats(),
+    historyLengths: createHistoryLengths(),
     callers: { secret, allowed: ['repository'] },
     recordPush: async (push) => void pushes.push(push),
     ...overrides,

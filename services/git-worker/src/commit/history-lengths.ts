@@ -1,0 +1,42 @@
+import { gitText } from '../git/run';
+
+/** `git rev-list --count`: the commits reachable from `commit`, one walk of the whole history. */
+const countHistory = async (repo: string, commit: string) => Number((await gitText(repo, ['rev-list', '--count', '--end-of-options', commit], { launched: true })).trim());
+
+/**
+ * How many commits the history of a commit holds: a commits page's total. A history never changes
+ * under a commit id, so each count is kept per repository and commit (the least recently used
+ * going first past `max`), and one walk serves everyone asking for it at once: without it every
+ * page of a long history walked all of it again (100,000 commits take about half a second).
+ */
+export function createHistoryLengths(options: { max?: number; count?: typeof countHistory } = {}) {
+  const max = options.max ?? 4096;
+  const count = options.count ?? countHistory;
+  const lengths = new Map<string, number>();
+  const flights = new Map<string, Promise<number>>();
+  return {
+    of(repo: string, commit: string): Promise<number> {
+      const key = `${repo}\0${commit}`;
+      const known = lengths.get(key);
+      if (known !== undefined) {
+        lengths.delete(key);
+        lengths.set(key, known);
+        return Promise.resolve(known);
+      }
+      let flight = flights.get(key);
+      if (!flight) {
+        flight = count(repo, commit)
+          .then((length) => {
+            lengths.set(key, length);
+            if (lengths.size > max) lengths.delete(lengths.keys().next().value!);
+            return length;
+          })
+          .finally(() => flights.delete(key));
+        flights.set(key, flight);
+      }
+      return flight;
+    },
+  };
+}
+
+export type HistoryLengths = ReturnType<typeof createHistoryLengths>;
