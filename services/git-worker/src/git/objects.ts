@@ -95,6 +95,12 @@ export async function readCommits(repo: string, oids: string[]): Promise<Commit[
   return objects.filter((o): o is RawObject => o !== null && o.type === 'commit').map((o) => parseCommit(o.oid, o.body));
 }
 
+/** The commit a validated ref names, read in the warm reader in one round trip (resolved and read together), or null. */
+export async function commitNamed(reader: ObjectReader, ref: string): Promise<Commit | null> {
+  const object = await reader.contents(`${ref}^{commit}`);
+  return object && object.type === 'commit' ? parseCommit(object.oid, Buffer.concat(object.parts)) : null;
+}
+
 /** The commits of `oids` read in the warm reader (requests pipelined, answered in order); a sha that is not a commit is skipped. */
 export async function readCommitsFrom(reader: ObjectReader, oids: string[]): Promise<Commit[]> {
   const objects = await Promise.all(oids.map((oid) => reader.contents(oid)));

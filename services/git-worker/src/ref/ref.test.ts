@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { call, failureKind, startHarness } from '../testing/harness';
 
 let h: Awaited<ReturnType<typeof startHarness>>;
@@ -54,6 +56,18 @@ describe('RefService', () => {
     expect((await call(h.ref, 'FindCommit', { repository: r.repository, ref: 'master' })).id).toBe(sha);
     expect((await call(h.ref, 'FindCommit', { repository: r.repository, ref: sha })).id).toBe(sha);
     expect(await failureKind(call(h.ref, 'FindCommit', { repository: r.repository, ref: '-o' }))).toBe('INVALID_ARGUMENT');
+    // An annotated tag peels to its commit; a blob, or a name of nothing, is no commit.
+    r.git('tag', '-a', '-m', 'release', 'v1');
+    r.git('push', '--quiet', 'origin', 'v1');
+    expect((await call(h.ref, 'FindCommit', { repository: r.repository, ref: 'v1' })).id).toBe(sha);
+    expect(await failureKind(call(h.ref, 'FindCommit', { repository: r.repository, ref: r.git('rev-parse', 'HEAD:a.txt') }))).toBe('REF_NOT_FOUND');
+    expect(await failureKind(call(h.ref, 'FindCommit', { repository: r.repository, ref: 'nowhere' }))).toBe('REF_NOT_FOUND');
+    // The warm reader answers for the branch as it is now, after a push moved it.
+    writeFileSync(join(r.work, 'a.txt'), 'b');
+    r.git('commit', '--quiet', '-am', 'second');
+    r.git('push', '--quiet', 'origin', 'HEAD');
+    const moved = await call(h.ref, 'FindCommit', { repository: r.repository, ref: 'master' });
+    expect([moved.id, moved.parentIds, moved.message.trim()]).toEqual([r.git('rev-parse', 'HEAD'), [sha], 'second']);
   });
 
   it('CreateBranch and DeleteBranch: made and removed by compare-and-swap, each recorded as a push', async () => {
