@@ -43,6 +43,6 @@ export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
       update: { before: ZERO, after: target, ref: `refs/tags/${name}` },
       wasEmpty: false,
     });
-    const [tag] = await describeTags(repo, [{ name, oid: target }]);
+    const [tag] = await describeTags(deps.readers.get(repo), [{ name, oid: target }]);
     return tag;
   });
