@@ -11,6 +11,7 @@ import {
   labelNames,
   methodNotAllowed,
   mergeRequestsEvents,
+  notFound,
   projectsLookup,
   unauthenticated,
   unprocessable,
@@ -53,13 +54,20 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
 
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
+  /**
+   * Whether the project's repository has the branch. A project deleted while this request ran
+   * takes its repository with it, which reads as no branch (or no repository): that is the
+   * project not being found, as GitLab answered for a project gone, not a branch that does not exist.
+   */
   async function branchExists(projectId: number, name: string): Promise<boolean> {
     try {
       await ref.FindBranch({ repository: { projectId }, name });
       return true;
     } catch (error) {
-      if (gitFailureOf(error)) return false;
-      throw gitDomainError(error);
+      if (!gitFailureOf(error)) throw gitDomainError(error);
+      const { projects } = await deps.projects.call(projectsLookup, { ids: [projectId] });
+      if (projects.length === 0) throw notFound('Project');
+      return false;
     }
   }
 

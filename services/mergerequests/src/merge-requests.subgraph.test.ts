@@ -16,8 +16,9 @@ const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 /** The repository service's protected branches (another service). */
 const protectedBranches = new Set<string>(['master']);
 const repository = { call: async () => ({ names: [...protectedBranches], developersCanPush: [] }), close: async () => {} } as unknown as InternalClient;
-/** The projects service's lookups (another service): project 10 is no fork. */
-const projects = { call: async () => ({ projects: [{ id: 10, forkedFromProjectId: null }] }), close: async () => {} } as unknown as InternalClient;
+/** The projects service's lookups (another service): project 10 is no fork, and is there unless a test deleted it. */
+let projectDeleted = false;
+const projects = { call: async () => ({ projects: projectDeleted ? [] : [{ id: 10, forkedFromProjectId: null }] }), close: async () => {} } as unknown as InternalClient;
 
 /** The notes service's answers (labels and milestones): project 10 has milestone 7; the label names it is asked to make. */
 const ensured: string[][] = [];
@@ -94,6 +95,16 @@ describe('merge requests subgraph', () => {
     expect(errorCode(await subgraph.run(CREATE, { source: 'master', target: 'master', title: 'same' }, as(DEVELOPER)))).toBe('UNPROCESSABLE');
     const missing = await subgraph.run(CREATE, { source: 'nope', target: 'master', title: 'n' }, as(DEVELOPER));
     expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { source_branch: ['does not exist'] } });
+  });
+
+  it('answers a branch gone with its project (deleted while the request ran) as the project not found', async () => {
+    projectDeleted = true;
+    try {
+      const gone = await subgraph.run(CREATE, { source: 'nope', target: 'master', title: 'late' }, as(DEVELOPER));
+      expect([errorCode(gone), gone.errors?.[0]?.message]).toEqual(['NOT_FOUND', '404 Project Not Found']);
+    } finally {
+      projectDeleted = false;
+    }
   });
 
   it('follows the state table: close, reopen (reopened), and no accepting a closed one', async () => {
