@@ -1,16 +1,20 @@
 import type { RefServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
-import { readCommits } from '../git/objects';
-import { existingRepo, findCommit } from '../git/run';
+import { commitNamed } from '../git/objects';
+import { existingRepo } from '../git/run';
 import { validateBranchName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
+/**
+ * A branch and its commit, resolved and read in the warm reader. A repository deleted meanwhile
+ * answers as a branch not found; mergerequests, which asks before opening a merge request, checks
+ * the project before calling the branch missing.
+ */
 export const FindBranch = (deps: WorkerDeps): RefServiceHandlers['FindBranch'] =>
   unary('FindBranch', deps, async (request) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
     const name = validateBranchName(request.name);
-    const oid = await findCommit(repo, `refs/heads/${name}`);
-    if (!oid) throw gitError('REF_NOT_FOUND', 'no such branch', 'branch');
-    const [commit] = await readCommits(repo, [oid]);
+    const commit = await commitNamed(deps.readers.get(repo), `refs/heads/${name}`);
+    if (!commit) throw gitError('REF_NOT_FOUND', 'no such branch', 'branch');
     return { name, commit };
   });
