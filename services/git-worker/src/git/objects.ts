@@ -1,6 +1,6 @@
 import type { Commit, Signature } from '@hub/protos';
 import type { ObjectReader } from './object-reader';
-import { spawnGit } from './run';
+import { launchGit } from './run';
 
 interface RawObject {
   oid: string;
@@ -9,13 +9,14 @@ interface RawObject {
 }
 
 /**
- * Reads objects with one `git cat-file --batch` for the whole list (a round trip per object would
- * cost a process each). Missing objects come back as null.
+ * Reads objects with one `git cat-file --batch` for the whole list, started by the launcher (a
+ * round trip per object would cost a process each): for the push events and a new branch, which
+ * may read in a repository no warm reader serves. Missing objects come back as null.
  */
 export function readObjects(repo: string, oids: string[]): Promise<Array<RawObject | null>> {
   if (oids.length === 0) return Promise.resolve([]);
   return new Promise((resolve, reject) => {
-    const child = spawnGit(repo, ['cat-file', '--batch']);
+    const child = launchGit(repo, ['cat-file', '--batch']);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => chunks.push(d));
     child.on('error', reject);

@@ -27,7 +27,8 @@ async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
       ? // --exclude takes the name below refs/heads/ when it applies to --branches.
         [update.after, '--not', `--exclude=${update.ref.replace(/^refs\/heads\//, '')}`, '--branches']
       : [`${update.before}..${update.after}`];
-  const result = await runGit(repo, ['rev-list', '--reverse', ...range]);
+  // Through the launcher: after every push, the worker's loop is not held by forking git.
+  const result = await runGit(repo, ['rev-list', '--reverse', ...range], { launched: true });
   return result.stdout.toString('utf8').split('\n').filter(Boolean);
 }
 
