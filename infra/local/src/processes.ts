@@ -68,9 +68,10 @@ const SEMI_SPACE_MIB = 4;
  * gRPC frames, socket writes) counts towards that limit, and the git worker sending 1 MiB raw blobs
  * one at a time ran a full mark-compact of its 31 MB heap every ~8 blobs, 50-60 ms apart: 8.4 ms
  * of its CPU per blob, p90 16 ms. At twice: one mark-compact in 300 blobs, 3.0-3.4 ms per blob,
- * p90 7.6 ms; through the facade the raw blob's p90 went from 25 to 14 ms and a compare's p50 from
- * 28 to 24 ms. Resident memory after start-up did not change (1,153-1,177 MiB for the eleven
- * processes either way); under load a heap may hold up to twice its live objects.
+ * p90 7.6 ms. Through the facade (on and off twice each, one sitting): the worker's CPU per raw
+ * blob 4.3-5.2 ms against 11.3-13.0, the facade's 7.0-8.5 against 14.1-16.0, p90 15-18 ms against
+ * 35-40. Resident memory after start-up did not change (1,153-1,177 MiB for the eleven processes
+ * either way); under load a heap may hold up to twice its live objects.
  */
 export const RUNTIME_V8_FLAGS: readonly string[] = ['--heap-growing-percent=100'];
 

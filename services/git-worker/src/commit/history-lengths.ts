@@ -7,7 +7,7 @@ const countHistory = async (repo: string, commit: string) => Number((await gitTe
  * How many commits the history of a commit holds: a commits page's total. A history never changes
  * under a commit id, so each count is kept per repository and commit (the least recently used
  * going first past `max`), and one walk serves everyone asking for it at once: without it every
- * page of a long history walked all of it again (100,000 commits take about half a second).
+ * page walked the whole history again (13 ms for the bench's 2,500 commits, and growing with it).
  */
 export function createHistoryLengths(options: { max?: number; count?: typeof countHistory } = {}) {
   const max = options.max ?? 4096;
