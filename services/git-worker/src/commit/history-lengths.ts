@@ -1,3 +1,4 @@
+import { createPerCommitCache } from '../git/per-commit-cache';
 import { gitText } from '../git/run';
 
 /** `git rev-list --count`: the commits reachable from `commit`, one walk of the whole history. */
@@ -12,31 +13,8 @@ const countHistory = async (repo: string, commit: string) => Number((await gitTe
 export function createHistoryLengths(options: { max?: number; count?: typeof countHistory } = {}) {
   const max = options.max ?? 4096;
   const count = options.count ?? countHistory;
-  const lengths = new Map<string, number>();
-  const flights = new Map<string, Promise<number>>();
-  return {
-    of(repo: string, commit: string): Promise<number> {
-      const key = `${repo}\0${commit}`;
-      const known = lengths.get(key);
-      if (known !== undefined) {
-        lengths.delete(key);
-        lengths.set(key, known);
-        return Promise.resolve(known);
-      }
-      let flight = flights.get(key);
-      if (!flight) {
-        flight = count(repo, commit)
-          .then((length) => {
-            lengths.set(key, length);
-            if (lengths.size > max) lengths.delete(lengths.keys().next().value!);
-            return length;
-          })
-          .finally(() => flights.delete(key));
-        flights.set(key, flight);
-      }
-      return flight;
-    },
-  };
+  const lengths = createPerCommitCache<number>({ maxEntries: max });
+  return { of: (repo: string, commit: string): Promise<number> => lengths.of(repo, commit, () => count(repo, commit)) };
 }
 
 export type HistoryLengths = ReturnType<typeof createHistoryLengths>;

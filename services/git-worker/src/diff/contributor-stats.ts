@@ -1,4 +1,5 @@
 import type { Contributor } from '@hub/protos';
+import { createPerCommitCache } from '../git/per-commit-cache';
 import { launchGit } from '../git/run';
 
 const TAB = 0x09;
@@ -197,49 +198,20 @@ export function createContributorStats(options: { maxEntries?: number; maxAuthor
   const splitFrom = options.splitFrom ?? SPLIT_FROM_COMMITS;
   const maxAuthors = options.maxAuthors ?? 100_000;
   const spawn = options.spawn ?? launchGit;
-  const cache = new Map<string, Contributor[]>();
-  const flights = new Map<string, Promise<Contributor[]>>();
+  const cache = createPerCommitCache<Contributor[]>({ maxEntries, maxWeight: maxAuthors, weigh: (contributors) => contributors.length });
   /** Per repository, how many commits its last count saw: the next count splits by it without a rev-list. */
   const lengths = new Map<string, number>();
-  let authors = 0;
-
-  const remember = (key: string, contributors: Contributor[]) => {
-    if (contributors.length > maxAuthors) return;
-    cache.set(key, contributors);
-    authors += contributors.length;
-    for (const [oldest, value] of cache) {
-      if (cache.size <= maxEntries && authors <= maxAuthors) break;
-      cache.delete(oldest);
-      authors -= value.length;
-    }
-  };
 
   return {
     /** The contributors of the history up to `commit` (a full commit id) in `repo`. */
-    of(repo: string, commit: string): Promise<Contributor[]> {
-      const key = `${repo}\0${commit}`;
-      const cached = cache.get(key);
-      if (cached) {
-        // Most recently used goes last.
-        cache.delete(key);
-        cache.set(key, cached);
-        return Promise.resolve(cached);
-      }
-      let flight = flights.get(key);
-      if (!flight) {
-        flight = countContributors(repo, commit, lengths.get(repo), spawn, splitFrom)
-          .then((contributors) => {
-            remember(key, contributors);
-            lengths.delete(repo);
-            lengths.set(repo, commitsIn(contributors));
-            if (lengths.size > LENGTHS_KEPT) lengths.delete(lengths.keys().next().value!);
-            return contributors;
-          })
-          .finally(() => flights.delete(key));
-        flights.set(key, flight);
-      }
-      return flight;
-    },
+    of: (repo: string, commit: string): Promise<Contributor[]> =>
+      cache.of(repo, commit, async () => {
+        const contributors = await countContributors(repo, commit, lengths.get(repo), spawn, splitFrom);
+        lengths.delete(repo);
+        lengths.set(repo, commitsIn(contributors));
+        if (lengths.size > LENGTHS_KEPT) lengths.delete(lengths.keys().next().value!);
+        return contributors;
+      }),
   };
 }
 

@@ -1,0 +1,47 @@
+/**
+ * Answers that never change under a commit id (a history's length, its contributors), kept per
+ * repository and commit: the least recently used goes first past `maxEntries` answers or
+ * `maxWeight` in all (an answer heavier than that alone is not kept), a failure is not kept, and
+ * one computation serves everyone asking for the same key at once (single flight).
+ */
+export function createPerCommitCache<T>(options: { maxEntries: number; maxWeight?: number; weigh?: (value: T) => number }) {
+  const { maxEntries, maxWeight = Infinity, weigh = () => 0 } = options;
+  const kept = new Map<string, T>();
+  const flights = new Map<string, Promise<T>>();
+  let weight = 0;
+
+  const remember = (key: string, value: T) => {
+    if (weigh(value) > maxWeight) return;
+    kept.set(key, value);
+    weight += weigh(value);
+    for (const [oldest, old] of kept) {
+      if (kept.size <= maxEntries && weight <= maxWeight) break;
+      kept.delete(oldest);
+      weight -= weigh(old);
+    }
+  };
+
+  return {
+    of(repo: string, commit: string, compute: () => Promise<T>): Promise<T> {
+      const key = `${repo}\0${commit}`;
+      if (kept.has(key)) {
+        const value = kept.get(key)!;
+        // Most recently used goes last.
+        kept.delete(key);
+        kept.set(key, value);
+        return Promise.resolve(value);
+      }
+      let flight = flights.get(key);
+      if (!flight) {
+        flight = compute()
+          .then((value) => {
+            remember(key, value);
+            return value;
+          })
+          .finally(() => flights.delete(key));
+        flights.set(key, flight);
+      }
+      return flight;
+    },
+  };
+}
