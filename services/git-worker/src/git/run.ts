@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -24,6 +25,14 @@ export function repoPath(root: string, projectId: number): string {
   if (!Number.isInteger(projectId) || projectId < 1) throw gitError('INVALID_ARGUMENT', 'project id is invalid', 'repository');
   return join(root, `${projectId}.git`);
 }
+
+/**
+ * Where a repository is built before it is renamed into place at `path`. Unique per call: two
+ * builds of one repository in the same millisecond (a push arriving with its project's creation
+ * event) must not share a folder, or one's cleanup removes the other's work. The `.git.tmp-` infix
+ * is what deleting a source looks for among forks in the making.
+ */
+export const buildingPath = (path: string): string => `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
 
 /** The repository's path, or REPOSITORY_NOT_FOUND. */
 export function existingRepo(root: string, projectId: number): string {

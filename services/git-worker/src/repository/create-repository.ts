@@ -2,7 +2,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepositoryServiceHandlers } from '@hub/protos';
-import { repoPath } from '../git/run';
+import { buildingPath, repoPath } from '../git/run';
 import { gitAt } from '../git/simple-git';
 import { validateBranchName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
@@ -13,7 +13,7 @@ export async function createRepository(deps: WorkerDeps, projectId: number, defa
   if (existsSync(join(path, 'HEAD'))) return path;
   const branch = validateBranchName(defaultBranch || 'master');
   // Built beside its final place and renamed, so a crash never leaves a half-made repository.
-  const temp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  const temp = buildingPath(path);
   await mkdir(deps.root, { recursive: true });
   try {
     await mkdir(temp, { recursive: true });

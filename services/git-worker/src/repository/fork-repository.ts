@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RepositoryServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
 import { remoteRepository } from '../git/remote';
-import { existingRepo, repoPath, runGit } from '../git/run';
+import { buildingPath, existingRepo, repoPath, runGit } from '../git/run';
 import { gitAt } from '../git/simple-git';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
@@ -23,7 +23,7 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
     const remote = remoteRepository(deps.callers.secret, request.source);
     const source = remote ? null : existingRepo(deps.root, request.source?.projectId ?? 0);
     if (existsSync(join(target, 'HEAD'))) return {};
-    const temp = `${target}.tmp-${process.pid}-${Date.now()}`;
+    const temp = buildingPath(target);
     if (!source) {
       try {
         const cloned = await runGit(deps.root, ['clone', '--bare', '--quiet', '--', remote!.url, temp], { env: remote!.env, timeoutMs: REMOTE_TIMEOUT_MS });
