@@ -22,11 +22,11 @@ describe('consumer groups over the event streams', () => {
   });
 
   /** Writes an entry the way the outbox relay does. */
-  const publish = (service: string, outboxId: number, type = 'thing.happened') =>
-    writer.xadd(eventStream(service), '*', 'type', type, 'outbox_id', String(outboxId), 'payload', JSON.stringify({ n: outboxId }), 'occurred_at', new Date().toISOString());
+  const publish = (service: string, outboxId: number, type = 'thing.happened', key?: string | null) =>
+    writer.xadd(eventStream(service), '*', 'type', type, 'outbox_id', String(outboxId), 'payload', JSON.stringify({ n: outboxId, key }), 'occurred_at', new Date().toISOString());
 
-  const consumer = (service: string, group: string, handle: (event: StreamedEvent) => Promise<void>) => {
-    const running = consumeEvents({ redis: createRedis(stackInfo().redisUrl, { blocking: true }), group, services: [service], logger, handle });
+  const consumer = (service: string, group: string, handle: (event: StreamedEvent) => Promise<void>, order: Pick<Parameters<typeof consumeEvents>[0], 'orderKeys' | 'concurrency'> = {}) => {
+    const running = consumeEvents({ redis: createRedis(stackInfo().redisUrl, { blocking: true }), group, services: [service], logger, handle, ...order });
     stops.push(running.stop);
     return running;
   };
@@ -67,6 +67,103 @@ describe('consumer groups over the event streams', () => {
     await publish(service, 1);
     await publish(service, 2);
     await eventually(async () => expect(handled).toEqual(['1', '2']), 10_000);
+  });
+
+  describe('with order keys', () => {
+    /** The payload's key as the entry's one order key; a null key orders against everything. */
+    const byPayloadKey = { orderKeys: (e: StreamedEvent) => (e.payload.key === null ? null : [String(e.payload.key)]) };
+    const gate = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+
+    it('keeps one key’s entries in order while another key’s go past a slow one', async () => {
+      const service = unique('svc');
+      await publish(service, 1, 't', 'a');
+      await publish(service, 2, 't', 'a');
+      await publish(service, 3, 't', 'b');
+      const slow = gate();
+      const handled: string[] = [];
+      consumer(
+        service,
+        'g',
+        async (e) => {
+          if (e.id === '1') await slow.opened;
+          handled.push(e.id);
+        },
+        byPayloadKey,
+      );
+      await eventually(async () => expect(handled).toEqual(['3']));
+      // 2 shares a key with 1, which is still running: it has not started.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(handled).toEqual(['3']);
+      slow.open();
+      await eventually(async () => expect(handled).toEqual(['3', '1', '2']));
+    });
+
+    it('holds back a failed entry’s key until its retry succeeds; other keys go on', async () => {
+      const service = unique('svc');
+      await publish(service, 1, 't', 'a');
+      await publish(service, 2, 't', 'a');
+      await publish(service, 3, 't', 'b');
+      let failures = 2;
+      const handled: string[] = [];
+      consumer(
+        service,
+        'g',
+        async (e) => {
+          if (e.id === '1' && failures-- > 0) throw new Error('not yet');
+          handled.push(e.id);
+        },
+        byPayloadKey,
+      );
+      await eventually(async () => expect(handled).toEqual(['3', '1', '2']), 10_000);
+    });
+
+    it('makes an entry without keys wait for every earlier one, and every later one wait for it', async () => {
+      const service = unique('svc');
+      await publish(service, 1, 't', 'a');
+      await publish(service, 2, 't', null);
+      await publish(service, 3, 't', 'b');
+      const slow = gate();
+      const handled: string[] = [];
+      consumer(
+        service,
+        'g',
+        async (e) => {
+          if (e.id === '1') await slow.opened;
+          handled.push(e.id);
+        },
+        byPayloadKey,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handled).toEqual([]);
+      slow.open();
+      await eventually(async () => expect(handled).toEqual(['1', '2', '3']));
+    });
+
+    it('runs at most `concurrency` handlers at once', async () => {
+      const service = unique('svc');
+      for (let i = 1; i <= 12; i++) await publish(service, i, 't', `k${i}`);
+      let running = 0;
+      let most = 0;
+      const handled: string[] = [];
+      consumer(
+        service,
+        'g',
+        async (e) => {
+          running++;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          running--;
+          handled.push(e.id);
+        },
+        { ...byPayloadKey, concurrency: 3 },
+      );
+      await eventually(async () => expect(handled).toHaveLength(12));
+      expect(most).toBe(3);
+    });
   });
 
   describe('handleOnce', () => {

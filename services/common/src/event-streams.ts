@@ -11,6 +11,25 @@ type StreamReply = Array<[string, Array<[string, string[]]>]> | null;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Runs at most `limit` tasks at once; the rest wait in the order they asked, each handed a slot as one frees. */
+function createSlots(limit: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (running < limit) running++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await task();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
+    },
+  };
+}
+
 /**
  * Every instance sees every new event of `services` (XREAD from the end): for caches that must
  * drop what an event made stale. Older events are covered by the cache's TTL. Needs a Redis
@@ -105,6 +124,15 @@ export function consumeEvents(options: {
    * for idempotent handlers.
    */
   claimIdleMs?: number;
+  /**
+   * Which entries must keep their order (a project's id, say): entries sharing a key are handled
+   * one after another in stream order, others side by side, so one slow event (an import, a
+   * fork of a large repository) does not hold up every other project's. `[]` for an entry that
+   * needs no order, null for one every earlier and later entry must wait for. Unset: one at a time.
+   */
+  orderKeys?: (event: StreamedEvent) => string[] | null;
+  /** How many entries are handled at once when `orderKeys` is set (8 unless given). */
+  concurrency?: number;
 }) {
   const { redis, group, logger } = options;
   const claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
@@ -115,6 +143,8 @@ export function consumeEvents(options: {
   const serviceOf = new Map(options.services.map((service) => [eventStream(service), service]));
   const attempts = new Map<string, number>();
   const count = options.batchSize ?? 100;
+  const { orderKeys } = options;
+  const concurrency = options.concurrency ?? 8;
   let stopped = false;
 
   async function ensureGroups() {
@@ -127,31 +157,64 @@ export function consumeEvents(options: {
     }
   }
 
-  /** Handles entries in order; returns false when one failed (it stays pending for a retry). */
-  async function handleEntries(stream: string, entries: Array<[string, string[] | null]>): Promise<boolean> {
-    for (const [id, fields] of entries) {
-      // A claimed entry that was trimmed from the stream meanwhile comes back without fields.
-      if (fields) {
-        const event = parseStreamEntry(serviceOf.get(stream)!, id, fields);
-        try {
-          await continueTrace(event.traceparent, `${event.service} ${event.type} event`, { 'messaging.destination.name': stream, 'messaging.consumer.group.name': group }, () => options.handle(event));
-        } catch (error) {
-          // The database or a service being down is no fault of the event: it is retried until
-          // they are back, without counting towards skipping it (a Postgres restart outlasted
-          // five one-second retries, and the event was lost).
-          const tries = (attempts.get(id) ?? 0) + (isUnavailable(error) ? 0 : 1);
-          attempts.set(id, tries);
-          if (tries < MAX_ATTEMPTS) {
-            logger.warn({ err: error, stream, id, type: event.type, tries }, 'event handler failed; will retry');
-            return false;
-          }
-          logger.error({ err: error, stream, id, type: event.type, payload: event.payload }, 'event handler keeps failing; skipping the event');
+  /** Handles one entry; false when it failed and stays pending for a retry. */
+  async function handleEntry(stream: string, id: string, fields: string[] | null): Promise<boolean> {
+    // A claimed entry that was trimmed from the stream meanwhile comes back without fields.
+    if (fields) {
+      const event = parseStreamEntry(serviceOf.get(stream)!, id, fields);
+      try {
+        await continueTrace(event.traceparent, `${event.service} ${event.type} event`, { 'messaging.destination.name': stream, 'messaging.consumer.group.name': group }, () => options.handle(event));
+      } catch (error) {
+        // The database or a service being down is no fault of the event: it is retried until
+        // they are back, without counting towards skipping it (a Postgres restart outlasted
+        // five one-second retries, and the event was lost).
+        const tries = (attempts.get(id) ?? 0) + (isUnavailable(error) ? 0 : 1);
+        attempts.set(id, tries);
+        if (tries < MAX_ATTEMPTS) {
+          logger.warn({ err: error, stream, id, type: event.type, tries }, 'event handler failed; will retry');
+          return false;
+        }
+        logger.error({ err: error, stream, id, type: event.type, payload: event.payload }, 'event handler keeps failing; skipping the event');
+      }
+    }
+    attempts.delete(id);
+    await redis.xack(stream, group, id);
+    return true;
+  }
+
+  /**
+   * Handles a reply's entries; false when one failed. Without `orderKeys` each stream's strictly
+   * one after another, stopping at a failure. With them, an entry waits only for the earlier entries it
+   * shares a key with (all earlier ones for a null key), up to `concurrency` at once; an entry
+   * whose predecessor failed is not run. Either way what was not acknowledged stays pending and
+   * is read again, in stream order, before anything newer.
+   */
+  async function handleReply(reply: StreamReply): Promise<boolean> {
+    if (!orderKeys) {
+      let ok = true;
+      for (const [stream, list] of reply ?? []) {
+        for (const [id, fields] of list) {
+          if (await handleEntry(stream, id, fields)) continue;
+          ok = false;
+          break;
         }
       }
-      attempts.delete(id);
-      await redis.xack(stream, group, id);
+      return ok;
     }
-    return true;
+    const entries = (reply ?? []).flatMap(([stream, list]) => list.map(([id, fields]) => ({ stream, id, fields: fields as string[] | null })));
+    const last = new Map<string, Promise<boolean>>();
+    let barrier: Promise<boolean> = Promise.resolve(true);
+    const started: Array<Promise<boolean>> = [];
+    const slots = createSlots(concurrency);
+    for (const { stream, id, fields } of entries) {
+      const keys = fields ? orderKeys(parseStreamEntry(serviceOf.get(stream)!, id, fields)) : [];
+      const before = keys === null ? [...started] : [barrier, ...keys.flatMap((key) => last.get(key) ?? [])];
+      const done = Promise.all(before).then((ok) => (ok.every(Boolean) ? slots.run(() => handleEntry(stream, id, fields)) : false));
+      if (keys === null) barrier = done;
+      else for (const key of keys) last.set(key, done);
+      started.push(done);
+    }
+    return (await Promise.all(started)).every(Boolean);
   }
 
   const loop = (async () => {
@@ -165,12 +228,8 @@ export function consumeEvents(options: {
           groupsReady = true;
         }
         // Our own unacknowledged entries first: one whose handler failed is retried before newer ones.
-        let retry = false;
         const pending = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', ...streams, ...streams.map(() => '0'))) as StreamReply;
-        for (const [stream, entries] of pending ?? []) {
-          if (entries.length && !(await handleEntries(stream, entries))) retry = true;
-        }
-        if (retry) {
+        if (!(await handleReply(pending))) {
           await sleep(1000);
           continue;
         }
@@ -178,11 +237,11 @@ export function consumeEvents(options: {
           lastClaim = Date.now();
           for (const stream of streams) {
             const [, claimed] = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', count)) as [string, Array<[string, string[] | null]>];
-            if (claimed.length) await handleEntries(stream, claimed);
+            if (claimed.length) await handleReply([[stream, claimed as Array<[string, string[]]>]]);
           }
         }
         const fresh = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'BLOCK', 2000, 'STREAMS', ...streams, ...streams.map(() => '>'))) as StreamReply;
-        for (const [stream, entries] of fresh ?? []) await handleEntries(stream, entries);
+        await handleReply(fresh);
       } catch (error) {
         if (stopped) break;
         groupsReady = false;

@@ -1,5 +1,5 @@
 import { notFound, type ApplicationSettings, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
-import { createEventHandler, firstPushProtection } from './events';
+import { createEventHandler, createEventOrder, firstPushProtection } from './events';
 import type { Git } from './git';
 
 const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger;
@@ -124,5 +124,15 @@ describe('project.created', () => {
     const never = jest.fn(async () => {});
     await expect(handle(async () => Promise.reject(new Error('connect ECONNREFUSED')), never)(created({}))).rejects.toThrow('ECONNREFUSED');
     expect(never).not.toHaveBeenCalled();
+  });
+
+  it('orders a project’s events by the project, and a fork’s creation after its source’s events too', () => {
+    const order = createEventOrder(logger);
+    expect(order(created({}))).toEqual(['project:9', 'project:4']);
+    expect(order(created({ forked_from_project_id: null }))).toEqual(['project:9']);
+    expect(order(firstPush())).toEqual(['project:7']);
+    expect(order({ ...created({}), type: 'project.deleted' })).toEqual(['project:9']);
+    // Events the handler ignores wait for nothing.
+    expect(order({ ...firstPush(), type: 'tag_push', payload: { ...firstPush().payload, ref: 'refs/tags/v1' } })).toEqual([]);
   });
 });

@@ -23,9 +23,33 @@ export async function firstPushProtection(settings: Pick<SettingsClient, 'get'>,
 }
 
 /**
+ * Which events must be handled in order (consumeEvents' orderKeys): each project's own, and a
+ * fork's creation after everything before it on its source, whose repository it copies. The
+ * events the handler ignores need no order. One project's import or large fork then holds up
+ * only that project's events, not every first push behind it.
+ */
+export function createEventOrder(logger: Logger) {
+  const read = createKnownEventReader(logger);
+  return (event: StreamedEvent): string[] | null => {
+    const known = read(event);
+    switch (known?.key) {
+      case 'git_worker:push':
+      case 'projects:project.deleted':
+        return [`project:${known.payload.project_id}`];
+      case 'projects:project.created': {
+        const { project_id: projectId, forked_from_project_id: forkedFrom } = known.payload;
+        return forkedFrom ? [`project:${projectId}`, `project:${forkedFrom}`] : [`project:${projectId}`];
+      }
+      default:
+        return [];
+    }
+  };
+}
+
+/**
  * Repositories follow their projects: created with the project (forked or imported when it was)
  * on the shard projects chose, removed with it. Each step is idempotent, so a redelivered event is
- * harmless.
+ * harmless. An event acted on here needs its order keys in createEventOrder.
  */
 export function createEventHandler(deps: { sql: Sql; git: Git; shards: Pick<GitShards, 'remember'>; logger: Logger; settings: SettingsClient }) {
   const read = createKnownEventReader(deps.logger);

@@ -22,7 +22,7 @@ import { createGitShards } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
 import { storageOf } from './db/project-storages';
 import { loadRepositoryConfig, SERVICE } from './env';
-import { createEventHandler } from './events';
+import { createEventHandler, createEventOrder } from './events';
 import { createGit } from './git';
 import { createInternalRoutes } from './internal/routes';
 import { createResolvers } from './resolvers';
@@ -52,6 +52,7 @@ async function main() {
     services: ['projects', 'git_worker'],
     logger,
     handle: createEventHandler({ sql, git, shards, logger, settings }),
+    orderKeys: createEventOrder(logger),
   });
   // Every replica drops cached access answers a team or project change made stale, and its
   // settings copy when an admin changes them: one blocking connection for both.
