@@ -95,12 +95,15 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
     REMOTE_USER: claims.username ?? 'anonymous',
     REMOTE_ADDR: req.socket.remoteAddress ?? '',
     GIT_CONFIG_NOSYSTEM: '1',
-    // Hooks only for pushes through here, from one place, whatever the repository says.
-    GIT_CONFIG_COUNT: '2',
+    // Hooks only for pushes through here, from one place, whatever the repository says. Who may
+    // push was decided before the backend starts (the claims), so receive-pack is always served.
+    GIT_CONFIG_COUNT: '3',
     GIT_CONFIG_KEY_0: 'core.hooksPath',
     GIT_CONFIG_VALUE_0: deps.hooksDir,
     GIT_CONFIG_KEY_1: 'safe.directory',
     GIT_CONFIG_VALUE_1: '*',
+    GIT_CONFIG_KEY_2: 'http.receivepack',
+    GIT_CONFIG_VALUE_2: 'true',
     HUB_PROTECTED_REFS: claims.protectedBranches.map((b) => `refs/heads/${b}`).join('\n'),
     HUB_PUSH_PROTECTED: claims.pushProtected ? '1' : '0',
     HUB_DEV_PUSH_REFS: claims.developersCanPush.map((b) => `refs/heads/${b}`).join('\n'),

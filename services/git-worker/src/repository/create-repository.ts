@@ -2,8 +2,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepositoryServiceHandlers } from '@hub/protos';
-import { buildingPath, repoPath } from '../git/run';
-import { gitAt } from '../git/simple-git';
+import { buildingPath, gitText, repoPath } from '../git/run';
 import { validateBranchName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
@@ -13,13 +12,11 @@ export async function createRepository(deps: WorkerDeps, projectId: number, defa
   if (existsSync(join(path, 'HEAD'))) return path;
   const branch = validateBranchName(defaultBranch || 'master');
   // Built beside its final place and renamed, so a crash never leaves a half-made repository.
+  // One git process, started by the launcher: a burst of new projects is a burst of these.
   const temp = buildingPath(path);
   await mkdir(deps.root, { recursive: true });
   try {
-    await mkdir(temp, { recursive: true });
-    const git = gitAt(temp);
-    await git.init(true, ['--quiet', `--initial-branch=${branch}`]);
-    await git.addConfig('http.receivepack', 'true');
+    await gitText(deps.root, ['init', '--bare', '--quiet', `--initial-branch=${branch}`, '--', temp], { launched: true });
     await rename(temp, path).catch(async (error) => {
       if (!existsSync(join(path, 'HEAD'))) throw error;
     });

@@ -36,7 +36,6 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
           if (/error: 404\b|\bnot found\b/i.test(reason)) throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
           throw new Error(`copying the fork source from its shard failed: ${reason}`);
         }
-        await gitAt(temp).addConfig('http.receivepack', 'true');
         await rename(temp, target);
       } finally {
         await rm(temp, { recursive: true, force: true });
@@ -47,7 +46,6 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
     await gitAt(source).addConfig('gc.pruneExpire', 'never');
     try {
       await gitAt(deps.root).clone(source, temp, ['--bare', '--shared', '--quiet']);
-      await gitAt(temp).addConfig('http.receivepack', 'true');
       await rename(temp, target);
     } finally {
       await rm(temp, { recursive: true, force: true });
