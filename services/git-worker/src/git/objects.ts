@@ -18,9 +18,13 @@ export function readObjects(repo: string, oids: string[]): Promise<Array<RawObje
   return new Promise((resolve, reject) => {
     const child = launchGit(repo, ['cat-file', '--batch']);
     const chunks: Buffer[] = [];
+    let stderr = '';
     child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     child.on('error', reject);
-    child.on('close', () => {
+    child.on('close', (code) => {
+      // A repository removed meanwhile (its project deleted during a push) fails here, not as short output.
+      if (code !== 0) return reject(new Error(`git cat-file failed (${code}): ${stderr.trim()}`));
       const data = Buffer.concat(chunks);
       const results: Array<RawObject | null> = [];
       let at = 0;
@@ -40,6 +44,8 @@ export function readObjects(repo: string, oids: string[]): Promise<Array<RawObje
       }
       resolve(results);
     });
+    // A git that exits without reading (no repository) makes the write fail; its exit code says why.
+    child.stdin.on('error', () => {});
     child.stdin.end(oids.join('\n') + '\n');
   });
 }

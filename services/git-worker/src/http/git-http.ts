@@ -176,6 +176,10 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
           updates,
           wasEmpty,
           defaultBranch: await headBranch(repo),
+        }).catch((error: unknown) => {
+          // The push itself went through; a project deleted since has no feed or hooks to tell.
+          if (existsSync(join(repo, 'HEAD'))) throw error;
+          deps.logger.info({ projectId: claims.projectId }, 'repository removed during a push; its events are not recorded');
         });
       }
     } finally {
