@@ -1,8 +1,8 @@
 import { presentCommitDetail, presentRepoCommit } from '../entities/repository';
-import { CommitCommentsDocument, CommitDiffDocument, CreateCommitCommentDocument, GetCommitDocument, ListCommitsDocument } from '../generated/operations';
+import { CommitCommentsDocument, CommitDiffByIdDocument, CommitDiffDocument, CreateCommitCommentDocument, GetCommitByIdDocument, GetCommitDocument, ListCommitsDocument } from '../generated/operations';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
-import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey, projectRepository } from './project-key';
 
 const COMMIT_NOT_FOUND = () => v3Error(404, '404 Commit Not Found');
 
@@ -25,20 +25,23 @@ export const commitRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/commits/:sha',
     handle: async (p, gateway) => {
-      const { project } = await gateway(GetCommitDocument, { ...projectKey(p), sha: p.string('sha')! });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.repository.commit) throw COMMIT_NOT_FOUND();
-      return { body: presentCommitDetail(project.repository.commit) };
+      const key = projectKey(p);
+      const sha = p.string('sha')!;
+      // By id the repository subgraph answers alone, authorizing as Project.repository does.
+      const commit = key.id !== null ? (await gateway(GetCommitByIdDocument, { projectId: key.id, sha })).repositoryReads.commit : (await projectRepository(gateway(GetCommitDocument, { ...key, sha }))).commit;
+      if (!commit) throw COMMIT_NOT_FOUND();
+      return { body: presentCommitDetail(commit) };
     },
   },
   {
     method: 'get',
     path: '/projects/:id/repository/commits/:sha/diff',
     handle: async (p, gateway) => {
-      const { project } = await gateway(CommitDiffDocument, { ...projectKey(p), sha: p.string('sha')! });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.repository.commitDiff) throw COMMIT_NOT_FOUND();
-      return { body: project.repository.commitDiff };
+      const key = projectKey(p);
+      const sha = p.string('sha')!;
+      const diff = key.id !== null ? (await gateway(CommitDiffByIdDocument, { projectId: key.id, sha })).repositoryReads.commitDiff : (await projectRepository(gateway(CommitDiffDocument, { ...key, sha }))).commitDiff;
+      if (!diff) throw COMMIT_NOT_FOUND();
+      return { body: diff };
     },
   },
   {

@@ -24,3 +24,14 @@ export async function projectIdOf(p: Params, gateway: GatewayCall, name = 'id'):
   if (!project) throw PROJECT_NOT_FOUND();
   return project.id;
 }
+
+/**
+ * The repository in a gateway answer of `project { repository { … } }`; no project is 404 Project
+ * Not Found. Routes that name the project by id and their refs ask `repositoryReads` instead:
+ * one fetch, the same authorization.
+ */
+export async function projectRepository<R>(answer: Promise<{ project: { repository: R } | null }>): Promise<R> {
+  const { project } = await answer;
+  if (!project) throw PROJECT_NOT_FOUND();
+  return project.repository;
+}

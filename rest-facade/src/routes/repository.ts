@@ -1,6 +1,7 @@
 import {
   CreateBranchDocument,
   DeleteBranchDocument,
+  CompareByIdDocument,
   CompareDocument,
   ContributorsDocument,
   CreateTagDocument,
@@ -8,13 +9,14 @@ import {
   ListBranchesDocument,
   ListTagsDocument,
   ProtectBranchDocument,
+  TreeAtRefDocument,
   TreeDocument,
   UnprotectBranchDocument,
 } from '../generated/operations';
 import { presentBranch, presentRepoCommit, presentTag } from '../entities/repository';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
-import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+import { PROJECT_NOT_FOUND, projectIdOf, projectKey, projectRepository } from './project-key';
 
 const BRANCH_NOT_FOUND = () => v3Error(404, '404 Branch Not Found');
 
@@ -101,9 +103,11 @@ export const repositoryRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/tree',
     handle: async (p, gateway) => {
-      const { project } = await gateway(TreeDocument, { ...projectKey(p), ref: p.string('ref_name') ?? null, path: p.string('path') ?? null });
-      if (!project) throw PROJECT_NOT_FOUND();
-      return { body: project.repository.tree };
+      const key = projectKey(p);
+      const [ref, path] = [p.string('ref_name') ?? null, p.string('path') ?? null];
+      // By id at a named ref the repository subgraph answers alone; the default branch is the project's to say.
+      if (key.id !== null && ref) return { body: (await gateway(TreeAtRefDocument, { projectId: key.id, ref, path })).repositoryReads.tree };
+      return { body: (await projectRepository(gateway(TreeDocument, { ...key, ref, path }))).tree };
     },
   },
   {
@@ -111,9 +115,10 @@ export const repositoryRoutes: Route[] = [
     path: '/projects/:id/repository/compare',
     handle: async (p, gateway) => {
       p.require('from', 'to');
-      const { project } = await gateway(CompareDocument, { ...projectKey(p), from: p.string('from')!, to: p.string('to')! });
-      if (!project) throw PROJECT_NOT_FOUND();
-      const c = project.repository.compare;
+      const key = projectKey(p);
+      const refs = { from: p.string('from')!, to: p.string('to')! };
+      // By id the repository subgraph answers alone, authorizing as Project.repository does.
+      const c = key.id !== null ? (await gateway(CompareByIdDocument, { projectId: key.id, ...refs })).repositoryReads.compare : (await projectRepository(gateway(CompareDocument, { ...key, ...refs }))).compare;
       return {
         body: {
           commit: c.commit ? presentRepoCommit(c.commit) : null,

@@ -21,6 +21,11 @@ export interface RepositoryRef {
   defaultBranch: string;
 }
 
+/** A repository the viewer may read, reached by project id: its default branch is not known here. */
+export interface RepositoryReadsRef {
+  projectId: number;
+}
+
 export function createLoaders(sql: Sql, access: AccessClient, principal: Principal) {
   return {
     access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,

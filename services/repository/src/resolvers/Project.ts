@@ -1,5 +1,5 @@
 import { authorize, can } from '@hub/common';
-import type { ProjectResolvers } from '../generated/graphql';
+import type { ProjectResolvers, QueryResolvers } from '../generated/graphql';
 
 export const projectResolvers: ProjectResolvers = {
   __resolveReference: (reference) => reference as { id: number; defaultBranch?: string },
@@ -22,5 +22,13 @@ export const projectResolvers: ProjectResolvers = {
       userId: principal.userId,
       username: principal.username,
     };
+  },
+};
+
+export const queryResolvers: QueryResolvers = {
+  // The same check as Project.repository's, on the id the caller names.
+  repositoryReads: async (_root, { projectId }, { principal, loaders }) => {
+    authorize(await loaders.access.load(projectId), principal, 'download_code');
+    return { projectId };
   },
 };

@@ -1,10 +1,26 @@
 import { pageWindow } from '@hub/common';
 import type { Diff__Output } from '@hub/protos';
-import type { RepositoryResolvers } from '../generated/graphql';
+import type { RepositoryReadsResolvers, RepositoryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
 /** The worker's empty mode ("no file on this side") as null. */
 const diffValue = (d: Diff__Output) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null });
+
+async function compareOf(git: ResolverDeps['git'], projectId: number, from: string, to: string) {
+  const result = await git.compare(projectId, from, to);
+  return {
+    commit: result.commit ?? null,
+    commits: result.commits,
+    diffs: result.diffs.map(diffValue),
+    compareTimeout: result.timedOut,
+    compareSameRef: result.sameRef,
+  };
+}
+
+async function commitDiffOf(git: ResolverDeps['git'], projectId: number, ref: string) {
+  const result = await git.commitDiff(projectId, ref);
+  return result ? result.diffs.map(diffValue) : null;
+}
 
 export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryResolvers => ({
   branches: async (repo) => (await git.listBranches(repo.projectId)).map((b) => ({ projectId: repo.projectId, name: b.name, commit: b.commit! })),
@@ -20,16 +36,7 @@ export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryReso
       .map((t) => ({ name: t.name, message: t.annotated ? t.message : null, commit: t.commit! })),
   // The default branch by its full name: a tag of the same name must not stand in for it.
   tree: (repo, { ref, path }) => git.tree(repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, path ?? ''),
-  compare: async (repo, { from, to }) => {
-    const result = await git.compare(repo.projectId, from, to);
-    return {
-      commit: result.commit ?? null,
-      commits: result.commits,
-      diffs: result.diffs.map(diffValue),
-      compareTimeout: result.timedOut,
-      compareSameRef: result.sameRef,
-    };
-  },
+  compare: (repo, { from, to }) => compareOf(git, repo.projectId, from, to),
   contributors: (repo) => git.contributors(repo.projectId),
   commit: (repo, { ref }) => git.findCommit(repo.projectId, ref),
   commits: async (repo, { ref, page, perPage }) => {
@@ -38,8 +45,13 @@ export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryReso
     const result = await git.listCommits(repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, window.offset, window.perPage);
     return { nodes: result.commits, total: result.total };
   },
-  commitDiff: async (repo, { ref }) => {
-    const result = await git.commitDiff(repo.projectId, ref);
-    return result ? result.diffs.map(diffValue) : null;
-  },
+  commitDiff: (repo, { ref }) => commitDiffOf(git, repo.projectId, ref),
+});
+
+/** The reads that name their refs, answered as Repository answers them. */
+export const createRepositoryReadsResolvers = ({ git }: ResolverDeps): RepositoryReadsResolvers => ({
+  tree: (reads, { ref, path }) => git.tree(reads.projectId, ref, path ?? ''),
+  compare: (reads, { from, to }) => compareOf(git, reads.projectId, from, to),
+  commit: (reads, { ref }) => git.findCommit(reads.projectId, ref),
+  commitDiff: (reads, { ref }) => commitDiffOf(git, reads.projectId, ref),
 });
