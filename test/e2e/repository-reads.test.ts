@@ -2,8 +2,9 @@ import { addMember, api, createProject, createUser, type TestProject, type TestU
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 /**
- * Reads that name the project by id and their refs go to the repository subgraph alone
- * (`repositoryReads`); by path, or without a ref, they go through the project first. Both ways
+ * Repository reads that name the project by id (and their refs, where they take one) go to the
+ * repository subgraph alone (`repositoryReads`); by path, or a tree without a ref, they go through
+ * the project first. Both ways
  * must answer alike: the same bodies, and the same refusals in the same order (404 for a project
  * the caller may not see, 403 for code they may not read, then the route's own 404).
  */
@@ -21,12 +22,17 @@ beforeAll(async () => {
   const wc = await workingCopy({ 'a.txt': 'a\n', 'dir/b.txt': 'b\n' }, 'master', 'first');
   first = (await git(wc, 'rev-parse', 'HEAD')).stdout.trim();
   second = await commitFiles(wc, { 'a.txt': 'a, changed\n' }, 'second');
-  ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master'));
+  ok(await git(wc, 'tag', '-a', '-m', 'one', 'v1', first));
+  ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master', 'v1'));
   await addMember(project.id, guest.id, 10);
   await addMember(project.id, reporter.id, 20);
 });
 
 const reads = () => [
+  '/repository/branches',
+  '/repository/branches/master',
+  '/repository/tags',
+  '/repository/contributors',
   `/repository/tree?ref_name=${second}`,
   '/repository/tree?ref_name=master&path=dir',
   `/repository/compare?from=${first}&to=master`,
@@ -46,6 +52,12 @@ describe('repository reads by id and their refs', () => {
     }
     const tree = await api('GET', `/projects/${project.id}/repository/tree?ref_name=${second}`, { token: reporter.token });
     expect(tree.body.map((entry: { name: string }) => entry.name)).toEqual(['dir', 'a.txt']);
+    const tags = await api('GET', `/projects/${project.id}/repository/tags`, { token: reporter.token });
+    expect(tags.body.map((t: { name: string; message: string; commit: { id: string } }) => [t.name, t.message, t.commit.id])).toEqual([['v1', 'one', first]]);
+    const branch = await api('GET', `/projects/${project.id}/repository/branches/master`, { token: reporter.token });
+    expect([branch.body.name, branch.body.commit.id]).toEqual(['master', second]);
+    const contributors = await api('GET', `/projects/${project.id}/repository/contributors`, { token: reporter.token });
+    expect(contributors.body.map((c: { commits: number }) => c.commits)).toEqual([2]);
     const compare = await api('GET', `/projects/${project.id}/repository/compare?from=${first}&to=master`, { token: reporter.token });
     expect(compare.body.commits.map((c: { id: string }) => c.id)).toEqual([second]);
     expect(compare.body.diffs.map((d: { new_path: string }) => d.new_path)).toEqual(['a.txt']);
@@ -68,6 +80,7 @@ describe('repository reads by id and their refs', () => {
 
   it('say what is missing after the authorization, and refuse bad refs with 400, both ways', async () => {
     const unknown = 'f'.repeat(40);
+    for (const url of both('/repository/branches/no-such-branch')) expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Branch Not Found' });
     for (const url of both(`/repository/commits/${unknown}`)) expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Commit Not Found' });
     for (const url of both(`/repository/commits/${unknown}/diff`)) expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Commit Not Found' });
     const bad = await Promise.all(both('/repository/tree?ref_name=--output=x').map((url) => api('GET', url, { token: reporter.token })));

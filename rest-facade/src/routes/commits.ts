@@ -27,7 +27,6 @@ export const commitRoutes: Route[] = [
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const sha = p.string('sha')!;
-      // By id the repository subgraph answers alone, authorizing as Project.repository does.
       const commit = key.id !== null ? (await gateway(GetCommitByIdDocument, { projectId: key.id, sha })).repositoryReads.commit : (await projectRepository(gateway(GetCommitDocument, { ...key, sha }))).commit;
       if (!commit) throw COMMIT_NOT_FOUND();
       return { body: presentCommitDetail(commit) };

@@ -5,8 +5,12 @@ import {
   CompareDocument,
   ContributorsDocument,
   CreateTagDocument,
+  ContributorsByIdDocument,
+  GetBranchByIdDocument,
   GetBranchDocument,
+  ListBranchesByIdDocument,
   ListBranchesDocument,
+  ListTagsByIdDocument,
   ListTagsDocument,
   ProtectBranchDocument,
   TreeAtRefDocument,
@@ -16,7 +20,7 @@ import {
 import { presentBranch, presentRepoCommit, presentTag } from '../entities/repository';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
-import { PROJECT_NOT_FOUND, projectIdOf, projectKey, projectRepository } from './project-key';
+import { projectIdOf, projectKey, projectRepository } from './project-key';
 
 const BRANCH_NOT_FOUND = () => v3Error(404, '404 Branch Not Found');
 
@@ -25,19 +29,20 @@ export const repositoryRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/branches',
     handle: async (p, gateway) => {
-      const { project } = await gateway(ListBranchesDocument, projectKey(p));
-      if (!project) throw PROJECT_NOT_FOUND();
-      return { body: project.repository.branches.map(presentBranch) };
+      const key = projectKey(p);
+      const branches = key.id !== null ? (await gateway(ListBranchesByIdDocument, { projectId: key.id })).repositoryReads.branches : (await projectRepository(gateway(ListBranchesDocument, key))).branches;
+      return { body: branches.map(presentBranch) };
     },
   },
   {
     method: 'get',
     path: '/projects/:id/repository/branches/:branch',
     handle: async (p, gateway) => {
-      const { project } = await gateway(GetBranchDocument, { ...projectKey(p), name: p.string('branch')! });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.repository.branch) throw BRANCH_NOT_FOUND();
-      return { body: presentBranch(project.repository.branch) };
+      const key = projectKey(p);
+      const name = p.string('branch')!;
+      const branch = key.id !== null ? (await gateway(GetBranchByIdDocument, { projectId: key.id, name })).repositoryReads.branch : (await projectRepository(gateway(GetBranchDocument, { ...key, name }))).branch;
+      if (!branch) throw BRANCH_NOT_FOUND();
+      return { body: presentBranch(branch) };
     },
   },
   {
@@ -79,9 +84,9 @@ export const repositoryRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/tags',
     handle: async (p, gateway) => {
-      const { project } = await gateway(ListTagsDocument, projectKey(p));
-      if (!project) throw PROJECT_NOT_FOUND();
-      return { body: project.repository.tags.map(presentTag) };
+      const key = projectKey(p);
+      const tags = key.id !== null ? (await gateway(ListTagsByIdDocument, { projectId: key.id })).repositoryReads.tags : (await projectRepository(gateway(ListTagsDocument, key))).tags;
+      return { body: tags.map(presentTag) };
     },
   },
   {
@@ -105,7 +110,7 @@ export const repositoryRoutes: Route[] = [
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const [ref, path] = [p.string('ref_name') ?? null, p.string('path') ?? null];
-      // By id at a named ref the repository subgraph answers alone; the default branch is the project's to say.
+      // Without a ref the project names the default branch; by id at a ref, the repository subgraph answers alone.
       if (key.id !== null && ref) return { body: (await gateway(TreeAtRefDocument, { projectId: key.id, ref, path })).repositoryReads.tree };
       return { body: (await projectRepository(gateway(TreeDocument, { ...key, ref, path }))).tree };
     },
@@ -117,7 +122,6 @@ export const repositoryRoutes: Route[] = [
       p.require('from', 'to');
       const key = projectKey(p);
       const refs = { from: p.string('from')!, to: p.string('to')! };
-      // By id the repository subgraph answers alone, authorizing as Project.repository does.
       const c = key.id !== null ? (await gateway(CompareByIdDocument, { projectId: key.id, ...refs })).repositoryReads.compare : (await projectRepository(gateway(CompareDocument, { ...key, ...refs }))).compare;
       return {
         body: {
@@ -134,9 +138,9 @@ export const repositoryRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/contributors',
     handle: async (p, gateway) => {
-      const { project } = await gateway(ContributorsDocument, projectKey(p));
-      if (!project) throw PROJECT_NOT_FOUND();
-      return { body: project.repository.contributors };
+      const key = projectKey(p);
+      const contributors = key.id !== null ? (await gateway(ContributorsByIdDocument, { projectId: key.id })).repositoryReads.contributors : (await projectRepository(gateway(ContributorsDocument, key))).contributors;
+      return { body: contributors };
     },
   },
 ];

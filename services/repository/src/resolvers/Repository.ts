@@ -6,7 +6,26 @@ import type { ResolverDeps } from './deps';
 /** The worker's empty mode ("no file on this side") as null. */
 const diffValue = (d: Diff__Output) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null });
 
-async function compareOf(git: ResolverDeps['git'], projectId: number, from: string, to: string) {
+type Git = ResolverDeps['git'];
+
+async function branchesOf(git: Git, projectId: number) {
+  return (await git.listBranches(projectId)).map((b) => ({ projectId, name: b.name, commit: b.commit! }));
+}
+
+async function branchOf(git: Git, projectId: number, name: string) {
+  const found = await git.findBranch(projectId, name);
+  return found ? { projectId, name: found.name, commit: found.commit! } : null;
+}
+
+/** GitLab listed tags by name in reverse. */
+async function tagsOf(git: Git, projectId: number) {
+  return (await git.listTags(projectId))
+    .filter((t) => t.commit)
+    .sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))
+    .map((t) => ({ name: t.name, message: t.annotated ? t.message : null, commit: t.commit! }));
+}
+
+async function compareOf(git: Git, projectId: number, from: string, to: string) {
   const result = await git.compare(projectId, from, to);
   return {
     commit: result.commit ?? null,
@@ -17,23 +36,15 @@ async function compareOf(git: ResolverDeps['git'], projectId: number, from: stri
   };
 }
 
-async function commitDiffOf(git: ResolverDeps['git'], projectId: number, ref: string) {
+async function commitDiffOf(git: Git, projectId: number, ref: string) {
   const result = await git.commitDiff(projectId, ref);
   return result ? result.diffs.map(diffValue) : null;
 }
 
 export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryResolvers => ({
-  branches: async (repo) => (await git.listBranches(repo.projectId)).map((b) => ({ projectId: repo.projectId, name: b.name, commit: b.commit! })),
-  branch: async (repo, { name }) => {
-    const found = await git.findBranch(repo.projectId, name);
-    return found ? { projectId: repo.projectId, name: found.name, commit: found.commit! } : null;
-  },
-  // GitLab listed tags by name in reverse.
-  tags: async (repo) =>
-    (await git.listTags(repo.projectId))
-      .filter((t) => t.commit)
-      .sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))
-      .map((t) => ({ name: t.name, message: t.annotated ? t.message : null, commit: t.commit! })),
+  branches: (repo) => branchesOf(git, repo.projectId),
+  branch: (repo, { name }) => branchOf(git, repo.projectId, name),
+  tags: (repo) => tagsOf(git, repo.projectId),
   // The default branch by its full name: a tag of the same name must not stand in for it.
   tree: (repo, { ref, path }) => git.tree(repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, path ?? ''),
   compare: (repo, { from, to }) => compareOf(git, repo.projectId, from, to),
@@ -50,6 +61,10 @@ export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryReso
 
 /** The reads that name their refs, answered as Repository answers them. */
 export const createRepositoryReadsResolvers = ({ git }: ResolverDeps): RepositoryReadsResolvers => ({
+  branches: (reads) => branchesOf(git, reads.projectId),
+  branch: (reads, { name }) => branchOf(git, reads.projectId, name),
+  tags: (reads) => tagsOf(git, reads.projectId),
+  contributors: (reads) => git.contributors(reads.projectId),
   tree: (reads, { ref, path }) => git.tree(reads.projectId, ref, path ?? ''),
   compare: (reads, { from, to }) => compareOf(git, reads.projectId, from, to),
   commit: (reads, { ref }) => git.findCommit(reads.projectId, ref),
