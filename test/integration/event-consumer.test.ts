@@ -143,6 +143,32 @@ describe('consumer groups over the event streams', () => {
       await eventually(async () => expect(handled).toEqual(['1', '2', '3']));
     });
 
+    it('handles an entry whose keys cannot be told (the function threw) as one without keys', async () => {
+      const service = unique('svc');
+      await publish(service, 1, 't', 'a');
+      await publish(service, 2, 't', 'unreadable');
+      await publish(service, 3, 't', 'b');
+      const slow = gate();
+      const handled: string[] = [];
+      const orderKeys = (e: StreamedEvent) => {
+        if (e.payload.key === 'unreadable') throw new Error('no keys here');
+        return [String(e.payload.key)];
+      };
+      consumer(
+        service,
+        'g',
+        async (e) => {
+          if (e.id === '1') await slow.opened;
+          handled.push(e.id);
+        },
+        { orderKeys },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handled).toEqual([]);
+      slow.open();
+      await eventually(async () => expect(handled).toEqual(['1', '2', '3']));
+    });
+
     it('runs at most `concurrency` handlers at once', async () => {
       const service = unique('svc');
       for (let i = 1; i <= 12; i++) await publish(service, i, 't', `k${i}`);

@@ -27,8 +27,8 @@ export async function projectIdOf(p: Params, gateway: GatewayCall, name = 'id'):
 
 /**
  * The repository in a gateway answer of `project { repository { … } }`; no project is 404 Project
- * Not Found. Routes that name the project by id and their refs ask `repositoryReads` instead:
- * one fetch, the same authorization.
+ * Not Found. Repository reads that name the project by id ask `repositoryReads` instead: one
+ * fetch, the same authorization.
  */
 export async function projectRepository<R>(answer: Promise<{ project: { repository: R } | null }>): Promise<R> {
   const { project } = await answer;

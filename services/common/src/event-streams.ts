@@ -183,12 +183,22 @@ export function consumeEvents(options: {
   }
 
   /**
-   * Handles a reply's entries; false when one failed. Without `orderKeys` each stream's strictly
-   * one after another, stopping at a failure. With them, an entry waits only for the earlier entries it
-   * shares a key with (all earlier ones for a null key), up to `concurrency` at once; an entry
-   * whose predecessor failed is not run. Either way what was not acknowledged stays pending and
-   * is read again, in stream order, before anything newer.
+   * Handles a reply's entries; false when one failed. Without `orderKeys`, each stream's entries
+   * strictly one after another, stopping at a failure. With them, an entry waits only for the
+   * earlier entries it shares a key with (all earlier ones for a null key), up to `concurrency`
+   * at once; an entry whose predecessor failed is not run. Either way what was not acknowledged
+   * stays pending and is read again, in stream order, before anything newer.
    */
+  /** An entry's order keys; one the function cannot key (it threw) waits for, and holds up, everything. */
+  function keysOf(stream: string, id: string, fields: string[]): string[] | null {
+    try {
+      return orderKeys!(parseStreamEntry(serviceOf.get(stream)!, id, fields));
+    } catch (error) {
+      logger.warn({ err: error, stream, id }, 'cannot tell this event’s order keys; it is handled alone');
+      return null;
+    }
+  }
+
   async function handleReply(reply: StreamReply): Promise<boolean> {
     if (!orderKeys) {
       let ok = true;
@@ -207,7 +217,7 @@ export function consumeEvents(options: {
     const started: Array<Promise<boolean>> = [];
     const slots = createSlots(concurrency);
     for (const { stream, id, fields } of entries) {
-      const keys = fields ? orderKeys(parseStreamEntry(serviceOf.get(stream)!, id, fields)) : [];
+      const keys = fields ? keysOf(stream, id, fields) : [];
       const before = keys === null ? [...started] : [barrier, ...keys.flatMap((key) => last.get(key) ?? [])];
       const done = Promise.all(before).then((ok) => (ok.every(Boolean) ? slots.run(() => handleEntry(stream, id, fields)) : false));
       if (keys === null) barrier = done;

@@ -61,7 +61,8 @@ let startGit: StartGit = spawnHere;
  * The composition root's choice of how the expensive git runs start (the git launcher in the
  * worker, spawn() from this process unless told); answers a function that puts back the previous
  * one. Only runs started with `launched` use it: the diffs and walks of compare, contributors and
- * commit pages, history counts, ref listings, archives, large blobs and a push's event reads.
+ * commit pages, history counts, ref listings, archives, large blobs, a push's event reads and a
+ * new repository's init.
  * (Single refs and commits are looked up in the warm readers instead.) The commands that move
  * refs are spawned here, in the same tick as their handler's check that the repository exists,
  * so a repository deleted mid-request cannot vanish between the check and a write's start.
@@ -92,7 +93,7 @@ const DEFAULT_TIMEOUT_MS = 120_000;
  * given), so one huge
  * repository cannot hang or exhaust the worker.
  *
- * Why not simple-git here (it serves init, config, clone and imports; see
+ * Why not simple-git here (it serves config, fork clones and imports; see
  * simple-git.ts): these callers read the exit code as the answer (rev-parse --verify, update-ref
  * with an expected old value, merge-tree's conflicts, check-ref-format), feed stdin (mktag,
  * commit-tree), or need an output cap, and simple-git turns exit codes into exceptions and buffers
