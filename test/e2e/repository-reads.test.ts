@@ -37,6 +37,7 @@ const reads = () => [
   '/repository/tree?ref_name=master&path=dir',
   `/repository/compare?from=${first}&to=master`,
   `/repository/commits/${second}`,
+  '/repository/commits?ref_name=master&per_page=1&page=2',
   '/repository/commits/master/diff',
 ];
 
@@ -52,6 +53,8 @@ describe('repository reads by id and their refs', () => {
     }
     const tree = await api('GET', `/projects/${project.id}/repository/tree?ref_name=${second}`, { token: reporter.token });
     expect(tree.body.map((entry: { name: string }) => entry.name)).toEqual(['dir', 'a.txt']);
+    const commits = await api('GET', `/projects/${project.id}/repository/commits?ref_name=master&per_page=1&page=2`, { token: reporter.token });
+    expect([commits.body.map((c: { id: string }) => c.id), commits.headers.get('x-total')]).toEqual([[first], '2']);
     const tags = await api('GET', `/projects/${project.id}/repository/tags`, { token: reporter.token });
     expect(tags.body.map((t: { name: string; message: string; commit: { id: string } }) => [t.name, t.message, t.commit.id])).toEqual([['v1', 'one', first]]);
     const branch = await api('GET', `/projects/${project.id}/repository/branches/master`, { token: reporter.token });

@@ -1,5 +1,5 @@
 import { presentCommitDetail, presentRepoCommit } from '../entities/repository';
-import { CommitCommentsDocument, CommitDiffByIdDocument, CommitDiffDocument, CreateCommitCommentDocument, GetCommitByIdDocument, GetCommitDocument, ListCommitsDocument } from '../generated/operations';
+import { CommitCommentsDocument, CommitDiffByIdDocument, CommitDiffDocument, CreateCommitCommentDocument, GetCommitByIdDocument, GetCommitDocument, ListCommitsByIdDocument, ListCommitsDocument } from '../generated/operations';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey, projectRepository } from './project-key';
@@ -15,9 +15,14 @@ export const commitRoutes: Route[] = [
     path: '/projects/:id/repository/commits',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(ListCommitsDocument, { ...projectKey(p), ref: p.string('ref_name') ?? null, page: window.page, perPage: window.perPage });
-      if (!project) throw PROJECT_NOT_FOUND();
-      const { nodes, total } = project.repository.commits;
+      const key = projectKey(p);
+      const ref = p.string('ref_name') ?? null;
+      const paging = { page: window.page, perPage: window.perPage };
+      // Without a ref the project names the default branch; by id at a ref, the repository subgraph answers alone.
+      const { nodes, total } =
+        key.id !== null && ref
+          ? (await gateway(ListCommitsByIdDocument, { projectId: key.id, ref, ...paging })).repositoryReads.commits
+          : (await projectRepository(gateway(ListCommitsDocument, { ...key, ref, ...paging }))).commits;
       return { body: nodes.map(presentRepoCommit), page: { window, total } };
     },
   },

@@ -36,6 +36,12 @@ async function compareOf(git: Git, projectId: number, from: string, to: string) 
   };
 }
 
+async function commitsOf(git: Git, projectId: number, ref: string, page: number, perPage: number) {
+  const window = pageWindow(page, perPage);
+  const result = await git.listCommits(projectId, ref, window.offset, window.perPage);
+  return { nodes: result.commits, total: result.total };
+}
+
 async function commitDiffOf(git: Git, projectId: number, ref: string) {
   const result = await git.commitDiff(projectId, ref);
   return result ? result.diffs.map(diffValue) : null;
@@ -50,12 +56,8 @@ export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryReso
   compare: (repo, { from, to }) => compareOf(git, repo.projectId, from, to),
   contributors: (repo) => git.contributors(repo.projectId),
   commit: (repo, { ref }) => git.findCommit(repo.projectId, ref),
-  commits: async (repo, { ref, page, perPage }) => {
-    const window = pageWindow(page, perPage);
-    // The default branch by its full name, as for the tree.
-    const result = await git.listCommits(repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, window.offset, window.perPage);
-    return { nodes: result.commits, total: result.total };
-  },
+  // The default branch by its full name, as for the tree.
+  commits: (repo, { ref, page, perPage }) => commitsOf(git, repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, page, perPage),
   commitDiff: (repo, { ref }) => commitDiffOf(git, repo.projectId, ref),
 });
 
@@ -68,5 +70,6 @@ export const createRepositoryReadsResolvers = ({ git }: ResolverDeps): Repositor
   tree: (reads, { ref, path }) => git.tree(reads.projectId, ref, path ?? ''),
   compare: (reads, { from, to }) => compareOf(git, reads.projectId, from, to),
   commit: (reads, { ref }) => git.findCommit(reads.projectId, ref),
+  commits: (reads, { ref, page, perPage }) => commitsOf(git, reads.projectId, ref, page, perPage),
   commitDiff: (reads, { ref }) => commitDiffOf(git, reads.projectId, ref),
 });
