@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRedis, createSql, eventStream, type Redis, type Sql } from '@hub/common';
 import { addMember, api, createProject, createUser, eventually, type TestUser } from '../support/api';
+import { stackInfo } from '../support/stack-info';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'hub-clone-'));
@@ -86,6 +88,34 @@ describe('git over HTTP through the facade', () => {
         ['other', false],
       ]);
     });
+  });
+
+  it('has recorded a push’s event by the time git push returns, as GitLab’s post-receive had queued it', async () => {
+    const sql: Sql = createSql({ url: stackInfo().databaseUrl, schema: 'git_worker', max: 1 });
+    const redis: Redis = createRedis(stackInfo().redisUrl);
+    try {
+      const project = await createProject(owner.token);
+      const wc = await workingCopy({ 'a.txt': 'a' });
+      const remote = remoteUrl(project.path_with_namespace, owner.username, owner.token);
+      ok(await git(wc, 'push', remote, 'master'));
+      for (let round = 0; round < 5; round++) {
+        const sha = await commitFiles(wc, { 'a.txt': `round ${round}` }, `round ${round}`);
+        ok(await git(wc, 'push', remote, 'master'));
+        // No waiting: the outbox holds the event, or the relay has moved it to the stream already
+        // (it adds to the stream before it deletes the row, so it is never in neither).
+        const inOutbox = await sql`select 1 from outbox where payload->>'after' = ${sha} and (payload->>'project_id')::int = ${project.id}`;
+        const streamed = inOutbox.length
+          ? []
+          : ((await redis.xrevrange(eventStream('git_worker'), '+', '-', 'COUNT', 500)) as Array<[string, string[]]>).filter(([, fields]) => {
+              const payload = JSON.parse(fields[fields.indexOf('payload') + 1]);
+              return payload.after === sha && payload.project_id === project.id;
+            });
+        expect([round, inOutbox.length + streamed.length]).toEqual([round, 1]);
+      }
+    } finally {
+      await sql.end();
+      redis.disconnect();
+    }
   });
 
   it('protects branches: developers may not push to them, nobody force-pushes or deletes them', async () => {

@@ -161,32 +161,43 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
       resolve();
     });
   });
-  res.end();
-
   if (logDir) {
-    try {
-      const updates = parseRefUpdates(await readFile(pushLog, 'utf8').catch(() => ''));
-      if (updates.length) {
-        await recordPushEvents({
-          sql: deps.sql,
-          repo,
-          projectId: claims.projectId,
-          userId: claims.userId,
-          username: claims.username,
-          updates,
-          wasEmpty,
-          defaultBranch: await headBranch(repo),
-        }).catch((error: unknown) => {
-          // The push itself went through; a project deleted since has no feed or hooks to tell.
-          if (existsSync(join(repo, 'HEAD'))) throw error;
-          deps.logger.info({ projectId: claims.projectId }, 'repository removed during a push; its events are not recorded');
-        });
-      }
-    } finally {
-      await rm(logDir, { recursive: true, force: true });
-    }
+    // GitLab's post-receive hook queued the push's work before `git push` returned; so here a
+    // push that has returned is in the events (the outbox). A database that hangs holds the
+    // answer back at most PUSH_RECORD_WAIT_MS; the recording goes on after it.
+    const recording = recordPush(deps, claims, repo, wasEmpty, pushLog)
+      .catch((error: unknown) => deps.logger.error({ err: error, projectId: claims.projectId }, 'push events were not recorded'))
+      .finally(() => rm(logDir, { recursive: true, force: true }));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([recording, new Promise((resolve) => (timer = setTimeout(resolve, PUSH_RECORD_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+  res.end();
+}
+
+/** Records the ref updates post-receive logged, as push events; a repository removed meanwhile (its project deleted) has none. */
+async function recordPush(deps: GitHttpDeps, claims: GitAccessClaims, repo: string, wasEmpty: boolean, pushLog: string): Promise<void> {
+  const updates = parseRefUpdates(await readFile(pushLog, 'utf8').catch(() => ''));
+  if (!updates.length) return;
+  try {
+    await recordPushEvents({
+      sql: deps.sql,
+      repo,
+      projectId: claims.projectId,
+      userId: claims.userId,
+      username: claims.username,
+      updates,
+      wasEmpty,
+      defaultBranch: await headBranch(repo),
+    });
+  } catch (error) {
+    if (existsSync(join(repo, 'HEAD'))) throw error;
+    deps.logger.info({ projectId: claims.projectId }, 'repository removed during a push; its events are not recorded');
   }
 }
+
+/** How long a push's answer waits for its events to be recorded. */
+const PUSH_RECORD_WAIT_MS = 10_000;
 
 let backendPath: string | undefined;
 /** `$(git --exec-path)/git-http-backend`, looked up once. */
