@@ -161,18 +161,22 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
       resolve();
     });
   });
-  if (logDir) {
-    // GitLab's post-receive hook queued the push's work before `git push` returned; so here a
-    // push that has returned is in the events (the outbox). A database that hangs holds the
-    // answer back at most PUSH_RECORD_WAIT_MS; the recording goes on after it.
-    const recording = recordPush(deps, claims, repo, wasEmpty, pushLog)
-      .catch((error: unknown) => deps.logger.error({ err: error, projectId: claims.projectId }, 'push events were not recorded'))
-      .finally(() => rm(logDir, { recursive: true, force: true }));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([recording, new Promise((resolve) => (timer = setTimeout(resolve, PUSH_RECORD_WAIT_MS)))]);
-    clearTimeout(timer);
+  if (!logDir) {
+    res.end();
+    return;
   }
+  // GitLab's post-receive hook queued the push's work before `git push` returned; so here a push
+  // that has returned is in the events (the outbox). A database that hangs holds the answer back
+  // at most PUSH_RECORD_WAIT_MS; the recording goes on after it, still inside the project's push
+  // lock, so the next push's events come after this one's.
+  const recording = recordPush(deps, claims, repo, wasEmpty, pushLog)
+    .catch((error: unknown) => deps.logger.error({ err: error, projectId: claims.projectId }, 'push events were not recorded'))
+    .finally(() => rm(logDir, { recursive: true, force: true }));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([recording, new Promise((resolve) => (timer = setTimeout(resolve, PUSH_RECORD_WAIT_MS)))]);
+  clearTimeout(timer);
   res.end();
+  await recording;
 }
 
 /** Records the ref updates post-receive logged, as push events; a repository removed meanwhile (its project deleted) has none. */
