@@ -72,100 +72,64 @@ describe('consumer groups over the event streams', () => {
   describe('with order keys', () => {
     /** The payload's key as the entry's one order key; a null key orders against everything. */
     const byPayloadKey = { orderKeys: (e: StreamedEvent) => (e.payload.key === null ? null : [String(e.payload.key)]) };
-    const gate = () => {
-      let open!: () => void;
-      const opened = new Promise<void>((resolve) => (open = resolve));
-      return { open, opened };
-    };
-
-    it('keeps one key’s entries in order while another key’s go past a slow one', async () => {
+    /**
+     * Publishes entries 1, 2, 3 with these keys, then consumes them with entry 1's handler held
+     * until `release` (and entry 1 failing `failures` times first); `handled` lists the ids in
+     * the order their handlers finished.
+     */
+    async function consumeThree(keys: Array<string | null>, options: { orderKeys?: (e: StreamedEvent) => string[] | null; failures?: number } = {}) {
       const service = unique('svc');
-      await publish(service, 1, 't', 'a');
-      await publish(service, 2, 't', 'a');
-      await publish(service, 3, 't', 'b');
-      const slow = gate();
-      const handled: string[] = [];
-      consumer(
-        service,
-        'g',
-        async (e) => {
-          if (e.id === '1') await slow.opened;
-          handled.push(e.id);
-        },
-        byPayloadKey,
-      );
-      await eventually(async () => expect(handled).toEqual(['3']));
-      // 2 shares a key with 1, which is still running: it has not started.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(handled).toEqual(['3']);
-      slow.open();
-      await eventually(async () => expect(handled).toEqual(['3', '1', '2']));
-    });
-
-    it('holds back a failed entry’s key until its retry succeeds; other keys go on', async () => {
-      const service = unique('svc');
-      await publish(service, 1, 't', 'a');
-      await publish(service, 2, 't', 'a');
-      await publish(service, 3, 't', 'b');
-      let failures = 2;
+      for (const [i, key] of keys.entries()) await publish(service, i + 1, 't', key);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      if (options.failures) release();
+      let failures = options.failures ?? 0;
       const handled: string[] = [];
       consumer(
         service,
         'g',
         async (e) => {
           if (e.id === '1' && failures-- > 0) throw new Error('not yet');
+          if (e.id === '1') await released;
           handled.push(e.id);
         },
-        byPayloadKey,
+        { orderKeys: options.orderKeys ?? byPayloadKey.orderKeys },
       );
+      return { handled, release };
+    }
+
+    it('keeps one key’s entries in order while another key’s go past a slow one', async () => {
+      const { handled, release } = await consumeThree(['a', 'a', 'b']);
+      await eventually(async () => expect(handled).toEqual(['3']));
+      // 2 shares a key with 1, which is still running: it has not started.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(handled).toEqual(['3']);
+      release();
+      await eventually(async () => expect(handled).toEqual(['3', '1', '2']));
+    });
+
+    it('holds back a failed entry’s key until its retry succeeds; other keys go on', async () => {
+      const { handled } = await consumeThree(['a', 'a', 'b'], { failures: 2 });
       await eventually(async () => expect(handled).toEqual(['3', '1', '2']), 10_000);
     });
 
     it('makes an entry without keys wait for every earlier one, and every later one wait for it', async () => {
-      const service = unique('svc');
-      await publish(service, 1, 't', 'a');
-      await publish(service, 2, 't', null);
-      await publish(service, 3, 't', 'b');
-      const slow = gate();
-      const handled: string[] = [];
-      consumer(
-        service,
-        'g',
-        async (e) => {
-          if (e.id === '1') await slow.opened;
-          handled.push(e.id);
-        },
-        byPayloadKey,
-      );
+      const { handled, release } = await consumeThree(['a', null, 'b']);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(handled).toEqual([]);
-      slow.open();
+      release();
       await eventually(async () => expect(handled).toEqual(['1', '2', '3']));
     });
 
     it('handles an entry whose keys cannot be told (the function threw) as one without keys', async () => {
-      const service = unique('svc');
-      await publish(service, 1, 't', 'a');
-      await publish(service, 2, 't', 'unreadable');
-      await publish(service, 3, 't', 'b');
-      const slow = gate();
-      const handled: string[] = [];
       const orderKeys = (e: StreamedEvent) => {
         if (e.payload.key === 'unreadable') throw new Error('no keys here');
         return [String(e.payload.key)];
       };
-      consumer(
-        service,
-        'g',
-        async (e) => {
-          if (e.id === '1') await slow.opened;
-          handled.push(e.id);
-        },
-        { orderKeys },
-      );
+      const { handled, release } = await consumeThree(['a', 'unreadable', 'b'], { orderKeys });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(handled).toEqual([]);
-      slow.open();
+      release();
       await eventually(async () => expect(handled).toEqual(['1', '2', '3']));
     });
 
