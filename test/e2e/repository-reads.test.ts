@@ -1,4 +1,4 @@
-import { addMember, api, createProject, createUser, type TestProject, type TestUser } from '../support/api';
+import { addMember, api, createProject, createUser, graphql, type TestProject, type TestUser } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 /**
@@ -94,5 +94,14 @@ describe('repository reads by id and their refs', () => {
     // A stranger learns nothing about refs: the project's 404 comes first.
     const hidden = await api('GET', `/projects/${project.id}/repository/commits/${unknown}`, { token: stranger.token });
     expect(hidden.body).toEqual({ message: '404 Project Not Found' });
+  });
+
+  it('on the GraphQL API, answer an id that names no project as NOT_FOUND, never an internal error', async () => {
+    for (const projectId of [0, -1, 2147483647]) {
+      const res = await graphql('query ($projectId: Int!) { repositoryReads(projectId: $projectId) { branches { name } } }', { projectId }, { 'PRIVATE-TOKEN': owner.token });
+      expect([projectId, res.body.errors?.[0]?.extensions?.code]).toEqual([projectId, 'NOT_FOUND']);
+    }
+    const res = await graphql('query ($projectId: Int!) { repositoryReads(projectId: $projectId) { tags { name } } }', { projectId: project.id }, { 'PRIVATE-TOKEN': reporter.token });
+    expect(res.body.data?.repositoryReads.tags).toEqual([{ name: 'v1' }]);
   });
 });
