@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { consumeEvents, createLogger, createRedis, createSql, eventStream, handleOnce, migrate, type Redis, type Sql, type StreamedEvent } from '@hub/common';
+import { consumeEvents, consumerAliveKey, createLogger, createRedis, createSql, eventStream, handleOnce, migrate, type Redis, type Sql, type StreamedEvent } from '@hub/common';
 import { eventually, unique } from '../support/api';
 import { stackInfo } from '../support/stack-info';
 
@@ -67,6 +67,57 @@ describe('consumer groups over the event streams', () => {
     await publish(service, 1);
     await publish(service, 2);
     await eventually(async () => expect(handled).toEqual(['1', '2']), 10_000);
+  });
+
+  describe('members that are gone', () => {
+    /** Entries 1 and 2 delivered to `name`, which never acknowledges them (SIGKILL right after reading). */
+    async function leftPendingBy(service: string, group: string, name: string) {
+      await publish(service, 1);
+      await publish(service, 2);
+      await writer.xgroup('CREATE', eventStream(service), group, '0');
+      const read = (await writer.xreadgroup('GROUP', group, name, 'COUNT', 10, 'STREAMS', eventStream(service), '>')) as Array<[string, unknown[]]>;
+      expect(read[0][1]).toHaveLength(2);
+    }
+    const membersOf = async (service: string, group: string) =>
+      ((await writer.xinfo('CONSUMERS', eventStream(service), group)) as Array<Array<string | number>>).map((fields) => String(fields[1]));
+
+    it('takes over the entries a killed member left pending at once, not after claimIdleMs, and forgets that member', async () => {
+      const [service, group] = [unique('svc'), unique('g')];
+      await leftPendingBy(service, group, 'killed');
+      const seen: string[] = [];
+      consumer(service, group, async (e) => void seen.push(e.id));
+      // claimIdleMs is a minute: only the takeover can hand them over within these 10 s.
+      await eventually(async () => expect(seen).toEqual(['1', '2']), 10_000);
+      await eventually(async () => expect(await membersOf(service, group)).not.toContain('killed'));
+    });
+
+    it('leaves a live member’s pending entries alone until its alive mark is gone', async () => {
+      const [service, group] = [unique('svc'), unique('g')];
+      await writer.set(consumerAliveKey(group, 'busy'), '1', 'PX', 60_000);
+      await leftPendingBy(service, group, 'busy');
+      const seen: string[] = [];
+      consumer(service, group, async (e) => void seen.push(e.id));
+      await publish(service, 3);
+      await eventually(async () => expect(seen).toEqual(['3']));
+      // Several takeover rounds (one a second) pass; the busy member keeps its entries.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(seen).toEqual(['3']);
+      expect(await membersOf(service, group)).toContain('busy');
+      await writer.del(consumerAliveKey(group, 'busy'));
+      await eventually(async () => expect(seen).toEqual(['3', '1', '2']), 10_000);
+    });
+
+    it('keeps its own alive mark while it runs and removes it when stopped', async () => {
+      const [service, group] = [unique('svc'), unique('g')];
+      const running = consumer(service, group, async () => {});
+      await eventually(async () => expect(await membersOf(service, group)).toHaveLength(1));
+      const [name] = await membersOf(service, group);
+      // Longer than one mark's life: it is renewed.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(await writer.exists(consumerAliveKey(group, name))).toBe(1);
+      await running.stop();
+      expect(await writer.exists(consumerAliveKey(group, name))).toBe(0);
+    });
   });
 
   describe('with order keys', () => {

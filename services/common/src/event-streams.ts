@@ -93,8 +93,23 @@ export function followChanges(options: { redis: Redis; logger: Logger; handlers:
   });
 }
 
-/** Entries pending longer than this on a consumer that went away are taken over (default). */
+/**
+ * Entries pending longer than this with a live consumer are taken over (default): the backstop
+ * for a consumer that is alive but stuck.
+ */
 const CLAIM_IDLE_MS = 60_000;
+/**
+ * A consumer marks itself alive in Redis for this long, renewing the mark three times as often.
+ * Once its mark is gone (SIGKILL, a lost node), another member takes its pending entries at once
+ * instead of after `claimIdleMs`: a project created as membership died had to wait 60–90 s for
+ * its access facts, and a repository as long for its `git init`.
+ */
+export const ALIVE_TTL_MS = 3_000;
+/** How long a consumer waits for new entries before looking for dead members again. */
+const READ_BLOCK_MS = 1_000;
+
+/** The key a consumer of `group` keeps while it runs. */
+export const consumerAliveKey = (group: string, consumer: string) => `events:alive:${group}:${consumer}`;
 /** A handler that fails this often on one event gets the event logged and skipped. */
 const MAX_ATTEMPTS = 5;
 
@@ -146,6 +161,13 @@ export function consumeEvents(options: {
   const { orderKeys } = options;
   const concurrency = options.concurrency ?? 8;
   let stopped = false;
+  // Its own connection: the marks must go out while the consumer's is held by XREADGROUP BLOCK,
+  // and must not queue up while Redis is away.
+  const marks = redis.duplicate({ enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  marks.on('error', () => {}); // the loop reports Redis being away
+  const markAlive = () => marks.set(consumerAliveKey(group, consumer), '1', 'PX', ALIVE_TTL_MS).catch(() => {});
+  const marking = setInterval(markAlive, ALIVE_TTL_MS / 3);
+  marking.unref();
 
   async function ensureGroups() {
     for (const stream of streams) {
@@ -182,13 +204,6 @@ export function consumeEvents(options: {
     return true;
   }
 
-  /**
-   * Handles a reply's entries; false when one failed. Without `orderKeys`, each stream's entries
-   * strictly one after another, stopping at a failure. With them, an entry waits only for the
-   * earlier entries it shares a key with (all earlier ones for a null key), up to `concurrency`
-   * at once; an entry whose predecessor failed is not run. Either way what was not acknowledged
-   * stays pending and is read again, in stream order, before anything newer.
-   */
   /** An entry's order keys; one the function cannot key (it threw) waits for, and holds up, everything. */
   function keysOf(stream: string, id: string, fields: string[]): string[] | null {
     try {
@@ -199,6 +214,13 @@ export function consumeEvents(options: {
     }
   }
 
+  /**
+   * Handles a reply's entries; false when one failed. Without `orderKeys`, each stream's entries
+   * strictly one after another, stopping at a failure. With them, an entry waits only for the
+   * earlier entries it shares a key with (all earlier ones for a null key), up to `concurrency`
+   * at once; an entry whose predecessor failed is not run. Either way what was not acknowledged
+   * stays pending and is read again, in stream order, before anything newer.
+   */
   async function handleReply(reply: StreamReply): Promise<boolean> {
     if (!orderKeys) {
       let ok = true;
@@ -227,8 +249,40 @@ export function consumeEvents(options: {
     return (await Promise.all(started)).every(Boolean);
   }
 
+  /**
+   * Takes over the pending entries of members whose alive mark is gone, and forgets members left
+   * with none (each restart joins as a new member). Claimed entries must have been idle half a
+   * mark's life, so two members taking over from the same dead one do not take from each other.
+   */
+  async function takeOverDeadMembers() {
+    for (const stream of streams) {
+      const members = (await redis.xinfo('CONSUMERS', stream, group)) as Array<Array<string | number>>;
+      for (const fields of members) {
+        const info = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
+        const name = String(info.name);
+        if (name === consumer || (await redis.exists(consumerAliveKey(group, name)))) continue;
+        if (Number(info.pending) === 0) {
+          await redis.xgroup('DELCONSUMER', stream, group, name);
+          continue;
+        }
+        const owned = (await redis.xpending(stream, group, 'IDLE', ALIVE_TTL_MS / 2, '-', '+', count, name)) as Array<[string, ...unknown[]]>;
+        if (owned.length === 0) continue;
+        const claimed = (await redis.xclaim(stream, group, consumer, ALIVE_TTL_MS / 2, ...owned.map(([id]) => id))) as Array<[string, string[] | null]>;
+        if (claimed.length) {
+          logger.info({ stream, group, from: name, entries: claimed.length }, 'took over the pending entries of a consumer that is gone');
+          await handleReply([[stream, claimed as Array<[string, string[]]>]]);
+        }
+      }
+    }
+  }
+
   const loop = (async () => {
     let lastClaim = 0;
+    let lastTakeOver = 0;
+    // Marked before joining the group, or another member could take this one for dead. A Redis
+    // that is away holds the start for a second at most; the loop then retries as it does.
+    if (marks.status !== 'ready') await Promise.race([new Promise((resolve) => marks.once('ready', resolve)), sleep(1000)]);
+    await markAlive();
     // Created once, and again after a failure (a Redis that lost its data forgets the groups).
     let groupsReady = false;
     while (!stopped) {
@@ -243,6 +297,10 @@ export function consumeEvents(options: {
           await sleep(1000);
           continue;
         }
+        if (Date.now() - lastTakeOver >= ALIVE_TTL_MS / 3) {
+          lastTakeOver = Date.now();
+          await takeOverDeadMembers();
+        }
         if (Date.now() - lastClaim > claimIdleMs / 2) {
           lastClaim = Date.now();
           for (const stream of streams) {
@@ -250,7 +308,7 @@ export function consumeEvents(options: {
             if (claimed.length) await handleReply([[stream, claimed as Array<[string, string[]]>]]);
           }
         }
-        const fresh = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'BLOCK', 2000, 'STREAMS', ...streams, ...streams.map(() => '>'))) as StreamReply;
+        const fresh = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'BLOCK', READ_BLOCK_MS, 'STREAMS', ...streams, ...streams.map(() => '>'))) as StreamReply;
         await handleReply(fresh);
       } catch (error) {
         if (stopped) break;
@@ -264,8 +322,12 @@ export function consumeEvents(options: {
   return {
     stop: async () => {
       stopped = true;
+      clearInterval(marking);
       redis.disconnect();
       await loop;
+      // Gone for good: no mark, so the others take over whatever it left pending at once.
+      await marks.del(consumerAliveKey(group, consumer)).catch(() => {});
+      marks.disconnect();
     },
   };
 }
