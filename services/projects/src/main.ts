@@ -24,6 +24,7 @@ import { loadProjectsConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
 import { createVisibilityRules } from './domain/visibility-rules';
 import { createRepositoryPlacement } from './domain/repository-placement';
+import { createFactsPush } from './membership-facts';
 import { createProjectsService } from './projects-service';
 import { createLookupRouter } from './internal/routes';
 import { createResolvers } from './resolvers';
@@ -43,7 +44,8 @@ async function main() {
 
   const settings = createSettingsClient({ identity });
   const placeRepository = createRepositoryPlacement({ sql, shards: config.GIT_WORKER_NEW_PROJECT_SHARDS });
-  const projects = createProjectsService({ sql, identity, membership, access, logger, visibility: createVisibilityRules({ settings }), placeRepository });
+  const factsPush = createFactsPush({ membership, logger, applied: (projectId) => access.invalidateProject(projectId) });
+  const projects = createProjectsService({ sql, identity, membership, access, visibility: createVisibilityRules({ settings }), placeRepository, factsPush });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),

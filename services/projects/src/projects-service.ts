@@ -1,6 +1,5 @@
 import {
   AccessLevel,
-  applyProjectFacts,
   badRequest,
   groupAccessLookup,
   namespacesLookup,
@@ -18,7 +17,6 @@ import {
   type Ability,
   type FieldErrors,
   type InternalClient,
-  type Logger,
   type NamespaceSummary,
   type Principal,
   type ProjectAccess,
@@ -26,6 +24,7 @@ import {
   type Sql,
 } from '@hub/common';
 import * as namespaceCopies from './db/namespaces';
+import type { FactsPush } from './membership-facts';
 import * as projects from './db/projects';
 import type { ProjectChanges, ProjectRow } from './db/projects';
 import { pathFromName, validateProjectAttributes, visibilityOf, type ProjectAttributes } from './domain/project-attributes';
@@ -69,12 +68,12 @@ export function createProjectsService(deps: {
   identity: InternalClient;
   membership: InternalClient;
   access: AccessClient;
-  logger: Logger;
   visibility: VisibilityRules;
   /** The shard a new project's repository goes to. */
   placeRepository: () => Promise<string>;
+  factsPush: FactsPush;
 }) {
-  const { sql, logger } = deps;
+  const { sql } = deps;
 
   async function lookupNamespaces(request: RequestOf<typeof namespacesLookup>): Promise<NamespaceSummary[]> {
     return (await deps.identity.call(namespacesLookup, request)).namespaces;
@@ -123,16 +122,9 @@ export function createProjectsService(deps: {
 
   /**
    * Membership learns of every change twice: right here, so the next request sees it, and
-   * through the event in the outbox, in case this call fails. Versions make the order moot.
+   * through the event in the outbox, in case this push never lands. Versions make the order moot.
    */
-  async function tellMembership(row: ProjectRow, deleted = false) {
-    try {
-      await deps.membership.call(applyProjectFacts, factsOf(row, deleted));
-    } catch (error) {
-      logger.warn({ err: error, projectId: row.id }, 'membership not told directly; the project event will tell it');
-    }
-    deps.access.invalidateProject(row.id);
-  }
+  const tellMembership = (row: ProjectRow, deleted = false) => deps.factsPush.push(factsOf(row, deleted));
 
   const projectPayload = (actor: Principal | null, row: ProjectRow, deleted = false) => ({
     project_id: row.id,

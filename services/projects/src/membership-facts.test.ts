@@ -1,0 +1,116 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import { applyProjectFacts, createInternalClient, createInternalRouter, createLogger, serveEndpoint, type ProjectFacts } from '@hub/common';
+import { createFactsPush } from './membership-facts';
+
+const secret = 'test-secret';
+const logger = createLogger('facts-push-test', 'silent');
+const facts = (projectId: number, version: number): ProjectFacts => ({
+  projectId,
+  ownerId: 1,
+  visibilityLevel: 0,
+  archived: false,
+  issuesEnabled: true,
+  mergeRequestsEnabled: true,
+  snippetsEnabled: false,
+  wikiEnabled: true,
+  version,
+  deleted: false,
+  creatorId: 1,
+  namespaceId: 1,
+});
+
+/** A membership stand-in over real HTTP that records the facts it is given; down until `start`. */
+function membershipAt(port: number) {
+  const received: Array<[number, number]> = [];
+  const router = createInternalRouter(secret);
+  serveEndpoint(router, applyProjectFacts, logger, async (f) => {
+    received.push([f.projectId, f.version]);
+    return { applied: true };
+  });
+  const app = express().use(router);
+  let server: Server | null = null;
+  return {
+    received,
+    start: () => new Promise<void>((resolve) => (server = createServer(app).listen(port, '127.0.0.1', resolve))),
+    stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+  };
+}
+
+/** A port nothing listens on (yet). */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const until = async (check: () => boolean, ms = 5_000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe('createFactsPush', () => {
+  const stops: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0)) await stop();
+  });
+
+  async function setUp(options: { up: boolean; retryForMs?: number }) {
+    const port = await freePort();
+    const membership = membershipAt(port);
+    stops.push(membership.stop);
+    if (options.up) await membership.start();
+    const applied: number[] = [];
+    const push = createFactsPush({
+      membership: createInternalClient({ baseUrl: `http://127.0.0.1:${port}`, secret, caller: 'projects' }),
+      logger,
+      applied: (id) => void applied.push(id),
+      retryEveryMs: 20,
+      retryForMs: options.retryForMs ?? 10_000,
+    });
+    return { membership, push, applied };
+  }
+
+  it('tells membership once when it answers', async () => {
+    const { membership, push, applied } = await setUp({ up: true });
+    await push.push(facts(7, 1));
+    expect(membership.received).toEqual([[7, 1]]);
+    expect(applied).toEqual([7]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(membership.received).toEqual([[7, 1]]);
+  });
+
+  it('tells a membership that was away as soon as it is back, with the newest facts of each project', async () => {
+    const { membership, push, applied } = await setUp({ up: false });
+    await push.push(facts(7, 1));
+    await push.push(facts(7, 2));
+    await push.push(facts(8, 1));
+    expect(membership.received).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await membership.start();
+    await until(() => membership.received.length === 2);
+    expect(membership.received).toEqual([
+      [7, 2],
+      [8, 1],
+    ]);
+    // Each project's cached access is dropped again once membership holds its facts.
+    expect(applied.filter((id) => id === 7)).toHaveLength(3);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(membership.received).toHaveLength(2);
+  });
+
+  it('gives up after retryForMs, leaving the rest to the project event', async () => {
+    const { membership, push } = await setUp({ up: false, retryForMs: 100 });
+    await push.push(facts(9, 1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await membership.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(membership.received).toEqual([]);
+  });
+});
