@@ -1,4 +1,4 @@
-import { status, type Metadata } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
 import { DomainError, ErrorCode, invalid, notFound } from '@hub/common';
 import type { _hub_git_v1_ErrorDetail_Kind__Output } from './generated/hub/git/v1/ErrorDetail';
 import { decodeErrorDetail, ERROR_DETAIL_TRAILER } from './load';
@@ -19,6 +19,23 @@ export function gitFailureOf(error: unknown): GitFailure | null {
   const metadata = (error as { metadata?: Metadata })?.metadata;
   const bytes = metadata?.get?.(ERROR_DETAIL_TRAILER)?.[0];
   return Buffer.isBuffer(bytes) ? (decodeErrorDetail(bytes) as GitFailure) : null;
+}
+
+/**
+ * The header a failed HTTP read from the worker (a blob download) carries its ErrorDetail in,
+ * base64: the same contract as the gRPC trailer, so one mapping (gitDomainError) serves both.
+ */
+export const GIT_ERROR_HEADER = 'x-git-error';
+
+/** A worker HTTP answer's failure as the error gitDomainError reads (its detail in the trailer's place). */
+export function gitErrorFromHttp(header: string | undefined, status: number): Error {
+  const error = new Error(`git worker answered ${status}`) as Error & { metadata?: Metadata };
+  if (header) {
+    const metadata = new Metadata();
+    metadata.set(ERROR_DETAIL_TRAILER, Buffer.from(header, 'base64'));
+    error.metadata = metadata;
+  }
+  return error;
 }
 
 const grpcCode = (error: unknown) => (error as { code?: number })?.code;

@@ -2,11 +2,10 @@ import { pipeline } from 'node:stream/promises';
 import { GIT_ACCESS_HEADER, signClaims, type GitAccessClaims, type Logger } from '@hub/common';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
-import { Pool } from 'undici';
-import type { GitShards } from '@hub/protos';
 import type { GatewayClient } from './gateway-client';
 import { GitAccessDocument } from './generated/operations';
 import { V3Error } from './v3-errors';
+import type { WorkerPools } from './worker-http';
 
 /** `/<namespace>/<project>[.git]/<smart HTTP endpoint>`. */
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -28,10 +27,7 @@ const askForCredentials = (res: Response) => text(res, 401, 'HTTP Basic: Access 
  * git worker of the project's shard (the same answer names it) with signed claims of what the
  * pusher may do; the worker runs git and enforces them.
  */
-export function createGitHttpProxy(deps: { gateway: GatewayClient; shards: Pick<GitShards, 'names' | 'httpUrl'>; secret: string; logger: Logger }): Router {
-  const workers = new Map(
-    deps.shards.names.map((name) => [name, new Pool(deps.shards.httpUrl(name), { connections: 64, keepAliveTimeout: 30_000, bodyTimeout: 0, headersTimeout: 60_000 })]),
-  );
+export function createGitHttpProxy(deps: { gateway: GatewayClient; workers: WorkerPools; secret: string; logger: Logger }): Router {
   const router = express.Router();
 
   router.use(async (req: Request, res: Response, next) => {
@@ -76,9 +72,7 @@ export function createGitHttpProxy(deps: { gateway: GatewayClient; shards: Pick<
         const value = req.header(name);
         if (value) headers[name] = value;
       }
-      const worker = workers.get(project.repositoryStorage);
-      if (!worker) throw new Error(`project ${project.id} is on shard "${project.repositoryStorage}", which GIT_WORKER_SHARDS does not name`);
-      const upstream = await worker.request({
+      const upstream = await deps.workers.of(project.repositoryStorage).request({
         method: req.method as 'GET' | 'POST',
         path: `/${project.id}.git/${endpoint}${search}`,
         headers,

@@ -10,6 +10,7 @@ import { createGitHttpProxy } from './git-http';
 import { facadeRateLimits, gitRateLimits } from './rate-limits';
 import { createDownloadRoutes } from './routes/repository-downloads';
 import { createGitShards } from '@hub/protos';
+import { createWorkerPools } from './worker-http';
 
 async function main() {
   const config = loadFacadeConfig();
@@ -20,8 +21,9 @@ async function main() {
       : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
   // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
   const git = createGitShards({ shards: config.GIT_WORKER_SHARDS, caller: { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET } });
-  const gitHttp = createGitHttpProxy({ gateway, shards: git, secret: config.PRINCIPAL_SECRET, logger });
-  const downloads = createDownloadRoutes({ gateway, git, logger });
+  const workers = createWorkerPools(git);
+  const gitHttp = createGitHttpProxy({ gateway, workers, secret: config.PRINCIPAL_SECRET, logger });
+  const downloads = createDownloadRoutes({ gateway, git, workers, secret: config.PRINCIPAL_SECRET, logger });
   const limits = createAbuseLimits('facade', config, logger);
   const app = createFacadeApp({ gateway, logger, gitHttp, downloads, rateLimits: { api: facadeRateLimits(limits), git: gitRateLimits(limits) } });
   const server = await listen(app, config.PORT);
@@ -29,7 +31,7 @@ async function main() {
   server.requestTimeout = 0;
   answerClientErrorsAsJson(server, (status, reason) => ({ message: `${status} ${reason}` }));
   logger.info({ port: config.PORT, gateway: config.GATEWAY_MODE === 'embedded' ? 'embedded' : config.GATEWAY_URL }, 'rest facade listening');
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close(), () => limits.close()]);
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close(), () => workers.close().then(() => {}), () => limits.close()]);
 }
 
 main().catch(exitOnStartupFailure(createLogger('rest-facade')));

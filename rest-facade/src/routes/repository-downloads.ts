@@ -1,6 +1,7 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
-import { DomainError, type Logger } from '@hub/common';
-import { gitDomainError, isCancelled, type GitClients, type GitShards, type NotFoundNouns } from '@hub/protos';
+import { pipeline } from 'node:stream/promises';
+import { BLOB_HEADERS, BLOB_READ_PURPOSE, DomainError, ErrorCode, GIT_ACCESS_HEADER, signClaims, type BlobReadClaims, type Logger } from '@hub/common';
+import { gitDomainError, gitErrorFromHttp, GIT_ERROR_HEADER, isCancelled, type GitClients, type GitShards, type NotFoundNouns } from '@hub/protos';
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
 import { credentialHeaders, presentsCredentials } from '../credentials';
@@ -9,6 +10,7 @@ import { RepositoryDownloadDocument } from '../generated/operations';
 import { Params } from '../params';
 import { fromGraphQLError, UNAUTHORIZED, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectKey } from './project-key';
+import type { WorkerPools } from '../worker-http';
 
 const ARCHIVE_TYPES: Record<string, string> = {
   'tar.gz': 'application/x-gzip',
@@ -116,9 +118,10 @@ type Opener<T> = (git: GitClients, projectId: number) => ClientReadableStream<T>
 /**
  * Raw files and archives: the gateway authorizes (the project's repository must be readable, one
  * fetch to projects) and names the project and its shard; the bytes then stream from that shard's
- * git worker to the client in chunks.
+ * git worker to the client: blobs over the worker's HTTP port, archives and the base64 files
+ * answer over gRPC streams.
  */
-export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitShards; logger: Logger }): Router {
+export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitShards; workers: WorkerPools; secret: string; logger: Logger }): Router {
   const router = express.Router();
 
   const authorize = async (req: Request, headers: ReturnType<typeof credentialHeaders>, key: ReturnType<typeof projectKey>) => {
@@ -184,32 +187,85 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
     return { ref: p.string('sha')!, path: p.string('filepath')! };
   };
 
+  /**
+   * Asks the worker of `storage` for a blob over HTTP (see BLOB_READ_PURPOSE); `cancel` aborts the
+   * request, or the answer's body once it has come.
+   */
+  const askForBlob = (storage: string, projectId: number, query: string) => {
+    const abort = new AbortController();
+    const answer = deps.workers.of(storage).request({
+      method: 'GET',
+      path: `/blobs/${projectId}?${query}`,
+      headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId } satisfies BlobReadClaims, deps.secret, Date.now(), BLOB_READ_PURPOSE) },
+      signal: abort.signal,
+    });
+    answer.catch(() => {}); // a request given up on fails unread
+    return { answer, cancel: () => abort.abort() };
+  };
+
+  /**
+   * A blob download: the worker is asked beside the authorization when the project is named by id
+   * and its shard is known (as openDownload does for gRPC streams), and its answer is used only if
+   * the authorization names that very project on that shard. Refused parameters are answered
+   * after the authorization, as their 400 must come after its 404.
+   */
+  const openBlob = async (req: Request, queryOf: (p: Params) => string) => {
+    const headers = credentialsOf(req);
+    const p = new Params(req.query, {}, req.params as Record<string, string>);
+    const key = projectKey(p);
+    const guessed = key.id === null ? null : deps.git.knownStorage(key.id);
+    let early: ReturnType<typeof askForBlob> | null = null;
+    if (guessed) {
+      let query: string | null = null;
+      try {
+        query = queryOf(p);
+      } catch {
+        // answered after the authorization, by the request below
+      }
+      if (query !== null) early = askForBlob(guessed, key.id!, query);
+    }
+    let project;
+    try {
+      project = await authorize(req, headers, key);
+    } catch (error) {
+      early?.cancel();
+      throw error;
+    }
+    if (early && (project.id !== key.id || project.repositoryStorage !== guessed)) {
+      early.cancel();
+      early = null;
+    }
+    return early ?? askForBlob(project.repositoryStorage, project.id, queryOf(p));
+  };
+
   const blob = (raw: boolean) => async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { call } = await openDownload(req, (p) => {
-        if (raw) {
-          const oid = p.string('sha')!;
-          return (git, projectId) => git.blob.GetRawBlob({ repository: { projectId }, oid });
-        }
-        const target = filepath(p);
-        return (git, projectId) => git.blob.GetBlob({ repository: { projectId }, ref: target.ref, path: target.path });
+      const worker = await openBlob(req, (p) => {
+        if (raw) return new URLSearchParams({ oid: p.string('sha')! }).toString();
+        return new URLSearchParams(filepath(p)).toString();
       });
-      relay(
-        call,
-        req,
-        res,
-        next,
-        raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' },
-        (first) => {
-          const info = first.info!;
-          // Text as text; anything else as bytes, never with a charset.
-          res.status(200).setHeader('Content-Type', info.text ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-          res.setHeader('Content-Length', String(info.size));
-          res.setHeader('X-Content-Type-Options', 'nosniff');
-          return null;
-        },
-        (message) => message.data ?? null,
-      );
+      let upstream;
+      try {
+        upstream = await worker.answer;
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'git worker unreachable for a blob download');
+        throw fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
+      }
+      // A client gone while the download was being authorized has no 'close' left to come.
+      if (req.socket.destroyed) return upstream.body.destroy();
+      if (upstream.statusCode !== 200) {
+        upstream.body.dump().catch(() => {});
+        const failure = gitErrorFromHttp(upstream.headers[GIT_ERROR_HEADER] as string | undefined, upstream.statusCode);
+        throw downloadError(failure, raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' });
+      }
+      // Text as text; anything else as bytes, never with a charset.
+      res.status(200).setHeader('Content-Type', upstream.headers[BLOB_HEADERS.text] === '1' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+      res.setHeader('Content-Length', String(upstream.headers['content-length']));
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      await pipeline(upstream.body, res).catch(() => {
+        // The client left, or the worker failed after the first bytes: nothing more can be said.
+        if (!res.destroyed) res.destroy();
+      });
     } catch (error) {
       next(error);
     }
