@@ -62,6 +62,28 @@ describe('when a service is down', () => {
     expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({ access_level: 40, notification_level: 3 });
   }, 60_000);
 
+  it('answers blob downloads and tree reads 503 with a JSON message while the git worker is down, and serves them once it is back', async () => {
+    const created = await fetch(stack.restUrl + '/projects', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': stack.rootToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `blobs-during-outage-${Date.now()}` }),
+    });
+    const { id } = (await created.json()) as { id: number };
+    const repo = (path: string) => get(`/projects/${id}/repository${path}`, stack.rootToken);
+    const zeros = '0'.repeat(40);
+    // The repository is made from the creation event: until then the blob is as missing as after.
+    const deadline = Date.now() + 10_000;
+    while ((await repo(`/raw_blobs/${zeros}`)).body.message !== '404 Blob Not Found' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await repo(`/raw_blobs/${zeros}`)).toMatchObject({ status: 404, body: { message: '404 Blob Not Found' } });
+    await stack.stopProcess('git-worker');
+    const unavailable = { status: 503, body: { message: '503 Service Unavailable' } };
+    expect(await repo(`/raw_blobs/${zeros}`)).toMatchObject(unavailable);
+    expect(await repo('/blobs/master?filepath=README.md')).toMatchObject(unavailable);
+    expect(await repo('/tree')).toMatchObject(unavailable);
+    await stack.restart('git-worker');
+    expect(await repo(`/raw_blobs/${zeros}`)).toMatchObject({ status: 404, body: { message: '404 Blob Not Found' } });
+  }, 60_000);
+
   it('a facade with a remote gateway answers 502 with a JSON message while the gateway is down; an embedded one goes on', async () => {
     const remote = await stack.startReplica('rest-facade', { GATEWAY_MODE: 'remote' });
     const viaRemote = async () => {
