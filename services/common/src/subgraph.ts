@@ -79,6 +79,10 @@ export async function mountSubgraph<TContext extends { principal: Principal }>(o
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
     // Apollo turns introspection off when NODE_ENV is production; the gateway's callers rely on it.
     introspection: true,
+    // No browser reaches a subgraph: every request must carry the gateway's signed principal
+    // (checked below), which a cross-site form cannot forge. The check parsed each request's
+    // content type with regular expressions: 4% of the repository subgraph's busy time on a tree.
+    csrfPrevention: false,
   });
   await server.start();
   app.use(
