@@ -1,4 +1,4 @@
-import { GIT_ACCESS_HEADER, PRINCIPAL_HEADER, signClaims, signPrincipal } from '@hub/common';
+import { BLOB_READ_PURPOSE, GIT_ACCESS_HEADER, PRINCIPAL_HEADER, signClaims, signPrincipal } from '@hub/common';
 import { api, createProject, createUser, graphql, stack } from '../support/api';
 
 // The principal header is how the gateway tells the services who a request acts for. From the
@@ -53,6 +53,8 @@ describe('the internal principal header sent from outside', () => {
     // A genuine header replayed after its lifetime (five minutes).
     expect((await post({ [PRINCIPAL_HEADER]: signPrincipal(ROOT, stack.principalSecret, Date.now() - 10 * 60_000) })).status).toBe(401);
     expect((await post({ [PRINCIPAL_HEADER]: `${genuine()}x` })).status).toBe(401);
+    // What a cross-site form could send (Apollo's CSRF check is off in subgraphs: this is the door).
+    expect((await post({ 'content-type': 'text/plain' })).status).toBe(401);
     // The control: the same request with the gateway's signature is served.
     expect((await post({ [PRINCIPAL_HEADER]: genuine() })).status).toBe(200);
   });
@@ -67,5 +69,13 @@ describe('the internal principal header sent from outside', () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
+    // Blob reads: only claims the facade signed for a blob read of this project open them; a
+    // clone's grant signed with the real secret does not.
+    const blobUrl = `${stack.urls['git-worker']}/blobs/${project.id}?oid=${'0'.repeat(40)}`;
+    const cloneGrant = signClaims({ projectId: project.id }, stack.principalSecret);
+    const blobAttempts: Array<Record<string, string>> = [{}, { [PRINCIPAL_HEADER]: genuine() }, { [GIT_ACCESS_HEADER]: cloneGrant }, { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, 'not-the-secret-'.repeat(3), Date.now(), BLOB_READ_PURPOSE) }];
+    for (const headers of blobAttempts) expect((await fetch(blobUrl, { headers })).status).toBe(403);
+    // The control: the facade's own kind of claims reach the lookup (no such blob).
+    expect((await fetch(blobUrl, { headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, stack.principalSecret, Date.now(), BLOB_READ_PURPOSE) } })).status).toBe(404);
   });
 });
