@@ -73,7 +73,7 @@ describe('when a service is down', () => {
     const zeros = '0'.repeat(40);
     // The repository is made from the creation event: until then the blob is as missing as after.
     const deadline = Date.now() + 10_000;
-    while ((await repo(`/raw_blobs/${zeros}`)).body.message !== '404 Blob Not Found' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (((await repo(`/raw_blobs/${zeros}`)).body as { message?: string }).message !== '404 Blob Not Found' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await repo(`/raw_blobs/${zeros}`)).toMatchObject({ status: 404, body: { message: '404 Blob Not Found' } });
     await stack.stopProcess('git-worker');
     const unavailable = { status: 503, body: { message: '503 Service Unavailable' } };
