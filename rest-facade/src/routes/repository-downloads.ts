@@ -147,39 +147,52 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
   };
 
   /**
-   * A download whose bytes the request names by itself (`opener`: a sha, or a ref and a path;
-   * a throw when it cannot, as its 400 must come after the authorization's 404). When the project
-   * is named by id and its shard is known, the worker call starts beside the authorization
+   * A download whose bytes the request names by itself (`target`: a sha, or a ref and a path; a
+   * throw when it cannot, as its 400 must come after the authorization's 404). When the project
+   * is named by id and its shard is known, the worker is asked (`start`) beside the authorization
    * instead of after it: one hop's wait instead of two. Its bytes reach the client only once the
    * authorization names that very project on that shard; any other answer cancels it unread.
    */
-  const openDownload = async <T>(req: Request, opener: (p: Params) => Opener<T>) => {
+  const startBesideAuthorization = async <Target, Started extends { cancel(): void }>(
+    req: Request,
+    target: (p: Params) => Target,
+    start: (storage: string, projectId: number, target: Target) => Started,
+  ) => {
     const headers = credentialsOf(req);
     const p = new Params(req.query, {}, req.params as Record<string, string>);
     const key = projectKey(p);
     const guessed = key.id === null ? null : deps.git.knownStorage(key.id);
-    let early: Watched<T> | null = null;
+    let early: Started | null = null;
     if (guessed) {
-      let open: Opener<T> | null = null;
+      let named: { target: Target } | null = null;
       try {
-        open = opener(p);
+        named = { target: target(p) };
       } catch {
         // Refused parameters are answered after the authorization, by the call below.
       }
-      if (open) early = watch(open(deps.git.on(guessed), key.id!));
+      if (named) early = start(guessed, key.id!, named.target);
     }
     let project;
     try {
       project = await authorize(req, headers, key);
     } catch (error) {
-      early?.stream.cancel();
+      early?.cancel();
       throw error;
     }
     if (early && (project.id !== key.id || project.repositoryStorage !== guessed)) {
-      early.stream.cancel();
+      early.cancel();
       early = null;
     }
-    return { project, call: early ?? watch(opener(p)(deps.git.on(project.repositoryStorage), project.id)) };
+    return early ?? start(project.repositoryStorage, project.id, target(p));
+  };
+
+  /** A download streamed over gRPC (`opener` names the call), started beside the authorization. */
+  const openDownload = async <T>(req: Request, opener: (p: Params) => Opener<T>) => {
+    const call = await startBesideAuthorization(req, opener, (storage, projectId, open) => {
+      const watched = watch(open(deps.git.on(storage), projectId));
+      return { ...watched, cancel: () => watched.stream.cancel() };
+    });
+    return { call };
   };
 
   const filepath = (p: Params) => {
@@ -203,47 +216,9 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
     return { answer, cancel: () => abort.abort() };
   };
 
-  /**
-   * A blob download: the worker is asked beside the authorization when the project is named by id
-   * and its shard is known (as openDownload does for gRPC streams), and its answer is used only if
-   * the authorization names that very project on that shard. Refused parameters are answered
-   * after the authorization, as their 400 must come after its 404.
-   */
-  const openBlob = async (req: Request, queryOf: (p: Params) => string) => {
-    const headers = credentialsOf(req);
-    const p = new Params(req.query, {}, req.params as Record<string, string>);
-    const key = projectKey(p);
-    const guessed = key.id === null ? null : deps.git.knownStorage(key.id);
-    let early: ReturnType<typeof askForBlob> | null = null;
-    if (guessed) {
-      let query: string | null = null;
-      try {
-        query = queryOf(p);
-      } catch {
-        // answered after the authorization, by the request below
-      }
-      if (query !== null) early = askForBlob(guessed, key.id!, query);
-    }
-    let project;
-    try {
-      project = await authorize(req, headers, key);
-    } catch (error) {
-      early?.cancel();
-      throw error;
-    }
-    if (early && (project.id !== key.id || project.repositoryStorage !== guessed)) {
-      early.cancel();
-      early = null;
-    }
-    return early ?? askForBlob(project.repositoryStorage, project.id, queryOf(p));
-  };
-
   const blob = (raw: boolean) => async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const worker = await openBlob(req, (p) => {
-        if (raw) return new URLSearchParams({ oid: p.string('sha')! }).toString();
-        return new URLSearchParams(filepath(p)).toString();
-      });
+      const worker = await startBesideAuthorization(req, (p) => new URLSearchParams(raw ? { oid: p.string('sha')! } : filepath(p)).toString(), askForBlob);
       let upstream;
       try {
         upstream = await worker.answer;
