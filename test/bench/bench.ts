@@ -13,6 +13,7 @@ import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
 import { Runner } from './runner';
 import { ProcessSampler, type ProcessRoot } from './sampler';
 import { benchHooks } from './scenarios/hooks';
+import { benchLargeArchive } from './scenarios/large-archive';
 import { benchProjects } from './scenarios/projects';
 import { benchRepository } from './scenarios/repository';
 import type { BenchContext } from './scenarios/context';
@@ -121,6 +122,7 @@ async function main() {
     const scenarios: Array<[(typeof SCENARIOS)[number], () => Promise<void>]> = [
       ['projects', () => benchProjects(ctx)],
       ['repository', () => benchRepository(ctx, { commits: options.commits, headMiB: options.headMiB, historyMiB: options.historyMiB })],
+      ['large-archive', () => benchLargeArchive(ctx, { mib: options.archiveMiB })],
       ['webhooks', () => benchHooks(ctx)],
     ];
     for (const [name, run] of scenarios) {

@@ -16,12 +16,14 @@ export interface BenchOptions {
   commits: number;
   headMiB: number;
   historyMiB: number;
+  /** MiB of files in the tree of the large archive (the issue's 1 GiB). */
+  archiveMiB: number;
   /** Scenarios to run (`--only projects,repository`), all when empty: a shorter loop while working on one path. */
   only: string[];
 }
 
 /** The scenarios of a run, in the order they run. */
-export const SCENARIOS = ['projects', 'repository', 'webhooks'] as const;
+export const SCENARIOS = ['projects', 'repository', 'large-archive', 'webhooks'] as const;
 
 function scenariosOf(argv: string[]): string[] {
   const i = argv.indexOf('--only');
@@ -52,6 +54,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     commits: arg('commits', 2_500),
     headMiB: arg('head-mib', 25),
     historyMiB: arg('history-mib', 10),
+    archiveMiB: arg('archive-mib', quick ? 64 : 1024),
     only: scenariosOf(argv),
   };
 }

@@ -29,7 +29,7 @@ const cloneProbe =
  * (whose backends each count the shared buffers they touch), this process and the anchors are not
  * what the issue's 64 MiB bound is about.
  */
-function serviceGrowth(ctx: BenchContext, label: string): { name: string; growth: number } {
+export function serviceGrowth(ctx: BenchContext, label: string): { name: string; growth: number } {
   const services = new Set(ctx.stack.processes.map((p) => p.name));
   const figures = Object.entries(ctx.report.processes[label] ?? {}).filter(([name]) => services.has(name));
   return figures.map(([name, f]) => ({ name, growth: f.growth })).sort((a, b) => b.growth - a.growth)[0] ?? { name: 'none', growth: 0 };

@@ -95,3 +95,24 @@ export function* fastImportStream(spec: RepositorySpec): Generator<Buffer> {
     ]);
   }
 }
+
+/**
+ * A `git fast-import` stream of one commit whose tree holds `mib` MiB of incompressible files of
+ * `fileMiB` each under large/: the archive that must stream without being held (issue 14: a 1 GiB
+ * archive with at most 64 MiB of RSS growth). Each file is made as it is written.
+ */
+export function* largeTreeStream(mib: number, fileMiB = 16): Generator<Buffer> {
+  const files = Math.ceil(mib / fileMiB);
+  for (let f = 0; f < files; f++) {
+    const size = Math.min(fileMiB, mib - f * fileMiB) * MIB;
+    yield Buffer.concat([Buffer.from(`blob\nmark :${f + 1}\n`), ...data(noise(500_000 + f, size))]);
+  }
+  const when = `${EPOCH} +0000`;
+  const [name, email] = AUTHORS[0];
+  yield Buffer.concat([
+    Buffer.from(`commit refs/heads/master\nauthor ${name} <${email}> ${when}\ncommitter ${name} <${email}> ${when}\n`),
+    ...data(`${mib} MiB of large files\n`),
+    ...Array.from({ length: files }, (_, f) => Buffer.from(`M 100644 :${f + 1} large/part-${String(f).padStart(3, '0')}.bin\n`)),
+    Buffer.from('\n'),
+  ]);
+}
