@@ -1,4 +1,4 @@
-import { BLOB_READ_PURPOSE, GIT_ACCESS_HEADER, PRINCIPAL_HEADER, signClaims, signPrincipal } from '@hub/common';
+import { DOWNLOAD_PURPOSE, GIT_ACCESS_HEADER, PRINCIPAL_HEADER, signClaims, signPrincipal } from '@hub/common';
 import { api, createProject, createUser, graphql, stack } from '../support/api';
 
 // The principal header is how the gateway tells the services who a request acts for. From the
@@ -73,9 +73,9 @@ describe('the internal principal header sent from outside', () => {
     // clone's grant signed with the real secret does not.
     const blobUrl = `${stack.urls['git-worker']}/blobs/${project.id}?oid=${'0'.repeat(40)}`;
     const cloneGrant = signClaims({ projectId: project.id }, stack.principalSecret);
-    const blobAttempts: Array<Record<string, string>> = [{}, { [PRINCIPAL_HEADER]: genuine() }, { [GIT_ACCESS_HEADER]: cloneGrant }, { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, 'not-the-secret-'.repeat(3), Date.now(), BLOB_READ_PURPOSE) }];
+    const blobAttempts: Array<Record<string, string>> = [{}, { [PRINCIPAL_HEADER]: genuine() }, { [GIT_ACCESS_HEADER]: cloneGrant }, { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, 'not-the-secret-'.repeat(3), Date.now(), DOWNLOAD_PURPOSE) }];
     for (const headers of blobAttempts) expect((await fetch(blobUrl, { headers })).status).toBe(403);
     // The control: the facade's own kind of claims reach the lookup (no such blob).
-    expect((await fetch(blobUrl, { headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, stack.principalSecret, Date.now(), BLOB_READ_PURPOSE) } })).status).toBe(404);
+    expect((await fetch(blobUrl, { headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, stack.principalSecret, Date.now(), DOWNLOAD_PURPOSE) } })).status).toBe(404);
   });
 });

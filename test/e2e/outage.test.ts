@@ -62,7 +62,7 @@ describe('when a service is down', () => {
     expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({ access_level: 40, notification_level: 3 });
   }, 60_000);
 
-  it('answers blob downloads and tree reads 503 with a JSON message while the git worker is down, and serves them once it is back', async () => {
+  it('answers blob and archive downloads and tree reads 503 with a JSON message while the git worker is down, and serves them once it is back', async () => {
     const created = await fetch(stack.restUrl + '/projects', {
       method: 'POST',
       headers: { 'PRIVATE-TOKEN': stack.rootToken, 'content-type': 'application/json' },
@@ -80,6 +80,7 @@ describe('when a service is down', () => {
     expect(await repo(`/raw_blobs/${zeros}`)).toMatchObject(unavailable);
     expect(await repo('/blobs/master?filepath=README.md')).toMatchObject(unavailable);
     expect(await repo('/tree')).toMatchObject(unavailable);
+    expect(await repo('/archive.tar.gz?sha=master')).toMatchObject(unavailable);
     await stack.restart('git-worker');
     expect(await repo(`/raw_blobs/${zeros}`)).toMatchObject({ status: 404, body: { message: '404 Blob Not Found' } });
   }, 60_000);

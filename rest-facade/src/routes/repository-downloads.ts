@@ -1,9 +1,10 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { pipeline } from 'node:stream/promises';
-import { BLOB_HEADERS, BLOB_READ_PURPOSE, DomainError, ErrorCode, GIT_ACCESS_HEADER, signClaims, type BlobReadClaims, type Logger } from '@hub/common';
+import { BLOB_HEADERS, DOWNLOAD_PURPOSE, DomainError, ErrorCode, GIT_ACCESS_HEADER, signClaims, type DownloadClaims, type Logger } from '@hub/common';
 import { gitDomainError, gitErrorFromHttp, GIT_ERROR_HEADER, isCancelled, type GitClients, type GitShards, type NotFoundNouns } from '@hub/protos';
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
+import type { Dispatcher } from 'undici';
 import { credentialHeaders, presentsCredentials } from '../credentials';
 import type { GatewayClient } from '../gateway-client';
 import { RepositoryDownloadDocument } from '../generated/operations';
@@ -143,7 +144,7 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
     const headers = credentialsOf(req);
     const p = new Params(req.query, {}, req.params as Record<string, string>);
     const project = await authorize(req, headers, projectKey(p));
-    return { p, project, git: deps.git.on(project.repositoryStorage) };
+    return { p, project };
   };
 
   /**
@@ -201,45 +202,55 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
   };
 
   /**
-   * Asks the worker of `storage` for a blob over HTTP (see BLOB_READ_PURPOSE); `cancel` aborts the
-   * request, or the answer's body once it has come.
+   * Asks the worker of `storage` for a download over HTTP (`what`: blobs or archives, see
+   * DOWNLOAD_PURPOSE); `cancel` aborts the request, or the answer's body once it has come.
    */
-  const askForBlob = (storage: string, projectId: number, query: string) => {
+  const askWorker = (what: 'blobs' | 'archives') => (storage: string, projectId: number, query: string) => {
     const abort = new AbortController();
     const answer = deps.workers.of(storage).request({
       method: 'GET',
-      path: `/blobs/${projectId}?${query}`,
-      headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId } satisfies BlobReadClaims, deps.secret, Date.now(), BLOB_READ_PURPOSE) },
+      path: `/${what}/${projectId}?${query}`,
+      headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId } satisfies DownloadClaims, deps.secret, Date.now(), DOWNLOAD_PURPOSE) },
       signal: abort.signal,
     });
     answer.catch(() => {}); // a request given up on fails unread
     return { answer, cancel: () => abort.abort() };
   };
 
+  /**
+   * Streams the worker's answer to the client: `head` sets the headers from the worker's; a
+   * failure before the first byte is the v3 error its kind means (`nouns` name what was not
+   * found), an unreachable worker a 503.
+   */
+  const relayAnswer = async (worker: ReturnType<ReturnType<typeof askWorker>>, req: Request, res: Response, nouns: NotFoundNouns, head: (upstream: Dispatcher.ResponseData) => void) => {
+    let upstream;
+    try {
+      upstream = await worker.answer;
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'git worker unreachable for a download');
+      throw fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
+    }
+    // A client gone while the download was being authorized has no 'close' left to come.
+    if (req.socket.destroyed) return upstream.body.destroy();
+    if (upstream.statusCode !== 200) {
+      upstream.body.dump().catch(() => {});
+      throw downloadError(gitErrorFromHttp(upstream.headers[GIT_ERROR_HEADER] as string | undefined, upstream.statusCode), nouns);
+    }
+    head(upstream);
+    await pipeline(upstream.body, res).catch(() => {
+      // The client left, or the worker failed after the first bytes: nothing more can be said.
+      if (!res.destroyed) res.destroy();
+    });
+  };
+
   const blob = (raw: boolean) => async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const worker = await startBesideAuthorization(req, (p) => new URLSearchParams(raw ? { oid: p.string('sha')! } : filepath(p)).toString(), askForBlob);
-      let upstream;
-      try {
-        upstream = await worker.answer;
-      } catch (error) {
-        deps.logger.warn({ err: error }, 'git worker unreachable for a blob download');
-        throw fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
-      }
-      // A client gone while the download was being authorized has no 'close' left to come.
-      if (req.socket.destroyed) return upstream.body.destroy();
-      if (upstream.statusCode !== 200) {
-        upstream.body.dump().catch(() => {});
-        const failure = gitErrorFromHttp(upstream.headers[GIT_ERROR_HEADER] as string | undefined, upstream.statusCode);
-        throw downloadError(failure, raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' });
-      }
-      // Text as text; anything else as bytes, never with a charset.
-      res.status(200).setHeader('Content-Type', upstream.headers[BLOB_HEADERS.text] === '1' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-      res.setHeader('Content-Length', String(upstream.headers['content-length']));
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      await pipeline(upstream.body, res).catch(() => {
-        // The client left, or the worker failed after the first bytes: nothing more can be said.
-        if (!res.destroyed) res.destroy();
+      const worker = await startBesideAuthorization(req, (p) => new URLSearchParams(raw ? { oid: p.string('sha')! } : filepath(p)).toString(), askWorker('blobs'));
+      await relayAnswer(worker, req, res, raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' }, (upstream) => {
+        // Text as text; anything else as bytes, never with a charset.
+        res.status(200).setHeader('Content-Type', upstream.headers[BLOB_HEADERS.text] === '1' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+        res.setHeader('Content-Length', String(upstream.headers['content-length']));
+        res.setHeader('X-Content-Type-Options', 'nosniff');
       });
     } catch (error) {
       next(error);
@@ -299,7 +310,7 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
 
   const archive = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { p, project, git } = await authorizeDownload(req);
+      const { p, project } = await authorizeDownload(req);
       const format = (req.params as Record<string, string>).format ?? 'tar.gz';
       const type = ARCHIVE_TYPES[format];
       if (!type) throw v3Error(404, '404 Not Found');
@@ -307,21 +318,12 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
       const name = `${project.path}-${sha ?? project.defaultBranch}`.replace(/[^A-Za-z0-9._-]/g, '-');
       // The default branch by its full name: a tag of the same name must not stand in for it.
       const ref = sha ?? `refs/heads/${project.defaultBranch}`;
-      const call = watch(git.repository.GetArchive({ repository: { projectId: project.id }, ref, format, prefix: name }));
-      relay(
-        call,
-        req,
-        res,
-        next,
-        // GitLab 7.14's archive route answered any failure to build the archive with not_found!('File').
-        { REF_NOT_FOUND: 'File' },
-        (first) => {
-          res.status(200).setHeader('Content-Type', type);
-          res.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);
-          return first.data ?? null;
-        },
-        (message) => message.data ?? null,
-      );
+      const query = new URLSearchParams({ ref, format, prefix: name }).toString();
+      // GitLab 7.14's archive route answered any failure to build the archive with not_found!('File').
+      await relayAnswer(askWorker('archives')(project.repositoryStorage, project.id, query), req, res, { REF_NOT_FOUND: 'File' }, () => {
+        res.status(200).setHeader('Content-Type', type);
+        res.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);
+      });
     } catch (error) {
       next(error);
     }

@@ -18,7 +18,7 @@ import {
 import { loadGitWorkerConfig, SERVICE } from './env';
 import { createGitLauncher } from './git/launcher';
 import { headBranch, startGitWith } from './git/run';
-import { createBlobHttpHandler } from './http/blob-http';
+import { createDownloadHandlers } from './http/downloads-http';
 import { createGitHttpHandler } from './http/git-http';
 import { recordPushEvents } from './http/push-events';
 import { createReaderPool } from './git/object-reader';
@@ -62,8 +62,10 @@ async function main() {
 
   const { app } = createObservedApp({ service: 'git-worker', readiness: { postgres: () => pingSql(sql) }, logger });
   const hooksDir = installHooks(join(root, '.hooks'));
-  // Blob downloads first: the git handler answers 404 to every path that is not git's.
-  app.get('/blobs/:projectId', createBlobHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET }));
+  // Downloads first: the git handler answers 404 to every path that is not git's.
+  const downloads = createDownloadHandlers({ ...deps, secret: config.PRINCIPAL_SECRET });
+  app.get('/blobs/:projectId', downloads.blob);
+  app.get('/archives/:projectId', downloads.archive);
   app.use(createGitHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET, hooksDir, sql }));
   const http = await listen(app, config.GIT_WORKER_HTTP_PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.

@@ -57,13 +57,15 @@ export const gitAccessClaims = z.object({
 export type GitAccessClaims = z.output<typeof gitAccessClaims>;
 
 /**
- * Blob bytes over the worker's HTTP port (GET /blobs/<projectId>?oid= or ?ref=&path=): the facade
- * has authorized the download and signs these claims for the purpose BLOB_READ_PURPOSE in
- * GIT_ACCESS_HEADER, so a clone's or push's claims never open a blob read and the reverse. Plain
- * HTTP rather than a gRPC stream: a 1 MiB blob cost about a millisecond less at each end.
+ * Downloads over the worker's HTTP port: blobs (GET /blobs/<projectId>?oid= or ?ref=&path=) and
+ * archives (GET /archives/<projectId>?ref=&format=&prefix=). The facade has authorized the
+ * download and signs these claims for the purpose DOWNLOAD_PURPOSE in GIT_ACCESS_HEADER, so a
+ * clone's or push's claims never open a download and the reverse. Plain HTTP rather than gRPC
+ * streams: a 1 MiB blob cost about a millisecond less at each end, and a 1 GiB archive half the
+ * worker's memory growth.
  */
-export const BLOB_READ_PURPOSE = 'blob-read';
-export const blobReadClaims = z.object({ projectId: id });
-export type BlobReadClaims = z.output<typeof blobReadClaims>;
+export const DOWNLOAD_PURPOSE = 'download';
+export const downloadClaims = z.object({ projectId: id });
+export type DownloadClaims = z.output<typeof downloadClaims>;
 /** What the worker says about a blob it sends, in response headers before the bytes. */
 export const BLOB_HEADERS = { oid: 'x-blob-oid', text: 'x-blob-text', commitId: 'x-blob-commit' } as const;

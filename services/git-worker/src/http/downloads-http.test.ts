@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { BLOB_HEADERS, BLOB_READ_PURPOSE, createLogger, GIT_ACCESS_HEADER, signClaims } from '@hub/common';
+import { BLOB_HEADERS, DOWNLOAD_PURPOSE, createLogger, GIT_ACCESS_HEADER, signClaims } from '@hub/common';
 import { gitFailureOf, gitErrorFromHttp, GIT_ERROR_HEADER } from '@hub/protos';
 import { startHarness } from '../testing/harness';
-import { createBlobHttpHandler } from './blob-http';
+import { createDownloadHandlers } from './downloads-http';
 
 const secret = 'blob-test-secret';
 let h: Awaited<ReturnType<typeof startHarness>>;
@@ -18,7 +18,9 @@ const large = randomBytes(1536 * 1024); // past the warm reader: its own cat-fil
 beforeAll(async () => {
   h = await startHarness();
   const app = express();
-  app.get('/blobs/:projectId', createBlobHttpHandler({ ...h.deps, secret, logger: createLogger('blob-http-test', 'silent') }));
+  const downloads = createDownloadHandlers({ ...h.deps, secret, logger: createLogger('downloads-http-test', 'silent') });
+  app.get('/blobs/:projectId', downloads.blob);
+  app.get('/archives/:projectId', downloads.archive);
   server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -30,9 +32,9 @@ afterAll(async () => {
   await h.stop();
 });
 
-const claimsFor = (projectId: number, purpose = BLOB_READ_PURPOSE) => signClaims({ projectId }, secret, Date.now(), purpose);
-const get = async (query: Record<string, string>, claims = claimsFor(r.projectId), projectId = r.projectId) => {
-  const res = await fetch(`${base}/blobs/${projectId}?${new URLSearchParams(query)}`, { headers: { [GIT_ACCESS_HEADER]: claims } });
+const claimsFor = (projectId: number, purpose = DOWNLOAD_PURPOSE) => signClaims({ projectId }, secret, Date.now(), purpose);
+const get = async (query: Record<string, string>, claims = claimsFor(r.projectId), projectId = r.projectId, what = 'blobs') => {
+  const res = await fetch(`${base}/${what}/${projectId}?${new URLSearchParams(query)}`, { headers: { [GIT_ACCESS_HEADER]: claims } });
   return { res, body: Buffer.from(await res.arrayBuffer()) };
 };
 const kindOf = (res: Response) => gitFailureOf(gitErrorFromHttp(res.headers.get(GIT_ERROR_HEADER) ?? undefined, res.status))?.kind;
@@ -86,8 +88,40 @@ describe('GET /blobs/:projectId (blob bytes over HTTP)', () => {
       await get({ ref: 'master', path: 'README.md' }, claimsFor(r.projectId + 1)),
       // A clone's or push's claims (another purpose) open no blob read.
       await get({ ref: 'master', path: 'README.md' }, claimsFor(r.projectId, '')),
-      await get({ ref: 'master', path: 'README.md' }, signClaims({ projectId: r.projectId }, 'another-secret', Date.now(), BLOB_READ_PURPOSE)),
+      await get({ ref: 'master', path: 'README.md' }, signClaims({ projectId: r.projectId }, 'another-secret', Date.now(), DOWNLOAD_PURPOSE)),
     ];
     expect(refused.map(({ res, body }) => [res.status, body.toString()])).toEqual(refused.map(() => [403, 'Forbidden\n']));
+  });
+});
+
+describe('GET /archives/:projectId (archives over HTTP)', () => {
+  it('streams each format of the tree at a ref, under the prefix', async () => {
+    const checks: Array<[string, (b: Buffer) => boolean]> = [
+      ['tar.gz', (b) => b[0] === 0x1f && b[1] === 0x8b],
+      ['zip', (b) => b.subarray(0, 2).toString() === 'PK'],
+      ['tar.bz2', (b) => b.subarray(0, 3).toString() === 'BZh'],
+      ['tar', (b) => b.subarray(257, 262).toString() === 'ustar' && b.includes('proj-master/README.md')],
+    ];
+    for (const [format, check] of checks) {
+      const { res, body } = await get({ ref: 'master', format, prefix: 'proj-master' }, undefined, undefined, 'archives');
+      expect([format, res.status, check(body)]).toEqual([format, 200, true]);
+    }
+    // The whole tree, the large file included (streamed by git, not read whole).
+    const tar = await get({ ref: 'master', format: 'tar', prefix: 'p' }, undefined, undefined, 'archives');
+    expect(tar.body.length).toBeGreaterThan(large.length + binary.length);
+  });
+
+  it('answers a bad format, a hostile or unknown ref with their kinds, and refuses other claims', async () => {
+    const cases: Array<[Record<string, string>, number, string]> = [
+      [{ ref: 'master', format: 'rar', prefix: 'p' }, 400, 'INVALID_ARGUMENT'],
+      [{ ref: '--output=/tmp/x', format: 'tar', prefix: 'p' }, 400, 'INVALID_ARGUMENT'],
+      [{ ref: 'nope', format: 'tar', prefix: 'p' }, 404, 'REF_NOT_FOUND'],
+    ];
+    for (const [query, status, kind] of cases) {
+      const { res } = await get(query, undefined, undefined, 'archives');
+      expect([query, res.status, kindOf(res)]).toEqual([query, status, kind]);
+    }
+    const refused = await get({ ref: 'master', format: 'tar', prefix: 'p' }, claimsFor(r.projectId, ''), undefined, 'archives');
+    expect(refused.res.status).toBe(403);
   });
 });
