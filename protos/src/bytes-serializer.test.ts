@@ -4,22 +4,19 @@ import { loadGitProtos } from './load';
 
 const protos = loadGitProtos();
 const blobService = protos.BlobService.service;
-const archive = protos.RepositoryService.service.GetArchive;
-const rawBlob = blobService.GetRawBlob;
+const blob = blobService.GetBlob;
 const fast = withBytesSerializers(blobService);
-const fastArchive = withBytesSerializers(protos.RepositoryService.service).GetArchive;
 
 /** A serializer's answer copied at once, as grpc-js copies it into its frame. */
 const encoded = (serialize: (value: never) => Buffer, value: unknown) => Buffer.from(serialize(value as never));
 
 describe('withBytesSerializers', () => {
-  it('encodes { data } exactly as protobufjs does, for blob messages and archive chunks of any size', () => {
+  it('encodes { data } exactly as protobufjs does, for blob messages of any size', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 70_000 }), (bytes) => {
         const data = Buffer.from(bytes);
-        expect(encoded(fast.GetRawBlob.responseSerialize, { data })).toEqual(encoded(rawBlob.responseSerialize, { data }));
-        expect(encoded(fastArchive.responseSerialize, { data })).toEqual(encoded(archive.responseSerialize, { data }));
-        expect(rawBlob.responseDeserialize(encoded(fast.GetRawBlob.responseSerialize, { data })).data).toEqual(data);
+        expect(encoded(fast.GetBlob.responseSerialize, { data })).toEqual(encoded(blob.responseSerialize, { data }));
+        expect(blob.responseDeserialize(encoded(fast.GetBlob.responseSerialize, { data })).data).toEqual(data);
       }),
       { numRuns: 200 },
     );
@@ -32,16 +29,15 @@ describe('withBytesSerializers', () => {
       { data: Buffer.from('abc'), info: { oid: 'b'.repeat(40), size: 3, text: false, commitId: '' } },
       { data: Buffer.alloc(2 * 1024 * 1024, 7) },
     ];
-    for (const value of cases) expect(encoded(fast.GetRawBlob.responseSerialize, value)).toEqual(encoded(rawBlob.responseSerialize, value));
-    const large = rawBlob.responseDeserialize(encoded(fast.GetRawBlob.responseSerialize, cases[3]));
+    for (const value of cases) expect(encoded(fast.GetBlob.responseSerialize, value)).toEqual(encoded(blob.responseSerialize, value));
+    const large = blob.responseDeserialize(encoded(fast.GetBlob.responseSerialize, cases[3]));
     expect(large.data?.length).toBe(2 * 1024 * 1024);
   });
 
   it('only streamed responses with a bytes data field get it; requests and other methods keep theirs', () => {
-    expect(fast.GetRawBlob.responseSerialize).not.toBe(rawBlob.responseSerialize);
-    expect(fast.GetBlob.responseSerialize).not.toBe(blobService.GetBlob.responseSerialize);
+    expect(fast.GetBlob.responseSerialize).not.toBe(blob.responseSerialize);
     expect(fast.GetTreeEntries).toBe(blobService.GetTreeEntries);
-    expect(fast.GetRawBlob.requestSerialize).toBe(rawBlob.requestSerialize);
+    expect(fast.GetBlob.requestSerialize).toBe(blob.requestSerialize);
     const refs = protos.RefService.service;
     expect(withBytesSerializers(refs)).toEqual(refs);
   });

@@ -1,4 +1,4 @@
-// A server-side serializer for the streamed byte messages (blob and archive chunks).
+// A server-side serializer for the streamed byte messages (blob chunks).
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /**

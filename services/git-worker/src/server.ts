@@ -2,7 +2,6 @@ import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceI
 import { INTERNAL_BODY_LIMIT } from '@hub/common';
 import { loadGitProtos, withBytesSerializers } from '@hub/protos';
 import { GetBlob } from './blob/get-blob';
-import { GetRawBlob } from './blob/get-raw-blob';
 import { GetTreeEntries } from './blob/get-tree-entries';
 import { CommitDiff } from './commit/commit-diff';
 import { CommitFile } from './commit/commit-file';
@@ -19,7 +18,6 @@ import { ListTags } from './ref/list-tags';
 import { CreateRepository } from './repository/create-repository';
 import { DeleteRepository } from './repository/delete-repository';
 import { ForkRepository } from './repository/fork-repository';
-import { GetArchive } from './repository/get-archive';
 import { ImportRepository } from './repository/import-repository';
 import { CheckMergeability } from './merge/check-mergeability';
 import { MergeBranch } from './merge/merge-branch';
@@ -40,7 +38,6 @@ export function createGrpcServer(deps: WorkerDeps): Server {
     ForkRepository: ForkRepository(deps),
     ImportRepository: ImportRepository(deps),
     RepositoryInfo: RepositoryInfo(deps),
-    GetArchive: GetArchive(deps),
   });
   add(protos.RefService.service, {
     ListBranches: ListBranches(deps),
@@ -54,7 +51,6 @@ export function createGrpcServer(deps: WorkerDeps): Server {
   add(protos.BlobService.service, {
     GetTreeEntries: GetTreeEntries(deps),
     GetBlob: GetBlob(deps),
-    GetRawBlob: GetRawBlob(deps),
   });
   add(protos.DiffService.service, {
     CompareRefs: CompareRefs(deps),

@@ -56,17 +56,6 @@ describe('BlobService', () => {
     expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: '--output=/tmp/x', path: 'README.md' }))).toBe('INVALID_ARGUMENT');
   });
 
-  it('GetRawBlob: by object id; a tree id or an unknown id is not a blob', async () => {
-    const { entries } = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '' });
-    const readme = entries.find((e: { name: string }) => e.name === 'README.md');
-    const raw = await collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: readme.id });
-    expect(bytesOf(raw).toString('utf8')).toBe('# hi\n');
-    const tree = entries.find((e: { name: string }) => e.name === 'src');
-    expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: tree.id }))).toBe('OBJECT_NOT_FOUND');
-    expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: 'f'.repeat(40) }))).toBe('OBJECT_NOT_FOUND');
-    expect(await failureKind(collect(h.blob, 'GetRawBlob', { repository: r.repository, oid: 'HEAD' }))).toBe('INVALID_ARGUMENT');
-  });
-
   it('GetBlob: a blob larger than the warm reader takes streams from its own process', async () => {
     const large = randomBytes(1536 * 1024);
     const big = await h.repo([{ files: { 'large.bin': large } }]);

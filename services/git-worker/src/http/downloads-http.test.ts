@@ -63,10 +63,12 @@ describe('GET /blobs/:projectId (blob bytes over HTTP)', () => {
     expect([empty.res.status, empty.body.length, empty.res.headers.get(BLOB_HEADERS.text)]).toEqual([200, 0, '1']);
   });
 
-  it('answers failures with their kind, as the gRPC calls do', async () => {
+  it('answers failures with their kind, as the gRPC calls do (a tree is no blob)', async () => {
+    const treeId = (await h.deps.readers.get(r.bare).info('master:bin'))!.oid;
     const cases: Array<[Record<string, string>, number, string]> = [
       [{ oid: '0'.repeat(40) }, 404, 'OBJECT_NOT_FOUND'],
       [{ oid: 'HEAD' }, 400, 'INVALID_ARGUMENT'],
+      [{ oid: treeId }, 404, 'OBJECT_NOT_FOUND'],
       [{ ref: 'nope', path: 'README.md' }, 404, 'REF_NOT_FOUND'],
       [{ ref: 'master', path: 'nope.txt' }, 404, 'PATH_NOT_FOUND'],
       [{ ref: 'master', path: 'bin' }, 404, 'PATH_NOT_FOUND'],
@@ -115,6 +117,7 @@ describe('GET /archives/:projectId (archives over HTTP)', () => {
     const cases: Array<[Record<string, string>, number, string]> = [
       [{ ref: 'master', format: 'rar', prefix: 'p' }, 400, 'INVALID_ARGUMENT'],
       [{ ref: '--output=/tmp/x', format: 'tar', prefix: 'p' }, 400, 'INVALID_ARGUMENT'],
+      [{ ref: '--remote=x', format: 'tar', prefix: 'p' }, 400, 'INVALID_ARGUMENT'],
       [{ ref: 'nope', format: 'tar', prefix: 'p' }, 404, 'REF_NOT_FOUND'],
     ];
     for (const [query, status, kind] of cases) {

@@ -38,24 +38,6 @@ describe('RepositoryService', () => {
     await call(h.repository, 'DeleteRepository', { repository: source.repository });
   });
 
-  it('GetArchive: a tar.gz, zip, tar.bz2 or tar of the tree, streamed', async () => {
-    const r = await h.repo([{ files: { 'dir/file.txt': 'content\n' } }]);
-    for (const [format, check] of [
-      ['tar.gz', (b: Buffer) => b[0] === 0x1f && b[1] === 0x8b],
-      ['zip', (b: Buffer) => b.subarray(0, 2).toString() === 'PK'],
-      ['tar.bz2', (b: Buffer) => b.subarray(0, 3).toString() === 'BZh'],
-      ['tar', (b: Buffer) => b.subarray(257, 262).toString() === 'ustar'],
-    ] as const) {
-      const chunks = await collect(h.repository, 'GetArchive', { repository: r.repository, ref: 'master', format, prefix: 'proj-master' });
-      expect(check(Buffer.concat(chunks.map((c) => c.data)))).toBe(true);
-    }
-    const tar = Buffer.concat((await collect(h.repository, 'GetArchive', { repository: r.repository, ref: 'master', format: 'tar', prefix: 'p' })).map((c) => c.data));
-    expect(tar.toString('latin1')).toContain('p/dir/file.txt');
-    expect(await failureKind(collect(h.repository, 'GetArchive', { repository: r.repository, ref: 'master', format: 'rar', prefix: 'p' }))).toBe('INVALID_ARGUMENT');
-    expect(await failureKind(collect(h.repository, 'GetArchive', { repository: r.repository, ref: '--remote=x', format: 'tar', prefix: 'p' }))).toBe('INVALID_ARGUMENT');
-    expect(await failureKind(collect(h.repository, 'GetArchive', { repository: r.repository, ref: 'nope', format: 'tar', prefix: 'p' }))).toBe('REF_NOT_FOUND');
-  });
-
   it('ImportRepository: fetches branches and tags from a URL; internal addresses are refused unless allowed', async () => {
     const source = await h.repo([{ files: { 'a.txt': 'a' } }]);
     source.git('tag', 'v1');
