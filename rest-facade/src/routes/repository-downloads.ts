@@ -119,8 +119,8 @@ type Opener<T> = (git: GitClients, projectId: number) => ClientReadableStream<T>
 /**
  * Raw files and archives: the gateway authorizes (the project's repository must be readable, one
  * fetch to projects) and names the project and its shard; the bytes then stream from that shard's
- * git worker to the client: blobs over the worker's HTTP port, archives and the base64 files
- * answer over gRPC streams.
+ * git worker to the client: blobs and archives over the worker's HTTP port, the base64 files API
+ * over a gRPC stream (GetBlob).
  */
 export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitShards; workers: WorkerPools; secret: string; logger: Logger }): Router {
   const router = express.Router();
