@@ -106,18 +106,22 @@ export function runGit(cwd: string, args: string[], options: { input?: string | 
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
+    let capped = false;
     const maxOutput = options.maxOutput ?? MAX_OUTPUT;
     child.stdout.on('data', (d: Buffer) => {
       size += d.length;
-      if (size > maxOutput) child.kill('SIGKILL');
-      else out.push(d);
+      if (size <= maxOutput) return void out.push(d);
+      capped = true;
+      child.kill('SIGKILL');
     });
     child.stderr.on('data', (d: Buffer) => err.push(d));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code });
+      // Cut short whatever git's own exit says: a git that wrote everything and exited before the
+      // kill reached it (a launched run is killed through the launcher) left output unread here.
+      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: capped ? null : code });
     });
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
