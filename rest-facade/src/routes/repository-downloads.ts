@@ -249,7 +249,9 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
       await relayAnswer(worker, req, res, raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' }, (upstream) => {
         // Text as text; anything else as bytes, never with a charset.
         res.status(200).setHeader('Content-Type', upstream.headers[BLOB_HEADERS.text] === '1' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-        res.setHeader('Content-Length', String(upstream.headers['content-length']));
+        // The worker always sends the blob's size; without it the answer would go out chunked.
+        const length = upstream.headers['content-length'];
+        if (typeof length === 'string') res.setHeader('Content-Length', length);
         res.setHeader('X-Content-Type-Options', 'nosniff');
       });
     } catch (error) {
