@@ -2,11 +2,11 @@
 // of issue 14 against its anchor (a plain Node server with the same bytes, the git CLI, cgit and
 // git http-backend under lighttpd), in one run on one stack, with each stack process's memory and
 // CPU sampled; writes bench/RESULTS.md and bench/results.json. See options.ts for the options.
-import { existsSync, mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_TABLE } from '@hub/common';
-import { REPO_ROOT, startStack, type Stack } from '@hub/local';
+import { readPidFile, REPO_ROOT, startStack, type Stack } from '@hub/local';
 import { closeProbes } from './measure';
 import { commandLine, parseOptions, SCENARIOS } from './options';
 import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
@@ -21,14 +21,13 @@ import { benchApi, createBenchUser } from './seed/api';
 
 const GIB = 1024 * 1024 * 1024;
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const pidIn = (file: string) => (existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : null);
 
 /** Every process of the stack (Postgres and Redis as well) and any anchor server started since. */
 function processRoots(stack: Stack, dir: string, extra: ProcessRoot[]): () => ProcessRoot[] {
   return () => {
     const roots: ProcessRoot[] = stack.processes.filter((p) => p.child.pid && p.child.exitCode === null).map((p) => ({ name: p.name, pid: p.child.pid! }));
-    const postgres = pidIn(join(dir, 'postgres', 'data', 'postmaster.pid'));
-    const redis = pidIn(join(dir, 'redis', 'redis.pid'));
+    const postgres = readPidFile(join(dir, 'postgres', 'data', 'postmaster.pid'));
+    const redis = readPidFile(join(dir, 'redis', 'redis.pid'));
     if (postgres) roots.push({ name: 'postgres', pid: postgres });
     if (redis) roots.push({ name: 'redis', pid: redis });
     // This process too: autocannon's share of the CPU, and the git CLI anchors it spawns.

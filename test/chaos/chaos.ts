@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_TABLE } from '@hub/common';
-import { startStack, type Stack } from '@hub/local';
+import { readPidFile, startStack, type Stack } from '@hub/local';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
 /**
@@ -396,7 +396,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       } else if (fault.kind === 'postgres') {
         await s.restartPostgres('immediate');
       } else if (fault.kind === 'redis') {
-        const pid = Number(readFileSync(join(dir, 'redis', 'redis.pid'), 'utf8'));
+        const pid = readPidFile(join(dir, 'redis', 'redis.pid'));
+        if (pid === null) throw new Error('chaos: the Redis pid file names no process');
         process.kill(pid, 'SIGKILL');
         await sleep(500);
         await s.startRedis();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_TABLE } from '@hub/common';
-import { freePort, PROCESSES, REPO_ROOT } from '@hub/local';
+import { freePort, PROCESSES, readPidFile, REPO_ROOT } from '@hub/local';
 
 /** What launcher.json in a data folder lists (infra/local/src/leftovers.ts). */
 export interface LauncherState {
@@ -27,9 +27,10 @@ export function alive(pid: number): boolean {
 
 /** Every pid a launcher state names: its services and its servers (read from their pid files). */
 export function statePids(state: LauncherState): Array<{ name: string; pid: number }> {
-  const servers = state.servers.flatMap(({ pidFile, comm }) =>
-    existsSync(pidFile) ? [{ name: comm, pid: Number(readFileSync(pidFile, 'utf8').split('\n')[0]) }] : [],
-  );
+  const servers = state.servers.flatMap(({ pidFile, comm }) => {
+    const pid = readPidFile(pidFile);
+    return pid === null ? [] : [{ name: comm, pid }];
+  });
   return [...state.services.map(({ name, pid }) => ({ name, pid })), ...servers];
 }
 

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readPidFile } from './pid-file';
 import { sleep } from './system';
 
 /**
@@ -85,9 +86,8 @@ export async function stopLeftovers(state: LauncherState): Promise<string[]> {
     }),
   );
   for (const { pidFile, comm, signal } of state.servers) {
-    if (!existsSync(pidFile)) continue;
-    const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const pid = readPidFile(pidFile);
+    if (pid === null) continue;
     // A pid file outlives a reboot, and the pid may now be another server (the machine's own
     // Postgres or Redis): ours runs in the folder of its pid file (both servers chdir there).
     const home = realpathOrNull(dirname(pidFile));

@@ -3,6 +3,7 @@ import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 import { alive } from './leftovers';
+import { readPidFile } from './pid-file';
 import { execFileAsync, ensureDebianPackage, isRoot, run, sleep } from './system';
 
 const DATABASE = 'hub';
@@ -120,11 +121,7 @@ function symlinkTarget(path: string): string | null {
 }
 
 function postmasterPid(data: string): number | null {
-  try {
-    return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
-  } catch {
-    return null;
-  }
+  return readPidFile(join(data, 'postmaster.pid'));
 }
 
 export interface PostgresOptions {

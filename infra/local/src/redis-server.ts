@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopLeftovers } from './leftovers';
+import { readPidFile } from './pid-file';
 import { ensureDebianPackage, run, sleep } from './system';
 
 /**
@@ -12,34 +13,29 @@ export async function startRedis(options: { dir: string; port: number; log: (lin
   await ensureDebianPackage('redis-server', 'redis-server', log);
   mkdirSync(dir, { recursive: true });
   const pidFile = join(dir, 'redis.pid');
+  const server = { pidFile, comm: 'redis-server', signal: 'SIGTERM' as const };
   // One left running on this folder by a launcher that died would hold the port; a stale pid
   // file would be read below as the new server's.
-  await stopLeftovers({ pid: 0, services: [], servers: [{ pidFile, comm: 'redis-server', signal: 'SIGTERM' }] });
+  await stopLeftovers({ pid: 0, services: [], servers: [server] });
   rmSync(pidFile, { force: true });
   await run('redis-server', [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'yes',
     '--dir', dir, '--pidfile', pidFile, '--logfile', join(dir, 'redis.log'),
   ]);
-  for (let i = 0; i < 100 && !existsSync(pidFile); i++) await sleep(50);
-  const pid = Number(readFileSync(pidFile, 'utf8'));
+  // --daemonize returns once the fork is made; the pid file is written by the child a moment later.
+  let pid = readPidFile(pidFile);
+  for (let i = 0; i < 200 && pid === null; i++) {
+    await sleep(25);
+    pid = readPidFile(pidFile);
+  }
+  if (pid === null) throw new Error(`redis-server did not write its pid to ${pidFile} within 5 s (see ${join(dir, 'redis.log')})`);
   return {
     url: `redis://127.0.0.1:${port}`,
     pid,
     pidFile,
+    /** Stops the server if the pid file still names it (a restart writes a new one). */
     stop: async () => {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        return;
-      }
-      for (let i = 0; i < 100; i++) {
-        try {
-          process.kill(pid, 0);
-          await sleep(50);
-        } catch {
-          return;
-        }
-      }
+      await stopLeftovers({ pid: 0, services: [], servers: [server] });
     },
   };
 }
