@@ -24,6 +24,7 @@ import { recordPushEvents } from './http/push-events';
 import { createReaderPool } from './git/object-reader';
 import { createContributorStats } from './diff/contributor-stats';
 import { createHistoryLengths } from './commit/history-lengths';
+import { createCompareCache } from './diff/compare-refs';
 import { installHooks } from './http/hooks';
 import { GRPC_CALLERS, type WorkerDeps } from './rpc';
 import { bindGrpc, createGrpcServer } from './server';
@@ -53,6 +54,7 @@ async function main() {
     readers,
     contributors: createContributorStats(),
     historyLengths: createHistoryLengths(),
+    compares: createCompareCache(),
     callers: { secret: config.PRINCIPAL_SECRET, allowed: GRPC_CALLERS },
     recordPush: async (push) =>
       recordPushEvents({ sql, ...push, updates: [push.update], defaultBranch: await headBranch(push.repo) }),

@@ -2,6 +2,7 @@ import { status, type Metadata, type sendUnaryData, type ServerUnaryCall, type S
 import { verifyPrincipal, type Logger } from '@hub/common';
 import { GIT_CALLER_METADATA } from '@hub/protos';
 import { GitError } from './git/errors';
+import type { CompareCache } from './diff/compare-refs';
 import type { ContributorStats } from './diff/contributor-stats';
 import type { HistoryLengths } from './commit/history-lengths';
 import type { ReaderPool } from './git/object-reader';
@@ -21,6 +22,8 @@ export interface WorkerDeps {
   contributors: ContributorStats;
   /** History lengths per commit (a commits page's total), cached the same way. */
   historyLengths: HistoryLengths;
+  /** Compare answers per commit pair, cached the same way. */
+  compares: CompareCache;
   /** Who may call: the shared secret calls are signed with, and the services allowed. */
   callers: { secret: string; allowed: readonly string[] };
   /** Records a ref update an RPC made as a push (events feed, hooks), as a git push would be. */

@@ -1,7 +1,8 @@
-import type { Diff, DiffServiceHandlers } from '@hub/protos';
+import type { CompareRefsResponse, Diff, DiffServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
 import type { ObjectReader } from '../git/object-reader';
 import { readCommitsFrom } from '../git/objects';
+import { createPerCommitCache } from '../git/per-commit-cache';
 import { existingRepo, gitText, runGit } from '../git/run';
 import { validateRef } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
@@ -94,10 +95,40 @@ async function commitOf(reader: ObjectReader, ref: string, field: string): Promi
   return found.oid;
 }
 
+/** Roughly what a compare answer holds in memory: its patches, and a little per file and commit. */
+const weighCompare = (answer: CompareRefsResponse) =>
+  (answer.diffs ?? []).reduce((sum, diff) => sum + (diff.diff?.length ?? 0) + 256, 0) + (answer.commits?.length ?? 0) * 512;
+
+/**
+ * Compares by commit pair: the commits between two commit ids and the diff from their merge base
+ * never change, so a repeated compare (a merge request page polled, a CI job re-run) answers
+ * from memory; a push moves a branch to a new commit, hence a new key. An answer cut short by
+ * time is not kept (another try may finish), nor one over a quarter of `maxBytes`.
+ */
+export function createCompareCache(options: { maxEntries?: number; maxBytes?: number } = {}) {
+  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+  const cache = createPerCommitCache<CompareRefsResponse>({
+    maxEntries: options.maxEntries ?? 128,
+    maxWeight: maxBytes,
+    // Past a quarter of the room, one answer would push out most others: not kept.
+    weigh: (answer) => {
+      const bytes = weighCompare(answer);
+      return bytes > maxBytes / 4 ? Infinity : bytes;
+    },
+    keep: (answer) => !answer.timedOut,
+  });
+  return {
+    of: (repo: string, from: string, to: string, compute: () => Promise<CompareRefsResponse>) => cache.of(repo, `${from}...${to}`, compute),
+  };
+}
+
+export type CompareCache = ReturnType<typeof createCompareCache>;
+
 /**
  * Commits in `to` not in `from`, oldest first, and the diff from their merge base (three dots).
  * Refs resolve and commits are read in the warm reader; the diff runs beside the history walk:
- * one process deep, as `git diff` and `git log` would be.
+ * one process deep, as `git diff` and `git log` would be. Answers are kept by commit pair
+ * (`deps.compares`); the refs are resolved on every call, so a moved branch is seen at once.
  */
 export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'] =>
   unary('CompareRefs', deps, async (request) => {
@@ -107,10 +138,12 @@ export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'
     const toRef = validateRef(request.to, 'to');
     const [from, to] = await Promise.all([commitOf(reader, fromRef, 'from'), commitOf(reader, toRef, 'to')]);
     if (from === to) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: true };
-    const [commits, { diffs, timedOut }] = await Promise.all([
-      // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
-      gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`], { launched: true }).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
-      diffFromMergeBase(repo, from, to, deps.compareTimeoutMs),
-    ]);
-    return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };
+    return deps.compares.of(repo, from, to, async () => {
+      const [commits, { diffs, timedOut }] = await Promise.all([
+        // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
+        gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`], { launched: true }).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
+        diffFromMergeBase(repo, from, to, deps.compareTimeoutMs),
+      ]);
+      return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };
+    });
   });

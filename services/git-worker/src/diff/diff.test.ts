@@ -1,4 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CompareRefsResponse } from '@hub/protos';
 import { call, failureKind, startHarness } from '../testing/harness';
+import { createCompareCache } from './compare-refs';
 
 let h: Awaited<ReturnType<typeof startHarness>>;
 beforeAll(async () => {
@@ -25,6 +29,42 @@ describe('DiffService', () => {
     expect(byPath['gone.txt']).toMatchObject({ deletedFile: true, bMode: '' });
     expect(byPath['new.txt']).toMatchObject({ newFile: true, aMode: '' });
     expect(byPath['new name.txt']).toMatchObject({ renamedFile: true, oldPath: 'old name.txt' });
+  });
+
+  it('CompareRefs: a repeated compare of the same commits answers from memory; a push is a new compare at once', async () => {
+    const r = await h.repo([{ files: { 'a.txt': 'a\n' } }, { files: { 'a.txt': 'a\nb\n' }, branch: 'feature', message: 'one' }]);
+    const computed: string[] = [];
+    const of = h.deps.compares.of;
+    const spy = jest.spyOn(h.deps.compares, 'of').mockImplementation((repo, from, to, compute) => of(repo, from, to, () => (computed.push(`${from}...${to}`), compute())));
+    try {
+      const ask = () => call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'feature' });
+      const first = await ask();
+      expect(await ask()).toEqual(first);
+      expect(computed).toHaveLength(1);
+      writeFileSync(join(r.work, 'a.txt'), 'a\nb\nc\n');
+      r.git('commit', '--quiet', '-am', 'two');
+      r.git('push', '--quiet', 'origin', 'HEAD');
+      const after = await ask();
+      expect(after.commits.map((c: { message: string }) => c.message.trim())).toEqual(['one', 'two']);
+      expect(after.diffs[0].diff).toContain('+c');
+      expect(computed).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('keeps no compare cut short by time, nor one too large for its room', async () => {
+    const cache = createCompareCache({ maxBytes: 4096 });
+    const answer = (timedOut: boolean, patch = '+x'): CompareRefsResponse => ({ commit: null, commits: [], diffs: [{ oldPath: 'a', newPath: 'a', aMode: '', bMode: '', newFile: false, deletedFile: false, renamedFile: false, diff: patch }], timedOut, sameRef: false });
+    let runs = 0;
+    const compute = (value: CompareRefsResponse) => async () => (runs++, value);
+    await cache.of('/repo', 'a', 'b', compute(answer(true)));
+    expect((await cache.of('/repo', 'a', 'b', compute(answer(false)))).timedOut).toBe(false);
+    expect((await cache.of('/repo', 'a', 'b', compute(answer(true)))).timedOut).toBe(false);
+    expect(runs).toBe(2);
+    await cache.of('/repo', 'c', 'd', compute(answer(false, 'x'.repeat(2000))));
+    await cache.of('/repo', 'c', 'd', compute(answer(false)));
+    expect(runs).toBe(4);
   });
 
   it('CompareRefs: the same ref, and refs that do not exist or are hostile', async () => {

@@ -1,17 +1,18 @@
 /**
  * Answers that never change under a commit id (a history's length, its contributors), kept per
  * repository and commit: the least recently used goes first past `maxEntries` answers or
- * `maxWeight` in all (an answer heavier than that alone is not kept), a failure is not kept, and
- * one computation serves everyone asking for the same key at once (single flight).
+ * `maxWeight` in all (an answer heavier than that alone is not kept), a failure is not kept, nor
+ * an answer `keep` refuses (one cut short by time), and one computation serves everyone asking
+ * for the same key at once (single flight).
  */
-export function createPerCommitCache<T>(options: { maxEntries: number; maxWeight?: number; weigh?: (value: T) => number }) {
-  const { maxEntries, maxWeight = Infinity, weigh = () => 0 } = options;
+export function createPerCommitCache<T>(options: { maxEntries: number; maxWeight?: number; weigh?: (value: T) => number; keep?: (value: T) => boolean }) {
+  const { maxEntries, maxWeight = Infinity, weigh = () => 0, keep = () => true } = options;
   const kept = new Map<string, T>();
   const flights = new Map<string, Promise<T>>();
   let weight = 0;
 
   const remember = (key: string, value: T) => {
-    if (weigh(value) > maxWeight) return;
+    if (!keep(value) || weigh(value) > maxWeight) return;
     kept.set(key, value);
     weight += weigh(value);
     for (const [oldest, old] of kept) {

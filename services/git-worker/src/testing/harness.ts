@@ -11,6 +11,7 @@ import { createReaderPool } from '../git/object-reader';
 import { startGitWith } from '../git/run';
 import { createContributorStats } from '../diff/contributor-stats';
 import { createHistoryLengths } from '../commit/history-lengths';
+import { createCompareCache } from '../diff/compare-refs';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { MadePush, WorkerDeps } from '../rpc';
 
@@ -33,6 +34,7 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     readers,
     contributors: createContributorStats(),
     historyLengths: createHistoryLengths(),
+    compares: createCompareCache(),
     callers: { secret, allowed: ['repository'] },
     recordPush: async (push) => void pushes.push(push),
     ...overrides,
