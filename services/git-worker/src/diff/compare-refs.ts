@@ -95,9 +95,12 @@ async function commitOf(reader: ObjectReader, ref: string, field: string): Promi
   return found.oid;
 }
 
-/** Roughly what a compare answer holds in memory: its patches, and a little per file and commit. */
-const weighCompare = (answer: CompareRefsResponse) =>
-  (answer.diffs ?? []).reduce((sum, diff) => sum + (diff.diff?.length ?? 0) + 256, 0) + (answer.commits?.length ?? 0) * 512;
+/**
+ * What a kept compare answer costs in memory, from its size as JSON: measured on the bench's
+ * repository, 128 answers of about 110 KB of JSON each grew the worker's RSS by some 60 MiB,
+ * four to five times their JSON (objects, strings and what the heap keeps around them).
+ */
+const weighCompare = (answer: CompareRefsResponse) => 4 * JSON.stringify(answer).length;
 
 /**
  * Compares by commit pair: the commits between two commit ids and the diff from their merge base
@@ -106,9 +109,9 @@ const weighCompare = (answer: CompareRefsResponse) =>
  * time is not kept (another try may finish), nor one over a quarter of `maxBytes`.
  */
 export function createCompareCache(options: { maxEntries?: number; maxBytes?: number } = {}) {
-  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const cache = createPerCommitCache<CompareRefsResponse>({
-    maxEntries: options.maxEntries ?? 128,
+    maxEntries: options.maxEntries ?? 64,
     maxWeight: maxBytes,
     // Past a quarter of the room, one answer would push out most others: not kept.
     weigh: (answer) => {

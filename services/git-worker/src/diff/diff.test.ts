@@ -54,7 +54,7 @@ describe('DiffService', () => {
   });
 
   it('keeps no compare cut short by time, nor one too large for its room', async () => {
-    const cache = createCompareCache({ maxBytes: 4096 });
+    const cache = createCompareCache({ maxBytes: 8192 });
     const answer = (timedOut: boolean, patch = '+x'): CompareRefsResponse => ({ commit: null, commits: [], diffs: [{ oldPath: 'a', newPath: 'a', aMode: '', bMode: '', newFile: false, deletedFile: false, renamedFile: false, diff: patch }], timedOut, sameRef: false });
     let runs = 0;
     const compute = (value: CompareRefsResponse) => async () => (runs++, value);
