@@ -7,30 +7,33 @@
  */
 export function createPerCommitCache<T>(options: { maxEntries: number; maxWeight?: number; weigh?: (value: T) => number; keep?: (value: T) => boolean }) {
   const { maxEntries, maxWeight = Infinity, weigh = () => 0, keep = () => true } = options;
-  const kept = new Map<string, T>();
+  // Each answer with its weight, weighed once (a compare's weight is its JSON's length).
+  const kept = new Map<string, { value: T; weight: number }>();
   const flights = new Map<string, Promise<T>>();
   let weight = 0;
 
   const remember = (key: string, value: T) => {
-    if (!keep(value) || weigh(value) > maxWeight) return;
-    kept.set(key, value);
-    weight += weigh(value);
+    if (!keep(value)) return;
+    const entry = { value, weight: weigh(value) };
+    if (entry.weight > maxWeight) return;
+    kept.set(key, entry);
+    weight += entry.weight;
     for (const [oldest, old] of kept) {
       if (kept.size <= maxEntries && weight <= maxWeight) break;
       kept.delete(oldest);
-      weight -= weigh(old);
+      weight -= old.weight;
     }
   };
 
   return {
     of(repo: string, commit: string, compute: () => Promise<T>): Promise<T> {
       const key = `${repo}\0${commit}`;
-      if (kept.has(key)) {
-        const value = kept.get(key)!;
+      const entry = kept.get(key);
+      if (entry) {
         // Most recently used goes last.
         kept.delete(key);
-        kept.set(key, value);
-        return Promise.resolve(value);
+        kept.set(key, entry);
+        return Promise.resolve(entry.value);
       }
       let flight = flights.get(key);
       if (!flight) {
