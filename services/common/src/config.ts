@@ -81,7 +81,7 @@ export const CONFIG_TABLE = {
   NOTES_PORT: spec({ description: 'Port of the notes subgraph.', fallback: '4006', parse: port }),
   MERGEREQUESTS_PORT: spec({ description: 'Port of the merge requests subgraph.', fallback: '4005', parse: port }),
   REPOSITORY_PORT: spec({ description: 'Port of the repository subgraph.', fallback: '4004', parse: port }),
-  GIT_WORKER_HTTP_PORT: spec({ description: 'Port of the git worker\'s HTTP side (git smart HTTP and blob downloads for the facade, health, metrics).', fallback: '4011', parse: port }),
+  GIT_WORKER_HTTP_PORT: spec({ description: 'Port of the git worker\'s HTTP side (git smart HTTP, blob and archive downloads for the facade, health, metrics).', fallback: '4011', parse: port }),
   GIT_WORKER_GRPC_PORT: spec({ description: 'Port of the git worker\'s gRPC services.', fallback: '4010', parse: port }),
   MEMBERSHIP_PORT: spec({ description: 'Port of the membership subgraph and its authorization API.', fallback: '4003', parse: port }),
   HOOKS_PORT: spec({ description: 'Port of the hooks subgraph.', fallback: '4007', parse: port }),
@@ -147,7 +147,7 @@ export const CONFIG_TABLE = {
     parse: text,
   }),
   GIT_WORKER_HTTP_URL: spec({
-    description: 'Where the facade proxies git clone and push to, and reads blob downloads from.',
+    description: 'Where the facade proxies git clone and push to, and reads blob and archive downloads from.',
     fallback: local('GIT_WORKER_HTTP_PORT'),
     fallbackText: 'http://127.0.0.1:$GIT_WORKER_HTTP_PORT',
     parse: url,
