@@ -5,7 +5,7 @@ import express from 'express';
 import type { GatewayClient } from './gateway-client';
 import { GitAccessDocument } from './generated/operations';
 import { V3Error } from './v3-errors';
-import type { WorkerPools } from './worker-http';
+import { logWorkerRefusal, WORKER_REFUSED, type WorkerPools } from './worker-http';
 
 /** `/<namespace>/<project>[.git]/<smart HTTP endpoint>`. */
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -78,6 +78,11 @@ export function createGitHttpProxy(deps: { gateway: GatewayClient; workers: Work
         headers,
         body: req.method === 'POST' ? req : undefined,
       });
+      if (upstream.statusCode === WORKER_REFUSED) {
+        upstream.body.dump().catch(() => {});
+        logWorkerRefusal(deps.logger, { storage: project.repositoryStorage, path: req.path });
+        return text(res, 503, 'Service Unavailable\n');
+      }
       res.status(upstream.statusCode);
       for (const [header, value] of Object.entries(upstream.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(header)) res.setHeader(header, value);

@@ -1,3 +1,4 @@
+import type { Logger } from '@hub/common';
 import type { GitShards } from '@hub/protos';
 import { Pool } from 'undici';
 
@@ -22,3 +23,16 @@ export function createWorkerPools(shards: Pick<GitShards, 'names' | 'httpUrl'>) 
 }
 
 export type WorkerPools = ReturnType<typeof createWorkerPools>;
+
+/**
+ * The worker answers 403 only when it refuses the facade's signed claims, and the facade signs
+ * claims only for what it has authorized: a refusal is a fault of the deployment (PRINCIPAL_SECRET
+ * differs between the two, or their clocks are further apart than the claims' five minutes), not
+ * of the client's request. Callers answer 503 rather than pass the 403 on, which would tell the
+ * client it may not read what it may; a rollout's mismatch usually passes. The log says what to fix.
+ */
+export const WORKER_REFUSED = 403;
+
+export function logWorkerRefusal(logger: Logger, context: { storage: string; path: string }): void {
+  logger.error(context, "the git worker refused the facade's signed claims: PRINCIPAL_SECRET differs between them, or their clocks are more than 5 minutes apart");
+}

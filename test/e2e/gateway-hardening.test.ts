@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { openSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { freePort, REPO_ROOT } from '@hub/local';
+import { freePort } from '@hub/local';
 import { request } from 'undici';
 import { createUser, stack } from '../support/api';
+import { startReplica } from '../support/replica';
 
 // The gateway's public endpoint as internal teams (and anyone who reaches it) see it: the stack's
 // gateway (NODE_ENV=production, as the launcher runs it) and one started here without NODE_ENV,
@@ -18,13 +17,7 @@ describe('the gateway’s public endpoint', () => {
   beforeAll(async () => {
     const port = await freePort();
     developmentUrl = `http://127.0.0.1:${port}/graphql`;
-    const log = openSync(join(stack.dir, 'gateway-development.log'), 'a');
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...stack.env, GATEWAY_PORT: String(port) };
-    delete env.NODE_ENV;
-    development = spawn(process.execPath, [resolve(REPO_ROOT, 'gateway/dist/main.js')], { env, stdio: ['ignore', log, log] });
-    for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
-      ready = await request(`http://127.0.0.1:${port}/readyz`).then((r) => (r.body.dump(), r.statusCode === 200), () => false);
-    }
+    development = await startReplica('gateway/dist/main.js', 'gateway-development', { GATEWAY_PORT: String(port), NODE_ENV: undefined }, `http://127.0.0.1:${port}/readyz`);
     token = (await createUser()).token;
   }, 60_000);
   afterAll(() => {

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { freePort, REPO_ROOT } from '@hub/local';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '@hub/local';
 import { request } from 'undici';
 import { createProject, createUser, stack, type TestProject, type TestUser } from '../support/api';
+import { startReplica } from '../support/replica';
 
 // The stack's facade embeds its gateway (GATEWAY_MODE=embedded, the launcher's default); a second
 // facade started here sends the same documents to the gateway process over HTTP (remote). Both
@@ -19,13 +20,7 @@ describe('the facade with an embedded or a remote gateway', () => {
   beforeAll(async () => {
     const port = await freePort();
     remoteUrl = `http://127.0.0.1:${port}/api/v3`;
-    remote = spawn(process.execPath, [resolve(REPO_ROOT, 'rest-facade/dist/main.js')], {
-      env: { PATH: process.env.PATH, ...stack.env, PORT: String(port), GATEWAY_MODE: 'remote', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', openSync(join(stack.dir, 'rest-facade-remote.log'), 'a'), openSync(join(stack.dir, 'rest-facade-remote.log'), 'a')],
-    });
-    for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
-      ready = await request(`http://127.0.0.1:${port}/readyz`).then((r) => (r.body.dump(), r.statusCode === 200), () => false);
-    }
+    remote = await startReplica('rest-facade/dist/main.js', 'rest-facade-remote', { PORT: String(port), GATEWAY_MODE: 'remote', LOG_LEVEL: 'warn' }, `http://127.0.0.1:${port}/readyz`);
     user = await createUser();
     project = await createProject(stack.rootToken, { visibility_level: 0 });
   });

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { LIMITED_HEADER, signLimited, signPrincipal } from '@hub/common';
-import { openSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { freePort, REPO_ROOT } from '@hub/local';
+import { freePort } from '@hub/local';
 import { request } from 'undici';
 import { addMember, api, createProject, createUser, eventually, stack, unique } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
+import { startReplica } from '../support/replica';
 
 // The limits counted in Redis, seen through replicas of the facade and the gateway started here
 // with low limits beside the stack's own (whose counts they neither spend nor read: the counts
@@ -13,20 +12,11 @@ import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 const replicas: ChildProcess[] = [];
 
-async function startReplica(kind: 'rest-facade' | 'gateway', settings: Record<string, string>): Promise<string> {
+async function startLimitedReplica(kind: 'rest-facade' | 'gateway', settings: Record<string, string>): Promise<string> {
   const port = await freePort();
   const portVariable = kind === 'gateway' ? 'GATEWAY_PORT' : 'PORT';
-  const log = openSync(join(stack.dir, `${kind}-limits-${port}.log`), 'a');
-  const child = spawn(process.execPath, [resolve(REPO_ROOT, `${kind === 'gateway' ? 'gateway' : 'rest-facade'}/dist/main.js`)], {
-    env: { PATH: process.env.PATH, ...stack.env, [portVariable]: String(port), LOG_LEVEL: 'info', ...settings },
-    stdio: ['ignore', log, log],
-  });
-  replicas.push(child);
   const url = `http://127.0.0.1:${port}`;
-  for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
-    if (child.exitCode !== null) throw new Error(`${kind} replica exited with ${child.exitCode}`);
-    ready = await request(`${url}/readyz`).then((r) => (r.body.dump(), r.statusCode === 200), () => false);
-  }
+  replicas.push(await startReplica(`${kind}/dist/main.js`, `${kind}-limits-${port}`, { [portVariable]: String(port), LOG_LEVEL: 'info', ...settings }, `${url}/readyz`));
   return url;
 }
 
@@ -61,7 +51,7 @@ describe('request rate limits', () => {
 
   beforeAll(async () => {
     const settings = { RATE_LIMIT_PER_USER: '8', RATE_LIMIT_PER_IP: '5', RATE_LIMIT_WINDOW_S: String(WINDOW), AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '0' };
-    facades = [await startReplica('rest-facade', settings), await startReplica('rest-facade', settings)];
+    facades = [await startLimitedReplica('rest-facade', settings), await startLimitedReplica('rest-facade', settings)];
   }, 60_000);
 
   it('counts a user’s requests across replicas and answers the one over the limit 429 with Retry-After and a v3 message', async () => {
@@ -85,7 +75,7 @@ describe('request rate limits', () => {
   });
 
   it('limits the gateway’s public endpoint the same way', async () => {
-    const gateway = await startReplica('gateway', { RATE_LIMIT_PER_USER: '3', RATE_LIMIT_PER_IP: '2', RATE_LIMIT_WINDOW_S: String(WINDOW), AUTH_FAILURES_PER_IP: '0' });
+    const gateway = await startLimitedReplica('gateway', { RATE_LIMIT_PER_USER: '3', RATE_LIMIT_PER_IP: '2', RATE_LIMIT_WINDOW_S: String(WINDOW), AUTH_FAILURES_PER_IP: '0' });
     const user = await createUser();
     const ask = (token?: string) => call(gateway, 'POST', '/graphql', { token, body: { query: '{ viewer { id } }' } });
     for (let i = 0; i < 2; i++) expect((await ask()).status).toBe(200);
@@ -103,7 +93,7 @@ describe('failed-authentication limits', () => {
 
   beforeAll(async () => {
     const settings = { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '8', AUTH_FAILURES_PER_LOGIN: '3', AUTH_FAILURE_WINDOW_S: String(WINDOW) };
-    facades = [await startReplica('rest-facade', settings), await startReplica('rest-facade', settings)];
+    facades = [await startLimitedReplica('rest-facade', settings), await startLimitedReplica('rest-facade', settings)];
   }, 60_000);
 
   it('stops password guessing for a login after a few failures, across replicas and both sign-in routes, even with the right password', async () => {
@@ -146,7 +136,7 @@ describe('failed-authentication limits', () => {
 
 describe('a 401 a rule gives a known user', () => {
   it('is no failed authentication: a developer refused an accept into a protected branch again and again keeps their address', async () => {
-    const facade = await startReplica('rest-facade', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const facade = await startLimitedReplica('rest-facade', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '2', AUTH_FAILURE_WINDOW_S: '900' });
     const [owner, developer] = await Promise.all([createUser(), createUser()]);
     const project = await createProject(owner.token);
     await addMember(project.id, developer.id, 30);
@@ -171,7 +161,7 @@ describe('a 401 a rule gives a known user', () => {
 
 describe('failed sign-ins through the gateway', () => {
   it('counts a refused createSession (a GraphQL error in a 200) as a failure, and a success as none', async () => {
-    const gateway = await startReplica('gateway', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const gateway = await startLimitedReplica('gateway', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
     const user = await createUser();
     const signIn = (password: string) =>
       call(gateway, 'POST', '/graphql', {
@@ -189,7 +179,7 @@ describe('failed sign-ins through the gateway', () => {
 
 describe('failed sign-ins through git over HTTP', () => {
   it('counts basic credentials git sends as sign-ins: a login guessed twice is refused, even with its password', async () => {
-    const facade = await startReplica('rest-facade', { AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const facade = await startLimitedReplica('rest-facade', { AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
     const user = await createUser();
     const project = await createProject(user.token);
     const refs = async (secret: string) => {
@@ -222,8 +212,8 @@ describe('a facade with a remote gateway', () => {
   let facade: string;
 
   beforeAll(async () => {
-    gateway = await startReplica('gateway', gatewayLimits);
-    facade = await startReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway });
+    gateway = await startLimitedReplica('gateway', gatewayLimits);
+    facade = await startLimitedReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway });
   }, 60_000);
 
   it('lets one client’s bad tokens and wrong passwords lock out no other client of the facade', async () => {
@@ -250,7 +240,7 @@ describe('a facade with a remote gateway', () => {
     expect(await ask(alice.token, forged[0])).toBe(429);
     // A facade whose secret is not the gateway's is refused like any other caller from its address,
     // and says so as v3 does.
-    const stranger = await startReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway, PRINCIPAL_SECRET: 'not-the-secret-'.repeat(3) });
+    const stranger = await startLimitedReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway, PRINCIPAL_SECRET: 'not-the-secret-'.repeat(3) });
     const refused = await call(stranger, 'GET', '/api/v3/user', { token: alice.token });
     expectRefused(refused, WINDOW);
     expect(refused.body).toEqual({ message: '429 Too Many Requests' });

@@ -11,7 +11,7 @@ import { RepositoryDownloadDocument } from '../generated/operations';
 import { Params } from '../params';
 import { fromGraphQLError, UNAUTHORIZED, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectKey } from './project-key';
-import type { WorkerPools } from '../worker-http';
+import { logWorkerRefusal, WORKER_REFUSED, type WorkerPools } from '../worker-http';
 
 const ARCHIVE_TYPES: Record<string, string> = {
   'tar.gz': 'application/x-gzip',
@@ -19,6 +19,8 @@ const ARCHIVE_TYPES: Record<string, string> = {
   tar: 'application/x-tar',
   zip: 'application/zip',
 };
+
+const WORKER_UNAVAILABLE = () => fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
 
 /**
  * A worker failure before any byte was sent, as the v3 error it means (the one kind → error map);
@@ -214,13 +216,13 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
       signal: abort.signal,
     });
     answer.catch(() => {}); // a request given up on fails unread
-    return { answer, cancel: () => abort.abort() };
+    return { answer, storage, cancel: () => abort.abort() };
   };
 
   /**
    * Streams the worker's answer to the client: `head` sets the headers from the worker's; a
    * failure before the first byte is the v3 error its kind means (`nouns` name what was not
-   * found), an unreachable worker a 503.
+   * found); an unreachable worker, or one refusing the facade's claims, a 503.
    */
   const relayAnswer = async (worker: ReturnType<ReturnType<typeof askWorker>>, req: Request, res: Response, nouns: NotFoundNouns, head: (upstream: Dispatcher.ResponseData) => void) => {
     let upstream;
@@ -228,12 +230,16 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
       upstream = await worker.answer;
     } catch (error) {
       deps.logger.warn({ err: error }, 'git worker unreachable for a download');
-      throw fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
+      throw WORKER_UNAVAILABLE();
     }
     // A client gone while the download was being authorized has no 'close' left to come.
     if (req.socket.destroyed) return upstream.body.destroy();
     if (upstream.statusCode !== 200) {
       upstream.body.dump().catch(() => {});
+      if (upstream.statusCode === WORKER_REFUSED) {
+        logWorkerRefusal(deps.logger, { storage: worker.storage, path: req.path });
+        throw WORKER_UNAVAILABLE();
+      }
       throw downloadError(gitErrorFromHttp(upstream.headers[GIT_ERROR_HEADER] as string | undefined, upstream.statusCode), nouns);
     }
     head(upstream);
