@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createTestSchema, createTestSubgraph, errorCode, userPrincipal, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
+import { createTestSchema, createTestSubgraph, errorCode, testProjectFacts, userPrincipal, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
 import { createLoaders, type MembershipContext } from './context';
 import { memberProjectIds } from './db/members';
 import { applyProjectFacts } from './db/project-facts';
@@ -22,21 +22,7 @@ const DEVELOPER = 3;
 const STRANGER = 4;
 const ADMIN = userPrincipal(6, { isAdmin: true });
 let version = 0;
-const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts => ({
-  projectId,
-  ownerId: OWNER,
-  visibilityLevel: 0,
-  archived: false,
-  issuesEnabled: true,
-  mergeRequestsEnabled: true,
-  snippetsEnabled: false,
-  wikiEnabled: true,
-  version: ++version,
-  deleted: false,
-  creatorId: OWNER,
-  namespaceId: null,
-  ...overrides,
-});
+const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts => testProjectFacts(projectId, OWNER, { version: ++version, ...overrides });
 
 const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", id: $id }]) { ... on Project { members { total nodes { accessLevel user { id } } } } } }`;
 const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel user { id } } }`;

@@ -8,6 +8,7 @@ import { createSql, type Sql } from '../db';
 import { createLogger } from '../logger';
 import { migrate } from '../migrate';
 import type { ProjectAccess } from '../access';
+import type { ProjectFacts } from '../contracts/projects';
 import type { InternalClient } from '../internal-http';
 import type { Principal } from '../principal';
 import { createErrorFormatter, loadSdl } from '../subgraph';
@@ -90,6 +91,23 @@ export function membershipStandIn(projects: Array<Omit<ProjectAccess, 'memberLev
     close: async () => {},
   } as unknown as InternalClient;
 }
+
+/** The facts projects publishes of a private project owned by `ownerId` (its creator too), every feature on but snippets. */
+export const testProjectFacts = (projectId: number, ownerId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts => ({
+  projectId,
+  ownerId,
+  visibilityLevel: 0,
+  archived: false,
+  issuesEnabled: true,
+  mergeRequestsEnabled: true,
+  snippetsEnabled: false,
+  wikiEnabled: true,
+  version: 1,
+  deleted: false,
+  creatorId: ownerId,
+  namespaceId: null,
+  ...overrides,
+});
 
 /** A private project owned by `ownerId`, with every feature on unless `overrides` says otherwise. */
 export const privateProject = (projectId: number, ownerId: number, overrides: Partial<ProjectAccess> = {}): Omit<ProjectAccess, 'memberLevel' | 'groupLevel' | 'notificationLevel'> => ({
