@@ -25,10 +25,11 @@ export function createWorkerPools(shards: Pick<GitShards, 'names' | 'httpUrl'>) 
 export type WorkerPools = ReturnType<typeof createWorkerPools>;
 
 /**
- * The worker answers 403 only when it refuses the facade's signed claims, and the facade signs
- * claims only for what it has authorized: a refusal is a fault of the deployment (PRINCIPAL_SECRET
- * differs between the two, or their clocks are further apart than the claims' five minutes), not
- * of the client's request. Callers answer 503 rather than pass the 403 on, which would tell the
+ * The worker answers the facade 403 only when it refuses the facade's signed claims (its other
+ * 403s, a dumb-protocol request and a push the claims do not allow, the facade refuses itself
+ * before it asks). The facade signs claims only for what it has authorized, so a refusal is a
+ * fault of the deployment (PRINCIPAL_SECRET differs between the two, or their clocks are further
+ * apart than the claims' five minutes), not of the client's request. Callers answer 503 rather than pass the 403 on, which would tell the
  * client it may not read what it may; a rollout's mismatch usually passes. The log says what to fix.
  */
 export const WORKER_REFUSED = 403;
