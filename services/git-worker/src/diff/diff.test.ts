@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompareRefsResponse } from '@hub/protos';
 import { call, failureKind, startHarness } from '../testing/harness';
-import { createCompareCache } from './compare-refs';
+import { approximateJsonLength, createCompareCache } from './compare-refs';
 
 let h: Awaited<ReturnType<typeof startHarness>>;
 beforeAll(async () => {
@@ -65,6 +65,17 @@ describe('DiffService', () => {
     await cache.of('/repo', 'c', 'd', compute(answer(false, 'x'.repeat(2000))));
     await cache.of('/repo', 'c', 'd', compute(answer(false)));
     expect(runs).toBe(4);
+  });
+
+  it('weighs a compare at about its length as JSON, without serializing it', async () => {
+    const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i}: "quoted" \\ tab\t end`).join('\n') + '\n';
+    const r = await h.repo([{ files: { 'a.txt': lines(40, 'a'), 'b.md': lines(10, 'b') } }, { files: { 'a.txt': lines(60, 'A'), 'c/d.txt': lines(30, 'c') }, branch: 'feature' }]);
+    const answer = await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'feature' });
+    expect(answer.diffs.length).toBeGreaterThan(1);
+    const actual = JSON.stringify(answer).length;
+    // Escapes are not counted: a patch of short lines full of quotes and tabs comes out ~10% under.
+    expect(approximateJsonLength(answer) / actual).toBeGreaterThan(0.8);
+    expect(approximateJsonLength(answer) / actual).toBeLessThan(1.05);
   });
 
   it('CompareRefs: the same ref, and refs that do not exist or are hostile', async () => {
