@@ -4,6 +4,7 @@ import { gitCli } from '../anchors/git-cli';
 import { startHopFloor, type Hop, type HopFloor } from '../anchors/hop-floor';
 import { assertSameAnswer, startPartsFloor, type PartsFloor } from '../anchors/parts-floor';
 import { startCgiAnchors, type CgiAnchors } from '../anchors/lighttpd';
+import { workerAlone } from '../anchors/worker-alone';
 import { commandProbe, httpProbe, type Probe, type SerialFigures } from '../measure';
 import { fmtBytes, fmtMBps, fmtMs, fmtRate, fmtRatio, verdict } from '../report';
 import { git } from '../seed/git';
@@ -120,7 +121,11 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   // repeated pair itself, which the parts floor's check below has already asked).
   const chain = (await git(['rev-list', '--first-parent', 'refs/heads/master'], repo.diskPath)).split('\n');
   const span = chain.indexOf(repo.compareFrom);
-  const coldPairs = chain.slice(1, chain.length - span).map((to, k) => ({ from: chain[k + 1 + span], to }));
+  const pairs = chain.slice(1, chain.length - span).map((to, k) => ({ from: chain[k + 1 + span], to }));
+  // The facade and the CLI walk the first half, the worker alone the second: a pair the facade
+  // has asked is in the worker's cache, and its second asking would not be cold.
+  const [coldPairs, workerPairs] = [pairs.slice(0, pairs.length >> 1), pairs.slice(pairs.length >> 1)];
+  const worker = workerAlone(`127.0.0.1:${stack.env.GIT_WORKER_GRPC_PORT}`, stack.env.PRINCIPAL_SECRET!);
   const floors = await startFloors(auth, {
     raw: rawUrl,
     blob: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`,
@@ -147,13 +152,16 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
       { name: 'git ls-tree <commit>', probe: cli.tree(repo.head) },
       { name: 'hop floor tree', probe: httpProbe(floors.tree.url) },
       { name: 'parts floor tree', probe: httpProbe(parts.restUrl + treePath, auth) },
+      { name: 'git worker alone tree', probe: worker.tree(repo.projectId, repo.head) },
       { name: 'facade compare 100 commits, a new pair each time', probe: eachPairOnce(coldPairs, ({ from, to }) => httpProbe(stack.restUrl + comparePathOf(from, to), auth)) },
       { name: 'git diff + git log (100 commits), a new pair each time', probe: eachPairOnce(coldPairs, ({ from, to }) => cli.compare(from, to)) },
       { name: 'facade compare 100 commits, the same pair again', probe: httpProbe(stack.restUrl + comparePath, auth) },
       { name: 'hop floor compare', probe: httpProbe(floors.compare.url) },
       { name: 'parts floor compare', probe: httpProbe(parts.restUrl + comparePath, auth) },
+      { name: 'git worker alone compare, a new pair each time', probe: eachPairOnce(workerPairs, ({ from, to }) => worker.compare(repo.projectId, from, to)) },
     ]);
   } finally {
+    worker.close();
     await Promise.all([...Object.values(floors).map((f) => f.stop()), parts?.stop()]);
   }
   const floorNote = (floor: SerialFigures, anchor: SerialFigures) =>
@@ -161,10 +169,12 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   ratioRow(5, '`raw_blobs/:sha`, one at a time', serial['facade raw_blobs one at a time'], '`git cat-file -p`', serial['git cat-file -p <blob>'], 1.0, floorNote(serial['hop floor raw_blobs'], serial['git cat-file -p <blob>']));
   const partsNote = (floor: SerialFigures, anchor: SerialFigures) =>
     `; parts floor (the same parts, subgraph answers replayed from memory) ${fmtMs(floor.p50)} = ${fmtRatio(floor.p50 / anchor.p50)} the anchor`;
+  const workerNote = (alone: SerialFigures, anchor: SerialFigures) =>
+    `; the git worker alone (over gRPC, no subgraph or facade) ${fmtMs(alone.p50)} = ${fmtRatio(alone.p50 / anchor.p50)} the anchor`;
   const [lsTree, diffLog] = [serial['git ls-tree <commit>'], serial['git diff + git log (100 commits), a new pair each time']];
   const repeated = serial['facade compare 100 commits, the same pair again'];
   const repeatedNote = `; the same pair again (the worker's cache by commit pair) ${fmtMs(repeated.p50)} = ${fmtRatio(repeated.p50 / diffLog.p50)} the anchor`;
-  ratioRow(7, '`repository/tree` root, one at a time', serial['facade tree root one at a time'], '`git ls-tree`', lsTree, 1.0, floorNote(serial['hop floor tree'], lsTree) + partsNote(serial['parts floor tree'], lsTree));
+  ratioRow(7, '`repository/tree` root, one at a time', serial['facade tree root one at a time'], '`git ls-tree`', lsTree, 1.0, floorNote(serial['hop floor tree'], lsTree) + partsNote(serial['parts floor tree'], lsTree) + workerNote(serial['git worker alone tree'], lsTree));
   ratioRow(
     8,
     '`repository/compare` over 100 commits, a pair not asked before',
@@ -172,7 +182,7 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
     '`git diff` + `git log` (the same pairs)',
     diffLog,
     1.5,
-    repeatedNote + floorNote(serial['hop floor compare'], diffLog) + partsNote(serial['parts floor compare'], diffLog),
+    repeatedNote + floorNote(serial['hop floor compare'], diffLog) + partsNote(serial['parts floor compare'], diffLog) + workerNote(serial['git worker alone compare, a new pair each time'], diffLog),
   );
 
   const blobLoad = await runner.load([{ name: 'facade blobs/:sha?filepath= 1 MiB', load: { url: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, headers: auth } }]);
