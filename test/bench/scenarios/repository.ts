@@ -125,7 +125,6 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   // The facade and the CLI walk the first half, the worker alone the second: a pair the facade
   // has asked is in the worker's cache, and its second asking would not be cold.
   const [coldPairs, workerPairs] = [pairs.slice(0, pairs.length >> 1), pairs.slice(pairs.length >> 1)];
-  const worker = workerAlone(`127.0.0.1:${stack.env.GIT_WORKER_GRPC_PORT}`, stack.env.PRINCIPAL_SECRET!);
   const floors = await startFloors(auth, {
     raw: rawUrl,
     blob: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`,
@@ -136,6 +135,8 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   // answers replayed from memory) for the two reads whose hop floor is far below their time.
   let parts: PartsFloor | null = null;
   let serial: Record<string, SerialFigures>;
+  // Opened here, after the floors, so the finally below closes it whatever fails.
+  const worker = workerAlone(`127.0.0.1:${stack.env.GIT_WORKER_GRPC_PORT}`, stack.env.PRINCIPAL_SECRET!);
   try {
     parts = await startPartsFloor(stack);
     for (const { name, pid } of parts.pids) ctx.sample(name, pid);

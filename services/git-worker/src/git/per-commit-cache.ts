@@ -7,7 +7,7 @@
  */
 export function createPerCommitCache<T>(options: { maxEntries: number; maxWeight?: number; weigh?: (value: T) => number; keep?: (value: T) => boolean }) {
   const { maxEntries, maxWeight = Infinity, weigh = () => 0, keep = () => true } = options;
-  // Each answer with its weight, weighed once (a compare's weight is its JSON's length).
+  // Each answer with its weight, weighed once: a compare's weight walks the whole answer.
   const kept = new Map<string, { value: T; weight: number }>();
   const flights = new Map<string, Promise<T>>();
   let weight = 0;
