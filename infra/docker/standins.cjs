@@ -99,12 +99,30 @@ function debianBase(engine, log) {
       ['path-exclude /usr/share/doc/*', 'path-include /usr/share/doc/*/copyright', 'path-exclude /usr/share/man/*', 'path-exclude /usr/share/info/*', 'path-exclude /usr/share/locale/*', 'path-include /usr/share/locale/locale.alias', ''].join('\n'),
     );
     writeFileSync(join(dir, 'etc/apt/apt.conf.d/99-standin'), 'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\n');
+    // As the official Debian images (their docker-clean): no package cache left in a layer, e.g.
+    // ~80 MB of pkgcache.bin/srcpkgcache.bin after the git worker's apt-get install.
+    writeFileSync(
+      join(dir, 'etc/apt/apt.conf.d/docker-clean'),
+      [
+        'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };',
+        'APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };',
+        'Dir::Cache::pkgcache "";',
+        'Dir::Cache::srcpkgcache "";',
+        '',
+      ].join('\n'),
+    );
+    for (const file of ['var/cache/apt/pkgcache.bin', 'var/cache/apt/srcpkgcache.bin', 'var/cache/debconf/templates.dat-old', 'var/cache/debconf/config.dat-old']) rmSync(join(dir, file), { force: true });
+    for (const entry of safeReaddir(join(dir, 'var/log'))) rmSync(join(dir, 'var/log', entry), { recursive: true, force: true });
     for (const sub of ['usr/share/man', 'usr/share/info', 'var/cache/apt/archives', 'var/lib/apt/lists']) {
       for (const entry of safeReaddir(join(dir, sub))) {
         if (entry !== 'partial' && entry !== 'lock') rmSync(join(dir, sub, entry), { recursive: true, force: true });
       }
     }
     for (const entry of safeReaddir(join(dir, 'usr/share/doc'))) rmSync(join(dir, 'usr/share/doc', entry), { recursive: true, force: true });
+    // Translations: 33 MB of the 108 the tree had.
+    for (const entry of safeReaddir(join(dir, 'usr/share/locale'))) {
+      if (entry !== 'locale.alias') rmSync(join(dir, 'usr/share/locale', entry), { recursive: true, force: true });
+    }
     const tar = spawnSync('sh', ['-c', `tar -C "${dir}" -c . | ${engine} import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["bash"]' - ${STANDIN.debian}`], { stdio: ['ignore', 'ignore', 'inherit'] });
     if (tar.status !== 0) throw new Error(`${engine} import of the debootstrap tree failed`);
   } finally {

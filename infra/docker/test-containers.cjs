@@ -17,7 +17,7 @@
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
-const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+const { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { join, resolve } = require('node:path');
 const { ensureBaseImages } = require('./standins.cjs');
@@ -86,8 +86,12 @@ function freePort() {
 }
 
 /** podman's Docker-compatible API on a socket of this run's own, for docker-compose. */
-async function startPodmanService(env, socket) {
-  const child = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+async function startPodmanService(env, socket, logFile) {
+  // Its log (an error per container with a health check: no systemd to schedule them) goes to a
+  // file, shown when the run fails.
+  const out = openSync(logFile, 'w');
+  const child = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], { env, stdio: ['ignore', out, out] });
+  closeSync(out);
   const deadline = Date.now() + 30_000;
   while (!existsSync(socket)) {
     if (child.exitCode !== null) throw new Error(`podman system service exited with ${child.exitCode}`);
@@ -115,17 +119,27 @@ function projectContainers(ctx) {
 }
 
 /**
- * Runs the health check of every running container that has one, once (podman only: Docker runs
- * them itself). Returns the services whose check passed.
+ * Runs, all at once, the health check of every running container that has one and has not passed
+ * it yet (podman only: Docker runs them itself), so compose's service_healthy conditions are met
+ * as soon as the checks pass. Returns the services whose check has passed.
  */
-function driveHealthChecks(ctx) {
+async function driveHealthChecks(ctx) {
   const healthy = new Set();
+  const checks = [];
   for (const c of projectContainers(ctx)) {
     if (c.state !== 'running' || !c.hasCheck) continue;
-    if (ctx.engine === 'podman') {
-      if (run('podman', ['healthcheck', 'run', c.id], { quiet: true, allowFail: true, env: ctx.env, timeout: 30_000 }).status === 0) healthy.add(c.service);
-    } else if (c.health === 'healthy') healthy.add(c.service);
+    if (c.health === 'healthy') healthy.add(c.service);
+    else if (ctx.engine === 'podman') {
+      checks.push(
+        new Promise((resolveCheck) => {
+          const check = spawn('podman', ['healthcheck', 'run', c.id], { env: ctx.env, stdio: 'ignore', timeout: 30_000 });
+          check.on('exit', (code) => resolveCheck(code === 0 && healthy.add(c.service)));
+          check.on('error', () => resolveCheck(false));
+        }),
+      );
+    }
   }
+  await Promise.all(checks);
   return healthy;
 }
 
@@ -151,7 +165,7 @@ async function upAndReady(ctx) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let healthy = new Set();
   while (Date.now() < deadline) {
-    healthy = driveHealthChecks(ctx);
+    healthy = await driveHealthChecks(ctx);
     if (upCode !== null && upCode !== 0) throw new Error(`compose up exited with ${upCode}`);
     // Every process's /readyz answered 200 (its health check), and the published ports answer.
     if (upCode === 0 && PROCESSES.every((p) => healthy.has(p))) {
@@ -241,12 +255,14 @@ async function main() {
     },
   };
   let service = null;
+  let serviceLog = null;
   let failed = false;
   let clean = true;
   try {
     if (engine === 'podman') {
       const socket = `/tmp/${project}.sock`;
-      service = await startPodmanService(env, socket);
+      serviceLog = `/tmp/${project}-podman-service.log`;
+      service = await startPodmanService(env, socket, serviceLog);
       ctx.env.DOCKER_HOST = `unix://${socket}`;
     }
     log(`compose project ${project}: facade on ${facadePort}, gateway on ${gatewayPort}, hook receiver on ${receiverPort}`);
@@ -282,6 +298,10 @@ async function main() {
   } finally {
     clean = teardown(ctx);
     if (service) service.kill('SIGTERM');
+    if (serviceLog) {
+      if (failed) log(`podman system service's log: ${serviceLog}`);
+      else rmSync(serviceLog, { force: true });
+    }
   }
   figures[`image ${IMAGES.app}`] = imageSize(ctx, IMAGES.app);
   figures[`image ${IMAGES['git-worker']}`] = imageSize(ctx, IMAGES['git-worker']);
