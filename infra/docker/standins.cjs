@@ -27,11 +27,13 @@ const NODE_VERSION = process.versions.node;
 const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 const DEBIAN_MIRROR = 'http://deb.debian.org/debian';
 
+// Fully qualified: podman resolves no short name without unqualified-search registries (Debian's
+// registries.conf has none), and Docker takes these as it takes `node:20-bookworm-slim`.
 const OFFICIAL = {
-  NODE_IMAGE: 'node:20-bookworm-slim',
-  NODE_RUNTIME_IMAGE: 'node:20-bookworm-slim',
-  POSTGRES_IMAGE: 'postgres:15',
-  REDIS_IMAGE: 'redis:7',
+  NODE_IMAGE: 'docker.io/library/node:20-bookworm-slim',
+  NODE_RUNTIME_IMAGE: 'docker.io/library/node:20-bookworm-slim',
+  POSTGRES_IMAGE: 'docker.io/library/postgres:15',
+  REDIS_IMAGE: 'docker.io/library/redis:7',
 };
 const STANDIN = {
   debian: 'localhost/v3hub-standin-debian:bookworm',

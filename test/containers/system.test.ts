@@ -163,6 +163,25 @@ describe('the containerized system', () => {
     expect(bad.status).toBe(401);
   });
 
+  it.each(['rest-facade', 'git-worker', 'migrate'])('runs %s as uid 1000 on a read-only root filesystem, /tmp writable, no compiler', (service) => {
+    const id = engine('ps', '-a', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', `label=com.docker.compose.service=${service}`);
+    const inspected = JSON.parse(engine('inspect', id))[0];
+    expect(inspected.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(inspected.Config.User).toBe('1000:1000');
+    if (service === 'migrate') {
+      expect(inspected.State).toMatchObject({ Status: 'exited', ExitCode: 0 });
+      return;
+    }
+    const sh = (script: string) => engine('exec', id, 'sh', '-c', script);
+    expect(sh('id -u')).toBe('1000');
+    // uid 1000's own home would be writable but for the read-only root filesystem.
+    expect(sh('touch /home/node/x 2>&1 || echo refused')).toMatch(/Read-only file system[\s\S]*refused/);
+    expect(sh('touch /tmp/x && echo written')).toBe('written');
+    expect(sh('for c in gcc cc g++ make python3 npm; do command -v $c; done; true')).toBe('');
+    // The git worker's PID 1 is tini, which reaps git's orphans.
+    expect(sh('cat /proc/1/comm')).toBe(service === 'git-worker' ? 'tini' : 'node');
+  });
+
   it.each(['projects', 'rest-facade'])('brings %s back by its restart policy after its process is killed', async (service) => {
     const id = containerOf(service);
     expect(id).not.toBe('');
