@@ -162,13 +162,22 @@ async function upAndReady(ctx) {
   const upDone = new Promise((r) => up.on('exit', (code) => r(code)));
   let upCode = null;
   void upDone.then((code) => (upCode = code));
+  try {
+    await waitReady(ctx, () => upCode);
+  } finally {
+    // compose up still waiting (a condition never met) is stopped before the teardown.
+    if (up.exitCode === null) up.kill('SIGTERM');
+  }
+}
+
+async function waitReady(ctx, upCode) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let healthy = new Set();
   while (Date.now() < deadline) {
     healthy = await driveHealthChecks(ctx);
-    if (upCode !== null && upCode !== 0) throw new Error(`compose up exited with ${upCode}`);
+    if (upCode() !== null && upCode() !== 0) throw new Error(`compose up exited with ${upCode()}`);
     // Every process's /readyz answered 200 (its health check), and the published ports answer.
-    if (upCode === 0 && PROCESSES.every((p) => healthy.has(p))) {
+    if (upCode() === 0 && PROCESSES.every((p) => healthy.has(p))) {
       const [facade, gateway] = await Promise.all([ready(`${ctx.facadeUrl}/readyz`), ready(`${ctx.gatewayUrl}/readyz`)]);
       if (facade && gateway) return;
     }
