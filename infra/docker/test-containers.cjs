@@ -171,10 +171,16 @@ async function upAndReady(ctx) {
 }
 
 async function waitReady(ctx, upCode) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const started = Date.now();
+  const deadline = started + READY_TIMEOUT_MS;
   let healthy = new Set();
   while (Date.now() < deadline) {
     healthy = await driveHealthChecks(ctx);
+    for (const service of healthy) {
+      if (ctx.healthyAt[service] !== undefined) continue;
+      ctx.healthyAt[service] = Date.now() - started;
+      log(`${service} healthy after ${seconds(ctx.healthyAt[service])}`);
+    }
     if (upCode() !== null && upCode() !== 0) throw new Error(`compose up exited with ${upCode()}`);
     // Every process's /readyz answered 200 (its health check), and the published ports answer.
     if (upCode() === 0 && PROCESSES.every((p) => healthy.has(p))) {
@@ -186,9 +192,9 @@ async function waitReady(ctx, upCode) {
   throw new Error(`not ready in ${READY_TIMEOUT_MS / 1000} s; not ready: ${PROCESSES.filter((p) => !healthy.has(p)).join(', ')}`);
 }
 
-async function ready(url) {
+async function ready(url, timeoutMs = 5000) {
   try {
-    return (await fetch(url, { signal: AbortSignal.timeout(5000) })).status === 200;
+    return (await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })).status === 200;
   } catch {
     return false;
   }
@@ -250,6 +256,7 @@ async function main() {
     engine,
     compose: composeCommand,
     project,
+    healthyAt: {},
     facadeUrl: `http://127.0.0.1:${facadePort}`,
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
     env: {
@@ -278,6 +285,10 @@ async function main() {
     t = Date.now();
     await upAndReady(ctx);
     figures['time to ready (compose up → every /readyz)'] = seconds(Date.now() - t);
+    figures['first healthy, s after compose up'] = Object.entries(ctx.healthyAt)
+      .sort(([, a], [, b]) => a - b)
+      .map(([service, ms]) => `${service} ${(ms / 1000).toFixed(0)}`)
+      .join(', ');
     log(`ready in ${figures['time to ready (compose up → every /readyz)']}`);
 
     const jest = run(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', 'test/containers/jest.config.js', '--runInBand', ...process.argv.slice(2)], {
