@@ -8,8 +8,17 @@ import { createAbuseLimits, credentialKey, type AbuseLimitSettings, type Request
 // shared across replicas are in test/e2e/rate-limits.test.ts.
 
 /** An app behind the limits with Redis away; `routes` adds the app's own answers, the refusal is v3's 429. */
-function limitedApp(door: string, settings: Omit<AbuseLimitSettings, 'REDIS_URL'>, identify: (req: Request) => RequestIdentity, routes: (app: Express) => void) {
-  const limits = createAbuseLimits(door, { REDIS_URL: 'redis://127.0.0.1:1', ...settings }, createLogger('test', 'silent'));
+function limitedApp(
+  door: string,
+  settings: Omit<AbuseLimitSettings, 'REDIS_URL'>,
+  identify: (req: Request) => RequestIdentity,
+  routes: (app: Express) => void,
+) {
+  const limits = createAbuseLimits(
+    door,
+    { REDIS_URL: 'redis://127.0.0.1:1', ...settings },
+    createLogger('test', 'silent'),
+  );
   const app = express();
   app.use(express.json());
   app.use(
@@ -34,8 +43,18 @@ function limitedApp(door: string, settings: Omit<AbuseLimitSettings, 'REDIS_URL'
 describe('the abuse limits while Redis is away', () => {
   const app = limitedApp(
     'test',
-    { RATE_LIMIT_WINDOW_S: 60, RATE_LIMIT_PER_USER: 3, RATE_LIMIT_PER_IP: 10, AUTH_FAILURE_WINDOW_S: 60, AUTH_FAILURES_PER_IP: 100, AUTH_FAILURES_PER_LOGIN: 2 },
-    (req) => (req.path === '/session' ? { signIn: { login: String(req.body.login) } } : { credential: req.header('private-token') }),
+    {
+      RATE_LIMIT_WINDOW_S: 60,
+      RATE_LIMIT_PER_USER: 3,
+      RATE_LIMIT_PER_IP: 10,
+      AUTH_FAILURE_WINDOW_S: 60,
+      AUTH_FAILURES_PER_IP: 100,
+      AUTH_FAILURES_PER_LOGIN: 2,
+    },
+    (req) =>
+      req.path === '/session'
+        ? { signIn: { login: String(req.body.login) } }
+        : { credential: req.header('private-token') },
     (routes) => {
       routes.get('/user', (req, res) => {
         res.status(req.header('private-token') === 'bad' ? 401 : 200).json({});
@@ -63,7 +82,11 @@ describe('the abuse limits while Redis is away', () => {
   });
 
   it('counts failed sign-ins per login, and a success starts again', async () => {
-    const signIn = (password: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'carol', password }) });
+    const signIn = (password: string) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'carol', password }),
+    });
     expect(await statuses(1, '/session', signIn('wrong'))).toEqual([401]);
     expect(await statuses(1, '/session', signIn('right'))).toEqual([201]);
     expect(await statuses(3, '/session', signIn('wrong'))).toEqual([401, 401, 429]);
@@ -78,7 +101,14 @@ describe('the abuse limits while Redis is away', () => {
 describe('the failure points of a sign-in that never tried its password', () => {
   const app = limitedApp(
     'test-give-back',
-    { RATE_LIMIT_WINDOW_S: 1, RATE_LIMIT_PER_USER: 100, RATE_LIMIT_PER_IP: 2, AUTH_FAILURE_WINDOW_S: 60, AUTH_FAILURES_PER_IP: 100, AUTH_FAILURES_PER_LOGIN: 3 },
+    {
+      RATE_LIMIT_WINDOW_S: 1,
+      RATE_LIMIT_PER_USER: 100,
+      RATE_LIMIT_PER_IP: 2,
+      AUTH_FAILURE_WINDOW_S: 60,
+      AUTH_FAILURES_PER_IP: 100,
+      AUTH_FAILURES_PER_LOGIN: 3,
+    },
     (req) => ({ signIn: { login: String(req.body.login) } }),
     (routes) => {
       routes.post('/session', (req, res) => {
@@ -88,7 +118,12 @@ describe('the failure points of a sign-in that never tried its password', () => 
   );
   afterAll(() => app.close());
   const signIn = (login: string, delay = 0, signal?: AbortSignal) =>
-    fetch(app.url('/session'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: 'wrong', delay }), signal });
+    fetch(app.url('/session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login, password: 'wrong', delay }),
+      signal,
+    });
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('go back when the request budget refused it', async () => {
@@ -126,7 +161,9 @@ describe('the key of a request budget', () => {
     expect(credentialKey('valid-private-token', undefined, 'Bearer junk-2')).toBe(token);
     expect(credentialKey('valid-private-token')).toBe(token);
     // Different credentials, different budgets; nothing presented, no key (the address counts).
-    expect(credentialKey(undefined, undefined, 'Bearer one')).not.toBe(credentialKey(undefined, undefined, 'Bearer two'));
+    expect(credentialKey(undefined, undefined, 'Bearer one')).not.toBe(
+      credentialKey(undefined, undefined, 'Bearer two'),
+    );
     expect(credentialKey(undefined, undefined, undefined)).toBeUndefined();
   });
 });

@@ -122,7 +122,13 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
   // Failed authentications count alike at every door: guesses spread over the facade and the
   // gateway add up.
   const failuresPerIp = budget(redis, 'auth-ip', settings.AUTH_FAILURES_PER_IP, settings.AUTH_FAILURE_WINDOW_S, logger);
-  const failuresPerLogin = budget(redis, 'auth-login', settings.AUTH_FAILURES_PER_LOGIN, settings.AUTH_FAILURE_WINDOW_S, logger);
+  const failuresPerLogin = budget(
+    redis,
+    'auth-login',
+    settings.AUTH_FAILURES_PER_LOGIN,
+    settings.AUTH_FAILURE_WINDOW_S,
+    logger,
+  );
 
   return {
     middleware(door: {

@@ -29,6 +29,13 @@ export const ABUSE_LIMIT_VARIABLES = [
   'AUTH_FAILURES_PER_IP',
   'AUTH_FAILURES_PER_LOGIN',
 ] as const;
-export const loadGatewayConfig = () => loadConfig([...RUNTIME_VARIABLES, ...ABUSE_LIMIT_VARIABLES, 'GATEWAY_PORT', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS'] as const);
+export const loadGatewayConfig = () =>
+  loadConfig([
+    ...RUNTIME_VARIABLES,
+    ...ABUSE_LIMIT_VARIABLES,
+    'GATEWAY_PORT',
+    'LOG_LEVEL',
+    'SHUTDOWN_GRACE_MS',
+  ] as const);
 
 export type GatewayRuntimeConfig = ReturnType<typeof loadGatewayRuntimeConfig>;

@@ -1,7 +1,19 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { expressMiddleware } from '@as-integrations/express5';
-import { ErrorCode, INTERNAL_BODY_LIMIT, LIMITED_HEADER, verifyLimited, answerClientErrorsAsJson, closeServer, createLogger, createObservedApp, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
+import {
+  ErrorCode,
+  INTERNAL_BODY_LIMIT,
+  LIMITED_HEADER,
+  verifyLimited,
+  answerClientErrorsAsJson,
+  closeServer,
+  createLogger,
+  createObservedApp,
+  exitOnStartupFailure,
+  listen,
+  onShutdown,
+} from '@hub/common';
 import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
@@ -26,25 +38,34 @@ async function main() {
       return { credential: credentialKey(privateToken, basic && `${basic.login}\0${basic.secret}`, bearer) };
     },
     refuse: (res) => {
-      res.status(429).json({ errors: [{ message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } }] });
+      res
+        .status(429)
+        .json({ errors: [{ message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } }] });
     },
     // A refused sign-in is a GraphQL error in a 200: the context says so.
-    failed: (res) => res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
+    failed: (res) =>
+      res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
   });
   app.use(
     '/graphql',
     express.json({ limit: INTERNAL_BODY_LIMIT }),
     // The facade has limited its own clients already (and counted their failures in the same
     // Redis budgets): counted here again, all of them would share the facade's address.
-    (req, res, next) => (verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next()),
+    (req, res, next) =>
+      verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next(),
     expressMiddleware(runtime.server, {
-      context: async ({ req, res }) => ({ ...(await runtime.contextFor(req.headers)), authentication: (res.locals.authentication = { failed: false }) }),
+      context: async ({ req, res }) => ({
+        ...(await runtime.contextFor(req.headers)),
+        authentication: (res.locals.authentication = { failed: false }),
+      }),
     }),
   );
 
   app.use(bodyErrorHandler(logger));
   const http = await listen(app, config.GATEWAY_PORT);
-  answerClientErrorsAsJson(http, (status, reason) => ({ errors: [{ message: `${status} ${reason}`, extensions: { code: ErrorCode.BAD_REQUEST } }] }));
+  answerClientErrorsAsJson(http, (status, reason) => ({
+    errors: [{ message: `${status} ${reason}`, extensions: { code: ErrorCode.BAD_REQUEST } }],
+  }));
   logger.info({ port: config.GATEWAY_PORT, subgraphs: runtime.subgraphUrls }, 'gateway listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(http), () => runtime.stop(), () => limits.close()]);

@@ -50,7 +50,11 @@ export function createFacadeApp(deps: {
   downloads: Router;
   rateLimits: { api: RequestHandler; git: RequestHandler };
 }): Express {
-  const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gateway.ready }, logger: deps.logger });
+  const { app } = createObservedApp({
+    service: 'rest-facade',
+    readiness: { gateway: deps.gateway.ready },
+    logger: deps.logger,
+  });
   app.set('trust proxy', false);
   // Query strings are read as Rack read them for GitLab, and as forms are read below: `a[]=x`
   // is the array it spells (refused where one value is expected), not a parameter named `a[]`.

@@ -16,7 +16,10 @@ function signInOf(req: Request): { login: string } | undefined {
   const path = (req.baseUrl + req.path).toLowerCase().replace(/\/+$/, '');
   const loginOf = req.method === 'POST' ? SIGN_INS[path] : undefined;
   if (!loginOf) return undefined;
-  const login = loginOf({ ...(req.query as Record<string, unknown>), ...(typeof req.body === 'object' ? req.body : {}) });
+  const login = loginOf({
+    ...(req.query as Record<string, unknown>),
+    ...(typeof req.body === 'object' ? req.body : {}),
+  });
   return { login: typeof login === 'string' ? login.trim().toLowerCase() : '' };
 }
 
@@ -25,7 +28,10 @@ function basicLogin(req: Request): string | undefined {
   const encoded = req.header('authorization')?.match(/^Basic\s+(\S+)$/i)?.[1];
   if (!encoded) return undefined;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded.slice(0, Math.max(decoded.indexOf(':'), 0)).trim().toLowerCase();
+  return decoded
+    .slice(0, Math.max(decoded.indexOf(':'), 0))
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -43,7 +49,8 @@ export function gitRateLimits(limits: AbuseLimits): RequestHandler {
       res.status(429).type('text/plain').send('Too Many Requests\n');
     },
   });
-  return (req, res, next) => (/\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(req.path) ? limit(req, res, next) : next());
+  return (req, res, next) =>
+    /\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(req.path) ? limit(req, res, next) : next();
 }
 
 /**
@@ -61,7 +68,10 @@ export function facadeRateLimits(limits: AbuseLimits): RequestHandler {
         headers = credentialHeaders(req);
       } catch {
         // An impossible sudo value: the route answers it; the token still counts.
-        headers = { 'private-token': req.header('private-token') ?? '', authorization: req.header('authorization') ?? '' };
+        headers = {
+          'private-token': req.header('private-token') ?? '',
+          authorization: req.header('authorization') ?? '',
+        };
       }
       return { credential: credentialKey(headers['private-token'], headers.authorization) };
     },

@@ -26,7 +26,9 @@ describe('bench', () => {
   });
 
   it('refuses a shape whose compare range would reach the assets', () => {
-    expect(() => [...fastImportStream({ commits: 50, rootFiles: 10, headMiB: 3, historyMiB: 2 })]).toThrow('too few commits');
+    expect(() => [...fastImportStream({ commits: 50, rootFiles: 10, headMiB: 3, historyMiB: 2 })]).toThrow(
+      'too few commits',
+    );
   });
 
   it('formats ratios and sizes as the report prints them', () => {
@@ -53,7 +55,9 @@ describe('bench', () => {
   it('runs the scenarios --only names, and refuses a name it does not know', () => {
     expect(parseOptions([]).only).toEqual([]);
     expect(parseOptions(['--quick', '--only', 'projects,repository']).only).toEqual(['projects', 'repository']);
-    expect(() => parseOptions(['--only', 'projects,tags'])).toThrow('--only wants some of projects, repository, large-archive, webhooks');
+    expect(() => parseOptions(['--only', 'projects,tags'])).toThrow(
+      '--only wants some of projects, repository, large-archive, webhooks',
+    );
     expect(parseOptions(['--only', 'large-archive']).archiveMiB).toBe(1024);
     expect(parseOptions(['--quick', '--archive-mib', '256']).archiveMiB).toBe(256);
     expect(() => parseOptions(['--only'])).toThrow('--only wants');

@@ -16,7 +16,14 @@ async function startLimitedReplica(kind: 'rest-facade' | 'gateway', settings: Re
   const port = await freePort();
   const portVariable = kind === 'gateway' ? 'GATEWAY_PORT' : 'PORT';
   const url = `http://127.0.0.1:${port}`;
-  replicas.push(await startReplica(`${kind}/dist/main.js`, `${kind}-limits-${port}`, { [portVariable]: String(port), LOG_LEVEL: 'info', ...settings }, `${url}/readyz`));
+  replicas.push(
+    await startReplica(
+      `${kind}/dist/main.js`,
+      `${kind}-limits-${port}`,
+      { [portVariable]: String(port), LOG_LEVEL: 'info', ...settings },
+      `${url}/readyz`,
+    ),
+  );
   return url;
 }
 
@@ -30,13 +37,26 @@ interface Answer {
   body: any;
 }
 
-async function call(url: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
+async function call(
+  url: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.token) headers['PRIVATE-TOKEN'] = options.token;
-  const response = await request(url + path, { method: method as 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const response = await request(url + path, {
+    method: method as 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const text = await response.body.text();
   const retryAfter = response.headers['retry-after'];
-  return { status: response.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, body: text ? JSON.parse(text) : null };
+  return {
+    status: response.statusCode,
+    retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+    body: text ? JSON.parse(text) : null,
+  };
 }
 
 function expectRefused(answer: Answer, windowSeconds: number) {
@@ -50,14 +70,21 @@ describe('request rate limits', () => {
   let facades: [string, string];
 
   beforeAll(async () => {
-    const settings = { RATE_LIMIT_PER_USER: '8', RATE_LIMIT_PER_IP: '5', RATE_LIMIT_WINDOW_S: String(WINDOW), AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '0' };
+    const settings = {
+      RATE_LIMIT_PER_USER: '8',
+      RATE_LIMIT_PER_IP: '5',
+      RATE_LIMIT_WINDOW_S: String(WINDOW),
+      AUTH_FAILURES_PER_IP: '0',
+      AUTH_FAILURES_PER_LOGIN: '0',
+    };
     facades = [await startLimitedReplica('rest-facade', settings), await startLimitedReplica('rest-facade', settings)];
   }, 60_000);
 
   it('counts a user’s requests across replicas and answers the one over the limit 429 with Retry-After and a v3 message', async () => {
     const [alice, bob] = await Promise.all([createUser(), createUser()]);
     // Alternating between the two replicas: the budget is one, in Redis.
-    for (let i = 0; i < 8; i++) expect((await call(facades[i % 2], 'GET', '/api/v3/user', { token: alice.token })).status).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await call(facades[i % 2], 'GET', '/api/v3/user', { token: alice.token })).status).toBe(200);
     const refused = await call(facades[0], 'GET', '/api/v3/user', { token: alice.token });
     expectRefused(refused, WINDOW);
     expect(refused.body).toEqual({ message: '429 Too Many Requests' });
@@ -75,13 +102,21 @@ describe('request rate limits', () => {
   });
 
   it('limits the gateway’s public endpoint the same way', async () => {
-    const gateway = await startLimitedReplica('gateway', { RATE_LIMIT_PER_USER: '3', RATE_LIMIT_PER_IP: '2', RATE_LIMIT_WINDOW_S: String(WINDOW), AUTH_FAILURES_PER_IP: '0' });
+    const gateway = await startLimitedReplica('gateway', {
+      RATE_LIMIT_PER_USER: '3',
+      RATE_LIMIT_PER_IP: '2',
+      RATE_LIMIT_WINDOW_S: String(WINDOW),
+      AUTH_FAILURES_PER_IP: '0',
+    });
     const user = await createUser();
     const ask = (token?: string) => call(gateway, 'POST', '/graphql', { token, body: { query: '{ viewer { id } }' } });
     for (let i = 0; i < 2; i++) expect((await ask()).status).toBe(200);
     const anonymous = await ask();
     expectRefused(anonymous, WINDOW);
-    expect(anonymous.body.errors[0]).toMatchObject({ message: '429 Too Many Requests', extensions: { code: 'TOO_MANY_REQUESTS' } });
+    expect(anonymous.body.errors[0]).toMatchObject({
+      message: '429 Too Many Requests',
+      extensions: { code: 'TOO_MANY_REQUESTS' },
+    });
     for (let i = 0; i < 3; i++) expect((await ask(user.token)).status).toBe(200);
     expectRefused(await ask(user.token), WINDOW);
   }, 60_000);
@@ -92,15 +127,24 @@ describe('failed-authentication limits', () => {
   let facades: [string, string];
 
   beforeAll(async () => {
-    const settings = { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '8', AUTH_FAILURES_PER_LOGIN: '3', AUTH_FAILURE_WINDOW_S: String(WINDOW) };
+    const settings = {
+      RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_PER_IP: '0',
+      AUTH_FAILURES_PER_IP: '8',
+      AUTH_FAILURES_PER_LOGIN: '3',
+      AUTH_FAILURE_WINDOW_S: String(WINDOW),
+    };
     facades = [await startLimitedReplica('rest-facade', settings), await startLimitedReplica('rest-facade', settings)];
   }, 60_000);
 
   it('stops password guessing for a login after a few failures, across replicas and both sign-in routes, even with the right password', async () => {
     const user = await createUser();
-    const session = (url: string, password: string) => call(url, 'POST', '/api/v3/session', { body: { login: user.username, password } });
+    const session = (url: string, password: string) =>
+      call(url, 'POST', '/api/v3/session', { body: { login: user.username, password } });
     const oauth = (url: string, password: string) =>
-      call(url, 'POST', '/oauth/token', { body: { grant_type: 'password', username: user.username.toUpperCase(), password } });
+      call(url, 'POST', '/oauth/token', {
+        body: { grant_type: 'password', username: user.username.toUpperCase(), password },
+      });
 
     // Failures, then a success: the success starts the login's count again.
     expect((await session(facades[0], 'wrong-1')).status).toBe(401);
@@ -115,7 +159,13 @@ describe('failed-authentication limits', () => {
     expect(refused.body).toEqual({ message: '429 Too Many Requests' });
     expectRefused(await session(facades[1], user.password), WINDOW);
     // The stack's own facade does not share the test's settings, so its counts are apart.
-    expect((await call(stack.baseUrl, 'POST', '/api/v3/session', { body: { login: user.username, password: user.password } })).status).toBe(201);
+    expect(
+      (
+        await call(stack.baseUrl, 'POST', '/api/v3/session', {
+          body: { login: user.username, password: user.password },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('stops an address that keeps failing, whatever login or token it tries next', async () => {
@@ -128,7 +178,10 @@ describe('failed-authentication limits', () => {
     expect(answers).toContain(401);
     expect(answers.at(-1)).toBe(429);
     expectRefused(await call(facades[1], 'GET', '/api/v3/user', { token: user.token }), WINDOW);
-    expectRefused(await call(facades[1], 'POST', '/api/v3/session', { body: { login: user.username, password: user.password } }), WINDOW);
+    expectRefused(
+      await call(facades[1], 'POST', '/api/v3/session', { body: { login: user.username, password: user.password } }),
+      WINDOW,
+    );
     // Requests without credentials are not authentications: they go on.
     expect((await call(facades[0], 'GET', '/api/v3/projects/1')).status).not.toBe(429);
   });
@@ -136,7 +189,12 @@ describe('failed-authentication limits', () => {
 
 describe('a 401 a rule gives a known user', () => {
   it('is no failed authentication: a developer refused an accept into a protected branch again and again keeps their address', async () => {
-    const facade = await startLimitedReplica('rest-facade', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const facade = await startLimitedReplica('rest-facade', {
+      RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_PER_IP: '0',
+      AUTH_FAILURES_PER_IP: '2',
+      AUTH_FAILURE_WINDOW_S: '900',
+    });
     const [owner, developer] = await Promise.all([createUser(), createUser()]);
     const project = await createProject(owner.token);
     await addMember(project.id, developer.id, 30);
@@ -146,26 +204,51 @@ describe('a 401 a rule gives a known user', () => {
     await commitFiles(wc, { 'f.txt': 'f\n' }, 'feature');
     ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'feature'));
     // master was protected by its first push: only Masters may merge into it.
-    await eventually(async () => expect((await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true));
-    const mr = await api('POST', `/projects/${project.id}/merge_requests`, { token: developer.token, body: { source_branch: 'feature', target_branch: 'master', title: 'f' } });
+    await eventually(async () =>
+      expect(
+        (await api('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected,
+      ).toBe(true),
+    );
+    const mr = await api('POST', `/projects/${project.id}/merge_requests`, {
+      token: developer.token,
+      body: { source_branch: 'feature', target_branch: 'master', title: 'f' },
+    });
     expect(mr.status).toBe(201);
     const answers: number[] = [];
-    for (let i = 0; i < 4; i++) answers.push((await call(facade, 'PUT', `/api/v3/projects/${project.id}/merge_request/${mr.body.id}/merge`, { token: developer.token })).status);
+    for (let i = 0; i < 4; i++)
+      answers.push(
+        (
+          await call(facade, 'PUT', `/api/v3/projects/${project.id}/merge_request/${mr.body.id}/merge`, {
+            token: developer.token,
+          })
+        ).status,
+      );
     expect(answers).toEqual([401, 401, 401, 401]);
     expect((await call(facade, 'GET', '/api/v3/user', { token: developer.token })).status).toBe(200);
     // A refused token still counts: two, and the address is out.
-    for (let i = 0; i < 2; i++) expect((await call(facade, 'GET', '/api/v3/user', { token: unique('bad') })).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await call(facade, 'GET', '/api/v3/user', { token: unique('bad') })).status).toBe(401);
     expectRefused(await call(facade, 'GET', '/api/v3/user', { token: developer.token }), 900);
   });
 });
 
 describe('failed sign-ins through the gateway', () => {
   it('counts a refused createSession (a GraphQL error in a 200) as a failure, and a success as none', async () => {
-    const gateway = await startLimitedReplica('gateway', { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const gateway = await startLimitedReplica('gateway', {
+      RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_PER_IP: '0',
+      AUTH_FAILURES_PER_IP: '0',
+      AUTH_FAILURES_PER_LOGIN: '2',
+      AUTH_FAILURE_WINDOW_S: '900',
+    });
     const user = await createUser();
     const signIn = (password: string) =>
       call(gateway, 'POST', '/graphql', {
-        body: { query: 'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }', variables: { login: user.username, password } },
+        body: {
+          query:
+            'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }',
+          variables: { login: user.username, password },
+        },
       });
     expect((await signIn('wrong-1')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect((await signIn(user.password)).body.data.createSession.user.id).toBe(user.id);
@@ -179,7 +262,11 @@ describe('failed sign-ins through the gateway', () => {
 
 describe('failed sign-ins through git over HTTP', () => {
   it('counts basic credentials git sends as sign-ins: a login guessed twice is refused, even with its password', async () => {
-    const facade = await startLimitedReplica('rest-facade', { AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: '900' });
+    const facade = await startLimitedReplica('rest-facade', {
+      AUTH_FAILURES_PER_IP: '0',
+      AUTH_FAILURES_PER_LOGIN: '2',
+      AUTH_FAILURE_WINDOW_S: '900',
+    });
     const user = await createUser();
     const project = await createProject(user.token);
     const refs = async (secret: string) => {
@@ -206,27 +293,54 @@ describe('a facade with a remote gateway', () => {
   // count them as one. Every request here comes from 127.0.0.1, so the facades' own failure limits
   // are off (they would stop this one address); the gateway's are low and counted apart (window 901).
   const WINDOW = 901;
-  const gatewayLimits = { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '3', AUTH_FAILURES_PER_LOGIN: '2', AUTH_FAILURE_WINDOW_S: String(WINDOW) };
-  const facadeLimits = { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '0' };
+  const gatewayLimits = {
+    RATE_LIMIT_PER_USER: '0',
+    RATE_LIMIT_PER_IP: '0',
+    AUTH_FAILURES_PER_IP: '3',
+    AUTH_FAILURES_PER_LOGIN: '2',
+    AUTH_FAILURE_WINDOW_S: String(WINDOW),
+  };
+  const facadeLimits = {
+    RATE_LIMIT_PER_USER: '0',
+    RATE_LIMIT_PER_IP: '0',
+    AUTH_FAILURES_PER_IP: '0',
+    AUTH_FAILURES_PER_LOGIN: '0',
+  };
   let gateway: string;
   let facade: string;
 
   beforeAll(async () => {
     gateway = await startLimitedReplica('gateway', gatewayLimits);
-    facade = await startLimitedReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway });
+    facade = await startLimitedReplica('rest-facade', {
+      ...facadeLimits,
+      GATEWAY_MODE: 'remote',
+      GATEWAY_URL: gateway,
+    });
   }, 60_000);
 
   it('lets one client’s bad tokens and wrong passwords lock out no other client of the facade', async () => {
     const [alice, mallory] = await Promise.all([createUser(), createUser()]);
-    for (let i = 0; i < 6; i++) expect((await call(facade, 'GET', '/api/v3/user', { token: unique('bad') })).status).toBe(401);
+    for (let i = 0; i < 6; i++)
+      expect((await call(facade, 'GET', '/api/v3/user', { token: unique('bad') })).status).toBe(401);
     expect((await call(facade, 'GET', '/api/v3/user', { token: alice.token })).status).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await call(facade, 'POST', '/api/v3/session', { body: { login: mallory.username, password: `wrong-${i}` } })).status).toBe(401);
-    expect((await call(facade, 'POST', '/api/v3/session', { body: { login: mallory.username, password: mallory.password } })).status).toBe(201);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await call(facade, 'POST', '/api/v3/session', { body: { login: mallory.username, password: `wrong-${i}` } }))
+          .status,
+      ).toBe(401);
+    expect(
+      (await call(facade, 'POST', '/api/v3/session', { body: { login: mallory.username, password: mallory.password } }))
+        .status,
+    ).toBe(201);
   }, 60_000);
 
   it('honours no forged header sent straight to the gateway, and a refusal reaches the client as 429 with Retry-After', async () => {
     const alice = await createUser();
-    const forged = [signLimited('203.0.113.9', 'not-the-secret-'.repeat(3)), signPrincipal({ userId: null, username: null, isAdmin: false, impersonatorId: null }, stack.env.PRINCIPAL_SECRET), 'garbage'];
+    const forged = [
+      signLimited('203.0.113.9', 'not-the-secret-'.repeat(3)),
+      signPrincipal({ userId: null, username: null, isAdmin: false, impersonatorId: null }, stack.env.PRINCIPAL_SECRET),
+      'garbage',
+    ];
     const ask = async (token: string, header: string) => {
       const response = await request(`${gateway}/graphql`, {
         method: 'POST',
@@ -240,7 +354,12 @@ describe('a facade with a remote gateway', () => {
     expect(await ask(alice.token, forged[0])).toBe(429);
     // A facade whose secret is not the gateway's is refused like any other caller from its address,
     // and says so as v3 does.
-    const stranger = await startLimitedReplica('rest-facade', { ...facadeLimits, GATEWAY_MODE: 'remote', GATEWAY_URL: gateway, PRINCIPAL_SECRET: 'not-the-secret-'.repeat(3) });
+    const stranger = await startLimitedReplica('rest-facade', {
+      ...facadeLimits,
+      GATEWAY_MODE: 'remote',
+      GATEWAY_URL: gateway,
+      PRINCIPAL_SECRET: 'not-the-secret-'.repeat(3),
+    });
     const refused = await call(stranger, 'GET', '/api/v3/user', { token: alice.token });
     expectRefused(refused, WINDOW);
     expect(refused.body).toEqual({ message: '429 Too Many Requests' });

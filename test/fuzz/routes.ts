@@ -104,7 +104,14 @@ export async function loadRoutes(): Promise<FuzzRoute[]> {
     routes.push({ method: route.method, path: route.path, pathParams, params, auth: route.auth !== false });
   }
   for (const route of DOWNLOAD_ROUTES) routes.push({ ...route, pathParams: pathParamsOf(route.path), auth: true });
-  routes.push({ method: 'post', path: oauthTokenRoute.path, pathParams: [], params: await readsOf(oauthTokenRoute), auth: false, root: true });
+  routes.push({
+    method: 'post',
+    path: oauthTokenRoute.path,
+    pathParams: [],
+    params: await readsOf(oauthTokenRoute),
+    auth: false,
+    root: true,
+  });
   return routes;
 }
 

@@ -47,7 +47,9 @@ export function createObservedApp(options: { service: string; readiness: Readine
       }),
     );
     const ready = results.every(([, state]) => state === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
   });
   app.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());
@@ -59,7 +61,12 @@ export function createObservedApp(options: { service: string; readiness: Readine
       const route = (req.route?.path as string | undefined) ?? req.baseUrl ?? 'unmatched';
       const seconds = end({ method: req.method, route: route || 'unmatched', status: String(res.statusCode) });
       // The route pattern, never the URL: query strings may carry private tokens.
-      const line = { method: req.method, route: `${req.baseUrl}${req.route?.path ?? ''}` || 'unmatched', status: res.statusCode, ms: Math.round(seconds * 1000) };
+      const line = {
+        method: req.method,
+        route: `${req.baseUrl}${req.route?.path ?? ''}` || 'unmatched',
+        status: res.statusCode,
+        ms: Math.round(seconds * 1000),
+      };
       if (res.statusCode >= 500) options.logger?.warn(line, 'request failed');
       else options.logger?.debug(line, 'request');
     });
