@@ -92,7 +92,7 @@ export function promised<C extends object>(client: C, timeoutMs = 30_000): Unary
   return new Proxy({} as UnaryMethods<C>, {
     get: (_target, name) => (request: unknown) =>
       new Promise((resolve, reject) =>
-        (client as Record<string | symbol, Function>)[name].call(
+        (client as Record<string | symbol, (...args: unknown[]) => unknown>)[name].call(
           client,
           request,
           { deadline: new Date(Date.now() + timeoutMs) },

@@ -123,13 +123,11 @@ describe('git shards', () => {
       shard: 'second',
       request: { repository: { projectId: 2 }, source: { projectId: 1, remoteUrl: 'http://a:2' } },
     });
-    const beside = (await shards
-      .unary('merge')
-      .CheckMergeability({
-        repository: { projectId: 2 },
-        source: 'topic',
-        sourceRepository: { projectId: 3 },
-      })) as unknown as {
+    const beside = (await shards.unary('merge').CheckMergeability({
+      repository: { projectId: 2 },
+      source: 'topic',
+      sourceRepository: { projectId: 3 },
+    })) as unknown as {
       request: { sourceRepository: object };
     };
     expect(beside.request.sourceRepository).toEqual({ projectId: 3 });

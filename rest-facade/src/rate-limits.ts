@@ -63,7 +63,7 @@ export function facadeRateLimits(limits: AbuseLimits): RequestHandler {
     identify: (req) => {
       const signIn = signInOf(req);
       if (signIn) return { signIn };
-      let headers: Record<string, string> = {};
+      let headers: Record<string, string>;
       try {
         headers = credentialHeaders(req);
       } catch {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CONFIG_TABLE } from '@hub/common';
 import { readPidFile, REPO_ROOT, startStack, type Stack } from '@hub/local';
 import { closeProbes } from './measure';
-import { commandLine, parseOptions, SCENARIOS } from './options';
+import { commandLine, parseOptions, type SCENARIOS } from './options';
 import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
 import { Runner } from './runner';
 import { ProcessSampler, type ProcessRoot } from './sampler';

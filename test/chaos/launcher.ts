@@ -103,7 +103,7 @@ export async function waitGone(pids: Array<{ name: string; pid: number }>, timeo
 
 /** The launcher's keeper process (infra/local/src/keeper.ts), found among its children. */
 export function keeperPid(launcherPid: number): number | null {
-  let children: string[] = [];
+  let children: string[];
   try {
     children = readFileSync(`/proc/${launcherPid}/task/${launcherPid}/children`, 'utf8').trim().split(/\s+/);
   } catch {

@@ -37,8 +37,10 @@ function parseOptions(argv: string[]) {
     else if (flag === '--timeout') options.timeout = number();
     else if (flag === '--graphql-share') options.graphqlShare = Math.min(1, number());
     else if (flag === '--minutes') options.minutes = number();
-    else if (flag === '--attach') ((options.attach = value), i++);
-    else
+    else if (flag === '--attach') {
+      options.attach = value;
+      i++;
+    } else
       throw new Error(
         `unknown option ${flag} (options: --runs --seed --workers --timeout --graphql-share --minutes --attach)`,
       );

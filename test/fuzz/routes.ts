@@ -30,7 +30,7 @@ interface TableRoute {
  */
 function facadeTable(): { apiRoutes: TableRoute[]; oauthTokenRoute: TableRoute } {
   const underJest = process.env.JEST_WORKER_ID !== undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   return require(resolve(REPO_ROOT, 'rest-facade', underJest ? 'src' : 'dist', 'routes', 'index'));
 }
 

@@ -59,7 +59,7 @@ describe('who may call the git worker over gRPC', () => {
     metadata.set('x-hub-principal', stale);
     const protos = loadGitProtos();
     const raw = new protos.RefService(h.address, credentials.createInsecure()) as unknown as {
-      ListBranches: Function;
+      ListBranches: (...args: unknown[]) => unknown;
       close: () => void;
     };
     try {

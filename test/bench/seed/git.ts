@@ -10,7 +10,7 @@ export async function git(args: string[], cwd?: string): Promise<string> {
     return stdout.trim();
   } catch (error) {
     const e = error as { stderr?: string; message: string };
-    throw new Error(`git ${args.join(' ')} failed: ${e.stderr || e.message}`);
+    throw new Error(`git ${args.join(' ')} failed: ${e.stderr || e.message}`, { cause: error });
   }
 }
 

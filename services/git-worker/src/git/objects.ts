@@ -66,12 +66,11 @@ function splitObject(body: Buffer): { headers: Map<string, string[]>; message: s
   const end = text.indexOf('\n\n');
   const head = end < 0 ? text : text.slice(0, end);
   const headers = new Map<string, string[]>();
-  let last = '';
   for (const line of head.split('\n')) {
     if (line.startsWith(' ')) continue; // continuation of a multi-line header (gpgsig)
     const space = line.indexOf(' ');
-    last = line.slice(0, space);
-    headers.set(last, [...(headers.get(last) ?? []), line.slice(space + 1)]);
+    const name = line.slice(0, space);
+    headers.set(name, [...(headers.get(name) ?? []), line.slice(space + 1)]);
   }
   return { headers, message: end < 0 ? '' : text.slice(end + 2) };
 }
