@@ -28,6 +28,9 @@ export const ABUSE_LIMIT_VARIABLES = [
   'AUTH_FAILURE_WINDOW_S',
   'AUTH_FAILURES_PER_IP',
   'AUTH_FAILURES_PER_LOGIN',
+  'AUTH_RETRY_INTERVAL_S',
+  'TRUSTED_PROXIES',
+  'RATE_LIMIT_ALLOWLIST',
 ] as const;
 export const loadGatewayConfig = () =>
   loadConfig([

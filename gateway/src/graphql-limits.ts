@@ -87,6 +87,16 @@ const markAuthenticationFailures: ApolloServerPlugin<GatewayContext> = {
         if (contextValue.authentication && errors.some((e) => e.extensions?.code === ErrorCode.UNAUTHENTICATED))
           contextValue.authentication.failed = true;
       },
+      async willSendResponse({ contextValue, response }) {
+        const wait = contextValue.authentication?.overBudgetFor ?? 0;
+        if (!contextValue.authentication?.failed || wait === 0 || response.body.kind !== 'single') return;
+        // Past the failure budget, a refused sign-in is stopped: 429 and when to come back.
+        response.http.status = 429;
+        response.http.headers.set('retry-after', String(wait));
+        response.body.singleResult.errors = [
+          { message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } },
+        ];
+      },
     };
   },
 };

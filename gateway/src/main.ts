@@ -13,12 +13,15 @@ import {
   exitOnStartupFailure,
   listen,
   onShutdown,
+  trustProxySetting,
+  CREDENTIALS_REFUSED,
+  DomainError,
 } from '@hub/common';
 import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
 import { bodyErrorHandler } from './errors';
-import { createAbuseLimits, credentialKey } from './abuse-limits';
+import { createAbuseLimits, credentialKey, failureBudgetWait } from './abuse-limits';
 import type { GatewayContext } from './context';
 import { signInOf } from './sign-ins';
 import { readCredentials } from './credentials';
@@ -29,6 +32,7 @@ async function main() {
   const runtime = await startGatewayRuntime(config, logger);
 
   const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady }, logger });
+  app.set('trust proxy', trustProxySetting(config.TRUSTED_PROXIES));
   const limits = createAbuseLimits('gateway', config, logger);
   const limit = limits.middleware({
     identify: (req) => {
@@ -45,6 +49,7 @@ async function main() {
     // A refused sign-in is a GraphQL error in a 200: the context says so.
     failed: (res) =>
       res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
+    refusedCredentials: (res) => res.statusCode === 401 || res.locals[CREDENTIALS_REFUSED] === true,
   });
   app.use(
     '/graphql',
@@ -54,10 +59,23 @@ async function main() {
     (req, res, next) =>
       verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next(),
     expressMiddleware(runtime.server, {
-      context: async ({ req, res }) => ({
-        ...(await runtime.contextFor(req.headers)),
-        authentication: (res.locals.authentication = { failed: false }),
-      }),
+      context: async ({ req, res }) => {
+        const overBudgetFor = failureBudgetWait(res);
+        try {
+          return {
+            ...(await runtime.contextFor(req.headers)),
+            authentication: (res.locals.authentication = { failed: false, overBudgetFor }),
+          };
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.extensions[CREDENTIALS_REFUSED] !== true) throw error;
+          res.locals[CREDENTIALS_REFUSED] = true;
+          // Past the address's failure budget a refused token is stopped with 429, not told 401.
+          if (overBudgetFor === 0) throw error;
+          throw new DomainError(ErrorCode.TOO_MANY_REQUESTS, '429 Too Many Requests', {
+            http: { status: 429, headers: new Map([['retry-after', String(overBudgetFor)]]) },
+          });
+        }
+      },
     }),
   );
 

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
-import { GIT_ACCESS_HEADER, signClaims, type GitAccessClaims, type Logger } from '@hub/common';
+import { clientAddress, GIT_ACCESS_HEADER, signClaims, type GitAccessClaims, type Logger } from '@hub/common';
+import { failureBudgetWait } from '@hub/gateway';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
 import type { GatewayClient } from './gateway-client';
@@ -52,12 +53,16 @@ export function createGitHttpProxy(deps: {
     try {
       let project;
       try {
-        ({ project } = await deps.gateway.forRequest(credentials, req.socket.remoteAddress ?? 'unknown')(
-          GitAccessDocument,
-          { fullPath: `${namespace}/${name}` },
-        ));
+        ({ project } = await deps.gateway.forRequest(credentials, clientAddress(req))(GitAccessDocument, {
+          fullPath: `${namespace}/${name}`,
+        }));
       } catch (error) {
-        if (error instanceof V3Error && error.status === 401) return askForCredentials(res);
+        if (error instanceof V3Error && error.status === 401) {
+          // Past the failure budget a refused login is stopped, not asked again (rate-limits.ts).
+          const wait = failureBudgetWait(res);
+          if (wait > 0 && !anonymous) return text(res, 429, 'Too Many Requests\n', { 'Retry-After': String(wait) });
+          return askForCredentials(res);
+        }
         throw error;
       }
       const access = project?.gitAccess;

@@ -41,6 +41,7 @@ async function main() {
     gitHttp,
     downloads,
     rateLimits: { api: facadeRateLimits(limits), git: gitRateLimits(limits) },
+    trustedProxies: config.TRUSTED_PROXIES,
   });
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.

@@ -2,6 +2,7 @@ import type { ClientReadableStream } from '@grpc/grpc-js';
 import { pipeline } from 'node:stream/promises';
 import {
   BLOB_HEADERS,
+  clientAddress,
   DOWNLOAD_PURPOSE,
   DomainError,
   ErrorCode,
@@ -159,10 +160,7 @@ export function createDownloadRoutes(deps: {
     headers: ReturnType<typeof credentialHeaders>,
     key: ReturnType<typeof projectKey>,
   ) => {
-    const { project } = await deps.gateway.forRequest(headers, req.socket.remoteAddress ?? 'unknown')(
-      RepositoryDownloadDocument,
-      key,
-    );
+    const { project } = await deps.gateway.forRequest(headers, clientAddress(req))(RepositoryDownloadDocument, key);
     if (!project) throw PROJECT_NOT_FOUND();
     // The answer Project.repository's authorization gives: the project is visible, its code is not.
     if (!project.canDownloadCode) throw v3Error(403, '403 Forbidden');

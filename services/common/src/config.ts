@@ -4,6 +4,8 @@
  * rendered from it (`node infra/local/dist/cli.js config-table`) and a test keeps the two equal.
  */
 
+import { parseNetworkList } from './client-address';
+
 type Env = Record<string, string | undefined>;
 
 interface VariableSpec<T> {
@@ -312,15 +314,37 @@ export const CONFIG_TABLE = {
   }),
   AUTH_FAILURES_PER_IP: spec({
     description:
-      'Failed authentications (`POST /session` and `/oauth/token` attempts that do not succeed, requests refused for a bad token) one address may make per window; then it gets 429 on every sign-in and authenticated request until the window ends. 0: no limit.',
+      'Failed authentications (`POST /session` and `/oauth/token` attempts that do not succeed, requests refused for a bad token, git basic credentials refused) one address may make per window. Past it, a refused credential from that address is answered 429 instead of 401, and password sign-ins are checked only once per `AUTH_RETRY_INTERVAL_S`; a valid token or password still passes. 0: no limit.',
     fallback: '100',
     parse: integer,
   }),
   AUTH_FAILURES_PER_LOGIN: spec({
     description:
-      'Failed sign-ins for one login from one address per window (password guessing); a success starts the count again. 0: no limit.',
+      "Failed sign-ins for one login from one address per window (password guessing); a success starts the count again. Past it, as `AUTH_FAILURES_PER_IP`: that login's sign-ins from that address are checked once per `AUTH_RETRY_INTERVAL_S`, and a wrong password gets 429. 0: no limit.",
     fallback: '10',
     parse: integer,
+  }),
+  AUTH_RETRY_INTERVAL_S: spec({
+    description:
+      'Once an address or a login has spent its failed-authentication budget, one password sign-in per this many seconds is still checked (per login and address, or per address): the right password passes, the rest are answered 429 unchecked. It slows guessing to one try per interval without locking the owner out. Tokens are always checked: they cannot be guessed.',
+    fallback: '10',
+    parse: (raw, name) => {
+      const value = integer(raw, name);
+      if (value < 1) throw new Error(`${name} must be at least 1`);
+      return value;
+    },
+  }),
+  TRUSTED_PROXIES: spec({
+    description:
+      "Networks (CIDRs, comma-separated) of the proxies in front of the facade and the gateway: an ingress, a load balancer. Their `X-Forwarded-For` is believed, and the client address used for limits and logs is the first hop that is not one of them. Empty: nobody's, the peer's address is the client's.",
+    fallback: '',
+    parse: (raw, name) => parseNetworkList(raw, name),
+  }),
+  RATE_LIMIT_ALLOWLIST: spec({
+    description:
+      "Client addresses or networks (CIDRs, comma-separated) no rate limit applies to, as GitLab's `ip_whitelist`: monitoring, CI runners, an office. Compared with the client address `TRUSTED_PROXIES` decides.",
+    fallback: '',
+    parse: (raw, name) => parseNetworkList(raw, name),
   }),
   TOKEN_ENCRYPTION_KEY: spec({
     description:
@@ -470,11 +494,13 @@ export function renderConfigTable(): string {
     const fallback =
       typeof v.fallback === 'function'
         ? `\`${v.fallbackText}\``
-        : v.fallback !== undefined
-          ? `\`${v.fallback}\``
-          : v.secret
-            ? 'generated or none'
-            : 'none';
+        : v.fallback === ''
+          ? 'empty'
+          : v.fallback !== undefined
+            ? `\`${v.fallback}\``
+            : v.secret
+              ? 'generated or none'
+              : 'none';
     return `| \`${name}\` | ${fallback} | ${v.description} |`;
   });
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { clientAddress } from './client-address';
 import type { Logger } from './logger';
 import { flushTracing } from './trace-context';
 
@@ -65,6 +66,8 @@ export function createObservedApp(options: { service: string; readiness: Readine
         method: req.method,
         route: `${req.baseUrl}${req.route?.path ?? ''}` || 'unmatched',
         status: res.statusCode,
+        // As the door's `trust proxy` (TRUSTED_PROXIES) decides it; the peer elsewhere.
+        client: clientAddress(req),
         ms: Math.round(seconds * 1000),
       };
       if (res.statusCode >= 500) options.logger?.warn(line, 'request failed');
