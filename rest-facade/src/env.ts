@@ -1,5 +1,5 @@
 import { loadConfig } from '@hub/common';
-import { ABUSE_LIMIT_VARIABLES } from '@hub/gateway';
+import { ABUSE_LIMIT_VARIABLES, loadGatewayRuntimeConfig } from '@hub/gateway';
 
 export const loadFacadeConfig = () =>
   loadConfig([
@@ -13,3 +13,11 @@ export const loadFacadeConfig = () =>
     'REDIS_URL',
     ...ABUSE_LIMIT_VARIABLES,
   ] as const);
+
+/**
+ * The settings of the gateway the facade runs in its own process (`GATEWAY_MODE=embedded`: the
+ * subgraph URLs, Redis, the principal cache), or null when it calls a remote one. A loader of its
+ * own, so that what reads the facade's configuration (the manifests' test) sees whom it calls.
+ */
+export const loadEmbeddedGatewayConfig = () =>
+  loadConfig(['GATEWAY_MODE'] as const).GATEWAY_MODE === 'embedded' ? loadGatewayRuntimeConfig() : null;

@@ -8,10 +8,10 @@ import {
   listen,
   onShutdown,
 } from '@hub/common';
-import { createAbuseLimits, loadGatewayRuntimeConfig, startGatewayRuntime } from '@hub/gateway';
+import { createAbuseLimits, startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
 import { createEmbeddedGatewayClient } from './embedded-gateway-client';
-import { loadFacadeConfig } from './env';
+import { loadEmbeddedGatewayConfig, loadFacadeConfig } from './env';
 import { createRemoteGatewayClient } from './gateway-client';
 import { createGitHttpProxy } from './git-http';
 import { facadeRateLimits, gitRateLimits } from './rate-limits';
@@ -22,10 +22,10 @@ import { createWorkerPools } from './worker-http';
 async function main() {
   const config = loadFacadeConfig();
   const logger = createLogger('rest-facade', config.LOG_LEVEL);
-  const gateway =
-    config.GATEWAY_MODE === 'embedded'
-      ? createEmbeddedGatewayClient(await startGatewayRuntime(loadGatewayRuntimeConfig(), logger))
-      : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
+  const embedded = loadEmbeddedGatewayConfig();
+  const gateway = embedded
+    ? createEmbeddedGatewayClient(await startGatewayRuntime(embedded, logger))
+    : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
   // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
   const git = createGitShards({
     shards: config.GIT_WORKER_SHARDS,
