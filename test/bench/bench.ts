@@ -109,6 +109,10 @@ async function main() {
   };
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   const report = new Report();
+  // The topology measured is the one infra/k8s and compose deploy (manifests.test.ts holds them to it).
+  report.note(
+    `topology: GATEWAY_MODE=${stack.env.GATEWAY_MODE} (the facade runs the gateway in-process, as the Kubernetes manifests and compose run it)`,
+  );
   let failed = false;
   try {
     const sampler = new ProcessSampler(processRoots(stack, dir, extra));
