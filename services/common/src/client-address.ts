@@ -55,5 +55,8 @@ export const unmapped = (address: string) => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.ex
 export const trustProxySetting = (proxies: NetworkList): false | string[] =>
   proxies.cidrs.length === 0 ? false : [...proxies.cidrs];
 
-/** The client's address as the door's `trust proxy` decides it, for limits and logs. */
-export const clientAddress = (req: Request): string => unmapped(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+/**
+ * The client's address as the door's `trust proxy` decides it, for limits and logs. Read it while
+ * the request is live: express's `req.ip` throws once the socket has been detached from it.
+ */
+export const clientAddress = (req: Request): string => unmapped(req.ip ?? req.socket?.remoteAddress ?? 'unknown');

@@ -57,6 +57,8 @@ export function createObservedApp(options: { service: string; readiness: Readine
   });
   app.use((req, res, next) => {
     const end = duration.startTimer();
+    // Read now: by 'finish' a kept-alive socket may already be detached from the request.
+    const client = clientAddress(req);
     res.on('finish', () => {
       // The matched route pattern, not the raw path, keeps label cardinality bounded.
       const route = (req.route?.path as string | undefined) ?? req.baseUrl ?? 'unmatched';
@@ -67,7 +69,7 @@ export function createObservedApp(options: { service: string; readiness: Readine
         route: `${req.baseUrl}${req.route?.path ?? ''}` || 'unmatched',
         status: res.statusCode,
         // As the door's `trust proxy` (TRUSTED_PROXIES) decides it; the peer elsewhere.
-        client: clientAddress(req),
+        client,
         ms: Math.round(seconds * 1000),
       };
       if (res.statusCode >= 500) options.logger?.warn(line, 'request failed');
