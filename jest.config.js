@@ -1,7 +1,10 @@
 // Unit tests live beside the code; end-to-end tests under test/ boot the real stack once per
 // run (global setup) and talk to it over HTTP only.
 const transform = {
-  '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  '^.+\\.ts$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
 };
 const common = {
   testEnvironment: 'node',
@@ -18,7 +21,15 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/protos/src/**/*.test.ts', '<rootDir>/gateway/**/*.test.ts', '<rootDir>/rest-facade/src/**/*.test.ts', '<rootDir>/infra/local/src/**/*.test.ts', '<rootDir>/infra/k8s/**/*.test.ts', '<rootDir>/test/bench/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/services/*/src/**/*.test.ts',
+        '<rootDir>/protos/src/**/*.test.ts',
+        '<rootDir>/gateway/**/*.test.ts',
+        '<rootDir>/rest-facade/src/**/*.test.ts',
+        '<rootDir>/infra/local/src/**/*.test.ts',
+        '<rootDir>/infra/k8s/**/*.test.ts',
+        '<rootDir>/test/bench/**/*.test.ts',
+      ],
       testPathIgnorePatterns: ['\\.subgraph\\.test\\.ts$'],
     },
     {

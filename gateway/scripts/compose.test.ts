@@ -22,7 +22,9 @@ describe('build-time composition', () => {
   const header = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key"])\n';
 
   it('composes the real subgraphs', () => {
-    const result = spawnSync(process.execPath, [script, resolve(__dirname, '..', 'subgraphs.json'), join(dir, 'out')], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [script, resolve(__dirname, '..', 'subgraphs.json'), join(dir, 'out')], {
+      encoding: 'utf8',
+    });
     expect(result.status).toBe(0);
     expect(existsSync(join(dir, 'out', 'supergraph.graphql'))).toBe(true);
     expect(existsSync(join(dir, 'out', 'api-schema.graphql'))).toBe(true);
@@ -31,7 +33,10 @@ describe('build-time composition', () => {
   it('fails the build when subgraphs disagree', () => {
     const result = compose([
       { name: 'a', sdl: header + 'type Thing @key(fields: "id") { id: Int! size: Int! } type Query { thing: Thing }' },
-      { name: 'b', sdl: header + 'type Thing @key(fields: "id") { id: Int! size: String! } type Query { other: Thing }' },
+      {
+        name: 'b',
+        sdl: header + 'type Thing @key(fields: "id") { id: Int! size: String! } type Query { other: Thing }',
+      },
     ]);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/composition error/);
@@ -39,7 +44,9 @@ describe('build-time composition', () => {
   });
 
   it('fails the build on a key naming a missing field', () => {
-    const result = compose([{ name: 'a', sdl: header + 'type Thing @key(fields: "nope") { id: Int! } type Query { thing: Thing }' }]);
+    const result = compose([
+      { name: 'a', sdl: header + 'type Thing @key(fields: "nope") { id: Int! } type Query { thing: Thing }' },
+    ]);
     expect(result.status).toBe(1);
   });
 });

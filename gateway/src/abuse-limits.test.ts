@@ -1,15 +1,47 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@hub/common';
-import express, { type Express, type Request } from 'express';
-import { createAbuseLimits, credentialKey, type AbuseLimitSettings, type RequestIdentity } from './abuse-limits';
+import { createLogger, parseNetworkList } from '@hub/common';
+import express, { type Express, type Request, type Response } from 'express';
+import {
+  createAbuseLimits,
+  credentialKey,
+  failureBudgetWait,
+  type AbuseLimitSettings,
+  type RequestIdentity,
+} from './abuse-limits';
 
 // With Redis away (nothing listens on port 1), the limits must neither hold requests nor let
 // everything through: each replica counts in memory until Redis is back. The limits with Redis
 // shared across replicas are in test/e2e/rate-limits.test.ts.
 
+/**
+ * Refuses credentials as a door does: 401, or 429 with Retry-After once the failure budget is spent
+ * (the request still ran, so a valid credential would have passed).
+ */
+function refuseCredentials(res: Response) {
+  res.locals.refused = true;
+  const wait = failureBudgetWait(res);
+  if (wait > 0) res.setHeader('Retry-After', String(wait));
+  res.status(wait > 0 ? 429 : 401).json({});
+}
+
 /** An app behind the limits with Redis away; `routes` adds the app's own answers, the refusal is v3's 429. */
-function limitedApp(door: string, settings: Omit<AbuseLimitSettings, 'REDIS_URL'>, identify: (req: Request) => RequestIdentity, routes: (app: Express) => void) {
-  const limits = createAbuseLimits(door, { REDIS_URL: 'redis://127.0.0.1:1', ...settings }, createLogger('test', 'silent'));
+function limitedApp(
+  door: string,
+  settings: Omit<AbuseLimitSettings, 'REDIS_URL' | 'AUTH_RETRY_INTERVAL_S' | 'RATE_LIMIT_ALLOWLIST'> &
+    Partial<AbuseLimitSettings>,
+  identify: (req: Request) => RequestIdentity,
+  routes: (app: Express) => void,
+) {
+  const limits = createAbuseLimits(
+    door,
+    {
+      REDIS_URL: 'redis://127.0.0.1:1',
+      AUTH_RETRY_INTERVAL_S: 60,
+      RATE_LIMIT_ALLOWLIST: parseNetworkList(''),
+      ...settings,
+    },
+    createLogger('test', 'silent'),
+  );
   const app = express();
   app.use(express.json());
   app.use(
@@ -18,6 +50,8 @@ function limitedApp(door: string, settings: Omit<AbuseLimitSettings, 'REDIS_URL'
       refuse: (res) => {
         res.status(429).json({ message: '429 Too Many Requests' });
       },
+      failed: (res) => res.locals.refused === true,
+      refusedCredentials: (res) => res.locals.refused === true,
     }),
   );
   routes(app);
@@ -34,14 +68,26 @@ function limitedApp(door: string, settings: Omit<AbuseLimitSettings, 'REDIS_URL'
 describe('the abuse limits while Redis is away', () => {
   const app = limitedApp(
     'test',
-    { RATE_LIMIT_WINDOW_S: 60, RATE_LIMIT_PER_USER: 3, RATE_LIMIT_PER_IP: 10, AUTH_FAILURE_WINDOW_S: 60, AUTH_FAILURES_PER_IP: 100, AUTH_FAILURES_PER_LOGIN: 2 },
-    (req) => (req.path === '/session' ? { signIn: { login: String(req.body.login) } } : { credential: req.header('private-token') }),
+    {
+      RATE_LIMIT_WINDOW_S: 60,
+      RATE_LIMIT_PER_USER: 3,
+      RATE_LIMIT_PER_IP: 10,
+      AUTH_FAILURE_WINDOW_S: 60,
+      AUTH_FAILURES_PER_IP: 100,
+      AUTH_FAILURES_PER_LOGIN: 2,
+    },
+    (req) =>
+      req.path === '/session'
+        ? { signIn: { login: String(req.body.login) } }
+        : { credential: req.header('private-token') },
     (routes) => {
       routes.get('/user', (req, res) => {
-        res.status(req.header('private-token') === 'bad' ? 401 : 200).json({});
+        if (req.header('private-token') === 'bad') refuseCredentials(res);
+        else res.status(200).json({});
       });
       routes.post('/session', (req, res) => {
-        res.status(req.body.password === 'right' ? 201 : 401).json({});
+        if (req.body.password === 'right') res.status(201).json({});
+        else refuseCredentials(res);
       });
     },
   );
@@ -63,9 +109,15 @@ describe('the abuse limits while Redis is away', () => {
   });
 
   it('counts failed sign-ins per login, and a success starts again', async () => {
-    const signIn = (password: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'carol', password }) });
+    const signIn = (password: string) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'carol', password }),
+    });
     expect(await statuses(1, '/session', signIn('wrong'))).toEqual([401]);
     expect(await statuses(1, '/session', signIn('right'))).toEqual([201]);
+    // The third failure was checked (the login's one try per interval) and stopped; the right
+    // password within the same interval is not even checked.
     expect(await statuses(3, '/session', signIn('wrong'))).toEqual([401, 401, 429]);
     expect(await statuses(1, '/session', signIn('right'))).toEqual([429]);
   });
@@ -78,17 +130,29 @@ describe('the abuse limits while Redis is away', () => {
 describe('the failure points of a sign-in that never tried its password', () => {
   const app = limitedApp(
     'test-give-back',
-    { RATE_LIMIT_WINDOW_S: 1, RATE_LIMIT_PER_USER: 100, RATE_LIMIT_PER_IP: 2, AUTH_FAILURE_WINDOW_S: 60, AUTH_FAILURES_PER_IP: 100, AUTH_FAILURES_PER_LOGIN: 3 },
+    {
+      RATE_LIMIT_WINDOW_S: 1,
+      RATE_LIMIT_PER_USER: 100,
+      RATE_LIMIT_PER_IP: 2,
+      AUTH_FAILURE_WINDOW_S: 60,
+      AUTH_FAILURES_PER_IP: 100,
+      AUTH_FAILURES_PER_LOGIN: 3,
+    },
     (req) => ({ signIn: { login: String(req.body.login) } }),
     (routes) => {
       routes.post('/session', (req, res) => {
-        setTimeout(() => res.status(401).json({}), Number(req.body.delay ?? 0));
+        setTimeout(() => refuseCredentials(res), Number(req.body.delay ?? 0));
       });
     },
   );
   afterAll(() => app.close());
   const signIn = (login: string, delay = 0, signal?: AbortSignal) =>
-    fetch(app.url('/session'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: 'wrong', delay }), signal });
+    fetch(app.url('/session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login, password: 'wrong', delay }),
+      signal,
+    });
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('go back when the request budget refused it', async () => {
@@ -120,13 +184,77 @@ describe('the failure points of a sign-in that never tried its password', () => 
   });
 });
 
+describe('an address past its failure budget', () => {
+  const app = limitedApp(
+    'test-past-budget',
+    {
+      RATE_LIMIT_WINDOW_S: 60,
+      RATE_LIMIT_PER_USER: 0,
+      RATE_LIMIT_PER_IP: 0,
+      AUTH_FAILURE_WINDOW_S: 60,
+      AUTH_FAILURES_PER_IP: 3,
+      AUTH_FAILURES_PER_LOGIN: 0,
+      AUTH_RETRY_INTERVAL_S: 1,
+    },
+    (req) =>
+      req.path === '/session'
+        ? { signIn: { login: String(req.body.login) } }
+        : { credential: req.header('private-token') },
+    (routes) => {
+      routes.get('/user', (req, res) => {
+        if (req.header('private-token') === 'bad') refuseCredentials(res);
+        else res.status(200).json({});
+      });
+      routes.post('/session', (req, res) => {
+        if (req.body.password === 'right') res.status(201).json({});
+        else refuseCredentials(res);
+      });
+    },
+  );
+  afterAll(() => app.close());
+  const ask = async (path: string, init: RequestInit) => {
+    const response = await fetch(app.url(path), init);
+    return { status: response.status, retryAfter: Number(response.headers.get('retry-after')) };
+  };
+  const token = (value: string) => ({ headers: { 'private-token': value } });
+  const signIn = (password: string) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: 'frank', password }),
+  });
+
+  it('stops bad tokens with 429 and lets a valid one through', async () => {
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push((await ask('/user', token('bad'))).status);
+    expect(answers).toEqual([401, 401, 401, 429, 429]);
+    expect((await ask('/user', token('bad'))).retryAfter).toBeGreaterThan(0);
+    expect((await ask('/user', token('alice'))).status).toBe(200);
+  });
+
+  it('checks one password per interval: the right one gets in, guesses between are not tried', async () => {
+    expect((await ask('/session', signIn('right'))).status).toBe(201);
+    // That check was this interval's: a guess right after is refused unchecked, as is the password.
+    expect(await ask('/session', signIn('wrong'))).toMatchObject({ status: 429 });
+    const deadline = Date.now() + 5000;
+    let answer = await ask('/session', signIn('right'));
+    while (answer.status === 429 && Date.now() < deadline) {
+      expect(answer.retryAfter).toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, answer.retryAfter * 250));
+      answer = await ask('/session', signIn('right'));
+    }
+    expect(answer.status).toBe(201);
+  });
+});
+
 describe('the key of a request budget', () => {
   it('is the credential identity uses, whatever else comes beside it', () => {
     const token = credentialKey('valid-private-token', undefined, 'Bearer junk-1');
     expect(credentialKey('valid-private-token', undefined, 'Bearer junk-2')).toBe(token);
     expect(credentialKey('valid-private-token')).toBe(token);
     // Different credentials, different budgets; nothing presented, no key (the address counts).
-    expect(credentialKey(undefined, undefined, 'Bearer one')).not.toBe(credentialKey(undefined, undefined, 'Bearer two'));
+    expect(credentialKey(undefined, undefined, 'Bearer one')).not.toBe(
+      credentialKey(undefined, undefined, 'Bearer two'),
+    );
     expect(credentialKey(undefined, undefined, undefined)).toBeUndefined();
   });
 });

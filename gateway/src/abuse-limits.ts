@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Logger } from '@hub/common';
+import { clientAddress, type Logger, type NetworkList } from '@hub/common';
 import type { Request, RequestHandler, Response } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -13,7 +13,22 @@ export interface AbuseLimitSettings {
   AUTH_FAILURE_WINDOW_S: number;
   AUTH_FAILURES_PER_IP: number;
   AUTH_FAILURES_PER_LOGIN: number;
+  AUTH_RETRY_INTERVAL_S: number;
+  RATE_LIMIT_ALLOWLIST: NetworkList;
 }
+
+/**
+ * Set on `res.locals` when the request's address (or, for a sign-in, its login) has spent its
+ * failed-authentication budget: the seconds until it may fail again. The request still runs, so a
+ * valid credential passes; the door answers a refused one 429 with this Retry-After instead of 401.
+ */
+export const FAILURE_BUDGET_SPENT = 'failureBudgetSpentFor';
+
+/** The seconds a door should answer 429 for instead of refusing credentials with a 401, or 0. */
+export const failureBudgetWait = (res: Response): number => {
+  const wait: unknown = res.locals[FAILURE_BUDGET_SPENT];
+  return typeof wait === 'number' ? wait : 0;
+};
 
 /** A count per key over a fixed window, kept in Redis so that every replica shares it. */
 interface Budget {
@@ -96,14 +111,19 @@ export const credentialKey = (...values: Array<string | undefined>) => {
 
 /**
  * Rate limits for a front door (the facade, the gateway's `/graphql`), shared across replicas
- * through Redis:
+ * through Redis, keyed by the client address the door's `trust proxy` decides (TRUSTED_PROXIES);
+ * addresses of RATE_LIMIT_ALLOWLIST pass untouched:
  * - requests per credential (a user's token) and, without one, per address, over
  *   RATE_LIMIT_WINDOW_S;
  * - failed authentications per address and per login + address over AUTH_FAILURE_WINDOW_S, against
- *   password and token guessing: a sign-in takes from both budgets before it runs (a burst of
+ *   password and token guessing. A sign-in takes from both budgets before it runs (a burst of
  *   parallel guesses cannot all start before the first one fails) and gets them back unless its
- *   credentials are refused (401, or what the door's `failed` says); a request refused for its token (401) takes from the address's budget, and an
- *   address that has spent it is refused every authenticated request until its window ends.
+ *   credentials are refused (401, or what the door's `failed` says); a request refused for its
+ *   token takes from the address's budget.
+ * Past a failure budget nothing valid is locked out (behind a load balancer, one script with a stale
+ * token would otherwise lock out everyone): tokens are still checked, and a refused one gets 429;
+ * password sign-ins are checked once per AUTH_RETRY_INTERVAL_S for that login and address (or that
+ * address), so the owner gets in while a guesser gets one try per interval.
  * A refusal is a 429 with Retry-After; `refuse` writes the body in the door's own shape.
  */
 export function createAbuseLimits(door: string, settings: AbuseLimitSettings, logger: Logger) {
@@ -122,7 +142,16 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
   // Failed authentications count alike at every door: guesses spread over the facade and the
   // gateway add up.
   const failuresPerIp = budget(redis, 'auth-ip', settings.AUTH_FAILURES_PER_IP, settings.AUTH_FAILURE_WINDOW_S, logger);
-  const failuresPerLogin = budget(redis, 'auth-login', settings.AUTH_FAILURES_PER_LOGIN, settings.AUTH_FAILURE_WINDOW_S, logger);
+  const failuresPerLogin = budget(
+    redis,
+    'auth-login',
+    settings.AUTH_FAILURES_PER_LOGIN,
+    settings.AUTH_FAILURE_WINDOW_S,
+    logger,
+  );
+  // Past a failure budget: one password check per interval, for the login (and address) or the address.
+  const retriesPerLogin = budget(redis, 'auth-retry-login', 1, settings.AUTH_RETRY_INTERVAL_S, logger);
+  const retriesPerIp = budget(redis, 'auth-retry-ip', 1, settings.AUTH_RETRY_INTERVAL_S, logger);
 
   return {
     middleware(door: {
@@ -143,25 +172,35 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
           res.setHeader('Retry-After', String(wait));
           door.refuse(res, wait);
         };
-        const ip = req.socket.remoteAddress ?? 'unknown';
+        const ip = clientAddress(req);
+        if (settings.RATE_LIMIT_ALLOWLIST.has(ip)) return next();
         const { credential, signIn } = door.identify(req);
         const requests = credential ? perUser : perIp;
         const loginKey = signIn && `${signIn.login}\0${ip}`;
         // Every count a request needs is asked for at once: one round trip to Redis, not two or three.
-        const waits = await Promise.all([
+        const [requestWait, ipFailureWait, loginFailureWait] = await Promise.all([
           requests?.take(credential ?? ip) ?? 0,
           signIn ? (failuresPerIp?.take(ip) ?? 0) : credential ? (failuresPerIp?.waitFor(ip) ?? 0) : 0,
           loginKey ? (failuresPerLogin?.take(loginKey) ?? 0) : 0,
         ]);
-        const wait = Math.max(...waits);
-        if (wait > 0) {
+        if (requestWait > 0) {
           // A sign-in refused for its request budget alone never tried its password: the failure
-          // points it took go back (a refusal by the failure budgets keeps them, as a guess would).
-          if (loginKey && waits[1] === 0 && waits[2] === 0) {
+          // points it took go back.
+          if (loginKey && ipFailureWait === 0 && loginFailureWait === 0) {
             void failuresPerIp?.giveBack(ip);
             void failuresPerLogin?.giveBack(loginKey);
           }
-          return refuse(wait);
+          return refuse(requestWait);
+        }
+        const spent = Math.max(ipFailureWait, loginFailureWait);
+        if (spent > 0) {
+          if (loginKey) {
+            // A password past its budget is checked once per interval; between, it is not tried at all.
+            const retryWait =
+              loginFailureWait > 0 ? await (retriesPerLogin?.take(loginKey) ?? 0) : await (retriesPerIp?.take(ip) ?? 0);
+            if (retryWait > 0) return refuse(retryWait);
+          }
+          res.locals[FAILURE_BUDGET_SPENT] = spent;
         }
 
         if (loginKey) {

@@ -8,5 +8,12 @@ export interface GatewayContext {
    * Where the answer says it refused credentials (a failed sign-in), for the door's limits to
    * count. An object the door keeps: Apollo copies the context of each operation.
    */
-  authentication?: { failed: boolean };
+  authentication?: {
+    failed: boolean;
+    /**
+     * Seconds the address (or the login) has spent its failed-authentication budget for; a failed
+     * sign-in is then answered 429 with this Retry-After (graphql-limits.ts).
+     */
+    overBudgetFor?: number;
+  };
 }

@@ -15,7 +15,12 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export function readCredentials(headers: IncomingHttpHeaders): PresentedCredentials {
   const authorization = first(headers.authorization);
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  return { privateToken: first(headers['private-token']), bearer, basic: basicOf(authorization), sudo: first(headers.sudo) };
+  return {
+    privateToken: first(headers['private-token']),
+    bearer,
+    basic: basicOf(authorization),
+    sudo: first(headers.sudo),
+  };
 }
 
 function basicOf(authorization: string | undefined): PresentedCredentials['basic'] {

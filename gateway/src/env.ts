@@ -28,7 +28,17 @@ export const ABUSE_LIMIT_VARIABLES = [
   'AUTH_FAILURE_WINDOW_S',
   'AUTH_FAILURES_PER_IP',
   'AUTH_FAILURES_PER_LOGIN',
+  'AUTH_RETRY_INTERVAL_S',
+  'TRUSTED_PROXIES',
+  'RATE_LIMIT_ALLOWLIST',
 ] as const;
-export const loadGatewayConfig = () => loadConfig([...RUNTIME_VARIABLES, ...ABUSE_LIMIT_VARIABLES, 'GATEWAY_PORT', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS'] as const);
+export const loadGatewayConfig = () =>
+  loadConfig([
+    ...RUNTIME_VARIABLES,
+    ...ABUSE_LIMIT_VARIABLES,
+    'GATEWAY_PORT',
+    'LOG_LEVEL',
+    'SHUTDOWN_GRACE_MS',
+  ] as const);
 
 export type GatewayRuntimeConfig = ReturnType<typeof loadGatewayRuntimeConfig>;

@@ -7,7 +7,11 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 /** A fetch to a subgraph that never got an answer: the service is down or unreachable. */
 function isUnreachable(error: unknown): boolean {
   for (let e = error as { cause?: unknown; code?: string; message?: string } | undefined; e; e = e.cause as typeof e) {
-    if (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'].includes(e.code ?? '')) {
+    if (
+      ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'].includes(
+        e.code ?? '',
+      )
+    ) {
       return true;
     }
     if (e.message === 'fetch failed') return true;
@@ -36,7 +40,11 @@ export function createGatewayErrorFormatter(logger: Logger) {
     }
     if (isUnreachable(original) || isUnreachable(error)) {
       logger.warn({ err: original, path: formatted.path }, 'subgraph unreachable');
-      return { message: '503 Service Unavailable', path: formatted.path, extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };
+      return {
+        message: '503 Service Unavailable',
+        path: formatted.path,
+        extensions: { code: ErrorCode.SERVICE_UNAVAILABLE },
+      };
     }
     logger.error({ err: original, formatted }, 'unexpected gateway error');
     return { message: '500 Internal Server Error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
@@ -53,11 +61,17 @@ export const operationResolution: ApolloServerPlugin = {
     return {
       async didResolveOperation({ operation, request }) {
         if (operation?.operation === 'subscription') {
-          throw new GraphQLError('400 (Bad request) subscriptions are not served', { extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } } });
+          throw new GraphQLError('400 (Bad request) subscriptions are not served', {
+            extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } },
+          });
         }
         if (operation) return;
-        const message = request.operationName ? `Unknown operation named "${request.operationName}".` : 'Must provide operation name if query contains multiple operations.';
-        throw new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } });
+        const message = request.operationName
+          ? `Unknown operation named "${request.operationName}".`
+          : 'Must provide operation name if query contains multiple operations.';
+        throw new GraphQLError(message, {
+          extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } },
+        });
       },
     };
   },
@@ -72,7 +86,9 @@ export function bodyErrorHandler(logger: Logger): ErrorRequestHandler {
     const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 500) {
       logger.error({ err: error }, 'unexpected gateway error');
-      res.status(500).json({ errors: [{ message: '500 Internal Server Error', extensions: { code: ErrorCode.INTERNAL } }] });
+      res
+        .status(500)
+        .json({ errors: [{ message: '500 Internal Server Error', extensions: { code: ErrorCode.INTERNAL } }] });
       return;
     }
     const message = status === 413 ? '413 Request Entity Too Large' : `${status} (Bad request) malformed request body`;

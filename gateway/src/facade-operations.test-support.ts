@@ -8,7 +8,11 @@ export function facadeOperations(): Array<{ name: string; document: DocumentNode
   const definitions = readdirSync(dir)
     .filter((file) => file.endsWith('.graphql'))
     .flatMap((file) => parse(readFileSync(resolve(dir, file), 'utf8')).definitions);
-  const fragments = new Map(definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
   const spreads = (node: DefinitionNode, found: Set<string>): Set<string> => {
     visit(node, {
       FragmentSpread: (spread) => {
@@ -20,9 +24,15 @@ export function facadeOperations(): Array<{ name: string; document: DocumentNode
     return found;
   };
   return definitions
-    .filter((d): d is DefinitionNode & { kind: Kind.OPERATION_DEFINITION; name: { value: string } } => d.kind === Kind.OPERATION_DEFINITION && !!d.name)
+    .filter(
+      (d): d is DefinitionNode & { kind: Kind.OPERATION_DEFINITION; name: { value: string } } =>
+        d.kind === Kind.OPERATION_DEFINITION && !!d.name,
+    )
     .map((operation) => ({
       name: operation.name.value,
-      document: { kind: Kind.DOCUMENT, definitions: [operation, ...[...spreads(operation, new Set())].map((name) => fragments.get(name)!)] },
+      document: {
+        kind: Kind.DOCUMENT,
+        definitions: [operation, ...[...spreads(operation, new Set())].map((name) => fragments.get(name)!)],
+      },
     }));
 }

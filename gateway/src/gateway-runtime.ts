@@ -4,7 +4,15 @@ import { resolve } from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { createEventReader, createRedis, followEvents, identityEvents, signPrincipal, type EventOf, type Logger } from '@hub/common';
+import {
+  createEventReader,
+  createRedis,
+  followEvents,
+  identityEvents,
+  signPrincipal,
+  type EventOf,
+  type Logger,
+} from '@hub/common';
 import { Pool } from 'undici';
 import type { GatewayContext } from './context';
 import { readCredentials } from './credentials';
@@ -31,7 +39,9 @@ interface SubgraphEntry {
  */
 export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: Logger) {
   const subgraphs = JSON.parse(readFileSync(resolve(__dirname, '..', 'subgraphs.json'), 'utf8')) as SubgraphEntry[];
-  const subgraphUrls = Object.fromEntries(subgraphs.map(({ name, urlVariable }) => [name, config[urlVariable as keyof typeof config] as string]));
+  const subgraphUrls = Object.fromEntries(
+    subgraphs.map(({ name, urlVariable }) => [name, config[urlVariable as keyof typeof config] as string]),
+  );
   const identity = new Pool(subgraphUrls.identity, { connections: 32, keepAliveTimeout: 30_000 });
   const cache = new PrincipalCache<PrincipalOutcome>(config.PRINCIPAL_CACHE_TTL_MS);
   const resolvePrincipal = createPrincipalResolver({
@@ -48,7 +58,8 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
     logger,
     onEvent: (event) => {
       const known = readUserEvent(event);
-      if (known?.key.startsWith('identity:user.') && 'user_id' in known.payload && known.payload.user_id !== null) cache.invalidateUser(known.payload.user_id);
+      if (known?.key.startsWith('identity:user.') && 'user_id' in known.payload && known.payload.user_id !== null)
+        cache.invalidateUser(known.payload.user_id);
     },
   });
 

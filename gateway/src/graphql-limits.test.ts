@@ -10,11 +10,20 @@ import { graphqlProtection, limitsOf } from './graphql-limits';
 import { oneSignInPerDocument } from './sign-ins';
 
 // The gateway's limits with their defaults, as every process without settings runs them.
-const limits = limitsOf(loadConfig(['GRAPHQL_MAX_DEPTH', 'GRAPHQL_MAX_ALIASES', 'GRAPHQL_MAX_TOKENS', 'GRAPHQL_MAX_COST'] as const, { env: {} }));
+const limits = limitsOf(
+  loadConfig(['GRAPHQL_MAX_DEPTH', 'GRAPHQL_MAX_ALIASES', 'GRAPHQL_MAX_TOKENS', 'GRAPHQL_MAX_COST'] as const, {
+    env: {},
+  }),
+);
 const protection = graphqlProtection(limits);
-const schema = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8')).apiSchema().toGraphQLJSSchema();
+const schema = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'))
+  .apiSchema()
+  .toGraphQLJSSchema();
 
-const signedIn: GatewayContext = { principal: { userId: 1, username: 'root', isAdmin: true, impersonatorId: null }, signedPrincipal: '' };
+const signedIn: GatewayContext = {
+  principal: { userId: 1, username: 'root', isAdmin: true, impersonatorId: null },
+  signedPrincipal: '',
+};
 const anonymous: GatewayContext = { principal: ANONYMOUS, signedPrincipal: '' };
 
 describe('the facade operations under the gateway limits', () => {
@@ -59,7 +68,12 @@ describe('the gateway limits on hostile documents', () => {
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     return { status: response.http.status, errors: response.body.singleResult.errors ?? [] };
   };
-  const nested = (depth: number) => 'query { projects(page: 1, perPage: 1) { nodes { ' + 'forkedFromProject { '.repeat(depth) + 'id' + ' }'.repeat(depth) + ' } } }';
+  const nested = (depth: number) =>
+    'query { projects(page: 1, perPage: 1) { nodes { ' +
+    'forkedFromProject { '.repeat(depth) +
+    'id' +
+    ' }'.repeat(depth) +
+    ' } } }';
 
   it('refuses a document nested deeper than the limit, not one within it', async () => {
     const deep = await run(nested(limits.maxDepth));
@@ -83,7 +97,8 @@ describe('the gateway limits on hostile documents', () => {
 
   it('refuses a document costlier than the limit', async () => {
     // Within the token, alias and depth limits: one fragment, spread under many aliases.
-    const fragment = 'fragment F on Project { id name description webUrl tagList namespace { id name path } owner { id username name } hooks { nodes { id url } } }';
+    const fragment =
+      'fragment F on Project { id name description webUrl tagList namespace { id name path } owner { id username name } hooks { nodes { id url } } }';
     const wide = Array.from({ length: 40 }, (_, i) => `p${i}: projects { nodes { ...F } }`).join(' ');
     const res = await run(`query { ${wide} } ${fragment}`);
     expect(res.errors.map((e) => e.message).join()).toMatch(/cost limit/i);

@@ -12,14 +12,20 @@ export interface GraphQLLimits {
   maxCost: number;
 }
 
-export const limitsOf = (config: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_ALIASES: number; GRAPHQL_MAX_TOKENS: number; GRAPHQL_MAX_COST: number }): GraphQLLimits => ({
+export const limitsOf = (config: {
+  GRAPHQL_MAX_DEPTH: number;
+  GRAPHQL_MAX_ALIASES: number;
+  GRAPHQL_MAX_TOKENS: number;
+  GRAPHQL_MAX_COST: number;
+}): GraphQLLimits => ({
   maxDepth: config.GRAPHQL_MAX_DEPTH,
   maxAliases: config.GRAPHQL_MAX_ALIASES,
   maxTokens: config.GRAPHQL_MAX_TOKENS,
   maxCost: config.GRAPHQL_MAX_COST,
 });
 
-const isAnonymous = (context: GatewayContext | undefined) => !context?.principal || (context.principal.userId === null && !context.principal.system);
+const isAnonymous = (context: GatewayContext | undefined) =>
+  !context?.principal || (context.principal.userId === null && !context.principal.system);
 
 // graphql-js ends its messages with the suggestion: `... Did you mean "login" or "logout"?`
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
@@ -78,7 +84,18 @@ const markAuthenticationFailures: ApolloServerPlugin<GatewayContext> = {
   async requestDidStart() {
     return {
       async didEncounterErrors({ errors, contextValue }) {
-        if (contextValue.authentication && errors.some((e) => e.extensions?.code === ErrorCode.UNAUTHENTICATED)) contextValue.authentication.failed = true;
+        if (contextValue.authentication && errors.some((e) => e.extensions?.code === ErrorCode.UNAUTHENTICATED))
+          contextValue.authentication.failed = true;
+      },
+      async willSendResponse({ contextValue, response }) {
+        const wait = contextValue.authentication?.overBudgetFor ?? 0;
+        if (!contextValue.authentication?.failed || wait === 0 || response.body.kind !== 'single') return;
+        // Past the failure budget, a refused sign-in is stopped: 429 and when to come back.
+        response.http.status = 429;
+        response.http.headers.set('retry-after', String(wait));
+        response.body.singleResult.errors = [
+          { message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } },
+        ];
       },
     };
   },

@@ -1,12 +1,27 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { expressMiddleware } from '@as-integrations/express5';
-import { ErrorCode, INTERNAL_BODY_LIMIT, LIMITED_HEADER, verifyLimited, answerClientErrorsAsJson, closeServer, createLogger, createObservedApp, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
+import {
+  ErrorCode,
+  INTERNAL_BODY_LIMIT,
+  LIMITED_HEADER,
+  verifyLimited,
+  answerClientErrorsAsJson,
+  closeServer,
+  createLogger,
+  createObservedApp,
+  exitOnStartupFailure,
+  listen,
+  onShutdown,
+  trustProxySetting,
+  CREDENTIALS_REFUSED,
+  DomainError,
+} from '@hub/common';
 import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
 import { bodyErrorHandler } from './errors';
-import { createAbuseLimits, credentialKey } from './abuse-limits';
+import { createAbuseLimits, credentialKey, failureBudgetWait } from './abuse-limits';
 import type { GatewayContext } from './context';
 import { signInOf } from './sign-ins';
 import { readCredentials } from './credentials';
@@ -17,6 +32,7 @@ async function main() {
   const runtime = await startGatewayRuntime(config, logger);
 
   const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady }, logger });
+  app.set('trust proxy', trustProxySetting(config.TRUSTED_PROXIES));
   const limits = createAbuseLimits('gateway', config, logger);
   const limit = limits.middleware({
     identify: (req) => {
@@ -26,25 +42,48 @@ async function main() {
       return { credential: credentialKey(privateToken, basic && `${basic.login}\0${basic.secret}`, bearer) };
     },
     refuse: (res) => {
-      res.status(429).json({ errors: [{ message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } }] });
+      res
+        .status(429)
+        .json({ errors: [{ message: '429 Too Many Requests', extensions: { code: ErrorCode.TOO_MANY_REQUESTS } }] });
     },
     // A refused sign-in is a GraphQL error in a 200: the context says so.
-    failed: (res) => res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
+    failed: (res) =>
+      res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
+    refusedCredentials: (res) => res.statusCode === 401 || res.locals[CREDENTIALS_REFUSED] === true,
   });
   app.use(
     '/graphql',
     express.json({ limit: INTERNAL_BODY_LIMIT }),
     // The facade has limited its own clients already (and counted their failures in the same
     // Redis budgets): counted here again, all of them would share the facade's address.
-    (req, res, next) => (verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next()),
+    (req, res, next) =>
+      verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next(),
     expressMiddleware(runtime.server, {
-      context: async ({ req, res }) => ({ ...(await runtime.contextFor(req.headers)), authentication: (res.locals.authentication = { failed: false }) }),
+      context: async ({ req, res }) => {
+        const overBudgetFor = failureBudgetWait(res);
+        try {
+          return {
+            ...(await runtime.contextFor(req.headers)),
+            authentication: (res.locals.authentication = { failed: false, overBudgetFor }),
+          };
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.extensions[CREDENTIALS_REFUSED] !== true) throw error;
+          res.locals[CREDENTIALS_REFUSED] = true;
+          // Past the address's failure budget a refused token is stopped with 429, not told 401.
+          if (overBudgetFor === 0) throw error;
+          throw new DomainError(ErrorCode.TOO_MANY_REQUESTS, '429 Too Many Requests', {
+            http: { status: 429, headers: new Map([['retry-after', String(overBudgetFor)]]) },
+          });
+        }
+      },
     }),
   );
 
   app.use(bodyErrorHandler(logger));
   const http = await listen(app, config.GATEWAY_PORT);
-  answerClientErrorsAsJson(http, (status, reason) => ({ errors: [{ message: `${status} ${reason}`, extensions: { code: ErrorCode.BAD_REQUEST } }] }));
+  answerClientErrorsAsJson(http, (status, reason) => ({
+    errors: [{ message: `${status} ${reason}`, extensions: { code: ErrorCode.BAD_REQUEST } }],
+  }));
   logger.info({ port: config.GATEWAY_PORT, subgraphs: runtime.subgraphUrls }, 'gateway listening');
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(http), () => runtime.stop(), () => limits.close()]);

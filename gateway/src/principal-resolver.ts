@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { CREDENTIALS_REFUSED, DomainError, ErrorCode, GATEWAY_SYSTEM, PRINCIPAL_HEADER, principalLookup, signPrincipal, ANONYMOUS, type Principal, type ResponseOf } from '@hub/common';
+import {
+  CREDENTIALS_REFUSED,
+  DomainError,
+  ErrorCode,
+  GATEWAY_SYSTEM,
+  PRINCIPAL_HEADER,
+  principalLookup,
+  signPrincipal,
+  ANONYMOUS,
+  type Principal,
+  type ResponseOf,
+} from '@hub/common';
 import type { Dispatcher } from 'undici';
 import { hasCredentials, type PresentedCredentials } from './credentials';
 import type { PrincipalCache } from './principal-cache';
@@ -11,7 +22,8 @@ const authError = (code: ErrorCode, message: string, status: number, refused = f
   new DomainError(code, message, { http: { status }, ...(refused ? { [CREDENTIALS_REFUSED]: true } : {}) });
 
 /** Outcomes are cached whole, failures included, so a bad token costs one identity call per TTL. */
-type Outcome = { principal: Principal } | { error: { code: ErrorCode; message: string; status: number; refused?: boolean } };
+type Outcome =
+  { principal: Principal } | { error: { code: ErrorCode; message: string; status: number; refused?: boolean } };
 
 /**
  * Turns presented credentials into a principal: one call to identity (user and sudo target
@@ -47,7 +59,8 @@ export function createPrincipalResolver(deps: {
 
   function decide(credentials: PresentedCredentials, answer: IdentityAnswer): Outcome {
     const { user } = answer;
-    if (!user) return { error: { code: ErrorCode.UNAUTHENTICATED, message: '401 Unauthorized', status: 401, refused: true } };
+    if (!user)
+      return { error: { code: ErrorCode.UNAUTHENTICATED, message: '401 Unauthorized', status: 401, refused: true } };
     const self: Principal = { userId: user.id, username: user.username, isAdmin: user.isAdmin, impersonatorId: null };
     const sudo = credentials.sudo;
     // Sudo to oneself, by id or username, changes nothing and needs no admin rights.
@@ -56,10 +69,18 @@ export function createPrincipalResolver(deps: {
       return { error: { code: ErrorCode.FORBIDDEN, message: '403 Forbidden: Must be admin to use sudo', status: 403 } };
     }
     if (!answer.sudo) {
-      return { error: { code: ErrorCode.NOT_FOUND, message: `404 Not Found: No user id or username for: ${sudo}`, status: 404 } };
+      return {
+        error: {
+          code: ErrorCode.NOT_FOUND,
+          message: `404 Not Found: No user id or username for: ${sudo}`,
+          status: 404,
+        },
+      };
     }
     const target = answer.sudo;
-    return { principal: { userId: target.id, username: target.username, isAdmin: target.isAdmin, impersonatorId: user.id } };
+    return {
+      principal: { userId: target.id, username: target.username, isAdmin: target.isAdmin, impersonatorId: user.id },
+    };
   }
 
   return async function resolvePrincipal(credentials: PresentedCredentials): Promise<Principal> {
@@ -67,7 +88,13 @@ export function createPrincipalResolver(deps: {
     // subgraphs decide what anonymous callers may do.
     if (!hasCredentials(credentials)) return ANONYMOUS;
     // No token or password sits in the cache as such: entries are keyed by a digest of them all.
-    const presented = [credentials.privateToken ?? null, credentials.bearer ?? null, credentials.basic?.login ?? null, credentials.basic?.secret ?? null, credentials.sudo ?? null];
+    const presented = [
+      credentials.privateToken ?? null,
+      credentials.bearer ?? null,
+      credentials.basic?.login ?? null,
+      credentials.basic?.secret ?? null,
+      credentials.sudo ?? null,
+    ];
     const key = createHash('sha256').update(JSON.stringify(presented)).digest('base64url');
     let outcome = deps.cache.get(key);
     if (!outcome) {
@@ -76,7 +103,8 @@ export function createPrincipalResolver(deps: {
       const userIds = [answer.user?.id, answer.sudo?.id].filter((id): id is number => typeof id === 'number');
       deps.cache.set(key, outcome, userIds);
     }
-    if ('error' in outcome) throw authError(outcome.error.code, outcome.error.message, outcome.error.status, outcome.error.refused);
+    if ('error' in outcome)
+      throw authError(outcome.error.code, outcome.error.message, outcome.error.status, outcome.error.refused);
     return outcome.principal;
   };
 }

@@ -69,20 +69,27 @@ const FETCHED_TWICE: Record<string, Record<string, number>> = {
 describe('query plans of the facade operations', () => {
   it('finds the facade operations', () => {
     expect(operations.length).toBeGreaterThan(100);
-    expect(operations.map((o) => o.name)).toEqual(expect.arrayContaining(['ListProjects', 'GetProject', 'ListMembers']));
+    expect(operations.map((o) => o.name)).toEqual(
+      expect.arrayContaining(['ListProjects', 'GetProject', 'ListMembers']),
+    );
   });
 
-  it.each(operations.map((o) => [o.name, o.document] as const))('%s fetches each subgraph once, or as the table below says', (name, document) => {
-    const plan = planner.buildQueryPlan(operationFromDocument(supergraph.schema, document, { validate: true }));
-    const repeated = Object.fromEntries([...fetchesPerSubgraph(plan)].filter(([, count]) => count > 1));
-    expect(repeated).toEqual(FETCHED_TWICE[name] ?? {});
-  });
+  it.each(operations.map((o) => [o.name, o.document] as const))(
+    '%s fetches each subgraph once, or as the table below says',
+    (name, document) => {
+      const plan = planner.buildQueryPlan(operationFromDocument(supergraph.schema, document, { validate: true }));
+      const repeated = Object.fromEntries([...fetchesPerSubgraph(plan)].filter(([, count]) => count > 1));
+      expect(repeated).toEqual(FETCHED_TWICE[name] ?? {});
+    },
+  );
 
   // Downloads authorize in the fetch that finds the project, then stream from the git worker.
   it('serves the project list, a project and the download authorization from the projects subgraph alone', () => {
     const byName = new Map(operations.map((o) => [o.name, o.document]));
     for (const name of ['ListProjects', 'GetProject', 'RepositoryDownload']) {
-      const plan = planner.buildQueryPlan(operationFromDocument(supergraph.schema, byName.get(name)!, { validate: true }));
+      const plan = planner.buildQueryPlan(
+        operationFromDocument(supergraph.schema, byName.get(name)!, { validate: true }),
+      );
       expect([...fetchesPerSubgraph(plan)]).toEqual([['projects', 1]]);
     }
   });
@@ -90,8 +97,40 @@ describe('query plans of the facade operations', () => {
   // Repository reads by project id: the repository subgraph authorizes and answers alone.
   it('serves repository reads by id from the repository subgraph alone, and the same reads by path in two fetches', () => {
     const byName = new Map(operations.map((o) => [o.name, o.document]));
-    const fetches = (name: string) => [...fetchesPerSubgraph(planner.buildQueryPlan(operationFromDocument(supergraph.schema, byName.get(name)!, { validate: true })))];
-    for (const name of ['TreeAtRef', 'CompareById', 'GetCommitById', 'CommitDiffById', 'ListBranchesById', 'GetBranchById', 'ListTagsById', 'ContributorsById', 'ListCommitsById']) expect([name, fetches(name)]).toEqual([name, [['repository', 1]]]);
-    for (const name of ['Tree', 'Compare', 'GetCommit', 'CommitDiff', 'ListBranches', 'GetBranch', 'ListTags', 'Contributors', 'ListCommits']) expect([name, fetches(name).sort()]).toEqual([name, [['projects', 1], ['repository', 1]]]);
+    const fetches = (name: string) => [
+      ...fetchesPerSubgraph(
+        planner.buildQueryPlan(operationFromDocument(supergraph.schema, byName.get(name)!, { validate: true })),
+      ),
+    ];
+    for (const name of [
+      'TreeAtRef',
+      'CompareById',
+      'GetCommitById',
+      'CommitDiffById',
+      'ListBranchesById',
+      'GetBranchById',
+      'ListTagsById',
+      'ContributorsById',
+      'ListCommitsById',
+    ])
+      expect([name, fetches(name)]).toEqual([name, [['repository', 1]]]);
+    for (const name of [
+      'Tree',
+      'Compare',
+      'GetCommit',
+      'CommitDiff',
+      'ListBranches',
+      'GetBranch',
+      'ListTags',
+      'Contributors',
+      'ListCommits',
+    ])
+      expect([name, fetches(name).sort()]).toEqual([
+        name,
+        [
+          ['projects', 1],
+          ['repository', 1],
+        ],
+      ]);
   });
 });

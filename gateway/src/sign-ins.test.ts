@@ -4,13 +4,18 @@ import { Supergraph } from '@apollo/federation-internals';
 import { parse, specifiedRules, validate } from 'graphql';
 import { oneSignInPerDocument, signInOf } from './sign-ins';
 
-const schema = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8')).apiSchema().toGraphQLJSSchema();
-const errorsOf = (document: string) => validate(schema, parse(document), [...specifiedRules, oneSignInPerDocument]).map((e) => e.message);
+const schema = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'))
+  .apiSchema()
+  .toGraphQLJSSchema();
+const errorsOf = (document: string) =>
+  validate(schema, parse(document), [...specifiedRules, oneSignInPerDocument]).map((e) => e.message);
 
 describe('one sign-in per document', () => {
   it('lets a document sign in once', () => {
     expect(errorsOf('mutation ($p: String!) { createSession(login: "a", password: $p) { user { id } } }')).toEqual([]);
-    expect(errorsOf('mutation { createOAuthToken(grantType: "password", username: "a", password: "p") { accessToken } }')).toEqual([]);
+    expect(
+      errorsOf('mutation { createOAuthToken(grantType: "password", username: "a", password: "p") { accessToken } }'),
+    ).toEqual([]);
   });
 
   it('refuses aliases that would check several passwords in one counted attempt', () => {
@@ -19,19 +24,35 @@ describe('one sign-in per document', () => {
   });
 
   it('counts both sign-in mutations and those inside fragments', () => {
-    expect(errorsOf('mutation { createSession(login: "a", password: "p") { user { id } } createOAuthToken(grantType: "password", username: "a", password: "q") { accessToken } }')).toHaveLength(1);
     expect(
-      errorsOf('mutation { ...A b: createSession(login: "a", password: "q") { user { id } } } fragment A on Mutation { createSession(login: "a", password: "p") { user { id } } }'),
+      errorsOf(
+        'mutation { createSession(login: "a", password: "p") { user { id } } createOAuthToken(grantType: "password", username: "a", password: "q") { accessToken } }',
+      ),
+    ).toHaveLength(1);
+    expect(
+      errorsOf(
+        'mutation { ...A b: createSession(login: "a", password: "q") { user { id } } } fragment A on Mutation { createSession(login: "a", password: "p") { user { id } } }',
+      ),
     ).toHaveLength(1);
   });
 });
 
 describe('signInOf', () => {
   it('reads the login from the variables of a sign-in document', () => {
-    expect(signInOf({ query: 'mutation ($login: String) { createSession(login: $login, password: "p") { user { id } } }', variables: { login: ' Root ' } })).toEqual({ login: 'root' });
+    expect(
+      signInOf({
+        query: 'mutation ($login: String) { createSession(login: $login, password: "p") { user { id } } }',
+        variables: { login: ' Root ' },
+      }),
+    ).toEqual({ login: 'root' });
   });
 
   it('finds no sign-in in a document sent by hash alone (the gateway refuses those: no persisted queries)', () => {
-    expect(signInOf({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } }, variables: { login: 'root' } })).toBeUndefined();
+    expect(
+      signInOf({
+        extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } },
+        variables: { login: 'root' },
+      }),
+    ).toBeUndefined();
   });
 });

@@ -13,7 +13,10 @@ const LOGIN_VARIABLES = ['login', 'email', 'username'];
 export function signInOf(body: unknown): { login: string } | undefined {
   const { query, variables } = (body ?? {}) as { query?: unknown; variables?: unknown };
   if (typeof query !== 'string' || !SIGN_IN.test(query)) return undefined;
-  const named = variables && typeof variables === 'object' ? LOGIN_VARIABLES.map((name) => (variables as Record<string, unknown>)[name]).find((v) => typeof v === 'string') : undefined;
+  const named =
+    variables && typeof variables === 'object'
+      ? LOGIN_VARIABLES.map((name) => (variables as Record<string, unknown>)[name]).find((v) => typeof v === 'string')
+      : undefined;
   return { login: typeof named === 'string' ? named.trim().toLowerCase() : '' };
 }
 

@@ -13,7 +13,10 @@ type Fetcher = NonNullable<ConstructorParameters<typeof RemoteGraphQLDataSource>
  * `request`: WHATWG fetch and its streams cost more per call than the whole subgraph round trip
  * is worth measuring against (see `npm run bench`).
  */
-const keepAliveFetch = (async (url: string, init: { method?: string; headers?: Record<string, string>; body?: string }) => {
+const keepAliveFetch = (async (
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+) => {
   const response = await request(url, {
     method: (init.method ?? 'POST') as 'POST',
     headers: init.headers,
@@ -42,7 +45,10 @@ export class SignedSubgraphSource extends RemoteGraphQLDataSource<GatewayContext
     super({ url, fetcher: keepAliveFetch });
   }
 
-  override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]) {
+  override willSendRequest({
+    request,
+    context,
+  }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]) {
     if (context?.signedPrincipal) request.http?.headers.set(PRINCIPAL_HEADER, context.signedPrincipal);
   }
 }

@@ -67,7 +67,8 @@ function envOf(container: K8sObject, objects: K8sObject[]): Env {
     if (source.secretRef) {
       const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === source.secretRef.name);
       if (secret) {
-        for (const [key, value] of Object.entries(secret.data ?? {})) env[key] = Buffer.from(value as string, 'base64').toString();
+        for (const [key, value] of Object.entries(secret.data ?? {}))
+          env[key] = Buffer.from(value as string, 'base64').toString();
         Object.assign(env, secret.stringData);
       } else if (source.secretRef.name === 'hub-secrets') {
         Object.assign(env, EXTERNAL_SECRET);
@@ -85,7 +86,8 @@ function analyse(objects: K8sObject[]): System {
   const workloads = [...of('Deployment'), ...of('StatefulSet')].map((object): Workload => {
     const container = object.spec.template.spec.containers[0];
     const spec = processSpec(container.args?.[0]);
-    if (!spec) throw new Error(`${object.kind} ${object.metadata.name} runs "${container.args?.[0]}", which is no process kind`);
+    if (!spec)
+      throw new Error(`${object.kind} ${object.metadata.name} runs "${container.args?.[0]}", which is no process kind`);
     const env = envOf(container, objects);
     return {
       name: object.metadata.name,
@@ -127,19 +129,25 @@ function callGraph(system: System): { edges: Set<string>; problems: string[] } {
   const edges = new Set<string>();
   const problems: string[] = [];
   for (const caller of system.workloads) {
-    const addresses = Object.entries(caller.config).flatMap(([name, value]) => addressesIn(name, value).map((address) => ({ name, address })));
+    const addresses = Object.entries(caller.config).flatMap(([name, value]) =>
+      addressesIn(name, value).map((address) => ({ name, address })),
+    );
     for (const { name, address } of addresses) {
       const target = resolveHost(system, address.host);
       if (!target) {
         // Outside the cluster (Postgres, Redis, the public URL), unless it names a pod of a headless Service.
         const [, second] = address.host.split('.');
-        if (system.services.some((s) => s.metadata.name === second && s.spec.clusterIP === 'None')) problems.push(`${caller.name}: ${name} names ${address.host}, no pod there`);
+        if (system.services.some((s) => s.metadata.name === second && s.spec.clusterIP === 'None'))
+          problems.push(`${caller.name}: ${name} names ${address.host}, no pod there`);
         continue;
       }
       const servicePort = target.service.spec.ports.find((p: K8sObject) => p.port === address.port);
       const port = servicePort && containerPort(target.workload, servicePort.targetPort);
       const portName = [...target.workload.ports].find(([, number]) => number === port)?.[0];
-      if (!portName) problems.push(`${caller.name}: ${name} names no port of ${target.service.metadata.name} (${address.host}:${address.port})`);
+      if (!portName)
+        problems.push(
+          `${caller.name}: ${name} names no port of ${target.service.metadata.name} (${address.host}:${address.port})`,
+        );
       else edges.add(`${caller.name}->${target.workload.name}:${portName}`);
     }
   }
@@ -162,16 +170,25 @@ function handedOnEdges(system: System): string[] {
 function policyProblems(system: System): string[] {
   const { edges, problems } = callGraph(system);
   const policies = system.of('NetworkPolicy');
-  if (!policies.some((p) => Object.keys(p.spec.podSelector).length === 0 && p.spec.policyTypes.includes('Ingress') && !p.spec.ingress)) {
+  if (
+    !policies.some(
+      (p) => Object.keys(p.spec.podSelector).length === 0 && p.spec.policyTypes.includes('Ingress') && !p.spec.ingress,
+    )
+  ) {
     problems.push('no default-deny ingress policy');
   }
   const allowed = new Set<string>();
   const publicPorts = new Set<string>();
   for (const target of system.workloads) {
-    const rules = policies.filter((p) => selects(p.spec.podSelector, target.podLabels)).flatMap((p) => p.spec.ingress ?? []);
+    const rules = policies
+      .filter((p) => selects(p.spec.podSelector, target.podLabels))
+      .flatMap((p) => p.spec.ingress ?? []);
     for (const rule of rules) {
       const ports: string[] = rule.ports
-        ? rule.ports.map((p: K8sObject) => [...target.ports].find(([name, number]) => p.port === name || p.port === number)?.[0] ?? `?${p.port}`)
+        ? rule.ports.map(
+            (p: K8sObject) =>
+              [...target.ports].find(([name, number]) => p.port === name || p.port === number)?.[0] ?? `?${p.port}`,
+          )
         : [...target.ports.keys()];
       if (!rule.from) {
         for (const port of ports) publicPorts.add(`${target.name}:${port}`);
@@ -181,7 +198,9 @@ function policyProblems(system: System): string[] {
         if (peer.namespaceSelector || peer.ipBlock) {
           // Scrapers from another namespace: the metrics port only.
           const metricsPort = Number(target.object.spec.template.metadata.annotations?.['prometheus.io/port']);
-          for (const port of ports) if (target.ports.get(port) !== metricsPort) problems.push(`${target.name}:${port} is open to another namespace`);
+          for (const port of ports)
+            if (target.ports.get(port) !== metricsPort)
+              problems.push(`${target.name}:${port} is open to another namespace`);
           continue;
         }
         for (const caller of system.workloads.filter((w) => selects(peer.podSelector, w.podLabels))) {
@@ -209,39 +228,57 @@ function workloadProblems(system: System): string[] {
     const c = w.container;
     // The port the process listens on, per its configuration, is the one the pod declares.
     const httpPort = w.config[w.spec.portVariable];
-    if (w.ports.get('http') !== httpPort) problems.push(`${at}: port http ${w.ports.get('http')} but ${w.spec.portVariable}=${httpPort}`);
+    if (w.ports.get('http') !== httpPort)
+      problems.push(`${at}: port http ${w.ports.get('http')} but ${w.spec.portVariable}=${httpPort}`);
     for (const [name, number] of w.ports) {
       const variable = Object.keys(w.config).find((v) => isPortVariable(v) && w.config[v] === number);
       if (!variable) problems.push(`${at}: container port ${name}=${number} is no port the process reads`);
     }
     for (const [key, value] of Object.entries(w.spec.env ?? {})) {
-      if (w.env[key] !== undefined && w.env[key] !== value) problems.push(`${at}: ${key}=${w.env[key]}, but the process kind runs with ${value}`);
+      if (w.env[key] !== undefined && w.env[key] !== value)
+        problems.push(`${at}: ${key}=${w.env[key]}, but the process kind runs with ${value}`);
     }
-    for (const [probe, path] of [['readinessProbe', '/readyz'], ['livenessProbe', '/healthz']] as const) {
+    for (const [probe, path] of [
+      ['readinessProbe', '/readyz'],
+      ['livenessProbe', '/healthz'],
+    ] as const) {
       const get = c[probe]?.httpGet;
-      if (get?.path !== path || containerPort(w, get.port) !== httpPort) problems.push(`${at}: ${probe} is not GET ${path} on port ${httpPort}`);
+      if (get?.path !== path || containerPort(w, get.port) !== httpPort)
+        problems.push(`${at}: ${probe} is not GET ${path} on port ${httpPort}`);
     }
     for (const bound of ['requests', 'limits']) {
-      if (!c.resources?.[bound]?.cpu || !c.resources?.[bound]?.memory) problems.push(`${at}: no cpu and memory ${bound}`);
+      if (!c.resources?.[bound]?.cpu || !c.resources?.[bound]?.memory)
+        problems.push(`${at}: no cpu and memory ${bound}`);
     }
     const annotations = w.object.spec.template.metadata.annotations ?? {};
-    if (annotations['prometheus.io/scrape'] !== 'true' || Number(annotations['prometheus.io/port']) !== httpPort || annotations['prometheus.io/path'] !== '/metrics') {
+    if (
+      annotations['prometheus.io/scrape'] !== 'true' ||
+      Number(annotations['prometheus.io/port']) !== httpPort ||
+      annotations['prometheus.io/path'] !== '/metrics'
+    ) {
       problems.push(`${at}: no Prometheus scrape annotations for /metrics on ${httpPort}`);
     }
     const services = system.services.filter((s) => selects({ matchLabels: s.spec.selector }, w.podLabels));
     if (services.length === 0) problems.push(`${at}: no Service`);
     for (const service of services) {
       for (const port of service.spec.ports) {
-        if (containerPort(w, port.targetPort) === undefined) problems.push(`Service ${service.metadata.name}: targetPort ${port.targetPort} is no port of ${w.name}`);
+        if (containerPort(w, port.targetPort) === undefined)
+          problems.push(`Service ${service.metadata.name}: targetPort ${port.targetPort} is no port of ${w.name}`);
       }
     }
-    if (!system.of('PodDisruptionBudget').some((b) => selects(b.spec.selector, w.podLabels))) problems.push(`${at}: no PodDisruptionBudget`);
+    if (!system.of('PodDisruptionBudget').some((b) => selects(b.spec.selector, w.podLabels)))
+      problems.push(`${at}: no PodDisruptionBudget`);
     const image = images.find((i) => imageName(c.image) === i.title);
-    if (!image) problems.push(`${at}: image ${c.image} is none the Dockerfile builds (${images.map((i) => i.title).join(', ')})`);
-    else if (image.hasGit !== needsGit(w.spec)) problems.push(`${at}: image ${c.image} ${image.hasGit ? 'has' : 'lacks'} git`);
+    if (!image)
+      problems.push(`${at}: image ${c.image} is none the Dockerfile builds (${images.map((i) => i.title).join(', ')})`);
+    else if (image.hasGit !== needsGit(w.spec))
+      problems.push(`${at}: image ${c.image} ${image.hasGit ? 'has' : 'lacks'} git`);
   }
   for (const spec of PROCESSES) {
-    if (system.workloads.filter((w) => w.spec.name === spec.name).length !== 1) problems.push(`process ${spec.name} runs in ${system.workloads.filter((w) => w.spec.name === spec.name).length} workloads`);
+    if (system.workloads.filter((w) => w.spec.name === spec.name).length !== 1)
+      problems.push(
+        `process ${spec.name} runs in ${system.workloads.filter((w) => w.spec.name === spec.name).length} workloads`,
+      );
   }
   return problems;
 }
@@ -294,14 +331,17 @@ describe.each(overlayNames())('kustomize overlay %s', (overlay) => {
       ...system.of('ConfigMap').flatMap((m) => Object.keys(m.data ?? {})),
       ...system.of('Secret').flatMap((s) => [...Object.keys(s.data ?? {}), ...Object.keys(s.stringData ?? {})]),
       ...[...system.workloads.map((w) => w.object), ...system.of('Job')].flatMap((o) =>
-        [...o.spec.template.spec.containers, ...(o.spec.template.spec.initContainers ?? [])].flatMap((c: K8sObject) => (c.env ?? []).map((e: K8sObject) => e.name)),
+        [...o.spec.template.spec.containers, ...(o.spec.template.spec.initContainers ?? [])].flatMap((c: K8sObject) =>
+          (c.env ?? []).map((e: K8sObject) => e.name),
+        ),
       ),
     ];
     expect(named.filter((name) => !isConfigVariable(name))).toEqual([]);
     // analyse() ran every process's loaders on its environment: a missing or malformed setting throws there.
     expect(system.workloads.every((w) => Object.keys(w.config).length > 0)).toBe(true);
-    // The facade in `embedded` mode would call the subgraphs itself; the policies assume it does not.
-    expect(system.workloads.find((w) => w.spec.name === 'rest-facade')!.config.GATEWAY_MODE).toBe('remote');
+    // The facade runs the gateway in-process (the topology the tests and the bench measure), so it
+    // calls the subgraphs itself: the policies below must let it, as the call graph derives.
+    expect(system.workloads.find((w) => w.spec.name === 'rest-facade')!.config.GATEWAY_MODE).toBe('embedded');
   });
 
   it('lets each process be reached only by the processes whose configuration names it', () => {
@@ -309,18 +349,27 @@ describe.each(overlayNames())('kustomize overlay %s', (overlay) => {
     // The graph is real: the gateway calls every subgraph, and only these reach the git worker.
     const { edges } = callGraph(system);
     expect([...edges].filter((e) => e.startsWith('gateway->')).length).toBeGreaterThanOrEqual(7);
-    expect([...new Set([...edges].filter((e) => e.includes('->git-worker:')).map((e) => e.split('->')[0]))].sort()).toEqual(['git-worker', 'mergerequests', 'repository', 'rest-facade']);
+    expect(
+      [...new Set([...edges].filter((e) => e.includes('->git-worker:')).map((e) => e.split('->')[0]))].sort(),
+    ).toEqual(['git-worker', 'mergerequests', 'repository', 'rest-facade']);
   });
 
   it('autoscales every Deployment, the hook workers on the queue depth their process exposes', () => {
     const hpas = system.of('HorizontalPodAutoscaler');
     for (const deployment of system.of('Deployment')) {
-      const hpa = hpas.find((h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === deployment.metadata.name);
-      expect({ deployment: deployment.metadata.name, hpa: !!hpa }).toEqual({ deployment: deployment.metadata.name, hpa: true });
+      const hpa = hpas.find(
+        (h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === deployment.metadata.name,
+      );
+      expect({ deployment: deployment.metadata.name, hpa: !!hpa }).toEqual({
+        deployment: deployment.metadata.name,
+        hpa: true,
+      });
       expect(hpa!.spec.minReplicas).toBeLessThanOrEqual(hpa!.spec.maxReplicas);
     }
     const worker = system.workloads.find((w) => w.config.HOOKS_ROLE === 'worker')!;
-    const external = hpas.find((h) => h.spec.scaleTargetRef.name === worker.name)!.spec.metrics.find((m: K8sObject) => m.type === 'External');
+    const external = hpas
+      .find((h) => h.spec.scaleTargetRef.name === worker.name)!
+      .spec.metrics.find((m: K8sObject) => m.type === 'External');
     const gauge = external.external.metric.name;
     expect(readFileSync(join(__dirname, '../../services/hooks/src/main.ts'), 'utf8')).toContain(`name: '${gauge}'`);
   });
@@ -353,7 +402,8 @@ describe.each(overlayNames())('kustomize overlay %s', (overlay) => {
 describe('the unknown-field check', () => {
   it('names a field the Kubernetes types do not have', () => {
     const objects = renderOnce('overlays/dev').filter((o) => o.kind === 'Deployment' && o.metadata.name === 'notes');
-    objects[0].spec.template.spec.containers[0].readinesProbe = objects[0].spec.template.spec.containers[0].readinessProbe;
+    objects[0].spec.template.spec.containers[0].readinesProbe =
+      objects[0].spec.template.spec.containers[0].readinessProbe;
     const problems = unknownFieldProblems(objects);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^Deployment notes: .*readinesProbe.* does not exist in type 'IContainer'/);
@@ -364,14 +414,27 @@ describe('the policy check', () => {
   it('fails when a caller the configuration names is not let in, or one it does not is', () => {
     const objects = renderOnce('overlays/prod');
     const notes = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'notes')!;
-    notes.spec.ingress[0].from[0].podSelector.matchExpressions[0].values = ['gateway', 'identity'];
-    expect(policyProblems(analyse(objects))).toEqual(['allowed but never called: identity->notes:http', 'not allowed: mergerequests->notes:http']);
+    notes.spec.ingress[0].from[0].podSelector.matchExpressions[0].values = ['gateway', 'identity', 'rest-facade'];
+    expect(policyProblems(analyse(objects))).toEqual([
+      'allowed but never called: identity->notes:http',
+      'not allowed: mergerequests->notes:http',
+    ]);
   });
 });
 
 describe('the compose file', () => {
   const compose = parse(readFileSync(join(DOCKER_DIR, 'compose.yaml'), 'utf8'), { merge: true }) as {
-    services: Record<string, K8sObject & { command?: string[]; environment?: Env; build?: { target: string }; ports?: string[]; depends_on?: Record<string, unknown>; healthcheck?: { test: string[] } }>;
+    services: Record<
+      string,
+      K8sObject & {
+        command?: string[];
+        environment?: Env;
+        build?: { target: string };
+        ports?: string[];
+        depends_on?: Record<string, unknown>;
+        healthcheck?: { test: string[] };
+      }
+    >;
   };
   const ours = Object.entries(compose.services).filter(([, s]) => s.build);
 
@@ -382,7 +445,11 @@ describe('the compose file', () => {
     for (const [name, s] of ours) {
       const image = images.find((i) => i.stage === s.build!.target);
       const spec = processSpec(s.command![0]);
-      expect({ name, image: !!image, git: image?.hasGit }).toEqual({ name, image: true, git: spec ? needsGit(spec) : false });
+      expect({ name, image: !!image, git: image?.hasGit }).toEqual({
+        name,
+        image: true,
+        git: spec ? needsGit(spec) : false,
+      });
       for (const other of Object.keys(s.depends_on ?? {})) expect(Object.keys(compose.services)).toContain(other);
     }
   });
@@ -397,7 +464,12 @@ describe('the compose file', () => {
       const config = loadedConfig(spec, env);
       for (const [key, value] of Object.entries(spec.env ?? {})) expect(env[key] ?? value).toBe(value);
       const port = config[spec.portVariable] as number;
-      listening.set(name, Object.keys(config).filter(isPortVariable).map((v) => config[v] as number));
+      listening.set(
+        name,
+        Object.keys(config)
+          .filter(isPortVariable)
+          .map((v) => config[v] as number),
+      );
       expect(s.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${port}/readyz`);
       for (const published of s.ports ?? []) expect(Number(published.split(':').pop())).toBe(port);
     }
@@ -407,7 +479,11 @@ describe('the compose file', () => {
       for (const [variable, value] of Object.entries(loadedConfig(spec, s.environment ?? {}))) {
         for (const address of addressesIn(variable, value)) {
           if (!compose.services[address.host]?.build) continue;
-          expect({ from: name, variable, listens: listening.get(address.host)?.includes(address.port) }).toEqual({ from: name, variable, listens: true });
+          expect({ from: name, variable, listens: listening.get(address.host)?.includes(address.port) }).toEqual({
+            from: name,
+            variable,
+            listens: true,
+          });
         }
       }
     }
@@ -421,17 +497,31 @@ describe('the README deploy section', () => {
     const end = readme.indexOf('\n## ', start + 1);
     const section = readme.slice(start, end === -1 ? undefined : end);
     const objects = overlayNames().flatMap((overlay) => renderOnce(`overlays/${overlay}`));
-    const kinds: Record<string, string> = { job: 'Job', hpa: 'HorizontalPodAutoscaler', statefulset: 'StatefulSet', svc: 'Service', deployment: 'Deployment' };
+    const kinds: Record<string, string> = {
+      job: 'Job',
+      hpa: 'HorizontalPodAutoscaler',
+      statefulset: 'StatefulSet',
+      svc: 'Service',
+      deployment: 'Deployment',
+    };
     const found = (kind: string, name: string) => objects.some((o) => o.kind === kind && o.metadata.name === name);
     const references = [...section.matchAll(/\b(job|hpa|statefulset|svc|deployment)[ /]([a-z0-9-]+)/g)];
     expect(references.length).toBeGreaterThan(3);
     expect(references.filter(([, kind, name]) => !found(kinds[kind], name)).map(([text]) => text)).toEqual([]);
-    expect([...section.matchAll(/-n ([a-z0-9-]+)/g)].filter(([, ns]) => !found('Namespace', ns)).map(([text]) => text)).toEqual([]);
-    expect([...section.matchAll(/overlays\/([a-z]+)/g)].filter(([, overlay]) => !overlayNames().includes(overlay)).map(([text]) => text)).toEqual([]);
+    expect(
+      [...section.matchAll(/-n ([a-z0-9-]+)/g)].filter(([, ns]) => !found('Namespace', ns)).map(([text]) => text),
+    ).toEqual([]);
+    expect(
+      [...section.matchAll(/overlays\/([a-z]+)/g)]
+        .filter(([, overlay]) => !overlayNames().includes(overlay))
+        .map(([text]) => text),
+    ).toEqual([]);
     // The Secret made by hand in production holds what the dev overlay generates and the test assumes.
     const secretKeys = (text: string) => [...text.matchAll(/--from-literal=([A-Z_]+)=/g)].map(([, key]) => key).sort();
     expect(secretKeys(section)).toEqual(Object.keys(EXTERNAL_SECRET).sort());
-    expect(secretKeys(readFileSync(join(REPO_ROOT, 'infra/k8s/overlays/prod/kustomization.yaml'), 'utf8'))).toEqual(Object.keys(EXTERNAL_SECRET).sort());
+    expect(secretKeys(readFileSync(join(REPO_ROOT, 'infra/k8s/overlays/prod/kustomization.yaml'), 'utf8'))).toEqual(
+      Object.keys(EXTERNAL_SECRET).sort(),
+    );
     const dev = objects.find((o) => o.kind === 'Secret' && o.metadata.name.startsWith('hub-secrets'))!;
     expect(Object.keys(dev.data).sort()).toEqual(Object.keys(EXTERNAL_SECRET).sort());
     const builds = [...section.matchAll(/--target (\S+) -t (?:\S+\/)?([a-z0-9-]+):/g)];

@@ -19,7 +19,12 @@ export const K8S_DIR = join(REPO_ROOT, 'infra/k8s');
 export const DOCKER_DIR = join(REPO_ROOT, 'infra/docker');
 
 // Kubernetes objects are open-ended JSON; the checks read them field by field.
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [field: string]: any };
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: any;
+};
 export type Env = Record<string, string>;
 
 export const isConfigVariable = (name: string): name is VariableName => Object.hasOwn(CONFIG_TABLE, name);
@@ -40,7 +45,9 @@ function packageDir(spec: ProcessSpec): string {
  */
 export function loadedConfig(spec: ProcessSpec, env: Env): Record<string, unknown> {
   const module = require(join(REPO_ROOT, packageDir(spec), 'src', 'env.ts')) as Record<string, unknown>;
-  const loaders = Object.entries(module).filter(([name, value]) => name.startsWith('load') && typeof value === 'function');
+  const loaders = Object.entries(module).filter(
+    ([name, value]) => name.startsWith('load') && typeof value === 'function',
+  );
   if (loaders.length === 0) throw new Error(`${packageDir(spec)}/src/env.ts exports no loader`);
   const saved = process.env;
   process.env = { ...env };
@@ -61,7 +68,9 @@ function sourceFiles(dir: string): string[] {
 
 /** Whether a process runs the git CLI: its package's sources spawn `git`. */
 export function needsGit(spec: ProcessSpec): boolean {
-  return sourceFiles(join(REPO_ROOT, packageDir(spec), 'src')).some((file) => /spawn\(\s*'git'/.test(readFileSync(file, 'utf8')));
+  return sourceFiles(join(REPO_ROOT, packageDir(spec), 'src')).some((file) =>
+    /spawn\(\s*'git'/.test(readFileSync(file, 'utf8')),
+  );
 }
 
 export interface ImageStage {
@@ -157,18 +166,30 @@ export function unknownFieldProblems(objects: K8sObject[]): string[] {
     const kinds = [...new Set(objects.map((o) => `${o.apiVersion}/${o.kind}`))];
     const lines = [
       ...kinds.map((kind, i) => `import type { I${kind.split('/').pop()} as T${i} } from 'kubernetes-models/${kind}';`),
-      ...objects.map((o, i) => `export const o${i}: T${kinds.indexOf(`${o.apiVersion}/${o.kind}`)} = ${JSON.stringify(o)};`),
+      ...objects.map(
+        (o, i) => `export const o${i}: T${kinds.indexOf(`${o.apiVersion}/${o.kind}`)} = ${JSON.stringify(o)};`,
+      ),
     ];
     writeFileSync(join(dir, 'objects.ts'), lines.join('\n'));
-    const compilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: 'es2022', module: 'nodenext', types: [], paths: { 'kubernetes-models/*': [`${models}/*`] } };
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: 'es2022',
+      module: 'nodenext',
+      types: [],
+      paths: { 'kubernetes-models/*': [`${models}/*`] },
+    };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['objects.ts'] }));
     const tsc = join(REPO_ROOT, 'node_modules/.bin/tsc');
     const result = spawnSync(tsc, ['-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
     if (result.status === 0) return [];
-    const problems = [...result.stdout.matchAll(/^objects\.ts\((\d+),\d+\): error TS\d+: (.*)$/gm)].map(([, line, message]) => {
-      const object = objects[Number(line) - 1 - kinds.length];
-      return object ? `${object.kind} ${object.metadata.name}: ${message}` : message;
-    });
+    const problems = [...result.stdout.matchAll(/^objects\.ts\((\d+),\d+\): error TS\d+: (.*)$/gm)].map(
+      ([, line, message]) => {
+        const object = objects[Number(line) - 1 - kinds.length];
+        return object ? `${object.kind} ${object.metadata.name}: ${message}` : message;
+      },
+    );
     return problems.length > 0 ? problems : [`tsc failed: ${result.stdout}${result.stderr}`];
   } finally {
     rmSync(dir, { recursive: true, force: true });

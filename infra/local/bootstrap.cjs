@@ -20,7 +20,10 @@ const pnpm = (...args) => sh('npx', ['-y', PNPM, ...args], { npm_config_update_n
 function install() {
   const lock = join(root, 'pnpm-lock.yaml');
   const stamp = join(root, 'node_modules', '.install-stamp');
-  const want = createHash('sha256').update(readFileSync(lock)).update(readFileSync(join(root, 'package.json'))).digest('hex');
+  const want = createHash('sha256')
+    .update(readFileSync(lock))
+    .update(readFileSync(join(root, 'package.json')))
+    .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
   pnpm('install', '--frozen-lockfile', '--reporter=append-only');
   writeFileSync(stamp, want);
@@ -36,6 +39,7 @@ switch (command) {
     break;
   case 'test':
     pnpm('run', 'typecheck');
+    pnpm('run', '--silent', 'lint');
     sh(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(3)]);
     break;
   case 'bench':

@@ -29,7 +29,8 @@ describe('withBytesSerializers', () => {
       { data: Buffer.from('abc'), info: { oid: 'b'.repeat(40), size: 3, text: false, commitId: '' } },
       { data: Buffer.alloc(2 * 1024 * 1024, 7) },
     ];
-    for (const value of cases) expect(encoded(fast.GetBlob.responseSerialize, value)).toEqual(encoded(blob.responseSerialize, value));
+    for (const value of cases)
+      expect(encoded(fast.GetBlob.responseSerialize, value)).toEqual(encoded(blob.responseSerialize, value));
     const large = blob.responseDeserialize(encoded(fast.GetBlob.responseSerialize, cases[3]));
     expect(large.data?.length).toBe(2 * 1024 * 1024);
   });

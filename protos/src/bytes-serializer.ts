@@ -41,7 +41,10 @@ function onlyBytes(value: unknown): value is { data: Buffer } {
  * frame before it returns to the handler (server-interceptors' serializeMessage), and nothing else
  * runs in between. The git worker's streaming tests would see a chunk overwritten if that changed.
  */
-export function bytesMessageSerializer(fieldNumber: number, fallback: (value: unknown) => Buffer): (value: unknown) => Buffer {
+export function bytesMessageSerializer(
+  fieldNumber: number,
+  fallback: (value: unknown) => Buffer,
+): (value: unknown) => Buffer {
   const tag = (fieldNumber << 3) | 2; // length-delimited
   if (tag >= 0x80) throw new Error(`field ${fieldNumber} needs a tag of more than one byte`);
   return (value) => {
@@ -78,7 +81,13 @@ export function withBytesSerializers<S extends ServiceDefinition>(service: S): S
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(service)) {
     const field = method.responseStream ? bytesDataField((method as { responseType?: unknown }).responseType) : null;
-    wrapped[name] = field === null ? method : { ...method, responseSerialize: bytesMessageSerializer(field, method.responseSerialize as (value: unknown) => Buffer) };
+    wrapped[name] =
+      field === null
+        ? method
+        : {
+            ...method,
+            responseSerialize: bytesMessageSerializer(field, method.responseSerialize as (value: unknown) => Buffer),
+          };
   }
   return wrapped as S;
 }

@@ -1,7 +1,22 @@
-import { credentials, InterceptingCall, type Client, type ClientUnaryCall, type Interceptor, type requestCallback, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  InterceptingCall,
+  type Client,
+  type ClientUnaryCall,
+  type Interceptor,
+  type requestCallback,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal } from '@hub/common';
 import { loadGitProtos } from './load';
-import type { BlobServiceClient, CommitServiceClient, DiffServiceClient, MergeServiceClient, RefServiceClient, RepositoryServiceClient } from './types';
+import type {
+  BlobServiceClient,
+  CommitServiceClient,
+  DiffServiceClient,
+  MergeServiceClient,
+  RefServiceClient,
+  RepositoryServiceClient,
+} from './types';
 
 /** Who calls the git worker: a service name, and the shared secret its calls are signed with. */
 export interface GitCaller {
@@ -61,7 +76,10 @@ export type GitClients = ReturnType<typeof createGitClients>;
 
 /** The unary methods of a generated client, as promise-returning functions of the request. */
 export type UnaryMethods<C> = {
-  [K in keyof C as K extends `${Uppercase<string>}${string}` ? K : never]: C[K] extends (argument: infer Req, callback: requestCallback<infer Res>) => ClientUnaryCall
+  [K in keyof C as K extends `${Uppercase<string>}${string}` ? K : never]: C[K] extends (
+    argument: infer Req,
+    callback: requestCallback<infer Res>,
+  ) => ClientUnaryCall
     ? (request: Req) => Promise<Res>
     : never;
 };
@@ -74,8 +92,11 @@ export function promised<C extends object>(client: C, timeoutMs = 30_000): Unary
   return new Proxy({} as UnaryMethods<C>, {
     get: (_target, name) => (request: unknown) =>
       new Promise((resolve, reject) =>
-        (client as Record<string | symbol, Function>)[name].call(client, request, { deadline: new Date(Date.now() + timeoutMs) }, (error: ServiceError | null, response: unknown) =>
-          error ? reject(error) : resolve(response),
+        (client as Record<string | symbol, (...args: unknown[]) => unknown>)[name].call(
+          client,
+          request,
+          { deadline: new Date(Date.now() + timeoutMs) },
+          (error: ServiceError | null, response: unknown) => (error ? reject(error) : resolve(response)),
         ),
       ),
   });

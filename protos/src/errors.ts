@@ -40,7 +40,8 @@ export function gitErrorFromHttp(header: string | undefined, status: number): Er
 
 const grpcCode = (error: unknown) => (error as { code?: number })?.code;
 /** The worker could not be reached, or did not answer in time. */
-const isWorkerUnavailable = (error: unknown) => grpcCode(error) === status.UNAVAILABLE || grpcCode(error) === status.DEADLINE_EXCEEDED;
+const isWorkerUnavailable = (error: unknown) =>
+  grpcCode(error) === status.UNAVAILABLE || grpcCode(error) === status.DEADLINE_EXCEEDED;
 /** The caller cancelled the call (a client that went away mid-download). */
 export const isCancelled = (error: unknown) => grpcCode(error) === status.CANCELLED;
 
@@ -63,7 +64,10 @@ const NOT_FOUND_NOUNS: Record<string, string> = {
  */
 export function gitDomainError(error: unknown, nouns: NotFoundNouns = {}): Error {
   const failure = gitFailureOf(error);
-  if (!failure) return isWorkerUnavailable(error) ? new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable') : (error as Error);
+  if (!failure)
+    return isWorkerUnavailable(error)
+      ? new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable')
+      : (error as Error);
   switch (failure.kind) {
     case 'INVALID_ARGUMENT':
       return invalid({ [failure.field || 'ref']: ['is invalid'] });

@@ -12,12 +12,34 @@ import type { ProtoGrpcType as RefProto } from './generated/ref';
 import type { ProtoGrpcType as RepositoryProto } from './generated/repository';
 
 const PROTO_DIR = resolve(__dirname, '..');
-const PROTO_FILES = ['shared.proto', 'errors.proto', 'repository.proto', 'ref.proto', 'blob.proto', 'diff.proto', 'merge.proto', 'commit.proto'];
+const PROTO_FILES = [
+  'shared.proto',
+  'errors.proto',
+  'repository.proto',
+  'ref.proto',
+  'blob.proto',
+  'diff.proto',
+  'merge.proto',
+  'commit.proto',
+];
 
 /** The options the TypeScript types were generated with (see package.json's codegen). */
-const LOADER_OPTIONS = { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true, includeDirs: [PROTO_DIR] };
+const LOADER_OPTIONS = {
+  keepCase: false,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_DIR],
+};
 
-export type GitProtos = (RepositoryProto & RefProto & BlobProto & DiffProto & MergeProto & CommitProto & ErrorsProto)['hub']['git']['v1'];
+export type GitProtos = (RepositoryProto &
+  RefProto &
+  BlobProto &
+  DiffProto &
+  MergeProto &
+  CommitProto &
+  ErrorsProto)['hub']['git']['v1'];
 
 /** The git worker's services and messages, loaded from the .proto files at run time. */
 export function loadGitProtos(): GitProtos {

@@ -5,9 +5,20 @@ import { createGitShards } from './shards';
 function fakeClients(name: string): GitClients {
   const service = new Proxy(
     {},
-    { get: (_t, method) => (request: unknown, _options: unknown, callback: (e: null, r: unknown) => void) => callback(null, { shard: name, method, request }) },
+    {
+      get: (_t, method) => (request: unknown, _options: unknown, callback: (e: null, r: unknown) => void) =>
+        callback(null, { shard: name, method, request }),
+    },
   );
-  return { repository: service, ref: service, blob: service, diff: service, merge: service, commit: service, close: () => {} } as unknown as GitClients;
+  return {
+    repository: service,
+    ref: service,
+    blob: service,
+    diff: service,
+    merge: service,
+    commit: service,
+    close: () => {},
+  } as unknown as GitClients;
 }
 
 const SHARDS = {
@@ -19,8 +30,15 @@ const caller = { caller: 'test', secret: 'x'.repeat(32) };
 describe('git shards', () => {
   it('with one shard, sends everything to it without looking anything up', async () => {
     const lookup = jest.fn();
-    const shards = createGitShards({ shards: { default: SHARDS.default }, caller, lookup, connect: (_s, name) => fakeClients(name) });
-    expect(await shards.unary('ref').ListBranches({ repository: { projectId: 7 } })).toMatchObject({ shard: 'default' });
+    const shards = createGitShards({
+      shards: { default: SHARDS.default },
+      caller,
+      lookup,
+      connect: (_s, name) => fakeClients(name),
+    });
+    expect(await shards.unary('ref').ListBranches({ repository: { projectId: 7 } })).toMatchObject({
+      shard: 'default',
+    });
     expect(await shards.storageOf(8)).toBe('default');
     expect(lookup).not.toHaveBeenCalled();
   });
@@ -29,8 +47,16 @@ describe('git shards', () => {
     const lookup = jest.fn(async (projectId: number) => (projectId % 2 ? 'second' : 'default'));
     const shards = createGitShards({ shards: SHARDS, caller, lookup, connect: (_s, name) => fakeClients(name) });
     const ref = shards.unary('ref');
-    const answers = await Promise.all([1, 1, 2, 1, 2].map((projectId) => ref.ListBranches({ repository: { projectId } })));
-    expect(answers.map((a) => (a as unknown as { shard: string }).shard)).toEqual(['second', 'second', 'default', 'second', 'default']);
+    const answers = await Promise.all(
+      [1, 1, 2, 1, 2].map((projectId) => ref.ListBranches({ repository: { projectId } })),
+    );
+    expect(answers.map((a) => (a as unknown as { shard: string }).shard)).toEqual([
+      'second',
+      'second',
+      'default',
+      'second',
+      'default',
+    ]);
     await ref.ListTags({ repository: { projectId: 1 } });
     expect(lookup.mock.calls.map(([id]) => id).sort()).toEqual([1, 2]);
   });
@@ -46,7 +72,11 @@ describe('git shards', () => {
   });
 
   it('knows a shard without asking only when there is one shard or the project was remembered', async () => {
-    const one = createGitShards({ shards: { default: SHARDS.default }, caller, connect: (_s, name) => fakeClients(name) });
+    const one = createGitShards({
+      shards: { default: SHARDS.default },
+      caller,
+      connect: (_s, name) => fakeClients(name),
+    });
     expect(one.knownStorage(9)).toBe('default');
     const lookup = jest.fn(async () => 'second');
     const two = createGitShards({ shards: SHARDS, caller, lookup, connect: (_s, name) => fakeClients(name) });
@@ -64,18 +94,40 @@ describe('git shards', () => {
     const listed = { second: SHARDS.second, default: SHARDS.default };
     const shards = createGitShards({ shards: listed, caller, lookup, connect: (_s, name) => fakeClients(name) });
     expect(await shards.storageOf(6)).toBe('default');
-    expect(await shards.unary('ref').ListBranches({ repository: { projectId: 6 } })).toMatchObject({ shard: 'default' });
+    expect(await shards.unary('ref').ListBranches({ repository: { projectId: 6 } })).toMatchObject({
+      shard: 'default',
+    });
     // Without a shard named default, the first listed.
-    const unnamed = createGitShards({ shards: { second: SHARDS.second, third: SHARDS.default }, caller, lookup, connect: (_s, name) => fakeClients(name) });
+    const unnamed = createGitShards({
+      shards: { second: SHARDS.second, third: SHARDS.default },
+      caller,
+      lookup,
+      connect: (_s, name) => fakeClients(name),
+    });
     expect(await unnamed.storageOf(6)).toBe('second');
   });
 
   it('gives a source repository on another shard its git HTTP URL, and one on the same shard none', async () => {
-    const shards = createGitShards({ shards: SHARDS, caller, lookup: async (id) => (id === 1 ? 'default' : 'second'), connect: (_s, name) => fakeClients(name) });
+    const shards = createGitShards({
+      shards: SHARDS,
+      caller,
+      lookup: async (id) => (id === 1 ? 'default' : 'second'),
+      connect: (_s, name) => fakeClients(name),
+    });
     const repository = shards.unary('repository');
-    const across = (await repository.ForkRepository({ repository: { projectId: 2 }, source: { projectId: 1 } })) as unknown as { shard: string; request: unknown };
-    expect(across).toMatchObject({ shard: 'second', request: { repository: { projectId: 2 }, source: { projectId: 1, remoteUrl: 'http://a:2' } } });
-    const beside = (await shards.unary('merge').CheckMergeability({ repository: { projectId: 2 }, source: 'topic', sourceRepository: { projectId: 3 } })) as unknown as {
+    const across = (await repository.ForkRepository({
+      repository: { projectId: 2 },
+      source: { projectId: 1 },
+    })) as unknown as { shard: string; request: unknown };
+    expect(across).toMatchObject({
+      shard: 'second',
+      request: { repository: { projectId: 2 }, source: { projectId: 1, remoteUrl: 'http://a:2' } },
+    });
+    const beside = (await shards.unary('merge').CheckMergeability({
+      repository: { projectId: 2 },
+      source: 'topic',
+      sourceRepository: { projectId: 3 },
+    })) as unknown as {
       request: { sourceRepository: object };
     };
     expect(beside.request.sourceRepository).toEqual({ projectId: 3 });

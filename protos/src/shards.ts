@@ -86,7 +86,11 @@ export function createGitShards(options: {
   };
 
   const promisedOn = new Map<string, Map<string, unknown>>();
-  const methodsOf = <K extends ServiceName>(storage: string, service: K, timeoutMs?: number): UnaryMethods<GitClients[K]> => {
+  const methodsOf = <K extends ServiceName>(
+    storage: string,
+    service: K,
+    timeoutMs?: number,
+  ): UnaryMethods<GitClients[K]> => {
     const key = `${service}:${timeoutMs ?? ''}`;
     let byService = promisedOn.get(storage);
     if (!byService) promisedOn.set(storage, (byService = new Map()));
@@ -98,7 +102,8 @@ export function createGitShards(options: {
   /** The request with `remote_url` on each source repository held by another shard than `storage`. */
   const withRemotes = async (request: Record<string, unknown>, storage: string) => {
     const sources = Object.entries(request).filter(
-      ([field, value]) => field !== 'repository' && typeof (value as { projectId?: unknown } | null)?.projectId === 'number',
+      ([field, value]) =>
+        field !== 'repository' && typeof (value as { projectId?: unknown } | null)?.projectId === 'number',
     );
     if (sources.length === 0) return request;
     const routed = { ...request };
@@ -123,7 +128,10 @@ export function createGitShards(options: {
         get: (_target, method) => async (request: Record<string, unknown>) => {
           const projectId = (request.repository as { projectId?: number } | undefined)?.projectId;
           const storage = typeof projectId === 'number' ? await storageOf(projectId) : fallback;
-          const methods = methodsOf(storage, service, timeoutMs) as Record<string | symbol, (request: unknown) => Promise<unknown>>;
+          const methods = methodsOf(storage, service, timeoutMs) as Record<
+            string | symbol,
+            (request: unknown) => Promise<unknown>
+          >;
           return methods[method](await withRemotes(request, storage));
         },
       });
@@ -134,4 +142,8 @@ export function createGitShards(options: {
 
 /** One shard, `default`, over clients already made (the subgraph tests' fakes). */
 export const gitShardsOver = (clients: GitClients): GitShards =>
-  createGitShards({ shards: { default: { grpcAddress: 'in-process:0', httpUrl: 'http://in-process' } }, caller: { caller: 'test', secret: '' }, connect: () => clients });
+  createGitShards({
+    shards: { default: { grpcAddress: 'in-process:0', httpUrl: 'http://in-process' } },
+    caller: { caller: 'test', secret: '' },
+    connect: () => clients,
+  });

@@ -1,7 +1,17 @@
-import { CLIENT_BODY_LIMIT, CREDENTIALS_REFUSED, createObservedApp, recordError, type Logger } from '@hub/common';
+import {
+  CLIENT_BODY_LIMIT,
+  CREDENTIALS_REFUSED,
+  createObservedApp,
+  recordError,
+  trustProxySetting,
+  type Logger,
+  type NetworkList,
+} from '@hub/common';
+import { failureBudgetWait } from '@hub/gateway';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { GatewayClient } from './gateway-client';
 import { encodeBranchNames } from './branch-paths';
+import { signInOf } from './rate-limits';
 import { routeHandler } from './route';
 import { apiRoutes, oauthTokenRoute } from './routes';
 import { V3Error } from './v3-errors';
@@ -15,12 +25,20 @@ const stripJsonSuffix: RequestHandler = (req, _res, next) => {
 
 /** Every error becomes a JSON body: v3's `{"message": ...}`, or a route's own shape. */
 function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
+  return (error, req, res, _next) => {
     if (error instanceof V3Error) {
+      if (error.extensions[CREDENTIALS_REFUSED] === true) res.locals[CREDENTIALS_REFUSED] = true;
+      // Past the address's (or login's) failure budget, refused credentials are answered 429: the
+      // guess is stopped, while a valid credential from the same address has passed (rate-limits.ts).
+      const wait = failureBudgetWait(res);
+      if (error.status === 401 && wait > 0 && (res.locals[CREDENTIALS_REFUSED] === true || signInOf(req))) {
+        res.setHeader('Retry-After', String(wait));
+        res.status(429).json({ message: '429 Too Many Requests' });
+        return;
+      }
       // A 502/503 names the hop that failed; its span holds the cause.
       if (error.status >= 500) recordError(error);
       if (typeof error.extensions.retryAfter === 'string') res.setHeader('Retry-After', error.extensions.retryAfter);
-      if (error.extensions[CREDENTIALS_REFUSED] === true) res.locals[CREDENTIALS_REFUSED] = true;
       res.status(error.status).json(error.body);
       return;
     }
@@ -49,9 +67,15 @@ export function createFacadeApp(deps: {
   gitHttp: Router;
   downloads: Router;
   rateLimits: { api: RequestHandler; git: RequestHandler };
+  /** Whose X-Forwarded-For is believed for the client address (TRUSTED_PROXIES). */
+  trustedProxies: NetworkList;
 }): Express {
-  const { app } = createObservedApp({ service: 'rest-facade', readiness: { gateway: deps.gateway.ready }, logger: deps.logger });
-  app.set('trust proxy', false);
+  const { app } = createObservedApp({
+    service: 'rest-facade',
+    readiness: { gateway: deps.gateway.ready },
+    logger: deps.logger,
+  });
+  app.set('trust proxy', trustProxySetting(deps.trustedProxies));
   // Query strings are read as Rack read them for GitLab, and as forms are read below: `a[]=x`
   // is the array it spells (refused where one value is expected), not a parameter named `a[]`.
   app.set('query parser', 'extended');

@@ -9,10 +9,18 @@ const rewrite = (method: string, url: string) => {
 
 describe('encodeBranchNames', () => {
   it('encodes the slashes inside a branch name, leaving the route suffix on PUT', () => {
-    expect(rewrite('GET', '/projects/7/repository/branches/feature/x')).toBe('/projects/7/repository/branches/feature%2Fx');
-    expect(rewrite('PUT', '/projects/7/repository/branches/feature/x/protect')).toBe('/projects/7/repository/branches/feature%2Fx/protect');
-    expect(rewrite('PUT', '/projects/a%2Fb/repository/branches/f/x/unprotect?private_token=t')).toBe('/projects/a%2Fb/repository/branches/f%2Fx/unprotect?private_token=t');
-    expect(rewrite('DELETE', '/projects/7/repository/branches/release/protect')).toBe('/projects/7/repository/branches/release%2Fprotect');
+    expect(rewrite('GET', '/projects/7/repository/branches/feature/x')).toBe(
+      '/projects/7/repository/branches/feature%2Fx',
+    );
+    expect(rewrite('PUT', '/projects/7/repository/branches/feature/x/protect')).toBe(
+      '/projects/7/repository/branches/feature%2Fx/protect',
+    );
+    expect(rewrite('PUT', '/projects/a%2Fb/repository/branches/f/x/unprotect?private_token=t')).toBe(
+      '/projects/a%2Fb/repository/branches/f%2Fx/unprotect?private_token=t',
+    );
+    expect(rewrite('DELETE', '/projects/7/repository/branches/release/protect')).toBe(
+      '/projects/7/repository/branches/release%2Fprotect',
+    );
   });
 
   it('leaves other paths and plain names alone', () => {

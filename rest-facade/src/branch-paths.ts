@@ -14,7 +14,8 @@ export const encodeBranchNames: RequestHandler = (req, _res, next) => {
   if (match) {
     const [, prefix, name, action] = match;
     const [branch, suffix] = req.method === 'PUT' ? [name, action ?? ''] : [name + (action ?? ''), ''];
-    if (branch.includes('/')) req.url = `${prefix}${branch.split('/').join('%2F')}${suffix}${query === undefined ? '' : `?${query}`}`;
+    if (branch.includes('/'))
+      req.url = `${prefix}${branch.split('/').join('%2F')}${suffix}${query === undefined ? '' : `?${query}`}`;
   }
   next();
 };

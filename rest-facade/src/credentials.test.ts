@@ -20,7 +20,12 @@ describe('credentialHeaders', () => {
   });
 
   it('answers a sudo name no user can have with the spec 404, without asking anyone', () => {
-    expect(() => credentialHeaders(request({ 'private-token': 'abc' }, { sudo: 'z'.repeat(256) }))).toThrow('404 Not Found: No user id or username for');
-    expect(credentialHeaders(request({ 'private-token': 'abc', sudo: 'someone' }))).toEqual({ 'private-token': 'abc', sudo: 'someone' });
+    expect(() => credentialHeaders(request({ 'private-token': 'abc' }, { sudo: 'z'.repeat(256) }))).toThrow(
+      '404 Not Found: No user id or username for',
+    );
+    expect(credentialHeaders(request({ 'private-token': 'abc', sudo: 'someone' }))).toEqual({
+      'private-token': 'abc',
+      sudo: 'someone',
+    });
   });
 });

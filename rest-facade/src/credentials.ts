@@ -28,7 +28,8 @@ export function credentialHeaders(req: Request): Record<string, string> {
   const token = (value: string) => (PRINTABLE.test(value) ? value : INVALID_TOKEN);
   if (privateToken) headers['private-token'] = token(privateToken);
   if (accessToken) headers.authorization = `Bearer ${token(accessToken)}`;
-  else if (authorization && /^Bearer\s+\S+$/i.test(authorization)) headers.authorization = `Bearer ${token(authorization.replace(/^Bearer\s+/i, ''))}`;
+  else if (authorization && /^Bearer\s+\S+$/i.test(authorization))
+    headers.authorization = `Bearer ${token(authorization.replace(/^Bearer\s+/i, ''))}`;
   if (sudo) {
     // No user can have such a name (usernames are short ASCII): the spec's 404 for an unknown sudo target.
     if (!PRINTABLE.test(sudo)) throw v3Error(404, `404 Not Found: No user id or username for: ${sudo}`);
@@ -37,4 +38,5 @@ export function credentialHeaders(req: Request): Record<string, string> {
   return headers;
 }
 
-export const presentsCredentials = (headers: Record<string, string>) => Boolean(headers['private-token'] || headers.authorization);
+export const presentsCredentials = (headers: Record<string, string>) =>
+  Boolean(headers['private-token'] || headers.authorization);

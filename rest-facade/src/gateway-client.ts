@@ -4,7 +4,10 @@ import { LIMITED_HEADER, signLimited } from '@hub/common';
 import { Pool } from 'undici';
 import { fromGraphQLError, v3Error, type GraphQLErrorShape } from './v3-errors';
 
-export type GatewayCall = <TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables) => Promise<TData>;
+export type GatewayCall = <TData, TVariables>(
+  document: TypedDocumentNode<TData, TVariables>,
+  variables: TVariables,
+) => Promise<TData>;
 
 /** How the facade runs its GraphQL documents: over HTTP to the gateway, or in its own process. */
 export interface GatewayClient {
@@ -50,7 +53,8 @@ export function createRemoteGatewayClient(url: string, secret: string): GatewayC
         payload = (await response.body.json()) as typeof payload;
         // A refusal's wait travels as a header; the facade answers it as v3's 429 with Retry-After.
         const retryAfter = response.headers['retry-after'];
-        if (typeof retryAfter === 'string') for (const error of payload.errors ?? []) error.extensions = { ...error.extensions, retryAfter };
+        if (typeof retryAfter === 'string')
+          for (const error of payload.errors ?? []) error.extensions = { ...error.extensions, retryAfter };
       } catch {
         throw v3Error(502, '502 Bad Gateway');
       }

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
-import { GIT_ACCESS_HEADER, signClaims, type GitAccessClaims, type Logger } from '@hub/common';
+import { clientAddress, GIT_ACCESS_HEADER, signClaims, type GitAccessClaims, type Logger } from '@hub/common';
+import { failureBudgetWait } from '@hub/gateway';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
 import type { GatewayClient } from './gateway-client';
@@ -19,7 +20,8 @@ const text = (res: Response, status: number, body: string, headers: Record<strin
   res.status(status).set(headers).type('text/plain').send(body);
 };
 /** git asks for credentials when it sees this. */
-const askForCredentials = (res: Response) => text(res, 401, 'HTTP Basic: Access denied\n', { 'WWW-Authenticate': 'Basic realm="GitLab"' });
+const askForCredentials = (res: Response) =>
+  text(res, 401, 'HTTP Basic: Access denied\n', { 'WWW-Authenticate': 'Basic realm="GitLab"' });
 
 /**
  * git clone, fetch and push over HTTP. The facade authenticates (HTTP basic: username with a
@@ -27,7 +29,12 @@ const askForCredentials = (res: Response) => text(res, 401, 'HTTP Basic: Access 
  * git worker of the project's shard (the same answer names it) with signed claims of what the
  * pusher may do; the worker runs git and enforces them.
  */
-export function createGitHttpProxy(deps: { gateway: GatewayClient; workers: WorkerPools; secret: string; logger: Logger }): Router {
+export function createGitHttpProxy(deps: {
+  gateway: GatewayClient;
+  workers: WorkerPools;
+  secret: string;
+  logger: Logger;
+}): Router {
   const router = express.Router();
 
   router.use(async (req: Request, res: Response, next) => {
@@ -35,18 +42,27 @@ export function createGitHttpProxy(deps: { gateway: GatewayClient; workers: Work
     if (!match) return next();
     const [, namespace, name, endpoint] = match;
     const service = endpoint === 'info/refs' ? String(req.query.service ?? '') : endpoint;
-    if (service !== 'git-upload-pack' && service !== 'git-receive-pack') return text(res, 403, 'Only the smart protocol is served\n');
+    if (service !== 'git-upload-pack' && service !== 'git-receive-pack')
+      return text(res, 403, 'Only the smart protocol is served\n');
     const pushing = service === 'git-receive-pack';
     const authorization = req.header('authorization');
-    const credentials: Record<string, string> = authorization && /^Basic\s+\S+$/i.test(authorization) ? { authorization } : {};
+    const credentials: Record<string, string> =
+      authorization && /^Basic\s+\S+$/i.test(authorization) ? { authorization } : {};
     const anonymous = !credentials.authorization;
 
     try {
       let project;
       try {
-        ({ project } = await deps.gateway.forRequest(credentials, req.socket.remoteAddress ?? 'unknown')(GitAccessDocument, { fullPath: `${namespace}/${name}` }));
+        ({ project } = await deps.gateway.forRequest(credentials, clientAddress(req))(GitAccessDocument, {
+          fullPath: `${namespace}/${name}`,
+        }));
       } catch (error) {
-        if (error instanceof V3Error && error.status === 401) return askForCredentials(res);
+        if (error instanceof V3Error && error.status === 401) {
+          // Past the failure budget a refused login is stopped, not asked again (rate-limits.ts).
+          const wait = failureBudgetWait(res);
+          if (wait > 0 && !anonymous) return text(res, 429, 'Too Many Requests\n', { 'Retry-After': String(wait) });
+          return askForCredentials(res);
+        }
         throw error;
       }
       const access = project?.gitAccess;
@@ -89,7 +105,12 @@ export function createGitHttpProxy(deps: { gateway: GatewayClient; workers: Work
       }
       await pipeline(upstream.body, res);
     } catch (error) {
-      if (error instanceof V3Error) return text(res, error.status, `${typeof error.body.message === 'string' ? error.body.message : error.status}\n`);
+      if (error instanceof V3Error)
+        return text(
+          res,
+          error.status,
+          `${typeof error.body.message === 'string' ? error.body.message : error.status}\n`,
+        );
       deps.logger.error({ err: error, path: req.path }, 'git proxy failed');
       if (!res.headersSent) text(res, 502, 'Bad Gateway\n');
       else res.destroy();

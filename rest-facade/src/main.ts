@@ -1,10 +1,17 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
-import { answerClientErrorsAsJson, closeServer, createLogger, exitOnStartupFailure, listen, onShutdown } from '@hub/common';
-import { createAbuseLimits, loadGatewayRuntimeConfig, startGatewayRuntime } from '@hub/gateway';
+import {
+  answerClientErrorsAsJson,
+  closeServer,
+  createLogger,
+  exitOnStartupFailure,
+  listen,
+  onShutdown,
+} from '@hub/common';
+import { createAbuseLimits, startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
 import { createEmbeddedGatewayClient } from './embedded-gateway-client';
-import { loadFacadeConfig } from './env';
+import { loadEmbeddedGatewayConfig, loadFacadeConfig } from './env';
 import { createRemoteGatewayClient } from './gateway-client';
 import { createGitHttpProxy } from './git-http';
 import { facadeRateLimits, gitRateLimits } from './rate-limits';
@@ -15,23 +22,42 @@ import { createWorkerPools } from './worker-http';
 async function main() {
   const config = loadFacadeConfig();
   const logger = createLogger('rest-facade', config.LOG_LEVEL);
-  const gateway =
-    config.GATEWAY_MODE === 'embedded'
-      ? createEmbeddedGatewayClient(await startGatewayRuntime(loadGatewayRuntimeConfig(), logger))
-      : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
+  const embedded = loadEmbeddedGatewayConfig();
+  const gateway = embedded
+    ? createEmbeddedGatewayClient(await startGatewayRuntime(embedded, logger))
+    : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
   // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
-  const git = createGitShards({ shards: config.GIT_WORKER_SHARDS, caller: { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET } });
+  const git = createGitShards({
+    shards: config.GIT_WORKER_SHARDS,
+    caller: { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET },
+  });
   const workers = createWorkerPools(git);
   const gitHttp = createGitHttpProxy({ gateway, workers, secret: config.PRINCIPAL_SECRET, logger });
   const downloads = createDownloadRoutes({ gateway, git, workers, secret: config.PRINCIPAL_SECRET, logger });
   const limits = createAbuseLimits('facade', config, logger);
-  const app = createFacadeApp({ gateway, logger, gitHttp, downloads, rateLimits: { api: facadeRateLimits(limits), git: gitRateLimits(limits) } });
+  const app = createFacadeApp({
+    gateway,
+    logger,
+    gitHttp,
+    downloads,
+    rateLimits: { api: facadeRateLimits(limits), git: gitRateLimits(limits) },
+    trustedProxies: config.TRUSTED_PROXIES,
+  });
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
   server.requestTimeout = 0;
   answerClientErrorsAsJson(server, (status, reason) => ({ message: `${status} ${reason}` }));
-  logger.info({ port: config.PORT, gateway: config.GATEWAY_MODE === 'embedded' ? 'embedded' : config.GATEWAY_URL }, 'rest facade listening');
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(server), () => gateway.close(), async () => git.close(), () => workers.close().then(() => {}), () => limits.close()]);
+  logger.info(
+    { port: config.PORT, gateway: config.GATEWAY_MODE === 'embedded' ? 'embedded' : config.GATEWAY_URL },
+    'rest facade listening',
+  );
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => closeServer(server),
+    () => gateway.close(),
+    async () => git.close(),
+    () => workers.close().then(() => {}),
+    () => limits.close(),
+  ]);
 }
 
 main().catch(exitOnStartupFailure(createLogger('rest-facade')));

@@ -17,7 +17,13 @@ export function clientBaseUrl(req: Request): string {
  * (`params`, normalised by Params) rather than the raw query: never credentials, unknown
  * parameters or repeated raw text, so a hostile query cannot blow the header up.
  */
-export function writePaginationHeaders(req: Request, res: Response, window: PageWindow, total: number, params: Array<[string, string]>): void {
+export function writePaginationHeaders(
+  req: Request,
+  res: Response,
+  window: PageWindow,
+  total: number,
+  params: Array<[string, string]>,
+): void {
   const totalPages = Math.max(1, Math.ceil(total / window.perPage));
   const [path] = req.originalUrl.split('?', 1);
   const base = `${clientBaseUrl(req)}${path}`;

@@ -17,10 +17,17 @@ describe('Params', () => {
   });
 
   it.each([
-    ['true', true], ['1', true], ['on', true], [true, true],
-    ['false', false], ['0', false], ['no', false], [false, false],
+    ['true', true],
+    ['1', true],
+    ['on', true],
+    [true, true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+    [false, false],
     // GitLab 7.14's parse_boolean read anything but true, 1, t, true and on as false.
-    ['yes', false], ['y', false],
+    ['yes', false],
+    ['y', false],
   ])('reads %p as the boolean %p', (raw, expected) => {
     expect(new Params({}, { flag: raw }, {}).bool('flag')).toBe(expected);
   });
@@ -28,9 +35,18 @@ describe('Params', () => {
   it('reads integers from strings and JSON numbers, and refuses the rest with a per-field 400', () => {
     expect(new Params({ n: '40' }, {}, {}).int('n')).toBe(40);
     expect(new Params({}, { n: 40 }, {}).int('n')).toBe(40);
-    expect(statusOf(() => new Params({ n: '4.5' }, {}, {}).int('n'))).toEqual([400, { message: { n: ['is invalid'] } }]);
-    expect(statusOf(() => new Params({ n: '99999999999' }, {}, {}).int('n'))).toEqual([400, { message: { n: ['is invalid'] } }]);
-    expect(statusOf(() => new Params({}, { flag: 'maybe' }, {}).bool('flag'))).toEqual([400, { message: { flag: ['is invalid'] } }]);
+    expect(statusOf(() => new Params({ n: '4.5' }, {}, {}).int('n'))).toEqual([
+      400,
+      { message: { n: ['is invalid'] } },
+    ]);
+    expect(statusOf(() => new Params({ n: '99999999999' }, {}, {}).int('n'))).toEqual([
+      400,
+      { message: { n: ['is invalid'] } },
+    ]);
+    expect(statusOf(() => new Params({}, { flag: 'maybe' }, {}).bool('flag'))).toEqual([
+      400,
+      { message: { flag: ['is invalid'] } },
+    ]);
   });
 
   it('treats empty values as absent', () => {
@@ -46,39 +62,64 @@ describe('Params', () => {
     ['an empty array', []],
     ['an object', { a: 'b' }],
   ])('refuses %s where one value is expected with a per-field 400', (_name, value) => {
-    for (const read of [(p: Params) => p.string('v'), (p: Params) => p.int('v'), (p: Params) => p.bool('v'), (p: Params) => p.has('v')]) {
+    for (const read of [
+      (p: Params) => p.string('v'),
+      (p: Params) => p.int('v'),
+      (p: Params) => p.bool('v'),
+      (p: Params) => p.has('v'),
+    ]) {
       expect(statusOf(() => read(new Params({ v: value }, {}, {})))).toEqual([400, { message: { v: ['is invalid'] } }]);
       expect(statusOf(() => read(new Params({}, { v: value }, {})))).toEqual([400, { message: { v: ['is invalid'] } }]);
     }
   });
 
   it('gives the Link headers only what the route read, normalised, never path parameters', () => {
-    const p = new Params({ archived: 'on', search: 'ab c', junk: 'x'.repeat(5000), page: '2', per_page: '5', n: ' 7' }, {}, { id: '3' });
+    const p = new Params(
+      { archived: 'on', search: 'ab c', junk: 'x'.repeat(5000), page: '2', per_page: '5', n: ' 7' },
+      {},
+      { id: '3' },
+    );
     p.string('id');
     p.bool('archived');
     p.string('search');
     p.int('n');
     p.window();
     p.string('absent');
-    expect(p.linkParams()).toEqual([['archived', 'true'], ['search', 'ab c'], ['n', '7']]);
+    expect(p.linkParams()).toEqual([
+      ['archived', 'true'],
+      ['search', 'ab c'],
+      ['n', '7'],
+    ]);
   });
 
   it('refuses a read value too long to repeat in the Link headers', () => {
     const p = new Params({ search: 'a'.repeat(MAX_LINKED_VALUE + 1) }, {}, {});
     p.string('search');
-    expect(statusOf(() => p.linkParams())).toEqual([400, { message: { search: [`is too long (maximum is ${MAX_LINKED_VALUE} characters)`] } }]);
+    expect(statusOf(() => p.linkParams())).toEqual([
+      400,
+      { message: { search: [`is too long (maximum is ${MAX_LINKED_VALUE} characters)`] } },
+    ]);
   });
 
   it('names the first missing required attribute', () => {
     const p = new Params({ email: 'e' }, {}, {});
-    expect(statusOf(() => p.require('email', 'password', 'name'))).toEqual([400, { message: '400 (Bad request) "password" not given' }]);
+    expect(statusOf(() => p.require('email', 'password', 'name'))).toEqual([
+      400,
+      { message: '400 (Bad request) "password" not given' },
+    ]);
   });
 
-  it.each([' ', '   ', '\t\n', '\u00a0'])('counts a value of only whitespace (%j) as missing, as Rails present? did', (blank) => {
-    const p = new Params({ email: 'e' }, { title: blank }, {});
-    expect(statusOf(() => p.require('email', 'title'))).toEqual([400, { message: '400 (Bad request) "title" not given' }]);
-    expect(statusOf(() => new Params({}, { title: ' x ' }, {}).require('title'))).toBe('no error');
-  });
+  it.each([' ', '   ', '\t\n', '\u00a0'])(
+    'counts a value of only whitespace (%j) as missing, as Rails present? did',
+    (blank) => {
+      const p = new Params({ email: 'e' }, { title: blank }, {});
+      expect(statusOf(() => p.require('email', 'title'))).toEqual([
+        400,
+        { message: '400 (Bad request) "title" not given' },
+      ]);
+      expect(statusOf(() => new Params({}, { title: ' x ' }, {}).require('title'))).toBe('no error');
+    },
+  );
 
   it('answers 404 for path ids that cannot name a record', () => {
     for (const id of ['abc', '0', '-1', '2147483648', '1e3']) {

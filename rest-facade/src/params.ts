@@ -56,7 +56,8 @@ export class Params {
   linkParams(): Array<[string, string]> {
     const entries = [...this.known].filter(([name]) => name !== 'page' && name !== 'per_page');
     for (const [name, value] of entries) {
-      if (value.length > MAX_LINKED_VALUE) throw v3Error(400, { [name]: [`is too long (maximum is ${MAX_LINKED_VALUE} characters)`] });
+      if (value.length > MAX_LINKED_VALUE)
+        throw v3Error(400, { [name]: [`is too long (maximum is ${MAX_LINKED_VALUE} characters)`] });
     }
     return entries;
   }
@@ -82,7 +83,12 @@ export class Params {
   int(name: string): number | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
-    const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+    const n =
+      typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^-?\d+$/.test(value.trim())
+          ? Number(value)
+          : NaN;
     if (!Number.isInteger(n) || Math.abs(n) > MAX_INT32) throw invalid(name);
     return this.remember(name, n);
   }
@@ -111,7 +117,8 @@ export class Params {
   /** A value from a closed set (default `fallback`); any other value is a 400 naming the parameter. */
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const value = this.string(name) ?? fallback;
-    if (!(allowed as readonly string[]).includes(value)) throw v3Error(400, { [name]: ['does not have a valid value'] });
+    if (!(allowed as readonly string[]).includes(value))
+      throw v3Error(400, { [name]: ['does not have a valid value'] });
     return value as T;
   }
 
@@ -123,7 +130,8 @@ export class Params {
     const value = this.values[name];
     if (value === undefined || value === null) return undefined;
     const items = Array.isArray(value) ? value : value === '' ? [] : [value];
-    if (items.some((item) => (typeof item !== 'string' && typeof item !== 'number') || String(item).includes('\u0000'))) throw invalid(name);
+    if (items.some((item) => (typeof item !== 'string' && typeof item !== 'number') || String(item).includes('\u0000')))
+      throw invalid(name);
     return items.map(String);
   }
 
@@ -146,7 +154,8 @@ export class Params {
   require(...names: string[]): void {
     for (const name of names) {
       const value = this.has(name) ? this.values[name] : undefined;
-      if (value === undefined || (typeof value === 'string' && /^\s*$/.test(value))) throw v3Error(400, `400 (Bad request) "${name}" not given`);
+      if (value === undefined || (typeof value === 'string' && /^\s*$/.test(value)))
+        throw v3Error(400, `400 (Bad request) "${name}" not given`);
     }
   }
 }

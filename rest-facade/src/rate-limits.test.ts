@@ -7,7 +7,9 @@ type Identify = Parameters<AbuseLimits['middleware']>[0]['identify'];
 /** The facade's identify, taken from the middleware it hands to the limits. */
 function identifyOf(): Identify {
   let identify: Identify | undefined;
-  const limits = { middleware: (door: { identify: Identify }) => ((identify = door.identify), () => {}) } as unknown as AbuseLimits;
+  const limits = {
+    middleware: (door: { identify: Identify }) => ((identify = door.identify), () => {}),
+  } as unknown as AbuseLimits;
   facadeRateLimits(limits);
   return identify!;
 }
@@ -28,7 +30,9 @@ describe('facadeRateLimits sign-in detection', () => {
   });
 
   it.each([['/oauth/token'], ['/oauth/token/'], ['/OAuth/Token']])('counts POST %s as a sign-in', (path) => {
-    expect(identify(request('POST', '', path, { grant_type: 'password', username: 'Root' }))).toEqual({ signIn: { login: 'root' } });
+    expect(identify(request('POST', '', path, { grant_type: 'password', username: 'Root' }))).toEqual({
+      signIn: { login: 'root' },
+    });
   });
 
   it('does not count other paths or methods as sign-ins', () => {

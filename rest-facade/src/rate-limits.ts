@@ -1,5 +1,5 @@
 import { CREDENTIALS_REFUSED } from '@hub/common';
-import { credentialKey, type AbuseLimits } from '@hub/gateway';
+import { credentialKey, failureBudgetWait, type AbuseLimits } from '@hub/gateway';
 import type { Request, RequestHandler } from 'express';
 import { credentialHeaders } from './credentials';
 
@@ -10,13 +10,16 @@ const SIGN_INS: Record<string, (params: Record<string, unknown>) => unknown> = {
   '/oauth/token': (params) => params.username,
 };
 
-function signInOf(req: Request): { login: string } | undefined {
+export function signInOf(req: Request): { login: string } | undefined {
   // Express matches routes case-insensitively and with an optional trailing slash, so the path
   // is compared in that form: /api/v3/SESSION/ signs in as /api/v3/session does.
   const path = (req.baseUrl + req.path).toLowerCase().replace(/\/+$/, '');
   const loginOf = req.method === 'POST' ? SIGN_INS[path] : undefined;
   if (!loginOf) return undefined;
-  const login = loginOf({ ...(req.query as Record<string, unknown>), ...(typeof req.body === 'object' ? req.body : {}) });
+  const login = loginOf({
+    ...(req.query as Record<string, unknown>),
+    ...(typeof req.body === 'object' ? req.body : {}),
+  });
   return { login: typeof login === 'string' ? login.trim().toLowerCase() : '' };
 }
 
@@ -25,7 +28,10 @@ function basicLogin(req: Request): string | undefined {
   const encoded = req.header('authorization')?.match(/^Basic\s+(\S+)$/i)?.[1];
   if (!encoded) return undefined;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded.slice(0, Math.max(decoded.indexOf(':'), 0)).trim().toLowerCase();
+  return decoded
+    .slice(0, Math.max(decoded.indexOf(':'), 0))
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -42,8 +48,11 @@ export function gitRateLimits(limits: AbuseLimits): RequestHandler {
     refuse: (res) => {
       res.status(429).type('text/plain').send('Too Many Requests\n');
     },
+    // Past the budget, refused credentials are answered 429 (git-http.ts): still a failure.
+    failed: (res) => res.statusCode === 401 || (res.statusCode === 429 && failureBudgetWait(res) > 0),
   });
-  return (req, res, next) => (/\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(req.path) ? limit(req, res, next) : next());
+  return (req, res, next) =>
+    /\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(req.path) ? limit(req, res, next) : next();
 }
 
 /**
@@ -56,12 +65,15 @@ export function facadeRateLimits(limits: AbuseLimits): RequestHandler {
     identify: (req) => {
       const signIn = signInOf(req);
       if (signIn) return { signIn };
-      let headers: Record<string, string> = {};
+      let headers: Record<string, string>;
       try {
         headers = credentialHeaders(req);
       } catch {
         // An impossible sudo value: the route answers it; the token still counts.
-        headers = { 'private-token': req.header('private-token') ?? '', authorization: req.header('authorization') ?? '' };
+        headers = {
+          'private-token': req.header('private-token') ?? '',
+          authorization: req.header('authorization') ?? '',
+        };
       }
       return { credential: credentialKey(headers['private-token'], headers.authorization) };
     },
@@ -69,6 +81,8 @@ export function facadeRateLimits(limits: AbuseLimits): RequestHandler {
       res.status(429).json({ message: '429 Too Many Requests' });
     },
     // The error handler marks the 401s that refused the token itself (app.ts).
-    refusedCredentials: (res) => res.statusCode === 401 && res.locals[CREDENTIALS_REFUSED] === true,
+    refusedCredentials: (res) => res.locals[CREDENTIALS_REFUSED] === true,
+    // Past the budget, a wrong password is answered 429 (app.ts): still a failure.
+    failed: (res) => res.statusCode === 401 || (res.statusCode === 429 && failureBudgetWait(res) > 0),
   });
 }

@@ -1,4 +1,4 @@
-import type { PageWindow } from '@hub/common';
+import { clientAddress, type PageWindow } from '@hub/common';
 import type { NextFunction, Request, Response } from 'express';
 import { credentialHeaders, presentsCredentials } from './credentials';
 import type { GatewayCall, GatewayClient } from './gateway-client';
@@ -33,7 +33,7 @@ export function routeHandler(route: Route, gateway: GatewayClient) {
       const headers = credentialHeaders(req);
       if (route.auth !== false && !presentsCredentials(headers)) throw UNAUTHORIZED();
       const params = new Params(req.query, req.body, req.params as Record<string, string>);
-      const result = await route.handle(params, gateway.forRequest(headers, req.socket.remoteAddress ?? 'unknown'));
+      const result = await route.handle(params, gateway.forRequest(headers, clientAddress(req)));
       if (result.page) writePaginationHeaders(req, res, result.page.window, result.page.total, params.linkParams());
       res.status(result.status ?? (route.method === 'post' ? 201 : 200));
       if (result.contentType) res.type(result.contentType).send(result.body);

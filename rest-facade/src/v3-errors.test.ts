@@ -19,7 +19,10 @@ describe('the GraphQL error → v3 table', () => {
   });
 
   it('turns VALIDATION into a per-field message object', () => {
-    const error = fromGraphQLError({ message: 'Validation failed', extensions: { code: 'VALIDATION', fields: { name: ["can't be blank"] } } });
+    const error = fromGraphQLError({
+      message: 'Validation failed',
+      extensions: { code: 'VALIDATION', fields: { name: ["can't be blank"] } },
+    });
     expect([error.status, error.body]).toEqual([400, { message: { name: ["can't be blank"] } }]);
   });
 });

@@ -9,7 +9,15 @@ import { Pool } from 'undici';
  */
 export function createWorkerPools(shards: Pick<GitShards, 'names' | 'httpUrl'>) {
   const pools = new Map(
-    shards.names.map((name) => [name, new Pool(shards.httpUrl(name), { connections: 64, keepAliveTimeout: 30_000, bodyTimeout: 0, headersTimeout: 60_000 })]),
+    shards.names.map((name) => [
+      name,
+      new Pool(shards.httpUrl(name), {
+        connections: 64,
+        keepAliveTimeout: 30_000,
+        bodyTimeout: 0,
+        headersTimeout: 60_000,
+      }),
+    ]),
   );
   return {
     /** The pool of a shard; a shard GIT_WORKER_SHARDS does not name is a configuration error. */
@@ -35,5 +43,8 @@ export type WorkerPools = ReturnType<typeof createWorkerPools>;
 export const WORKER_REFUSED = 403;
 
 export function logWorkerRefusal(logger: Logger, context: { storage: string; path: string }): void {
-  logger.error(context, "the git worker refused the facade's signed claims: PRINCIPAL_SECRET differs between them, or their clocks are more than 5 minutes apart");
+  logger.error(
+    context,
+    "the git worker refused the facade's signed claims: PRINCIPAL_SECRET differs between them, or their clocks are more than 5 minutes apart",
+  );
 }

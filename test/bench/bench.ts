@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CONFIG_TABLE } from '@hub/common';
 import { readPidFile, REPO_ROOT, startStack, type Stack } from '@hub/local';
 import { closeProbes } from './measure';
-import { commandLine, parseOptions, SCENARIOS } from './options';
+import { commandLine, parseOptions, type SCENARIOS } from './options';
 import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
 import { Runner } from './runner';
 import { ProcessSampler, type ProcessRoot } from './sampler';
@@ -25,7 +25,9 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 /** Every process of the stack (Postgres and Redis as well) and any anchor server started since. */
 function processRoots(stack: Stack, dir: string, extra: ProcessRoot[]): () => ProcessRoot[] {
   return () => {
-    const roots: ProcessRoot[] = stack.processes.filter((p) => p.child.pid && p.child.exitCode === null).map((p) => ({ name: p.name, pid: p.child.pid! }));
+    const roots: ProcessRoot[] = stack.processes
+      .filter((p) => p.child.pid && p.child.exitCode === null)
+      .map((p) => ({ name: p.name, pid: p.child.pid! }));
     const postgres = readPidFile(join(dir, 'postgres', 'data', 'postmaster.pid'));
     const redis = readPidFile(join(dir, 'redis', 'redis.pid'));
     if (postgres) roots.push({ name: 'postgres', pid: postgres });
@@ -36,7 +38,14 @@ function processRoots(stack: Stack, dir: string, extra: ProcessRoot[]): () => Pr
 }
 
 /** Resident memory of the services (Node processes with their children) once start-up has settled. */
-async function idleMemory(stack: Stack, sampler: ProcessSampler, report: Report, settleSeconds: number, label: string, order: number | null) {
+async function idleMemory(
+  stack: Stack,
+  sampler: ProcessSampler,
+  report: Report,
+  settleSeconds: number,
+  label: string,
+  order: number | null,
+) {
   await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
   const now = sampler.now();
   const services = new Set(stack.processes.map((p) => p.name));
@@ -100,6 +109,10 @@ async function main() {
   };
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   const report = new Report();
+  // The topology measured is the one infra/k8s and compose deploy (manifests.test.ts holds them to it).
+  report.note(
+    `topology: GATEWAY_MODE=${stack.env.GATEWAY_MODE} (the facade runs the gateway in-process, as the Kubernetes manifests and compose run it)`,
+  );
   let failed = false;
   try {
     const sampler = new ProcessSampler(processRoots(stack, dir, extra));
@@ -117,10 +130,16 @@ async function main() {
       sample: (name, pid) => extra.push({ name, pid }),
       log,
     };
-    log(`${options.connections} connections, ${options.rounds} round(s) of ${options.duration} s per target (medians), after a 2 s warm-up each; one-at-a-time for ${options.serialSeconds} s per round`);
+    log(
+      `${options.connections} connections, ${options.rounds} round(s) of ${options.duration} s per target (medians), after a 2 s warm-up each; one-at-a-time for ${options.serialSeconds} s per round`,
+    );
     const scenarios: Array<[(typeof SCENARIOS)[number], () => Promise<void>]> = [
       ['projects', () => benchProjects(ctx)],
-      ['repository', () => benchRepository(ctx, { commits: options.commits, headMiB: options.headMiB, historyMiB: options.historyMiB })],
+      [
+        'repository',
+        () =>
+          benchRepository(ctx, { commits: options.commits, headMiB: options.headMiB, historyMiB: options.historyMiB }),
+      ],
       ['large-archive', () => benchLargeArchive(ctx, { mib: options.archiveMiB })],
       ['webhooks', () => benchHooks(ctx)],
     ];
@@ -151,7 +170,9 @@ async function main() {
     loadEnd: loadAverage(),
   };
   report.write(join(REPO_ROOT, 'bench'), info);
-  log(`\n${report.table()}\n\n${report.processTable()}\n\nwrote bench/RESULTS.md and bench/results.json (${Math.round(info.durationSeconds)} s)`);
+  log(
+    `\n${report.table()}\n\n${report.processTable()}\n\nwrote bench/RESULTS.md and bench/results.json (${Math.round(info.durationSeconds)} s)`,
+  );
   if (failed) process.exitCode = 1;
 }
 

@@ -36,7 +36,12 @@ export interface Load {
 
 /** One autocannon round at fixed concurrency. */
 export async function loadRound(load: Load, options: { duration: number; connections: number }) {
-  const result = await autocannon({ ...load, duration: options.duration, connections: options.connections, timeout: 60 });
+  const result = await autocannon({
+    ...load,
+    duration: options.duration,
+    connections: options.connections,
+    timeout: 60,
+  });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -68,7 +73,14 @@ export const warmUp = (load: Load, connections: number) => loadRound(load, { dur
  * the server goes on working on them, and a slow route's next round would queue behind them.
  */
 export async function settle(load: Load): Promise<void> {
-  const response = await request(load.url, { method: load.method ?? 'GET', headers: load.headers, body: load.body, dispatcher: keepAlive, headersTimeout: 120_000, bodyTimeout: 120_000 });
+  const response = await request(load.url, {
+    method: load.method ?? 'GET',
+    headers: load.headers,
+    body: load.body,
+    dispatcher: keepAlive,
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
   await response.body.dump({ limit: Number.MAX_SAFE_INTEGER });
 }
 
@@ -99,7 +111,9 @@ export const commandProbe =
       child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve({ bytes }) : reject(new Error(`${command} ${args.join(' ')}: exit ${code}: ${stderr}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve({ bytes }) : reject(new Error(`${command} ${args.join(' ')}: exit ${code}: ${stderr}`)),
+      );
     });
 
 /** Several probes one after the other, timed as one (e.g. `git diff` then `git log`). */

@@ -6,7 +6,9 @@ import { Kind, parse, print, type DefinitionNode } from 'graphql';
 /** One of the facade's own operations with the fragments it uses, so gateway and facade run the same query. */
 export function facadeOperation(file: string, name: string): string {
   const document = parse(readFileSync(resolve(REPO_ROOT, 'rest-facade/src/operations', file), 'utf8'));
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
   const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === name);
   if (!operation) throw new Error(`no operation ${name} in ${file}`);
   const wanted: DefinitionNode[] = [operation];

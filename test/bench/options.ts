@@ -30,7 +30,8 @@ function scenariosOf(argv: string[]): string[] {
   if (i < 0) return [];
   const names = (argv[i + 1] ?? '').split(',').filter(Boolean);
   const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
-  if (!names.length || unknown.length) throw new Error(`--only wants some of ${SCENARIOS.join(', ')}, got ${argv[i + 1]}`);
+  if (!names.length || unknown.length)
+    throw new Error(`--only wants some of ${SCENARIOS.join(', ')}, got ${argv[i + 1]}`);
   return names;
 }
 

@@ -17,11 +17,15 @@ export interface Row {
 
 export type Verdict = 'met' | 'not met' | '—' | 'not available';
 
-export const fmtRate = (rps: number) => (Number.isFinite(rps) ? `${Math.round(rps).toLocaleString('en-US')} req/s` : 'n/a');
-export const fmtMs = (ms: number) => (!Number.isFinite(ms) ? 'n/a' : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(ms >= 10 ? 1 : 2)} ms`);
-export const fmtMBps = (bytesPerSecond: number) => (Number.isFinite(bytesPerSecond) ? `${(bytesPerSecond / 1e6).toFixed(1)} MB/s` : 'n/a');
+export const fmtRate = (rps: number) =>
+  Number.isFinite(rps) ? `${Math.round(rps).toLocaleString('en-US')} req/s` : 'n/a';
+export const fmtMs = (ms: number) =>
+  !Number.isFinite(ms) ? 'n/a' : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(ms >= 10 ? 1 : 2)} ms`;
+export const fmtMBps = (bytesPerSecond: number) =>
+  Number.isFinite(bytesPerSecond) ? `${(bytesPerSecond / 1e6).toFixed(1)} MB/s` : 'n/a';
 /** Two decimals, or two significant digits below 0.1 (a ratio against the memory server can be 0.003×). */
-export const fmtRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' : `${ratio >= 0.1 || ratio === 0 ? ratio.toFixed(2) : ratio.toPrecision(2)}×`);
+export const fmtRatio = (ratio: number) =>
+  !Number.isFinite(ratio) ? 'n/a' : `${ratio >= 0.1 || ratio === 0 ? ratio.toFixed(2) : ratio.toPrecision(2)}×`;
 export const fmtBytes = (bytes: number) => {
   if (!Number.isFinite(bytes)) return 'n/a';
   const mib = bytes / (1024 * 1024);
@@ -48,7 +52,12 @@ export interface RunInfo {
 export const loadAverage = () => Number(loadavg()[0].toFixed(1));
 
 export function machineInfo(): Pick<RunInfo, 'node' | 'cores' | 'cpuModel' | 'memory'> {
-  return { node: process.version, cores: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memory: fmtBytes(totalmem()) };
+  return {
+    node: process.version,
+    cores: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memory: fmtBytes(totalmem()),
+  };
 }
 
 export class Report {
@@ -73,7 +82,10 @@ export class Report {
 
   table(): string {
     const rows = [...this.rows].sort((a, b) => a.order - b.order);
-    return markdownTable(['path', 'measured', 'anchor in the same run', 'ratio', "issue's target", 'verdict'], rows.map((r) => [r.path, r.figure, r.anchor, r.ratio, r.goal, r.verdict]));
+    return markdownTable(
+      ['path', 'measured', 'anchor in the same run', 'ratio', "issue's target", 'verdict'],
+      rows.map((r) => [r.path, r.figure, r.anchor, r.ratio, r.goal, r.verdict]),
+    );
   }
 
   processTable(): string {
@@ -84,21 +96,43 @@ export class Report {
         .sort((a, b) => b[1].cpuSeconds - a[1].cpuSeconds)
         .map(([name, f]) => `${name} ${f.cpuSeconds.toFixed(1)}`)
         .join(', ');
-      return [label, worst ? `${worst[0]} +${fmtBytes(worst[1].growth)}` : '—', peakOf(byProcess, 'git-worker'), peakOf(byProcess, 'repository'), cpu || '—'];
+      return [
+        label,
+        worst ? `${worst[0]} +${fmtBytes(worst[1].growth)}` : '—',
+        peakOf(byProcess, 'git-worker'),
+        peakOf(byProcess, 'repository'),
+        cpu || '—',
+      ];
     });
-    return markdownTable(['target', 'largest RSS growth (process with children)', 'git-worker peak (+children)', 'repository peak', 'CPU seconds by process (≥ 0.1)'], rows);
+    return markdownTable(
+      [
+        'target',
+        'largest RSS growth (process with children)',
+        'git-worker peak (+children)',
+        'repository peak',
+        'CPU seconds by process (≥ 0.1)',
+      ],
+      rows,
+    );
   }
 
   write(dir: string, info: RunInfo): void {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'results.json'), JSON.stringify({ info, rows: this.rows, notes: this.notes, figures: this.raw, processes: this.processes }, null, 2) + '\n');
+    writeFileSync(
+      join(dir, 'results.json'),
+      JSON.stringify(
+        { info, rows: this.rows, notes: this.notes, figures: this.raw, processes: this.processes },
+        null,
+        2,
+      ) + '\n',
+    );
     const md = [
       '# Benchmark results (issue 14)',
       '',
       `One run of \`${info.command}\` on ${info.date}${info.quick ? ' — a **--quick** run (shorter rounds, one round each, no 100,000-project step)' : ''}.`,
       `Machine: ${info.cores} cores (${info.cpuModel}), ${info.memory} RAM, Node ${info.node}; the whole stack, the load generator and the anchors on it. The run took ${Math.round(info.durationSeconds / 60)} min; the 1-minute load average was ${info.loadStart} at the start and ${info.loadEnd} at the end (the machine is shared with other work).`,
-      'Ratios are within this run (targets and anchors alternate round by round); absolute figures move with the machine\'s other load.',
-      'Ratios read as the issue\'s table: time ratios are ours ÷ anchor (lower is better), throughput ratios are ours ÷ anchor (higher is better).',
+      "Ratios are within this run (targets and anchors alternate round by round); absolute figures move with the machine's other load.",
+      "Ratios read as the issue's table: time ratios are ours ÷ anchor (lower is better), throughput ratios are ours ÷ anchor (higher is better).",
       '',
       this.table(),
       '',
@@ -108,7 +142,7 @@ export class Report {
       this.processTable(),
       '',
       ...(this.notes.length ? ['## Notes', '', ...this.notes.map((n) => `- ${n}`), ''] : []),
-      'Raw figures (every round\'s medians, per-process peaks and CPU) are in `bench/results.json`.',
+      "Raw figures (every round's medians, per-process peaks and CPU) are in `bench/results.json`.",
       '',
     ].join('\n');
     writeFileSync(join(dir, 'RESULTS.md'), md);

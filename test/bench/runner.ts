@@ -1,5 +1,16 @@
 import type { BenchOptions } from './options';
-import { loadRound, serialRound, settle, summariseLoad, summariseSerial, warmUp, type Load, type LoadFigures, type Probe, type SerialFigures } from './measure';
+import {
+  loadRound,
+  serialRound,
+  settle,
+  summariseLoad,
+  summariseSerial,
+  warmUp,
+  type Load,
+  type LoadFigures,
+  type Probe,
+  type SerialFigures,
+} from './measure';
 import type { Report } from './report';
 import type { ProcessSampler } from './sampler';
 
@@ -20,7 +31,9 @@ export class Runner {
   }
 
   /** Fixed concurrency (options.connections unless given), medians over the rounds. */
-  async load(entries: Array<{ name: string; load: Load; connections?: number; minDuration?: number }>): Promise<Record<string, LoadFigures>> {
+  async load(
+    entries: Array<{ name: string; load: Load; connections?: number; minDuration?: number }>,
+  ): Promise<Record<string, LoadFigures>> {
     const rounds: Record<string, Awaited<ReturnType<typeof loadRound>>[]> = {};
     for (const e of entries) {
       process.stdout.write(`  warming ${e.name}\n`);
@@ -31,10 +44,14 @@ export class Runner {
     for (let r = 0; r < this.options.rounds; r++) {
       for (const e of entries) {
         const duration = Math.max(this.options.duration, e.minDuration ?? 0);
-        const result = await this.sampler.during(e.name, () => loadRound(e.load, { duration, connections: e.connections ?? this.options.connections }));
+        const result = await this.sampler.during(e.name, () =>
+          loadRound(e.load, { duration, connections: e.connections ?? this.options.connections }),
+        );
         await settle(e.load);
         rounds[e.name].push(result);
-        process.stdout.write(`  ${e.name} round ${r + 1}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.completed} answered, errors ${result.errors}\n`);
+        process.stdout.write(
+          `  ${e.name} round ${r + 1}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.completed} answered, errors ${result.errors}\n`,
+        );
       }
     }
     const figures: Record<string, LoadFigures> = {};
@@ -55,7 +72,9 @@ export class Runner {
     }
     for (let r = 0; r < this.options.rounds; r++) {
       for (const e of entries) {
-        const result = await this.sampler.during(e.name, () => serialRound(e.probe, { seconds: this.options.serialSeconds }));
+        const result = await this.sampler.during(e.name, () =>
+          serialRound(e.probe, { seconds: this.options.serialSeconds }),
+        );
         rounds[e.name].push(result);
       }
     }
@@ -63,7 +82,9 @@ export class Runner {
     for (const e of entries) {
       figures[e.name] = summariseSerial(rounds[e.name]);
       const f = figures[e.name];
-      process.stdout.write(`  ${e.name}: p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms over ${f.samples} (${f.errors} errors)\n`);
+      process.stdout.write(
+        `  ${e.name}: p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms over ${f.samples} (${f.errors} errors)\n`,
+      );
       this.report.record(e.name, f);
       this.keepProcesses(e.name);
     }

@@ -15,7 +15,8 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
  */
 
 /** A process of the stack killed with SIGKILL, a server restarted, or the git worker killed mid-push. */
-export type Fault = { kind: 'kill'; process: string } | { kind: 'postgres' } | { kind: 'redis' } | { kind: 'push-kill'; afterMs: number };
+export type Fault =
+  { kind: 'kill'; process: string } | { kind: 'postgres' } | { kind: 'redis' } | { kind: 'push-kill'; afterMs: number };
 
 export interface ChaosOptions {
   faults: Fault[];
@@ -43,7 +44,14 @@ export interface ChaosFigures {
   eventsLost: number;
   /** Deliveries of one event more than once (at-least-once delivery allows it; counted, not failed). */
   eventsDuplicated: number;
-  pushKills: Array<{ afterMs: number; pushExit: number; outcome: 'complete' | 'absent' | 'other'; fsckClean: boolean; fsck: string[]; retryOk: boolean }>;
+  pushKills: Array<{
+    afterMs: number;
+    pushExit: number;
+    outcome: 'complete' | 'absent' | 'other';
+    fsckClean: boolean;
+    fsck: string[];
+    retryOk: boolean;
+  }>;
   recoveries: Array<{ fault: string; ms: number | null }>;
   /**
    * Processes that died without being killed (a crash the fault caused, as the launcher saw it:
@@ -97,8 +105,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   for (const name of Object.keys(CONFIG_TABLE)) delete env[name];
   let stack: Stack | null = null;
   const figures: ChaosFigures = {
-    faultsInjected: 0, requests: 0, failedOutside: 0, failedAsExpected: 0, failedBadly: 0, failedSlowly: 0, refusedWhileFacadeDown: 0,
-    eventsExpected: 0, eventsLost: 0, eventsDuplicated: 0, pushKills: [], recoveries: [], crashed: [], okLatency: { p50: 0, p95: 0 }, samples: [],
+    faultsInjected: 0,
+    requests: 0,
+    failedOutside: 0,
+    failedAsExpected: 0,
+    failedBadly: 0,
+    failedSlowly: 0,
+    refusedWhileFacadeDown: 0,
+    eventsExpected: 0,
+    eventsLost: 0,
+    eventsDuplicated: 0,
+    pushKills: [],
+    recoveries: [],
+    crashed: [],
+    okLatency: { p50: 0, p95: 0 },
+    samples: [],
   };
   const scratch: string[] = [];
   let faultNow = 'start-up';
@@ -158,14 +179,23 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const users = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
         const name = `chaos${i}${randomBytes(3).toString('hex')}`;
-        return must('POST', '/users', { email: `${name}@example.com`, password: `password-${name}`, username: name, name }) as Promise<{ id: number }>;
+        return must('POST', '/users', {
+          email: `${name}@example.com`,
+          password: `password-${name}`,
+          username: name,
+          name,
+        }) as Promise<{ id: number }>;
       }),
     );
     const projects: Array<{ id: number; path: string; issue: number; mr: number; wc: string; head: string }> = [];
     for (let i = 0; i < 3; i++) {
       const project = await must('POST', '/projects', { name: `chaos-${i}-${randomBytes(3).toString('hex')}` });
       await must('POST', `/projects/${project.id}/hooks`, {
-        url: receiver.url(`p${project.id}`), push_events: true, issues_events: true, note_events: true, merge_requests_events: true,
+        url: receiver.url(`p${project.id}`),
+        push_events: true,
+        issues_events: true,
+        note_events: true,
+        merge_requests_events: true,
       });
       const wc = mkdtempSync(join(tmpdir(), 'hub-chaos-wc-'));
       scratch.push(wc);
@@ -182,8 +212,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       await gitOk(wc, 'push', '-q', remote, 'feature');
       await git(wc, 'checkout', '-q', 'master');
       const issue = await must('POST', `/projects/${project.id}/issues`, { title: 'seed' });
-      const mr = await must('POST', `/projects/${project.id}/merge_requests`, { source_branch: 'feature', target_branch: 'master', title: 'seed' });
-      projects.push({ id: project.id, path: project.path_with_namespace, issue: issue.id, mr: mr.id, wc, head: (await git(wc, 'rev-parse', 'HEAD')).stdout.trim() });
+      const mr = await must('POST', `/projects/${project.id}/merge_requests`, {
+        source_branch: 'feature',
+        target_branch: 'master',
+        title: 'seed',
+      });
+      projects.push({
+        id: project.id,
+        path: project.path_with_namespace,
+        issue: issue.id,
+        mr: mr.id,
+        wc,
+        head: (await git(wc, 'rev-parse', 'HEAD')).stdout.trim(),
+      });
     }
 
     // What the writes must lead to: a hook delivery per issue, note and push; a feed entry per member added.
@@ -198,17 +239,42 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       { name: 'GET /user', needs: ['identity', 'postgres', 'rest-facade'], run: () => call('GET', '/user') },
       { name: 'GET /projects', needs: READS, run: () => call('GET', '/projects') },
       { name: 'GET /projects/:id', needs: READS, run: () => call('GET', `/projects/${pick(projects).id}`) },
-      { name: 'GET /projects/:id/events', needs: READS, run: () => call('GET', `/projects/${pick(projects).id}/events`) },
-      { name: 'GET /projects/:id/repository/branches', needs: [...READS, 'repository', 'git-worker'], run: () => call('GET', `/projects/${pick(projects).id}/repository/branches`) },
-      { name: 'GET /projects/:id/repository/tree', needs: [...READS, 'repository', 'git-worker'], run: () => call('GET', `/projects/${pick(projects).id}/repository/tree`) },
-      { name: 'GET /projects/:id/merge_requests', needs: [...READS, 'mergerequests', 'notes'], run: () => call('GET', `/projects/${pick(projects).id}/merge_requests`) },
-      { name: 'GET /projects/:id/issues', needs: [...READS, 'notes'], run: () => call('GET', `/projects/${pick(projects).id}/issues`) },
-      { name: 'GET /projects/:id/hooks', needs: [...READS, 'hooks'], run: () => call('GET', `/projects/${pick(projects).id}/hooks`) },
+      {
+        name: 'GET /projects/:id/events',
+        needs: READS,
+        run: () => call('GET', `/projects/${pick(projects).id}/events`),
+      },
+      {
+        name: 'GET /projects/:id/repository/branches',
+        needs: [...READS, 'repository', 'git-worker'],
+        run: () => call('GET', `/projects/${pick(projects).id}/repository/branches`),
+      },
+      {
+        name: 'GET /projects/:id/repository/tree',
+        needs: [...READS, 'repository', 'git-worker'],
+        run: () => call('GET', `/projects/${pick(projects).id}/repository/tree`),
+      },
+      {
+        name: 'GET /projects/:id/merge_requests',
+        needs: [...READS, 'mergerequests', 'notes'],
+        run: () => call('GET', `/projects/${pick(projects).id}/merge_requests`),
+      },
+      {
+        name: 'GET /projects/:id/issues',
+        needs: [...READS, 'notes'],
+        run: () => call('GET', `/projects/${pick(projects).id}/issues`),
+      },
+      {
+        name: 'GET /projects/:id/hooks',
+        needs: [...READS, 'hooks'],
+        run: () => call('GET', `/projects/${pick(projects).id}/hooks`),
+      },
       {
         name: 'GraphQL viewer (gateway)',
         needs: ['gateway', 'identity', 'postgres'],
         graphql: true,
-        run: () => call('POST', '/graphql', { query: '{ viewer { username } }' }, `http://127.0.0.1:${s.env.GATEWAY_PORT}`),
+        run: () =>
+          call('POST', '/graphql', { query: '{ viewer { username } }' }, `http://127.0.0.1:${s.env.GATEWAY_PORT}`),
       },
       {
         name: 'POST /projects/:id/issues',
@@ -216,7 +282,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         run: async () => {
           const p = pick(projects);
           const answer = await call('POST', `/projects/${p.id}/issues`, { title: `load ${counter}` });
-          if (answer.status === 201) expectedHooks.push({ path: `p${p.id}`, kind: 'issue', key: (answer.body as { id: number }).id, during: during() });
+          if (answer.status === 201)
+            expectedHooks.push({
+              path: `p${p.id}`,
+              kind: 'issue',
+              key: (answer.body as { id: number }).id,
+              during: during(),
+            });
           return answer;
         },
       },
@@ -226,7 +298,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         run: async () => {
           const p = pick(projects);
           const answer = await call('POST', `/projects/${p.id}/issues/${p.issue}/notes`, { body: `note ${counter}` });
-          if (answer.status === 201) expectedHooks.push({ path: `p${p.id}`, kind: 'note', key: (answer.body as { id: number }).id, during: during() });
+          if (answer.status === 201)
+            expectedHooks.push({
+              path: `p${p.id}`,
+              kind: 'note',
+              key: (answer.body as { id: number }).id,
+              during: during(),
+            });
           return answer;
         },
       },
@@ -235,8 +313,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         needs: [...READS, 'notes', 'mergerequests'],
         run: async () => {
           const p = pick(projects);
-          const answer = await call('POST', `/projects/${p.id}/merge_requests/${p.mr}/notes`, { body: `mr note ${counter}` });
-          if (answer.status === 201) expectedHooks.push({ path: `p${p.id}`, kind: 'note', key: (answer.body as { id: number }).id, during: during() });
+          const answer = await call('POST', `/projects/${p.id}/merge_requests/${p.mr}/notes`, {
+            body: `mr note ${counter}`,
+          });
+          if (answer.status === 201)
+            expectedHooks.push({
+              path: `p${p.id}`,
+              kind: 'note',
+              key: (answer.body as { id: number }).id,
+              during: during(),
+            });
           return answer;
         },
       },
@@ -264,7 +350,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
           if (project === null) return call('GET', `/projects/${pick(projects).id}/members`);
           const user = users[memberSlots++ % users.length];
           const answer = await call('POST', `/projects/${project}/members`, { user_id: user.id, access_level: 30 });
-          if (answer.status === 201) expectedFeed.push({ project, action: 'joined', author: user.id, during: during() });
+          if (answer.status === 201)
+            expectedFeed.push({ project, action: 'joined', author: user.id, during: during() });
           return answer;
         },
       },
@@ -278,15 +365,24 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       const last = windows[windows.length - 1];
       return !last ? 'before any fault' : last.to === null ? `during ${last.fault}` : `after ${last.fault}`;
     };
-    const record = (op: { name: string; needs: string[]; graphql?: boolean; git?: boolean }, started: number, ended: number, answer: Answer | Error) => {
+    const record = (
+      op: { name: string; needs: string[]; graphql?: boolean; git?: boolean },
+      started: number,
+      ended: number,
+      answer: Answer | Error,
+    ) => {
       figures.requests++;
-      const graphqlErrors = !(answer instanceof Error) && op.graphql && Array.isArray((answer.body as { errors?: unknown })?.errors);
+      const graphqlErrors =
+        !(answer instanceof Error) && op.graphql && Array.isArray((answer.body as { errors?: unknown })?.errors);
       const failed = answer instanceof Error || answer.status >= 400 || graphqlErrors;
       if (!failed) {
         okDurations.push(ended - started);
         return;
       }
-      const what = answer instanceof Error ? `${answer.name}: ${answer.message}` : `${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`;
+      const what =
+        answer instanceof Error
+          ? `${answer.name}: ${answer.message}`
+          : `${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`;
       const window = windows.find((w) => started <= (w.to ?? Infinity) && ended >= w.from);
       if (!window || !op.needs.includes(window.down)) {
         figures.failedOutside++;
@@ -309,7 +405,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       const json = !(answer instanceof Error) && /^application\/(graphql-response\+)?json/.test(answer.type ?? '');
       const message = graphqlErrors
         ? typeof (answer.body as { errors: Array<{ message?: unknown }> }).errors[0]?.message === 'string'
-        : !(answer instanceof Error) && (answer.status === 502 || answer.status === 503) && typeof (answer.body as { message?: unknown })?.message === 'string';
+        : !(answer instanceof Error) &&
+          (answer.status === 502 || answer.status === 503) &&
+          typeof (answer.body as { message?: unknown })?.message === 'string';
       if (json && message && ended - started <= 1000) figures.failedAsExpected++;
       else if (json && message) {
         figures.failedSlowly++;
@@ -345,7 +443,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         const push = await git(p.wc, 'push', '-q', remoteUrl(s, p.path), 'master');
         // A push that failed is carried by the next one (its commit stays on the local master).
         if (push.code === 0) expectedHooks.push({ path: `p${p.id}`, kind: 'push', key: sha, during: during() });
-        record({ name: 'git push', needs: pushNeeds, git: true }, started, Date.now(), push.code === 0 ? { status: 200, body: null, type: null } : new Error(push.stderr.trim().split('\n').pop()));
+        record(
+          { name: 'git push', needs: pushNeeds, git: true },
+          started,
+          Date.now(),
+          push.code === 0 ? { status: 200, body: null, type: null } : new Error(push.stderr.trim().split('\n').pop()),
+        );
         await sleep(500);
       }
     };
@@ -362,7 +465,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       while (killed && Date.now() < deadline) {
         const pid = pidOf(killed.name);
         const url = s.urls[killed.name];
-        if (pid && pid !== killed.pid && (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false))) break;
+        if (
+          pid &&
+          pid !== killed.pid &&
+          (await fetch(`${url}/readyz`).then(
+            (r) => r.status === 200,
+            () => false,
+          ))
+        )
+          break;
         await sleep(100);
       }
       while (Date.now() < deadline) {
@@ -383,10 +494,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
 
     await sleep(options.calmMs);
     for (const fault of options.faults) {
-      const label = fault.kind === 'kill' ? `SIGKILL ${fault.process}` : fault.kind === 'push-kill' ? `SIGKILL git-worker ${fault.afterMs} ms into a push` : `restart ${fault.kind}`;
+      const label =
+        fault.kind === 'kill'
+          ? `SIGKILL ${fault.process}`
+          : fault.kind === 'push-kill'
+            ? `SIGKILL git-worker ${fault.afterMs} ms into a push`
+            : `restart ${fault.kind}`;
       log(`fault: ${label}`);
       faultNow = label;
-      const window: Window = { fault: label, down: fault.kind === 'kill' ? fault.process : fault.kind === 'push-kill' ? 'git-worker' : fault.kind, from: Date.now(), to: null };
+      const window: Window = {
+        fault: label,
+        down: fault.kind === 'kill' ? fault.process : fault.kind === 'push-kill' ? 'git-worker' : fault.kind,
+        from: Date.now(),
+        to: null,
+      };
       windows.push(window);
       figures.faultsInjected++;
       let killed: { name: string; pid: number } | null = null;
@@ -420,7 +541,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     // Every event a successful write promised must arrive, however long the faults held it up.
     log(`waiting for ${expectedHooks.length} hook deliveries and ${expectedFeed.length} feed entries`);
     figures.eventsExpected = expectedHooks.length + expectedFeed.length;
-    const missing = await waitForEvents(receiver, expectedHooks, expectedFeed, (project) => must('GET', `/projects/${project}/events?per_page=100`), 120_000);
+    const missing = await waitForEvents(
+      receiver,
+      expectedHooks,
+      expectedFeed,
+      (project) => must('GET', `/projects/${project}/events?per_page=100`),
+      120_000,
+    );
     figures.eventsLost = missing.lost.length;
     figures.eventsDuplicated = missing.duplicated;
     for (const line of missing.lost.slice(0, 10)) sample('event lost', line);
@@ -472,8 +599,17 @@ async function pushKill(stack: Stack, dir: string, afterMs: number, kill: () => 
     const retry = await git(wc, 'push', '-q', remote, 'master');
     const after = await fsckProblems(repo);
     const problems = [...fsck, ...after];
-    log(`  push exit ${result.code}; on the server: ${outcome}; git fsck ${problems.length ? `NOT clean: ${problems.join('; ').slice(0, 300)}` : 'clean'}; a second push ${retry.code === 0 ? 'went through' : `failed: ${retry.stderr.trim()}`}`);
-    return { afterMs, pushExit: result.code, outcome, fsckClean: problems.length === 0, fsck: problems, retryOk: retry.code === 0 } as const;
+    log(
+      `  push exit ${result.code}; on the server: ${outcome}; git fsck ${problems.length ? `NOT clean: ${problems.join('; ').slice(0, 300)}` : 'clean'}; a second push ${retry.code === 0 ? 'went through' : `failed: ${retry.stderr.trim()}`}`,
+    );
+    return {
+      afterMs,
+      pushExit: result.code,
+      outcome,
+      fsckClean: problems.length === 0,
+      fsck: problems,
+      retryOk: retry.code === 0,
+    } as const;
   } finally {
     rmSync(wc, { recursive: true, force: true });
   }
@@ -487,18 +623,22 @@ async function waitForEvents(
   timeoutMs: number,
 ) {
   const deadline = Date.now() + timeoutMs;
-  const keyOf = (body: any): string | number | undefined => (body?.object_kind === 'push' ? body.after : body?.object_attributes?.id);
+  const keyOf = (body: any): string | number | undefined =>
+    body?.object_kind === 'push' ? body.after : body?.object_attributes?.id;
   for (;;) {
     const delivered = new Map<string, number>();
     for (const r of receiver.all()) {
       const key = `${r.path.slice(1)} ${r.body?.object_kind} ${keyOf(r.body)}`;
       delivered.set(key, (delivered.get(key) ?? 0) + 1);
     }
-    const lost = hooks.filter((h) => !delivered.has(`${h.path} ${h.kind} ${h.key}`)).map((h) => `${h.kind} ${h.key} to ${h.path}, written ${h.during}`);
+    const lost = hooks
+      .filter((h) => !delivered.has(`${h.path} ${h.kind} ${h.key}`))
+      .map((h) => `${h.kind} ${h.key} to ${h.path}, written ${h.during}`);
     for (const project of [...new Set(feed.map((f) => f.project))]) {
       const entries = await events(project).catch(() => []);
       for (const f of feed.filter((e) => e.project === project)) {
-        if (!entries.some((e) => e.action_name === f.action && e.author_id === f.author)) lost.push(`feed of project ${project}: ${f.action} by user ${f.author}, written ${f.during}`);
+        if (!entries.some((e) => e.action_name === f.action && e.author_id === f.author))
+          lost.push(`feed of project ${project}: ${f.action} by user ${f.author}, written ${f.during}`);
       }
     }
     const duplicated = [...delivered.values()].filter((n) => n > 1).length;
@@ -514,7 +654,10 @@ async function waitForEvents(
  */
 async function fsckProblems(repo: string): Promise<string[]> {
   const fsck = await git(repo, 'fsck', '--full', '--no-progress', '--no-dangling');
-  const lines = `${fsck.stdout}\n${fsck.stderr}`.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('notice:'));
+  const lines = `${fsck.stdout}\n${fsck.stderr}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('notice:'));
   return fsck.code === 0 ? lines : [`exit ${fsck.code}`, ...lines];
 }
 
@@ -531,7 +674,8 @@ function git(cwd: string, ...args: string[]): Promise<{ code: number; stdout: st
       'git',
       ['-c', 'user.name=Chaos', '-c', 'user.email=chaos@example.com', ...args],
       { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' }, encoding: 'utf8', maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -559,8 +703,13 @@ export function formatFigures(f: ChaosFigures): string {
     `events lost                                   ${f.eventsLost}`,
     `events delivered more than once               ${f.eventsDuplicated}`,
     `processes that died on their own              ${f.crashed.length}${f.crashed.length ? `: ${f.crashed.join(', ')}` : ''}`,
-    ...f.pushKills.map((p) => `git worker killed ${p.afterMs} ms into a push: push exit ${p.pushExit}, ${p.outcome} on the server, fsck ${p.fsckClean ? 'clean' : 'NOT clean'}, retry ${p.retryOk ? 'ok' : 'failed'}`),
-    ...f.recoveries.map((r) => `recovered from ${r.fault.padEnd(40)} ${r.ms === null ? 'NOT within 90 s' : `${r.ms} ms`}`),
+    ...f.pushKills.map(
+      (p) =>
+        `git worker killed ${p.afterMs} ms into a push: push exit ${p.pushExit}, ${p.outcome} on the server, fsck ${p.fsckClean ? 'clean' : 'NOT clean'}, retry ${p.retryOk ? 'ok' : 'failed'}`,
+    ),
+    ...f.recoveries.map(
+      (r) => `recovered from ${r.fault.padEnd(40)} ${r.ms === null ? 'NOT within 90 s' : `${r.ms} ms`}`,
+    ),
     ...(f.samples.length ? ['', 'samples:', ...f.samples.map((s) => `  ${s}`)] : []),
   ];
   return lines.join('\n');

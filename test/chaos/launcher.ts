@@ -39,7 +39,12 @@ export async function launcherEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(CONFIG_TABLE)) delete env[name];
   env.DATA_DIR = dataDir;
-  for (const name of [...PROCESSES.map((p) => p.portVariable), 'GIT_WORKER_GRPC_PORT', 'LOCAL_POSTGRES_PORT', 'LOCAL_REDIS_PORT']) {
+  for (const name of [
+    ...PROCESSES.map((p) => p.portVariable),
+    'GIT_WORKER_GRPC_PORT',
+    'LOCAL_POSTGRES_PORT',
+    'LOCAL_REDIS_PORT',
+  ]) {
     env[name] = String(await freePort());
   }
   return { ...env, LOG_LEVEL: 'warn', ...extra };
@@ -56,7 +61,10 @@ export interface Launcher {
 
 /** Runs `npm start`'s launcher (infra/local/dist/cli.js start) and waits for its banner. */
 export async function startLauncher(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Launcher> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'infra/local/dist/cli.js'), 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'infra/local/dist/cli.js'), 'start'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -68,7 +76,14 @@ export async function startLauncher(env: NodeJS.ProcessEnv, timeoutMs = 120_000)
   void exited.then(() => (gone = true));
   for (;;) {
     const token = /root token\s+(\S+)/.exec(output);
-    if (token) return { child, output: () => output, exited, restUrl: `http://127.0.0.1:${env.PORT}/api/v3`, rootToken: token[1] };
+    if (token)
+      return {
+        child,
+        output: () => output,
+        exited,
+        restUrl: `http://127.0.0.1:${env.PORT}/api/v3`,
+        rootToken: token[1],
+      };
     if (gone) throw new Error(`the launcher exited before it was up:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -81,13 +96,14 @@ export async function startLauncher(env: NodeJS.ProcessEnv, timeoutMs = 120_000)
 /** Waits until none of `pids` runs any more; returns the ones still running after `timeoutMs`. */
 export async function waitGone(pids: Array<{ name: string; pid: number }>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && pids.some(({ pid }) => alive(pid))) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (Date.now() < deadline && pids.some(({ pid }) => alive(pid)))
+    await new Promise((resolve) => setTimeout(resolve, 100));
   return pids.filter(({ pid }) => alive(pid));
 }
 
 /** The launcher's keeper process (infra/local/src/keeper.ts), found among its children. */
 export function keeperPid(launcherPid: number): number | null {
-  let children: string[] = [];
+  let children: string[];
   try {
     children = readFileSync(`/proc/${launcherPid}/task/${launcherPid}/children`, 'utf8').trim().split(/\s+/);
   } catch {

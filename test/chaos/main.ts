@@ -34,7 +34,11 @@ async function main() {
   });
   console.log(`\nchaos: ${Math.round((Date.now() - started) / 1000)} s\n` + formatFigures(figures));
   const bad =
-    figures.failedOutside + figures.failedBadly + figures.failedSlowly + figures.eventsLost + figures.crashed.length +
+    figures.failedOutside +
+    figures.failedBadly +
+    figures.failedSlowly +
+    figures.eventsLost +
+    figures.crashed.length +
     figures.pushKills.filter((p) => !p.fsckClean || p.outcome === 'other' || !p.retryOk).length +
     figures.recoveries.filter((r) => r.ms === null).length;
   process.exit(bad ? 1 : 0);

@@ -38,7 +38,11 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
     status: number;
     body: any;
   }
-  async function call(method: string, path: string, options: { token?: string | null; body?: unknown } = {}): Promise<Res> {
+  async function call(
+    method: string,
+    path: string,
+    options: { token?: string | null; body?: unknown } = {},
+  ): Promise<Res> {
     const token = options.token === undefined ? stack.rootToken : options.token;
     const headers: Record<string, string> = token ? { 'PRIVATE-TOKEN': token } : {};
     let body: string | undefined;
@@ -59,10 +63,18 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
   async function newUser(extra: Record<string, unknown> = {}) {
     const username = unique('u');
     const password = 'password-' + randomBytes(4).toString('hex');
-    const created = await call('POST', '/users', { body: { email: `${username}@example.com`, password, username, name: username, ...extra } });
+    const created = await call('POST', '/users', {
+      body: { email: `${username}@example.com`, password, username, name: username, ...extra },
+    });
     expect(created.status).toBe(201);
     const session = await call('POST', '/session', { token: null, body: { login: username, password } });
-    return { id: created.body.id as number, username, password, token: session.body.private_token as string, created: created.body };
+    return {
+      id: created.body.id as number,
+      username,
+      password,
+      token: session.body.private_token as string,
+      created: created.body,
+    };
   }
 
   async function eventually(check: () => Promise<void>, timeoutMs = 8000): Promise<void> {
@@ -94,15 +106,22 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
     expect(res.status).toBe(200);
     const updatedAt = new Date(res.body.updated_at).getTime();
     await eventually(async () => {
-      const entries = (await redis.xrevrange(eventStream('identity'), '+', '-', 'COUNT', 50)) as Array<[string, string[]]>;
+      const entries = (await redis.xrevrange(eventStream('identity'), '+', '-', 'COUNT', 50)) as Array<
+        [string, string[]]
+      >;
       const events = entries.map(([id, fields]) => parseStreamEntry('identity', id, fields));
-      expect(events.some((e) => e.type === 'settings.updated' && new Date(String(e.payload.updated_at)).getTime() === updatedAt)).toBe(true);
+      expect(
+        events.some(
+          (e) => e.type === 'settings.updated' && new Date(String(e.payload.updated_at)).getTime() === updatedAt,
+        ),
+      ).toBe(true);
     });
     return res;
   }
 
   /** A Redis reply of alternating names and values (XINFO) as an object. */
-  const fieldsOf = (reply: unknown[]) => Object.fromEntries(reply.flatMap((value, i) => (i % 2 === 0 ? [[String(value), reply[i + 1]]] : [])));
+  const fieldsOf = (reply: unknown[]) =>
+    Object.fromEntries(reply.flatMap((value, i) => (i % 2 === 0 ? [[String(value), reply[i + 1]]] : [])));
 
   /**
    * Pushes, then waits until the repository service has handled the push event: with protection
@@ -116,13 +135,22 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
     await eventually(async () => {
       const lastId = fieldsOf((await redis.xinfo('STREAM', stream)) as unknown[])['last-generated-id'];
       const groups = ((await redis.xinfo('GROUPS', stream)) as unknown[][]).map(fieldsOf);
-      expect(groups.find((group) => group.name === 'repository')).toMatchObject({ 'last-delivered-id': lastId, pending: 0 });
+      expect(groups.find((group) => group.name === 'repository')).toMatchObject({
+        'last-delivered-id': lastId,
+        pending: 0,
+      });
     });
   }
 
   beforeAll(async () => {
     dir = tempDir('hub-settings-');
-    stack = await startStack({ dataDir: dir, env: isolatedEnv(), freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
+    stack = await startStack({
+      dataDir: dir,
+      env: isolatedEnv(),
+      freePorts: true,
+      logs: { kind: 'files', dir },
+      log: () => {},
+    });
     redis = createRedis(stack.env.REDIS_URL!);
   }, 180_000);
 
@@ -143,11 +171,18 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
     it('answers 401 without credentials and 403 to users who are not admins, for reads and changes', async () => {
       const user = await newUser();
       for (const method of ['GET', 'PUT']) {
-        expect(await call(method, '/application/settings', { token: null, body: { signup_enabled: false } })).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
-        expect(await call(method, '/application/settings', { token: user.token, body: { signup_enabled: false } })).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+        expect(await call(method, '/application/settings', { token: null, body: { signup_enabled: false } })).toEqual({
+          status: 401,
+          body: { message: '401 Unauthorized' },
+        });
+        expect(
+          await call(method, '/application/settings', { token: user.token, body: { signup_enabled: false } }),
+        ).toEqual({ status: 403, body: { message: '403 Forbidden' } });
       }
       // A user's bad value is still a 403: GitLab checked the caller first.
-      expect(await call('PUT', '/application/settings', { token: user.token, body: { default_projects_limit: 'many' } })).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+      expect(
+        await call('PUT', '/application/settings', { token: user.token, body: { default_projects_limit: 'many' } }),
+      ).toEqual({ status: 403, body: { message: '403 Forbidden' } });
       expect((await call('GET', '/application/settings')).body.signup_enabled).toBe(true);
     });
 
@@ -211,13 +246,19 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       ]);
       const formed = await call('PUT', '/application/settings', { body: form });
       expect(formed.status).toBe(200);
-      expect(formed.body).toMatchObject({ restricted_visibility_levels: [10, 20], sign_in_text: '', signup_enabled: true, gravatar_enabled: false });
+      expect(formed.body).toMatchObject({
+        restricted_visibility_levels: [10, 20],
+        sign_in_text: '',
+        signup_enabled: true,
+        gravatar_enabled: false,
+      });
       const cleared = await settings({ restricted_visibility_levels: [] });
       expect(cleared.body.restricted_visibility_levels).toEqual([]);
     });
 
     it('is the same data on the GraphQL API, for admins only', async () => {
-      const query = '{ applicationSettings { id defaultProjectsLimit defaultBranchProtection restrictedVisibilityLevels } }';
+      const query =
+        '{ applicationSettings { id defaultProjectsLimit defaultBranchProtection restrictedVisibilityLevels } }';
       const ask = async (token: string | null) => {
         const response = await fetch(stack.graphqlUrl, {
           method: 'POST',
@@ -226,7 +267,12 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
         });
         return (await response.json()) as { data?: any; errors?: Array<{ extensions: { code: string } }> };
       };
-      expect((await ask(stack.rootToken)).data.applicationSettings).toEqual({ id: 1, defaultProjectsLimit: 10, defaultBranchProtection: 2, restrictedVisibilityLevels: [] });
+      expect((await ask(stack.rootToken)).data.applicationSettings).toEqual({
+        id: 1,
+        defaultProjectsLimit: 10,
+        defaultBranchProtection: 2,
+        restrictedVisibilityLevels: [],
+      });
       expect((await ask((await newUser()).token)).errors?.[0]?.extensions.code).toBe('FORBIDDEN');
       expect((await ask(null)).errors?.[0]?.extensions.code).toBe('UNAUTHENTICATED');
     });
@@ -253,53 +299,114 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
         const created = await call('POST', '/projects', { token: user.token, body: { name: unique('p') } });
         expect([created.status, created.body.visibility_level]).toEqual([201, 10]);
       });
-      const given = await call('POST', '/projects', { token: user.token, body: { name: unique('p'), visibility_level: 0 } });
+      const given = await call('POST', '/projects', {
+        token: user.token,
+        body: { name: unique('p'), visibility_level: 0 },
+      });
       expect(given.body.visibility_level).toBe(0);
-      const publicFlag = await call('POST', '/projects', { token: user.token, body: { name: unique('p'), public: true } });
+      const publicFlag = await call('POST', '/projects', {
+        token: user.token,
+        body: { name: unique('p'), public: true },
+      });
       expect(publicFlag.body.visibility_level).toBe(20);
       expect((await settings({ default_project_visibility: 0 })).status).toBe(200);
     });
 
     it('restricted_visibility_levels: users may not create or change projects and snippets to them; admins may', async () => {
       const user = await newUser();
-      const own = await call('POST', '/projects', { token: user.token, body: { name: unique('p'), snippets_enabled: true } });
+      const own = await call('POST', '/projects', {
+        token: user.token,
+        body: { name: unique('p'), snippets_enabled: true },
+      });
       expect(own.status).toBe(201);
       // Primes every cached copy with the open settings, so the change below must travel by event.
-      expect((await call('POST', `/projects/${own.body.id}/snippets`, { token: user.token, body: { title: 't', file_name: 'a.rb', code: '1', visibility_level: 20 } })).status).toBe(201);
+      expect(
+        (
+          await call('POST', `/projects/${own.body.id}/snippets`, {
+            token: user.token,
+            body: { title: 't', file_name: 'a.rb', code: '1', visibility_level: 20 },
+          })
+        ).status,
+      ).toBe(201);
       expect((await settings({ restricted_visibility_levels: [20] })).status).toBe(200);
 
-      const refusal = { status: 400, body: { message: { visibility_level: ['Public visibility has been restricted by your GitLab administrator'] } } };
+      const refusal = {
+        status: 400,
+        body: { message: { visibility_level: ['Public visibility has been restricted by your GitLab administrator'] } },
+      };
       await eventually(async () => {
-        expect(await call('POST', '/projects', { token: user.token, body: { name: unique('p'), visibility_level: 20 } })).toEqual(refusal);
+        expect(
+          await call('POST', '/projects', { token: user.token, body: { name: unique('p'), visibility_level: 20 } }),
+        ).toEqual(refusal);
       });
-      expect(await call('POST', '/projects', { token: user.token, body: { name: unique('p'), public: true } })).toEqual(refusal);
-      expect(await call('PUT', `/projects/${own.body.id}`, { token: user.token, body: { visibility_level: 20 } })).toEqual(refusal);
+      expect(await call('POST', '/projects', { token: user.token, body: { name: unique('p'), public: true } })).toEqual(
+        refusal,
+      );
+      expect(
+        await call('PUT', `/projects/${own.body.id}`, { token: user.token, body: { visibility_level: 20 } }),
+      ).toEqual(refusal);
       expect((await call('GET', `/projects/${own.body.id}`, { token: user.token })).body.visibility_level).toBe(0);
       // Levels that are not restricted stay open.
-      expect((await call('PUT', `/projects/${own.body.id}`, { token: user.token, body: { visibility_level: 10 } })).body.visibility_level).toBe(10);
+      expect(
+        (await call('PUT', `/projects/${own.body.id}`, { token: user.token, body: { visibility_level: 10 } })).body
+          .visibility_level,
+      ).toBe(10);
       await eventually(async () => {
-        expect(await call('POST', `/projects/${own.body.id}/snippets`, { token: user.token, body: { title: 't', file_name: 'a.rb', code: '1', visibility_level: 20 } })).toEqual(refusal);
+        expect(
+          await call('POST', `/projects/${own.body.id}/snippets`, {
+            token: user.token,
+            body: { title: 't', file_name: 'a.rb', code: '1', visibility_level: 20 },
+          }),
+        ).toEqual(refusal);
       });
 
       const byAdmin = await call('POST', '/projects', { body: { name: unique('p'), visibility_level: 20 } });
       expect([byAdmin.status, byAdmin.body.visibility_level]).toEqual([201, 20]);
       // POST /projects/user/:user_id ran GitLab's CreateService as that user: their rights decide, not the admin's.
-      expect(await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), visibility_level: 20 } })).toEqual(refusal);
-      expect(await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), public: true } })).toEqual(refusal);
+      expect(
+        await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), visibility_level: 20 } }),
+      ).toEqual(refusal);
+      expect(await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), public: true } })).toEqual(
+        refusal,
+      );
       const otherAdmin = await newUser({ admin: true });
-      const forAdmin = await call('POST', `/projects/user/${otherAdmin.id}`, { body: { name: unique('p'), visibility_level: 20 } });
-      expect([forAdmin.status, forAdmin.body.visibility_level, forAdmin.body.owner?.id]).toEqual([201, 20, otherAdmin.id]);
-      const openForUser = await call('POST', `/projects/user/${user.id}`, { body: { name: unique('p'), visibility_level: 10 } });
+      const forAdmin = await call('POST', `/projects/user/${otherAdmin.id}`, {
+        body: { name: unique('p'), visibility_level: 20 },
+      });
+      expect([forAdmin.status, forAdmin.body.visibility_level, forAdmin.body.owner?.id]).toEqual([
+        201,
+        20,
+        otherAdmin.id,
+      ]);
+      const openForUser = await call('POST', `/projects/user/${user.id}`, {
+        body: { name: unique('p'), visibility_level: 10 },
+      });
       expect([openForUser.status, openForUser.body.visibility_level]).toEqual([201, 10]);
       const changedByAdmin = await call('PUT', `/projects/${own.body.id}`, { body: { visibility_level: 20 } });
       expect([changedByAdmin.status, changedByAdmin.body.visibility_level]).toEqual([200, 20]);
-      expect((await call('POST', `/projects/${own.body.id}/snippets`, { body: { title: 't', file_name: 'a.rb', code: '1', visibility_level: 20 } })).status).toBe(201);
+      expect(
+        (
+          await call('POST', `/projects/${own.body.id}/snippets`, {
+            body: { title: 't', file_name: 'a.rb', code: '1', visibility_level: 20 },
+          })
+        ).status,
+      ).toBe(201);
       // Keeping a restricted level an admin gave is no change, so the owner's other edits pass.
-      expect((await call('PUT', `/projects/${own.body.id}`, { token: user.token, body: { description: 'still public', visibility_level: 20 } })).status).toBe(200);
+      expect(
+        (
+          await call('PUT', `/projects/${own.body.id}`, {
+            token: user.token,
+            body: { description: 'still public', visibility_level: 20 },
+          })
+        ).status,
+      ).toBe(200);
 
       expect((await settings({ restricted_visibility_levels: [] })).status).toBe(200);
       await eventually(async () => {
-        expect((await call('POST', '/projects', { token: user.token, body: { name: unique('p'), visibility_level: 20 } })).status).toBe(201);
+        expect(
+          (await call('POST', '/projects', { token: user.token, body: { name: unique('p'), visibility_level: 20 } }))
+            .status,
+        ).toBe(201);
       });
     });
 
@@ -308,7 +415,9 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       await changeSettings({ default_branch_protection: 0 });
       const project = (await call('POST', '/projects', { token: owner.token, body: { name: unique('p') } })).body;
       const wc = await workingCopy({ 'README.md': 'x\n' });
-      await pushAndWaitForRepository(async () => ok(await git(wc, 'push', remote(project.path_with_namespace, owner.username, owner.password), 'master')));
+      await pushAndWaitForRepository(async () =>
+        ok(await git(wc, 'push', remote(project.path_with_namespace, owner.username, owner.password), 'master')),
+      );
       const branch = await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token });
       expect([branch.status, branch.body.protected]).toEqual([200, false]);
     });
@@ -318,11 +427,21 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       const developer = await newUser();
       await changeSettings({ default_branch_protection: 1 });
       const project = (await call('POST', '/projects', { token: owner.token, body: { name: unique('p') } })).body;
-      expect((await call('POST', `/projects/${project.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 30 } })).status).toBe(201);
+      expect(
+        (
+          await call('POST', `/projects/${project.id}/members`, {
+            token: owner.token,
+            body: { user_id: developer.id, access_level: 30 },
+          })
+        ).status,
+      ).toBe(201);
       const wc = await workingCopy({ 'README.md': 'x\n' });
       ok(await git(wc, 'push', remote(project.path_with_namespace, owner.username, owner.password), 'master'));
       await eventually(async () => {
-        expect((await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true);
+        expect(
+          (await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body
+            .protected,
+        ).toBe(true);
       });
       await commitFiles(wc, { 'dev.txt': 'developer\n' }, 'a developer commit');
       ok(await git(wc, 'push', remote(project.path_with_namespace, developer.username, developer.password), 'master'));
@@ -331,10 +450,25 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
         body: { file_path: 'api.txt', branch_name: 'master', content: 'via the API', commit_message: 'api commit' },
       });
       expect(file.status).toBe(201);
-      ok(await git(wc, 'pull', '-q', '--no-rebase', remote(project.path_with_namespace, developer.username, developer.password), 'master'));
+      ok(
+        await git(
+          wc,
+          'pull',
+          '-q',
+          '--no-rebase',
+          remote(project.path_with_namespace, developer.username, developer.password),
+          'master',
+        ),
+      );
       ok(await git(wc, 'reset', '-q', '--hard', 'HEAD~2'));
       await commitFiles(wc, { 'other.txt': 'rewritten\n' }, 'rewrite');
-      const force = await git(wc, 'push', '--force', remote(project.path_with_namespace, developer.username, developer.password), 'master');
+      const force = await git(
+        wc,
+        'push',
+        '--force',
+        remote(project.path_with_namespace, developer.username, developer.password),
+        'master',
+      );
       expect(force.code).not.toBe(0);
       expect(force.stderr).toContain('You are not allowed to force push code to a protected branch on this project.');
     });
@@ -344,19 +478,34 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       const developer = await newUser();
       await changeSettings({ default_branch_protection: 1 });
       const project = (await call('POST', '/projects', { token: owner.token, body: { name: unique('p') } })).body;
-      expect((await call('POST', `/projects/${project.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 30 } })).status).toBe(201);
+      expect(
+        (
+          await call('POST', `/projects/${project.id}/members`, {
+            token: owner.token,
+            body: { user_id: developer.id, access_level: 30 },
+          })
+        ).status,
+      ).toBe(201);
       const wc = await workingCopy({ 'README.md': 'x\n' });
       ok(await git(wc, 'push', remote(project.path_with_namespace, owner.username, owner.password), 'master'));
       await eventually(async () => {
-        expect((await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true);
+        expect(
+          (await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body
+            .protected,
+        ).toBe(true);
       });
       const asDeveloper = remote(project.path_with_namespace, developer.username, developer.password);
       ok(await git(wc, 'checkout', '-q', '-b', 'topic'));
       await commitFiles(wc, { 'topic.txt': 'topic\n' }, 'topic work');
       ok(await git(wc, 'push', asDeveloper, 'topic'));
-      const mr = await call('POST', `/projects/${project.id}/merge_requests`, { token: developer.token, body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' } });
+      const mr = await call('POST', `/projects/${project.id}/merge_requests`, {
+        token: developer.token,
+        body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' },
+      });
       expect(mr.status).toBe(201);
-      const merged = await call('PUT', `/projects/${project.id}/merge_request/${mr.body.id}/merge`, { token: developer.token });
+      const merged = await call('PUT', `/projects/${project.id}/merge_request/${mr.body.id}/merge`, {
+        token: developer.token,
+      });
       expect([merged.status, merged.body.state]).toEqual([200, 'merged']);
 
       const deletion = await git(wc, 'push', asDeveloper, '--delete', 'master');
@@ -371,27 +520,58 @@ describe('application settings (GitLab 8.x GET/PUT /application/settings)', () =
       const developer = await newUser();
       await changeSettings({ default_branch_protection: 2 });
       const project = (await call('POST', '/projects', { token: owner.token, body: { name: unique('p') } })).body;
-      expect((await call('POST', `/projects/${project.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 30 } })).status).toBe(201);
+      expect(
+        (
+          await call('POST', `/projects/${project.id}/members`, {
+            token: owner.token,
+            body: { user_id: developer.id, access_level: 30 },
+          })
+        ).status,
+      ).toBe(201);
       const wc = await workingCopy({ 'README.md': 'x\n' });
       ok(await git(wc, 'push', remote(project.path_with_namespace, owner.username, owner.password), 'master'));
       await eventually(async () => {
-        expect((await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.protected).toBe(true);
+        expect(
+          (await call('GET', `/projects/${project.id}/repository/branches/master`, { token: owner.token })).body
+            .protected,
+        ).toBe(true);
       });
       await commitFiles(wc, { 'dev.txt': 'developer\n' }, 'a developer commit');
-      const push = await git(wc, 'push', remote(project.path_with_namespace, developer.username, developer.password), 'master');
+      const push = await git(
+        wc,
+        'push',
+        remote(project.path_with_namespace, developer.username, developer.password),
+        'master',
+      );
       expect(push.code).not.toBe(0);
       expect(push.stderr).toContain('You are not allowed to push code to protected branches on this project.');
       // Nor accept a merge request into it (GitLab answered 401).
-      ok(await git(wc, 'push', remote(project.path_with_namespace, developer.username, developer.password), 'master:topic'));
-      const mr = await call('POST', `/projects/${project.id}/merge_requests`, { token: developer.token, body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' } });
+      ok(
+        await git(
+          wc,
+          'push',
+          remote(project.path_with_namespace, developer.username, developer.password),
+          'master:topic',
+        ),
+      );
+      const mr = await call('POST', `/projects/${project.id}/merge_requests`, {
+        token: developer.token,
+        body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' },
+      });
       expect(mr.status).toBe(201);
-      expect((await call('PUT', `/projects/${project.id}/merge_request/${mr.body.id}/merge`, { token: developer.token })).status).toBe(401);
+      expect(
+        (await call('PUT', `/projects/${project.id}/merge_request/${mr.body.id}/merge`, { token: developer.token }))
+          .status,
+      ).toBe(401);
     });
 
     it('signup_enabled and signin_enabled leave the API alone, as in GitLab (they governed its web UI)', async () => {
       const user = await newUser();
       expect((await settings({ signup_enabled: false, signin_enabled: false })).status).toBe(200);
-      expect((await call('POST', '/session', { token: null, body: { login: user.username, password: user.password } })).status).toBe(201);
+      expect(
+        (await call('POST', '/session', { token: null, body: { login: user.username, password: user.password } }))
+          .status,
+      ).toBe(201);
       expect((await newUser()).created.state).toBe('active');
     });
 

@@ -16,9 +16,22 @@ describe('chaos, bounded', () => {
     expect(figures.requests).toBeGreaterThan(0);
     // How fast the killed routes fail is `npm run chaos`'s to measure (failedSlowly), not a test's.
     expect(figures.samples.filter((line) => !line.startsWith('failed slowly'))).toEqual([]);
-    expect({ failedOutside: figures.failedOutside, failedBadly: figures.failedBadly, eventsLost: figures.eventsLost }).toEqual({ failedOutside: 0, failedBadly: 0, eventsLost: 0 });
+    expect({
+      failedOutside: figures.failedOutside,
+      failedBadly: figures.failedBadly,
+      eventsLost: figures.eventsLost,
+    }).toEqual({ failedOutside: 0, failedBadly: 0, eventsLost: 0 });
     expect(figures.eventsExpected).toBeGreaterThan(0);
     expect(figures.recoveries.every((r) => r.ms !== null)).toBe(true);
-    expect(figures.pushKills).toEqual([{ afterMs: 300, pushExit: expect.any(Number), outcome: expect.stringMatching(/^(complete|absent)$/), fsckClean: true, fsck: [], retryOk: true }]);
+    expect(figures.pushKills).toEqual([
+      {
+        afterMs: 300,
+        pushExit: expect.any(Number),
+        outcome: expect.stringMatching(/^(complete|absent)$/),
+        fsckClean: true,
+        fsck: [],
+        retryOk: true,
+      },
+    ]);
   }, 300_000);
 });

@@ -36,7 +36,9 @@ describe('a download started beside its authorization', () => {
       for (const path of downloads()) {
         const res = await api('GET', `/projects/${hidden.id}${path}`, { token: owner.token });
         expect(res.status).toBe(200);
-        const content = path.startsWith('/repository/files') ? Buffer.from(res.body.content, 'base64').toString() : res.text;
+        const content = path.startsWith('/repository/files')
+          ? Buffer.from(res.body.content, 'base64').toString()
+          : res.text;
         expect(content).toBe(SECRET);
       }
     }
@@ -71,7 +73,9 @@ describe('a download started beside its authorization', () => {
   });
 
   it('answers a missing blob of a readable project 404 Blob Not Found', async () => {
-    const res = await api('GET', `/projects/${hidden.id}/repository/raw_blobs/${'0'.repeat(40)}`, { token: owner.token });
+    const res = await api('GET', `/projects/${hidden.id}/repository/raw_blobs/${'0'.repeat(40)}`, {
+      token: owner.token,
+    });
     expect([res.status, res.body]).toEqual([404, { message: '404 Blob Not Found' }]);
   });
 });

@@ -25,13 +25,17 @@ describe('a download that fails after its first bytes', () => {
     writeFileSync(loose, randomBytes(512));
   });
 
-  const download = (path: string) => fetch(`${stack.restUrl}/projects/${project.id}/repository/${path}`, { headers: { 'PRIVATE-TOKEN': owner.token } });
+  const download = (path: string) =>
+    fetch(`${stack.restUrl}/projects/${project.id}/repository/${path}`, { headers: { 'PRIVATE-TOKEN': owner.token } });
 
-  it.each(['archive.tar', 'archive.tar.gz', 'archive.zip'])('breaks %s off instead of ending it as if complete', async (path) => {
-    const response = await download(`${path}?sha=master`);
-    expect(response.status).toBe(200);
-    await expect(response.arrayBuffer()).rejects.toThrow();
-  });
+  it.each(['archive.tar', 'archive.tar.gz', 'archive.zip'])(
+    'breaks %s off instead of ending it as if complete',
+    async (path) => {
+      const response = await download(`${path}?sha=master`);
+      expect(response.status).toBe(200);
+      await expect(response.arrayBuffer()).rejects.toThrow();
+    },
+  );
 
   it('still serves what is intact, and answers the corrupt file without a 200', async () => {
     const first = await download('blobs/master?filepath=a-first.bin');

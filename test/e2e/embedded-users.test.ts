@@ -11,18 +11,33 @@ beforeAll(async () => {
 });
 
 const userBasic = (user: TestUser) =>
-  expect.objectContaining({ id: user.id, username: user.username, state: 'active', avatar_url: expect.any(String), web_url: `${stack.externalUrl}/u/${user.username}` });
+  expect.objectContaining({
+    id: user.id,
+    username: user.username,
+    state: 'active',
+    avatar_url: expect.any(String),
+    web_url: `${stack.externalUrl}/u/${user.username}`,
+  });
 
 describe("embedded users carry UserBasic's avatar_url and web_url", () => {
   it('on issues (author, assignee) and their notes', async () => {
-    const issue = await api('POST', `/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Who', assignee_id: owner.id } });
+    const issue = await api('POST', `/projects/${project.id}/issues`, {
+      token: owner.token,
+      body: { title: 'Who', assignee_id: owner.id },
+    });
     expect(issue.body).toMatchObject({ author: userBasic(owner), assignee: userBasic(owner) });
-    const note = await api('POST', `/projects/${project.id}/issues/${issue.body.id}/notes`, { token: owner.token, body: { body: 'Me' } });
+    const note = await api('POST', `/projects/${project.id}/issues/${issue.body.id}/notes`, {
+      token: owner.token,
+      body: { body: 'Me' },
+    });
     expect(note.body.author).toEqual(userBasic(owner));
   });
 
   it('on snippets', async () => {
-    const snippet = await api('POST', `/projects/${project.id}/snippets`, { token: owner.token, body: { title: 't', file_name: 'f', code: 'c', visibility_level: 0 } });
+    const snippet = await api('POST', `/projects/${project.id}/snippets`, {
+      token: owner.token,
+      body: { title: 't', file_name: 'f', code: 'c', visibility_level: 0 },
+    });
     expect(snippet.body.author).toEqual(userBasic(owner));
   });
 });

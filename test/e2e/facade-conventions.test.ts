@@ -14,12 +14,18 @@ describe('credentials', () => {
   it('takes private_token from the query, a form body or a JSON body (also on DELETE)', async () => {
     const inQuery = await api('GET', '/user', { token: null, query: { private_token: stack.rootToken } });
     expect(inQuery.body.username).toBe('root');
-    const inForm = await api('PUT', '/users/1', { token: null, body: new URLSearchParams({ private_token: stack.rootToken, bio: 'form' }) });
+    const inForm = await api('PUT', '/users/1', {
+      token: null,
+      body: new URLSearchParams({ private_token: stack.rootToken, bio: 'form' }),
+    });
     expect(inForm.status).toBe(200);
     const inJson = await api('PUT', '/users/1', { token: null, body: { private_token: stack.rootToken, bio: 'json' } });
     expect(inJson.body.bio).toBe('json');
     const victim = await createUser();
-    const deleted = await api('DELETE', `/users/${victim.id}`, { token: null, body: { private_token: stack.rootToken } });
+    const deleted = await api('DELETE', `/users/${victim.id}`, {
+      token: null,
+      body: { private_token: stack.rootToken },
+    });
     expect(deleted.status).toBe(200);
   });
 
@@ -29,11 +35,17 @@ describe('credentials', () => {
       new Promise<{ status: number; body: unknown }>((resolve, reject) => {
         const req = httpRequest(`${stack.restUrl}/user`, { headers }, (res) => {
           let text = '';
-          res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk) => (text += chunk))
+            .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
         });
         req.on('error', reject).end();
       });
-    expect(await send({ 'PRIVATE-TOKEN': 't\u00f6k\u00e9n-t\u00f6k\u00e9n-t\u00f6k' })).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
+    expect(await send({ 'PRIVATE-TOKEN': 't\u00f6k\u00e9n-t\u00f6k\u00e9n-t\u00f6k' })).toEqual({
+      status: 401,
+      body: { message: '401 Unauthorized' },
+    });
     expect((await send({ Authorization: 'Bearer t\u00f6k\u00e9n' })).status).toBe(401);
     expect(await send({ 'PRIVATE-TOKEN': stack.rootToken, SUDO: 'j\u00fcrgen' })).toEqual({
       status: 404,
@@ -65,11 +77,25 @@ describe('request forms', () => {
 
   it('reads values sent as JSON numbers and booleans the same as strings', async () => {
     const asJson = await api('POST', '/users', {
-      body: { email: `${unique('j')}@example.com`, password: 'password1', username: unique('j'), name: 'J', admin: true, projects_limit: 3 },
+      body: {
+        email: `${unique('j')}@example.com`,
+        password: 'password1',
+        username: unique('j'),
+        name: 'J',
+        admin: true,
+        projects_limit: 3,
+      },
     });
     const name = unique('s');
     const asStrings = await api('POST', '/users', {
-      body: new URLSearchParams({ email: `${name}@example.com`, password: 'password1', username: name, name: 'S', admin: 'true', projects_limit: '3' }),
+      body: new URLSearchParams({
+        email: `${name}@example.com`,
+        password: 'password1',
+        username: name,
+        name: 'S',
+        admin: 'true',
+        projects_limit: '3',
+      }),
     });
     for (const res of [asJson, asStrings]) {
       expect(res.status).toBe(201);
@@ -88,9 +114,14 @@ describe('request forms', () => {
   it('answers a NUL byte in any string parameter with a per-field 400, never a 500', async () => {
     const search = await api('GET', '/users', { query: { search: 'a\u0000b' } });
     expect([search.status, search.body]).toEqual([400, { message: { search: ['is invalid'] } }]);
-    const session = await api('POST', '/session', { token: null, body: { login: 'ro\u0000ot', password: 'whatever1' } });
+    const session = await api('POST', '/session', {
+      token: null,
+      body: { login: 'ro\u0000ot', password: 'whatever1' },
+    });
     expect([session.status, session.body]).toEqual([400, { message: { login: ['is invalid'] } }]);
-    const create = await api('POST', '/users', { body: { email: 'n@example.com', password: 'password1', username: unique('nul'), name: 'a\u0000b' } });
+    const create = await api('POST', '/users', {
+      body: { email: 'n@example.com', password: 'password1', username: unique('nul'), name: 'a\u0000b' },
+    });
     expect([create.status, create.body]).toEqual([400, { message: { name: ['is invalid'] } }]);
   });
 
@@ -101,7 +132,12 @@ describe('request forms', () => {
   });
 
   it('answers unknown routes and methods with 404 {"message":"404 Not Found"}', async () => {
-    for (const [method, path] of [['GET', '/nothing/here'], ['PATCH', '/user'], ['GET', 'root:/api/v4/user'], ['POST', '/user']]) {
+    for (const [method, path] of [
+      ['GET', '/nothing/here'],
+      ['PATCH', '/user'],
+      ['GET', 'root:/api/v4/user'],
+      ['POST', '/user'],
+    ]) {
       const res = await api(method, path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: '404 Not Found' });
@@ -114,7 +150,9 @@ describe('pagination', () => {
   beforeAll(async () => {
     marker = unique('pg');
     for (let i = 0; i < 5; i++) {
-      await api('POST', '/users', { body: { email: `${marker}${i}@example.com`, password: 'password1', username: `${marker}${i}`, name: `P ${i}` } });
+      await api('POST', '/users', {
+        body: { email: `${marker}${i}@example.com`, password: 'password1', username: `${marker}${i}`, name: `P ${i}` },
+      });
     }
   });
 
@@ -160,7 +198,9 @@ describe('pagination', () => {
 
   it('defaults to 20 per page, caps at 100, and treats junk values as defaults', async () => {
     expect((await api('GET', '/users', { query: { search: marker } })).headers.get('x-per-page')).toBe('20');
-    expect((await api('GET', '/users', { query: { search: marker, per_page: 1000 } })).headers.get('x-per-page')).toBe('100');
+    expect((await api('GET', '/users', { query: { search: marker, per_page: 1000 } })).headers.get('x-per-page')).toBe(
+      '100',
+    );
     const junk = await api('GET', '/users', { query: { search: marker, per_page: 'lots', page: '-3' } });
     expect(junk.status).toBe(200);
     expect(junk.headers.get('x-per-page')).toBe('20');
@@ -173,28 +213,45 @@ describe('pagination', () => {
     ['archived=true&archived=false', 'archived'],
     ['search[a]=b', 'search'],
     ['order_by[]=name', 'order_by'],
-  ])('refuses the wrong shape (%#: an array, a repeated key or an object where one value is expected) with a per-field 400', async (query, name) => {
-    const res = await api('GET', `/projects?${query}`);
-    expect([res.status, res.body]).toEqual([400, { message: { [name]: ['is invalid'] } }]);
-    expect(res.headers.get('link')).toBeNull();
-  });
+  ])(
+    'refuses the wrong shape (%#: an array, a repeated key or an object where one value is expected) with a per-field 400',
+    async (query, name) => {
+      const res = await api('GET', `/projects?${query}`);
+      expect([res.status, res.body]).toEqual([400, { message: { [name]: ['is invalid'] } }]);
+      expect(res.headers.get('link')).toBeNull();
+    },
+  );
 
   it('repeats in Link only the parameters the route knows, normalised, never unknown ones or credentials', async () => {
     const huge = 'A'.repeat(4096);
-    const res = await api('GET', `/users?search=${marker}&per_page=2&active=1&junk[]=${huge}&also=${huge}&private_token=${stack.rootToken}`, { token: null });
+    const res = await api(
+      'GET',
+      `/users?search=${marker}&per_page=2&active=1&junk[]=${huge}&also=${huge}&private_token=${stack.rootToken}`,
+      { token: null },
+    );
     expect(res.status).toBe(200);
     const link = res.headers.get('link')!;
     expect(link.length).toBeLessThan(2000);
     const next = links(link).next;
     expect([...next.searchParams.keys()].sort()).toEqual(['active', 'page', 'per_page', 'search']);
     expect([next.searchParams.get('search'), next.searchParams.get('active')]).toEqual([marker, 'true']);
-    const projects = await api('GET', '/projects/all', { query: { archived: 'on', order_by: 'name', per_page: 1, page: 1, ignored: 'x' } });
-    expect([...links(projects.headers.get('link')).first.searchParams].sort()).toEqual([['archived', 'true'], ['order_by', 'name'], ['page', '1'], ['per_page', '1']]);
+    const projects = await api('GET', '/projects/all', {
+      query: { archived: 'on', order_by: 'name', per_page: 1, page: 1, ignored: 'x' },
+    });
+    expect([...links(projects.headers.get('link')).first.searchParams].sort()).toEqual([
+      ['archived', 'true'],
+      ['order_by', 'name'],
+      ['page', '1'],
+      ['per_page', '1'],
+    ]);
   });
 
   it('answers a known value too long to repeat in Link with a 400 naming it', async () => {
     const res = await api('GET', '/users', { query: { search: 'a'.repeat(1025) } });
-    expect([res.status, res.body]).toEqual([400, { message: { search: ['is too long (maximum is 1024 characters)'] } }]);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { message: { search: ['is too long (maximum is 1024 characters)'] } },
+    ]);
   });
 
   it('serves an empty page past the end', async () => {

@@ -40,7 +40,9 @@ describe('hostile input', () => {
     const routes = await loadRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(113);
     const create = routes.find((r) => r.method === 'post' && r.path === '/projects/:id/issues');
-    expect(create?.params).toEqual(expect.arrayContaining(['title', 'description', 'assignee_id', 'milestone_id', 'labels']));
+    expect(create?.params).toEqual(
+      expect.arrayContaining(['title', 'description', 'assignee_id', 'milestone_id', 'labels']),
+    );
     expect(routes.find((r) => r.path === '/projects/:id/repository/blobs/:sha')?.pathParams).toEqual(['id', 'sha']);
   });
 
@@ -53,40 +55,102 @@ describe('hostile input', () => {
     expect(disclosure(world, false, 'actor', 'root:x:0:0:root:/root:/bin/bash')).not.toBeNull();
     expect(disclosure(world, true, 'root', `Error: boom\n    at handler (${REPO_ROOT}/x.js:1:2)`)).not.toBeNull();
     expect(disclosure(world, false, 'actor', '{"message":"404 Project Not Found"}')).toBeNull();
-    expect(looksMissing(world, response(403, '{"message":"403 Forbidden"}'), response(404, '{"message":"404 Project Not Found"}'))).not.toBeNull();
-    expect(looksMissing(world, response(404, '{"message":"404 Project Not Found"}'), response(404, '{"message":"404 Project Not Found"}'))).toBeNull();
+    expect(
+      looksMissing(
+        world,
+        response(403, '{"message":"403 Forbidden"}'),
+        response(404, '{"message":"404 Project Not Found"}'),
+      ),
+    ).not.toBeNull();
+    expect(
+      looksMissing(
+        world,
+        response(404, '{"message":"404 Project Not Found"}'),
+        response(404, '{"message":"404 Project Not Found"}'),
+      ),
+    ).toBeNull();
   });
 
   describe('what it found, each fixed', () => {
     const gateway = (body: string, headers: Record<string, string> = {}) =>
-      send(new URL(stack.graphqlUrl).origin, { method: 'POST', path: new URL(stack.graphqlUrl).pathname, headers: { 'content-type': 'application/json', 'private-token': world.actor.token, ...headers }, body }, 10_000);
+      send(
+        new URL(stack.graphqlUrl).origin,
+        {
+          method: 'POST',
+          path: new URL(stack.graphqlUrl).pathname,
+          headers: { 'content-type': 'application/json', 'private-token': world.actor.token, ...headers },
+          body,
+        },
+        10_000,
+      );
 
     it('answers a URL over the header limit with JSON, at the facade and at the gateway', async () => {
-      const facade = await send(world.origin, { method: 'GET', path: `/api/v3/projects?search=${'a'.repeat(20_000)}`, headers: { 'private-token': world.actor.token } }, 10_000);
+      const facade = await send(
+        world.origin,
+        {
+          method: 'GET',
+          path: `/api/v3/projects?search=${'a'.repeat(20_000)}`,
+          headers: { 'private-token': world.actor.token },
+        },
+        10_000,
+      );
       expect([facade.status, facade.json]).toEqual([431, { message: '431 Request Header Fields Too Large' }]);
       const url = new URL(stack.graphqlUrl);
-      const graph = await send(url.origin, { method: 'GET', path: `${url.pathname}?query=${'a'.repeat(20_000)}`, headers: {} }, 10_000);
+      const graph = await send(
+        url.origin,
+        { method: 'GET', path: `${url.pathname}?query=${'a'.repeat(20_000)}`, headers: {} },
+        10_000,
+      );
       expect(graph.status).toBe(431);
       expect(graph.json).toMatchObject({ errors: [{ message: '431 Request Header Fields Too Large' }] });
     });
 
     it('answers a 100 KB access_token 401, not 503', async () => {
       const body = JSON.stringify({ access_token: 'x'.repeat(100 * 1024), name: 'x' });
-      const res = await send(world.origin, { method: 'POST', path: '/api/v3/projects', headers: { 'content-type': 'application/json' }, body }, 10_000);
+      const res = await send(
+        world.origin,
+        { method: 'POST', path: '/api/v3/projects', headers: { 'content-type': 'application/json' }, body },
+        10_000,
+      );
       expect([res.status, res.json]).toEqual([401, { message: '401 Unauthorized' }]);
     });
 
     it('refuses an archive of a ref that names nothing with an error, not an empty 200', async () => {
       for (const sha of ['refs/../..', 'HEAD@{1}', '--output=x']) {
-        const res = await send(world.origin, { method: 'GET', path: `/api/v3/projects/${world.victim.id}/repository/archive.zip?sha=${encodeURIComponent(sha)}`, headers: { 'private-token': world.owner.token } }, 10_000);
-        expect([sha, res.status >= 400, (res.json as { message?: unknown } | undefined)?.message !== undefined]).toEqual([sha, true, true]);
+        const res = await send(
+          world.origin,
+          {
+            method: 'GET',
+            path: `/api/v3/projects/${world.victim.id}/repository/archive.zip?sha=${encodeURIComponent(sha)}`,
+            headers: { 'private-token': world.owner.token },
+          },
+          10_000,
+        );
+        expect([
+          sha,
+          res.status >= 400,
+          (res.json as { message?: unknown } | undefined)?.message !== undefined,
+        ]).toEqual([sha, true, true]);
       }
     });
 
     it("answers an outsider's issue update in a private project alike whether the issue exists or not", async () => {
       const update = (projectId: number, issueId: number) =>
-        send(world.origin, { method: 'PUT', path: `/api/v3/projects/${projectId}/issues/${issueId}`, headers: { 'private-token': world.actor.token, 'content-type': 'application/json' }, body: '{"title":"x"}' }, 10_000);
-      const [existing, absent, missing] = await Promise.all([update(world.victim.id, world.victim.issue), update(world.victim.id, 2147483647), update(world.missing.id, world.victim.issue)]);
+        send(
+          world.origin,
+          {
+            method: 'PUT',
+            path: `/api/v3/projects/${projectId}/issues/${issueId}`,
+            headers: { 'private-token': world.actor.token, 'content-type': 'application/json' },
+            body: '{"title":"x"}',
+          },
+          10_000,
+        );
+      const [existing, absent, missing] = await Promise.all([
+        update(world.victim.id, world.victim.issue),
+        update(world.victim.id, 2147483647),
+        update(world.missing.id, world.victim.issue),
+      ]);
       expect([existing.status, existing.text]).toEqual([404, '{"message":"404 Project Not Found"}']);
       expect([absent.status, absent.text]).toEqual([existing.status, existing.text]);
       expect([missing.status, missing.text]).toEqual([existing.status, existing.text]);
@@ -95,7 +159,9 @@ describe('hostile input', () => {
     it('refuses a GraphQL operation it cannot choose or run with 400, and a persisted query (none are served)', async () => {
       const unknown = await gateway('{"query": "{ viewer { id } }", "operationName": "Nope"}');
       expect(unknown.status).toBe(400);
-      expect(unknown.json).toMatchObject({ errors: [{ message: 'Unknown operation named "Nope".', extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+      expect(unknown.json).toMatchObject({
+        errors: [{ message: 'Unknown operation named "Nope".', extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }],
+      });
       const unnamed = await gateway('{"query": "query A { viewer { id } } query B { viewer { id } }"}');
       expect(unnamed.status).toBe(400);
       expect(unnamed.json).toMatchObject({ errors: [{ extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
@@ -104,7 +170,9 @@ describe('hostile input', () => {
       expect(subscription.json).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }] });
       // Persisted queries are off (a sign-in sent by hash escaped the limits): a hash, matching or
       // not, is refused with Apollo's code and no data, never a 5xx.
-      const hash = await gateway('{"query": "{ viewer { id } }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00"}}}');
+      const hash = await gateway(
+        '{"query": "{ viewer { id } }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00"}}}',
+      );
       expect(hash.status).toBeLessThan(500);
       expect(hash.json).toMatchObject({ errors: [{ extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } }] });
       expect((hash.json as { data?: unknown }).data).toBeUndefined();
@@ -112,10 +180,25 @@ describe('hostile input', () => {
   });
 
   it(`keeps every oracle for ${RUNS} inputs over every route and the gateway (seed ${SEED})`, async () => {
-    const { rest, graphql } = await runFuzz({ world, runs: RUNS, seed: SEED, workers: 6, timeoutMs: 10_000, graphqlShare: 0.2, sharedStack: true });
+    const { rest, graphql } = await runFuzz({
+      world,
+      runs: RUNS,
+      seed: SEED,
+      workers: 6,
+      timeoutMs: 10_000,
+      graphqlShare: 0.2,
+      sharedStack: true,
+    });
     const report = `/api/v3\n${rest.table()}\nGraphQL\n${graphql.table()}`;
     // Every oracle judged inputs (none is vacuous at this size).
-    for (const oracle of ['no 5xx', 'no hang', 'JSON with a v3 message', 'no disclosure', 'private looks missing', 'refused write changes nothing']) {
+    for (const oracle of [
+      'no 5xx',
+      'no hang',
+      'JSON with a v3 message',
+      'no disclosure',
+      'private looks missing',
+      'refused write changes nothing',
+    ]) {
       expect(`${oracle}: ${(rest.counts.get(oracle)?.tried ?? 0) > 0}`).toBe(`${oracle}: true`);
     }
     if (rest.failed + graphql.failed > 0) throw new Error(`fuzz failures:\n${report}`);

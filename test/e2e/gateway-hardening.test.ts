@@ -17,7 +17,12 @@ describe('the gateway’s public endpoint', () => {
   beforeAll(async () => {
     const port = await freePort();
     developmentUrl = `http://127.0.0.1:${port}/graphql`;
-    development = await startReplica('gateway/dist/main.js', 'gateway-development', { GATEWAY_PORT: String(port), NODE_ENV: undefined }, `http://127.0.0.1:${port}/readyz`);
+    development = await startReplica(
+      'gateway/dist/main.js',
+      'gateway-development',
+      { GATEWAY_PORT: String(port), NODE_ENV: undefined },
+      `http://127.0.0.1:${port}/readyz`,
+    );
     token = (await createUser()).token;
   }, 60_000);
   afterAll(() => {
@@ -25,12 +30,19 @@ describe('the gateway’s public endpoint', () => {
   });
 
   const post = async (url: string, body: string, headers: Record<string, string> = {}) => {
-    const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const response = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     return { status: response.statusCode, text: await response.body.text() };
   };
   const query = (q: string) => JSON.stringify({ query: q });
 
-  it.each([['production', () => stack.graphqlUrl], ['development', () => developmentUrl]])('answers every kind of bad request without a stack trace (%s)', async (_mode, url) => {
+  it.each([
+    ['production', () => stack.graphqlUrl],
+    ['development', () => developmentUrl],
+  ])('answers every kind of bad request without a stack trace (%s)', async (_mode, url) => {
     const deep = `{ projects { nodes { ${'forkedFromProject { '.repeat(14)}id${' }'.repeat(14)} } } }`;
     const bodies = [
       query('{'),
@@ -53,10 +65,18 @@ describe('the gateway’s public endpoint', () => {
   });
 
   it('refuses documents over the depth, alias and token limits with 400', async () => {
-    const deep = await post(stack.graphqlUrl, query(`{ projects { nodes { ${'forkedFromProject { '.repeat(14)}id${' }'.repeat(14)} } } }`), { 'PRIVATE-TOKEN': token });
+    const deep = await post(
+      stack.graphqlUrl,
+      query(`{ projects { nodes { ${'forkedFromProject { '.repeat(14)}id${' }'.repeat(14)} } } }`),
+      { 'PRIVATE-TOKEN': token },
+    );
     expect(deep.status).toBe(400);
     expect(JSON.parse(deep.text).errors[0].message).toMatch(/depth limit/i);
-    const aliases = await post(stack.graphqlUrl, query(`{ ${Array.from({ length: 60 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`), { 'PRIVATE-TOKEN': token });
+    const aliases = await post(
+      stack.graphqlUrl,
+      query(`{ ${Array.from({ length: 60 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`),
+      { 'PRIVATE-TOKEN': token },
+    );
     expect(JSON.parse(aliases.text).errors[0].message).toMatch(/aliases limit/i);
     const long = await post(stack.graphqlUrl, query(`{ ${'viewer { id } '.repeat(300)} }`), { 'PRIVATE-TOKEN': token });
     expect(JSON.parse(long.text).errors[0].message).toMatch(/tokens/i);
@@ -65,7 +85,9 @@ describe('the gateway’s public endpoint', () => {
   it('gives field suggestions to signed-in callers only', async () => {
     const anonymous = JSON.parse((await post(stack.graphqlUrl, query('{ viewr { id } }'))).text);
     expect(anonymous.errors[0].message).toBe('Cannot query field "viewr" on type "Query".');
-    const signedIn = JSON.parse((await post(stack.graphqlUrl, query('{ viewr { id } }'), { 'PRIVATE-TOKEN': token })).text);
+    const signedIn = JSON.parse(
+      (await post(stack.graphqlUrl, query('{ viewr { id } }'), { 'PRIVATE-TOKEN': token })).text,
+    );
     expect(signedIn.errors[0].message).toMatch(/Did you mean "viewer"/);
   });
 
@@ -80,21 +102,32 @@ describe('the gateway’s public endpoint', () => {
   });
 
   it('refuses persisted queries, with or without the document, so a sign-in cannot hide behind a hash', async () => {
-    const document = 'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }';
+    const document =
+      'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }';
     const sha256Hash = createHash('sha256').update(document).digest('hex');
-    const persisted = { extensions: { persistedQuery: { version: 1, sha256Hash } }, variables: { login: 'root', password: 'guess' } };
+    const persisted = {
+      extensions: { persistedQuery: { version: 1, sha256Hash } },
+      variables: { login: 'root', password: 'guess' },
+    };
     for (const body of [persisted, { ...persisted, query: document }]) {
       // Apollo answers 200 (clients read the code to send the document again), with no data.
       const answer = JSON.parse((await post(stack.graphqlUrl, JSON.stringify(body))).text);
       expect(answer.data).toBeUndefined();
-      expect(answer.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['PERSISTED_QUERY_NOT_SUPPORTED']);
+      expect(answer.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual([
+        'PERSISTED_QUERY_NOT_SUPPORTED',
+      ]);
     }
   });
 
   it('refuses a document that signs in more than once (aliases would check a password each)', async () => {
-    const guesses = Array.from({ length: 3 }, (_, i) => `a${i}: createSession(login: "root", password: "guess-${i}") { user { id } }`).join(' ');
+    const guesses = Array.from(
+      { length: 3 },
+      (_, i) => `a${i}: createSession(login: "root", password: "guess-${i}") { user { id } }`,
+    ).join(' ');
     const res = await post(stack.graphqlUrl, query(`mutation { ${guesses} }`));
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.text).errors.map((e: { message: string }) => e.message)).toContain('A document may sign in only once');
+    expect(JSON.parse(res.text).errors.map((e: { message: string }) => e.message)).toContain(
+      'A document may sign in only once',
+    );
   });
 });

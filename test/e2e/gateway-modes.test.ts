@@ -20,7 +20,12 @@ describe('the facade with an embedded or a remote gateway', () => {
   beforeAll(async () => {
     const port = await freePort();
     remoteUrl = `http://127.0.0.1:${port}/api/v3`;
-    remote = await startReplica('rest-facade/dist/main.js', 'rest-facade-remote', { PORT: String(port), GATEWAY_MODE: 'remote', LOG_LEVEL: 'warn' }, `http://127.0.0.1:${port}/readyz`);
+    remote = await startReplica(
+      'rest-facade/dist/main.js',
+      'rest-facade-remote',
+      { PORT: String(port), GATEWAY_MODE: 'remote', LOG_LEVEL: 'warn' },
+      `http://127.0.0.1:${port}/readyz`,
+    );
     user = await createUser();
     project = await createProject(stack.rootToken, { visibility_level: 0 });
   });
@@ -62,7 +67,12 @@ describe('the facade with an embedded or a remote gateway', () => {
         body: body ? JSON.stringify(body) : undefined,
       });
       const link = String(response.headers.link ?? '').replaceAll(base, 'BASE');
-      return { status: response.statusCode, body: (await response.body.json()) as { message?: unknown }, total: response.headers['x-total'], link };
+      return {
+        status: response.statusCode,
+        body: (await response.body.json()) as { message?: unknown },
+        total: response.headers['x-total'],
+        link,
+      };
     };
     const embedded = await send(stack.restUrl);
     expect(await send(remoteUrl)).toEqual(embedded);

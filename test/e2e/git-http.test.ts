@@ -19,10 +19,21 @@ describe('git over HTTP through the facade', () => {
   it('pushes with username and password, clones back with username and private token', async () => {
     const project = await createProject(owner.token);
     const wc = await workingCopy({ 'README.md': '# hello\n', 'src/ünï.txt': 'grüße\n' });
-    const push = await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master');
+    const push = await git(
+      wc,
+      'push',
+      remoteUrl(project.path_with_namespace, owner.username, owner.password),
+      'master',
+    );
     expect(push.code).toBe(0);
     const dir = scratch();
-    const clone = await git(dir, 'clone', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'copy');
+    const clone = await git(
+      dir,
+      'clone',
+      '-q',
+      remoteUrl(project.path_with_namespace, owner.username, owner.token),
+      'copy',
+    );
     expect(clone.code).toBe(0);
     expect(readFileSync(join(dir, 'copy', 'src', 'ünï.txt'), 'utf8')).toBe('grüße\n');
   });
@@ -30,7 +41,13 @@ describe('git over HTTP through the facade', () => {
   it('clones public projects anonymously; private ones need credentials (401 asks for them)', async () => {
     const pub = await createProject(owner.token, { visibility_level: 20 });
     const priv = await createProject(owner.token);
-    for (const p of [pub, priv]) await git(await workingCopy({ 'a.txt': 'a' }), 'push', remoteUrl(p.path_with_namespace, owner.username, owner.token), 'master');
+    for (const p of [pub, priv])
+      await git(
+        await workingCopy({ 'a.txt': 'a' }),
+        'push',
+        remoteUrl(p.path_with_namespace, owner.username, owner.token),
+        'master',
+      );
     expect((await git(scratch(), 'clone', '-q', remoteUrl(pub.path_with_namespace), 'x')).code).toBe(0);
     const anonymous = await git(scratch(), 'clone', '-q', remoteUrl(priv.path_with_namespace), 'x');
     expect(anonymous.code).not.toBe(0);
@@ -44,8 +61,19 @@ describe('git over HTTP through the facade', () => {
 
   it('refuses wrong credentials, and hides private projects from strangers', async () => {
     const project = await createProject(owner.token);
-    await git(await workingCopy({ 'a.txt': 'a' }), 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master');
-    const wrong = await git(scratch(), 'clone', '-q', remoteUrl(project.path_with_namespace, owner.username, 'wrong-password'), 'x');
+    await git(
+      await workingCopy({ 'a.txt': 'a' }),
+      'push',
+      remoteUrl(project.path_with_namespace, owner.username, owner.token),
+      'master',
+    );
+    const wrong = await git(
+      scratch(),
+      'clone',
+      '-q',
+      remoteUrl(project.path_with_namespace, owner.username, 'wrong-password'),
+      'x',
+    );
     expect(wrong.code).not.toBe(0);
     const wrongStatus = await fetch(`${remoteUrl(project.path_with_namespace)}/info/refs?service=git-upload-pack`, {
       headers: { authorization: `Basic ${Buffer.from(`${owner.username}:nope`).toString('base64')}` },
@@ -63,17 +91,43 @@ describe('git over HTTP through the facade', () => {
     await addMember(project.id, reporter.id, 20);
     await addMember(project.id, developer.id, 30);
     const wc = await workingCopy({ 'a.txt': 'a' });
-    expect((await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master')).code).toBe(0);
-    expect((await git(scratch(), 'clone', '-q', remoteUrl(project.path_with_namespace, reporter.username, reporter.token), 'x')).code).toBe(0);
+    expect(
+      (await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master')).code,
+    ).toBe(0);
+    expect(
+      (
+        await git(
+          scratch(),
+          'clone',
+          '-q',
+          remoteUrl(project.path_with_namespace, reporter.username, reporter.token),
+          'x',
+        )
+      ).code,
+    ).toBe(0);
     await commitFiles(wc, { 'b.txt': 'b' }, 'second');
-    const refused = await git(wc, 'push', remoteUrl(project.path_with_namespace, reporter.username, reporter.token), 'master');
+    const refused = await git(
+      wc,
+      'push',
+      remoteUrl(project.path_with_namespace, reporter.username, reporter.token),
+      'master',
+    );
     expect(refused.code).not.toBe(0);
     const status = await fetch(`${remoteUrl(project.path_with_namespace)}/info/refs?service=git-receive-pack`, {
       headers: { authorization: `Basic ${Buffer.from(`${reporter.username}:${reporter.token}`).toString('base64')}` },
     });
     expect(status.status).toBe(403);
     // master was protected by the first push (GitLab's default); developers push other branches.
-    expect((await git(wc, 'push', remoteUrl(project.path_with_namespace, developer.username, developer.token), 'master:topic')).code).toBe(0);
+    expect(
+      (
+        await git(
+          wc,
+          'push',
+          remoteUrl(project.path_with_namespace, developer.username, developer.token),
+          'master:topic',
+        )
+      ).code,
+    ).toBe(0);
   });
 
   it('protects the default branch on the first push into an empty repository, as GitLab did', async () => {
@@ -103,10 +157,13 @@ describe('git over HTTP through the facade', () => {
         ok(await git(wc, 'push', remote, 'master'));
         // No waiting: the outbox holds the event, or the relay has moved it to the stream already
         // (it adds to the stream before it deletes the row, so it is never in neither).
-        const inOutbox = await sql`select 1 from outbox where payload->>'after' = ${sha} and (payload->>'project_id')::int = ${project.id}`;
+        const inOutbox =
+          await sql`select 1 from outbox where payload->>'after' = ${sha} and (payload->>'project_id')::int = ${project.id}`;
         const streamed = inOutbox.length
           ? []
-          : ((await redis.xrevrange(eventStream('git_worker'), '+', '-', 'COUNT', 500)) as Array<[string, string[]]>).filter(([, fields]) => {
+          : (
+              (await redis.xrevrange(eventStream('git_worker'), '+', '-', 'COUNT', 500)) as Array<[string, string[]]>
+            ).filter(([, fields]) => {
               const payload = JSON.parse(fields[fields.indexOf('payload') + 1]);
               return payload.after === sha && payload.project_id === project.id;
             });
@@ -126,7 +183,9 @@ describe('git over HTTP through the facade', () => {
     const asOwner = remoteUrl(project.path_with_namespace, owner.username, owner.token);
     const asDeveloper = remoteUrl(project.path_with_namespace, developer.username, developer.token);
     expect((await git(wc, 'push', asOwner, 'master')).code).toBe(0);
-    expect((await api('PUT', `/projects/${project.id}/repository/branches/master/protect`, { token: owner.token })).status).toBe(200);
+    expect(
+      (await api('PUT', `/projects/${project.id}/repository/branches/master/protect`, { token: owner.token })).status,
+    ).toBe(200);
 
     await commitFiles(wc, { 'b.txt': 'b' }, 'developer change');
     const devPush = await git(wc, 'push', asDeveloper, 'master');
@@ -150,9 +209,13 @@ describe('git over HTTP through the facade', () => {
   it('reports pushes in the project events feed with GitLab push data', async () => {
     const project = await createProject(owner.token);
     const wc = await workingCopy({ 'a.txt': 'a' }, 'master', 'first');
-    expect((await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master')).code).toBe(0);
+    expect(
+      (await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master')).code,
+    ).toBe(0);
     const second = await commitFiles(wc, { 'b.txt': 'b' }, 'second');
-    expect((await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master')).code).toBe(0);
+    expect(
+      (await git(wc, 'push', remoteUrl(project.path_with_namespace, owner.username, owner.token), 'master')).code,
+    ).toBe(0);
     await eventually(async () => {
       const events = await api('GET', `/projects/${project.id}/events`, { token: owner.token });
       const actions = events.body.map((e: { action_name: string }) => e.action_name);
@@ -185,7 +248,11 @@ describe('git over HTTP through the facade', () => {
 
   it('never lets a hostile path reach git', async () => {
     const project = await createProject(owner.token, { visibility_level: 20 });
-    for (const path of [`${project.path_with_namespace}.git/info/refs?service=--upload-pack=touch`, `${project.path_with_namespace}.git/objects/info/packs`, `${project.path_with_namespace}.git/HEAD`]) {
+    for (const path of [
+      `${project.path_with_namespace}.git/info/refs?service=--upload-pack=touch`,
+      `${project.path_with_namespace}.git/objects/info/packs`,
+      `${project.path_with_namespace}.git/HEAD`,
+    ]) {
       const res = await fetch(`${remoteUrl('x').replace(/\/x\.git$/, '')}/${path}`);
       expect([403, 404]).toContain(res.status);
     }

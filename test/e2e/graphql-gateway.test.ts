@@ -4,9 +4,18 @@ import { api, createUser, eventually, graphql, stack } from '../support/api';
 describe('the gateway for internal teams', () => {
   it('answers with the same tokens on /graphql', async () => {
     const user = await createUser();
-    const res = await graphql('{ viewer { id username isAdmin namespace { path kind } } }', {}, { 'PRIVATE-TOKEN': user.token });
+    const res = await graphql(
+      '{ viewer { id username isAdmin namespace { path kind } } }',
+      {},
+      { 'PRIVATE-TOKEN': user.token },
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data.viewer).toEqual({ id: user.id, username: user.username, isAdmin: false, namespace: { path: user.username, kind: 'user' } });
+    expect(res.body.data.viewer).toEqual({
+      id: user.id,
+      username: user.username,
+      isAdmin: false,
+      namespace: { path: user.username, kind: 'user' },
+    });
   });
 
   it('is anonymous without credentials and 401 with bad ones', async () => {
@@ -27,13 +36,24 @@ describe('the gateway for internal teams', () => {
   });
 
   it('answers a value Postgres cannot store with BAD_REQUEST, not a 500, in any service', async () => {
-    const res = await graphql('query ($q: String) { users(search: $q) { total } }', { q: 'a\u0000b' }, { 'PRIVATE-TOKEN': stack.rootToken });
-    expect(res.body.errors![0]).toMatchObject({ message: '400 (Bad request) invalid value', extensions: { code: 'BAD_REQUEST' } });
+    const res = await graphql(
+      'query ($q: String) { users(search: $q) { total } }',
+      { q: 'a\u0000b' },
+      { 'PRIVATE-TOKEN': stack.rootToken },
+    );
+    expect(res.body.errors![0]).toMatchObject({
+      message: '400 (Bad request) invalid value',
+      extensions: { code: 'BAD_REQUEST' },
+    });
   });
 
   it('hides other users’ private tokens and settings', async () => {
     const [a, b] = await Promise.all([createUser(), createUser()]);
-    const res = await graphql('query ($id: Int!) { user(id: $id) { privateToken projectsLimit email } }', { id: a.id }, { 'PRIVATE-TOKEN': b.token });
+    const res = await graphql(
+      'query ($id: Int!) { user(id: $id) { privateToken projectsLimit email } }',
+      { id: a.id },
+      { 'PRIVATE-TOKEN': b.token },
+    );
     expect(res.body.data.user).toEqual({ privateToken: null, projectsLimit: null, email: a.email });
   });
 
@@ -63,7 +83,11 @@ describe('the gateway for internal teams', () => {
 describe('subgraph protection', () => {
   const identityGraphql = `${stack.urls.identity}/graphql`;
   const post = (headers: Record<string, string>) =>
-    fetch(identityGraphql, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ users { total } }' }) });
+    fetch(identityGraphql, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query: '{ users { total } }' }),
+    });
 
   it('refuses requests without a signed principal, or with a forged one', async () => {
     expect((await post({})).status).toBe(401);
@@ -72,14 +96,20 @@ describe('subgraph protection', () => {
   });
 
   it('accepts the gateway’s signature', async () => {
-    const signed = signPrincipal({ userId: 1, username: 'root', isAdmin: true, impersonatorId: null }, stack.principalSecret);
+    const signed = signPrincipal(
+      { userId: 1, username: 'root', isAdmin: true, impersonatorId: null },
+      stack.principalSecret,
+    );
     const res = await post({ 'x-hub-principal': signed });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).data.users.total).toBeGreaterThan(0);
   });
 
   it('keeps the credential lookup for the gateway alone', async () => {
-    const asUser = signPrincipal({ userId: 1, username: 'root', isAdmin: true, impersonatorId: null }, stack.principalSecret);
+    const asUser = signPrincipal(
+      { userId: 1, username: 'root', isAdmin: true, impersonatorId: null },
+      stack.principalSecret,
+    );
     const res = await fetch(`${stack.urls.identity}/internal/principal`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-hub-principal': asUser },

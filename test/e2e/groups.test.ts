@@ -1,4 +1,13 @@
-import { api, createProject, createUser, eventually, expectPaginationHeaders, graphql, unique, type TestUser } from '../support/api';
+import {
+  api,
+  createProject,
+  createUser,
+  eventually,
+  expectPaginationHeaders,
+  graphql,
+  unique,
+  type TestUser,
+} from '../support/api';
 import { git, ok, remoteUrl, workingCopy } from '../support/git';
 
 const GROUP_FIELDS = ['id', 'name', 'path', 'description', 'avatar_url', 'web_url'];
@@ -31,14 +40,30 @@ describe('POST /groups', () => {
     expect(group.name).toMatch(/^Group grp/);
     const members = await api('GET', `/groups/${group.id}/members`, { token: owner.token });
     expect(members.status).toBe(200);
-    expect(members.body).toEqual([expect.objectContaining({ id: owner.id, username: owner.username, access_level: 50 })]);
-    expect(Object.keys(members.body[0]).sort()).toEqual(['access_level', 'avatar_url', 'id', 'name', 'state', 'username', 'web_url']);
+    expect(members.body).toEqual([
+      expect.objectContaining({ id: owner.id, username: owner.username, access_level: 50 }),
+    ]);
+    expect(Object.keys(members.body[0]).sort()).toEqual([
+      'access_level',
+      'avatar_url',
+      'id',
+      'name',
+      'state',
+      'username',
+      'web_url',
+    ]);
   });
 
   it('requires name and path (400), refuses taken and invalid paths in 7.14 form (400), and users who may not create groups (403)', async () => {
-    expect(await createGroup(owner.token, { name: undefined }).then((r) => [r.status, r.body])).toEqual([400, { message: '400 (Bad request) "name" not given' }]);
+    expect(await createGroup(owner.token, { name: undefined }).then((r) => [r.status, r.body])).toEqual([
+      400,
+      { message: '400 (Bad request) "name" not given' },
+    ]);
     const taken = await createGroup(owner.token, { path: group.path });
-    expect([taken.status, taken.body.message]).toEqual([400, 'Failed to save group {:path=>["has already been taken"]}']);
+    expect([taken.status, taken.body.message]).toEqual([
+      400,
+      'Failed to save group {:path=>["has already been taken"]}',
+    ]);
     // A user's namespace takes the path too.
     const userPath = await createGroup(owner.token, { path: stranger.username.toUpperCase() });
     expect(userPath.body.message).toBe('Failed to save group {:path=>["has already been taken"]}');
@@ -53,8 +78,22 @@ describe('POST /groups', () => {
 
 describe('group members', () => {
   beforeAll(async () => {
-    expect((await api('POST', `/groups/${group.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 30 } })).status).toBe(201);
-    expect((await api('POST', `/groups/${group.path}/members`, { token: owner.token, body: { user_id: reporter.id, access_level: 20 } })).status).toBe(201);
+    expect(
+      (
+        await api('POST', `/groups/${group.id}/members`, {
+          token: owner.token,
+          body: { user_id: developer.id, access_level: 30 },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await api('POST', `/groups/${group.path}/members`, {
+          token: owner.token,
+          body: { user_id: reporter.id, access_level: 20 },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('lists members by user id with pagination headers, by id or by path', async () => {
@@ -71,36 +110,63 @@ describe('group members', () => {
     expect([outsider.status, outsider.body]).toEqual([404, { message: '404 Not found' }]);
   });
 
-  it('answers 7.14\'s refusals: 409 for a member, 422 for a bad level, 400 for missing attributes, 403 below Owner', async () => {
-    const again = await api('POST', `/groups/${group.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 40 } });
+  it("answers 7.14's refusals: 409 for a member, 422 for a bad level, 400 for missing attributes, 403 below Owner", async () => {
+    const again = await api('POST', `/groups/${group.id}/members`, {
+      token: owner.token,
+      body: { user_id: developer.id, access_level: 40 },
+    });
     expect([again.status, again.body]).toEqual([409, { message: 'Already exists' }]);
-    const level = await api('POST', `/groups/${group.id}/members`, { token: owner.token, body: { user_id: stranger.id, access_level: 35 } });
+    const level = await api('POST', `/groups/${group.id}/members`, {
+      token: owner.token,
+      body: { user_id: stranger.id, access_level: 35 },
+    });
     expect([level.status, level.body]).toEqual([422, { message: 'Wrong access level' }]);
-    const missing = await api('POST', `/groups/${group.id}/members`, { token: owner.token, body: { user_id: stranger.id } });
+    const missing = await api('POST', `/groups/${group.id}/members`, {
+      token: owner.token,
+      body: { user_id: stranger.id },
+    });
     expect([missing.status, missing.body]).toEqual([400, { message: '400 (Bad request) "access_level" not given' }]);
-    const notOwner = await api('POST', `/groups/${group.id}/members`, { token: developer.token, body: { user_id: stranger.id, access_level: 10 } });
+    const notOwner = await api('POST', `/groups/${group.id}/members`, {
+      token: developer.token,
+      body: { user_id: stranger.id, access_level: 10 },
+    });
     expect(notOwner.status).toBe(403);
   });
 
   it('keeps a group from users who are not in it and see none of its projects (403 naming them, as 7.14), 404 for no group', async () => {
     const res = await api('GET', `/groups/${group.id}`, { token: stranger.token });
-    expect([res.status, res.body]).toEqual([403, { message: `${stranger.username} lacks sufficient access to ${group.name}` }]);
+    expect([res.status, res.body]).toEqual([
+      403,
+      { message: `${stranger.username} lacks sufficient access to ${group.name}` },
+    ]);
     expect((await api('GET', `/groups/${group.id}/members`, { token: stranger.token })).status).toBe(403);
     const none = await api('GET', '/groups/no-such-group-anywhere', { token: owner.token });
     expect([none.status, none.body]).toEqual([404, { message: '404 Not found' }]);
   });
 
-  it('updates a level (404 for a non-member) and removes a member (7.14\'s 404 for a non-member)', async () => {
-    const updated = await api('PUT', `/groups/${group.id}/members/${reporter.id}`, { token: owner.token, body: { access_level: 10 } });
+  it("updates a level (404 for a non-member) and removes a member (7.14's 404 for a non-member)", async () => {
+    const updated = await api('PUT', `/groups/${group.id}/members/${reporter.id}`, {
+      token: owner.token,
+      body: { access_level: 10 },
+    });
     expect([updated.status, updated.body.access_level]).toEqual([200, 10]);
-    const missing = await api('PUT', `/groups/${group.id}/members/${stranger.id}`, { token: owner.token, body: { access_level: 10 } });
+    const missing = await api('PUT', `/groups/${group.id}/members/${stranger.id}`, {
+      token: owner.token,
+      body: { access_level: 10 },
+    });
     expect([missing.status, missing.body]).toEqual([404, { message: '404 User can not be found Not Found' }]);
     const extra = await createUser();
-    await api('POST', `/groups/${group.id}/members`, { token: owner.token, body: { user_id: extra.id, access_level: 10 } });
+    await api('POST', `/groups/${group.id}/members`, {
+      token: owner.token,
+      body: { user_id: extra.id, access_level: 10 },
+    });
     const removed = await api('DELETE', `/groups/${group.id}/members/${extra.id}`, { token: owner.token });
     expect([removed.status, removed.body.id]).toEqual([200, extra.id]);
     const again = await api('DELETE', `/groups/${group.id}/members/${extra.id}`, { token: owner.token });
-    expect([again.status, again.body]).toEqual([404, { message: `404 Not Found - user_id:${extra.id} not a member of group ${group.name}` }]);
+    expect([again.status, again.body]).toEqual([
+      404,
+      { message: `404 Not Found - user_id:${extra.id} not a member of group ${group.name}` },
+    ]);
   });
 });
 
@@ -108,7 +174,10 @@ describe('projects in a group', () => {
   let project: { id: number; path_with_namespace: string; [k: string]: any };
 
   beforeAll(async () => {
-    const res = await api('POST', '/projects', { token: owner.token, body: { name: unique('gp'), namespace_id: group.id } });
+    const res = await api('POST', '/projects', {
+      token: owner.token,
+      body: { name: unique('gp'), namespace_id: group.id },
+    });
     expect(res.status).toBe(201);
     project = res.body;
   });
@@ -123,10 +192,15 @@ describe('projects in a group', () => {
   it('is seen, with permissions.group_access, by a group member who is not in the project team', async () => {
     const res = await api('GET', `/projects/${project.id}`, { token: developer.token });
     expect(res.status).toBe(200);
-    expect(res.body.permissions).toEqual({ project_access: null, group_access: { access_level: 30, notification_level: 3 } });
+    expect(res.body.permissions).toEqual({
+      project_access: null,
+      group_access: { access_level: 30, notification_level: 3 },
+    });
     const team = await api('GET', `/projects/${project.id}/members`, { token: developer.token });
     expect(team.body.map((m: { id: number }) => m.id)).toEqual([owner.id]);
-    const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}`, { token: reporter.token });
+    const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}`, {
+      token: reporter.token,
+    });
     expect(byPath.status).toBe(200);
     const mine = await api('GET', '/projects', { token: developer.token });
     expect(mine.body.map((p: { id: number }) => p.id)).toContain(project.id);
@@ -140,14 +214,26 @@ describe('projects in a group', () => {
       const branches = await api('GET', `/projects/${project.id}/repository/branches`, { token: developer.token });
       expect(branches.body.map((b: { name: string }) => b.name)).toEqual(['master']);
     });
-    const guestPush = await git(dir, 'push', remoteUrl(project.path_with_namespace, reporter.username, reporter.token), 'master:refs/heads/guest');
+    const guestPush = await git(
+      dir,
+      'push',
+      remoteUrl(project.path_with_namespace, reporter.username, reporter.token),
+      'master:refs/heads/guest',
+    );
     expect(guestPush.code).not.toBe(0);
-    const issue = await api('POST', `/projects/${project.id}/issues`, { token: developer.token, body: { title: 'from a group member' } });
+    const issue = await api('POST', `/projects/${project.id}/issues`, {
+      token: developer.token,
+      body: { title: 'from a group member' },
+    });
     expect(issue.status).toBe(201);
     // Developer is not Master: no project settings.
-    expect((await api('PUT', `/projects/${project.id}`, { token: developer.token, body: { description: 'x' } })).status).toBe(403);
+    expect(
+      (await api('PUT', `/projects/${project.id}`, { token: developer.token, body: { description: 'x' } })).status,
+    ).toBe(403);
     // The group's Owner has Owner rights on the project.
-    expect((await api('PUT', `/projects/${project.id}`, { token: owner.token, body: { visibility_level: 10 } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/projects/${project.id}`, { token: owner.token, body: { visibility_level: 10 } })).status,
+    ).toBe(200);
   });
 
   it('shows the group with the projects the caller may see (GET /groups/:id)', async () => {
@@ -158,12 +244,15 @@ describe('projects in a group', () => {
   });
 
   it('refuses a project in a group to members below Master (namespace is not valid)', async () => {
-    const res = await api('POST', '/projects', { token: developer.token, body: { name: unique('gp'), namespace_id: group.id } });
+    const res = await api('POST', '/projects', {
+      token: developer.token,
+      body: { name: unique('gp'), namespace_id: group.id },
+    });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('is not valid');
   });
 
-  it('lists the group among the member\'s groups and namespaces', async () => {
+  it("lists the group among the member's groups and namespaces", async () => {
     const groups = await api('GET', '/groups', { token: developer.token });
     expect(groups.body.map((g: { id: number }) => g.id)).toEqual([group.id]);
     expectPaginationHeaders(groups, 1);
@@ -178,9 +267,15 @@ describe('projects in a group', () => {
     ]);
   });
 
-  it('a group\'s public project lets anyone signed in see the group, with that project only', async () => {
-    const hidden = await api('POST', '/projects', { token: owner.token, body: { name: unique('hidden'), namespace_id: group.id } });
-    const open = await api('POST', '/projects', { token: owner.token, body: { name: unique('open'), namespace_id: group.id, visibility_level: 20 } });
+  it("a group's public project lets anyone signed in see the group, with that project only", async () => {
+    const hidden = await api('POST', '/projects', {
+      token: owner.token,
+      body: { name: unique('hidden'), namespace_id: group.id },
+    });
+    const open = await api('POST', '/projects', {
+      token: owner.token,
+      body: { name: unique('open'), namespace_id: group.id, visibility_level: 20 },
+    });
     const seen = await api('GET', `/groups/${group.id}`, { token: stranger.token });
     expect(seen.status).toBe(200);
     const ids = seen.body.projects.map((p: { id: number }) => p.id);
@@ -190,7 +285,7 @@ describe('projects in a group', () => {
 });
 
 describe('transfer and deletion', () => {
-  it('moves a project into a group (admins only), and refuses 7.14\'s way', async () => {
+  it("moves a project into a group (admins only), and refuses 7.14's way", async () => {
     const target = (await createGroup(owner.token)).body;
     const project = await createProject(stranger.token);
     const refused = await api('POST', `/groups/${target.id}/projects/${project.id}`, { token: owner.token });
@@ -203,15 +298,23 @@ describe('transfer and deletion', () => {
     // The group's Owner now owns it; its creator keeps the Master row GitLab gave them.
     expect(after.body.permissions.group_access.access_level).toBe(50);
     const again = await api('POST', `/groups/${target.id}/projects/${project.id}`);
-    expect([again.status, again.body]).toEqual([400, { message: 'Failed to transfer project {:new_namespace=>["is invalid"]}' }]);
+    expect([again.status, again.body]).toEqual([
+      400,
+      { message: 'Failed to transfer project {:new_namespace=>["is invalid"]}' },
+    ]);
     const missing = await api('POST', `/groups/${target.id}/projects/999999999`);
     expect(missing.status).toBe(404);
   });
 
   it('deletes a group and its projects (Owner or admin only)', async () => {
     const doomed = (await createGroup(owner.token)).body;
-    const project = (await api('POST', '/projects', { token: owner.token, body: { name: unique('doomed'), namespace_id: doomed.id } })).body;
-    await api('POST', `/groups/${doomed.id}/members`, { token: owner.token, body: { user_id: developer.id, access_level: 40 } });
+    const project = (
+      await api('POST', '/projects', { token: owner.token, body: { name: unique('doomed'), namespace_id: doomed.id } })
+    ).body;
+    await api('POST', `/groups/${doomed.id}/members`, {
+      token: owner.token,
+      body: { user_id: developer.id, access_level: 40 },
+    });
     expect((await api('DELETE', `/groups/${doomed.id}`, { token: developer.token })).status).toBe(403);
     const deleted = await api('DELETE', `/groups/${doomed.id}`, { token: owner.token });
     expect([deleted.status, deleted.body.id]).toEqual([200, doomed.id]);
@@ -225,7 +328,26 @@ describe('transfer and deletion', () => {
 describe('GraphQL for internal teams', () => {
   it('reads a group with its members and projects in one query', async () => {
     const res = await graphql(
-      `query($id: Int) { group(id: $id) { name path members { total nodes { accessLevel user { username } } } projects { total } } }`,
+      `
+        query ($id: Int) {
+          group(id: $id) {
+            name
+            path
+            members {
+              total
+              nodes {
+                accessLevel
+                user {
+                  username
+                }
+              }
+            }
+            projects {
+              total
+            }
+          }
+        }
+      `,
       { id: group.id },
       { 'PRIVATE-TOKEN': owner.token },
     );

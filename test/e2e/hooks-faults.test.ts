@@ -27,7 +27,11 @@ describe('hook delivery under faults and load', () => {
   /** A project with one hook for issue events, delivering to `path` of the receiver. */
   const hookedProject = async (path: string) => {
     const project = await call('POST', '/projects', { name: `faults-${path}-${Date.now()}` });
-    await call('POST', `/projects/${project.id}/hooks`, { url: receiver.url(path), issues_events: true, push_events: false });
+    await call('POST', `/projects/${project.id}/hooks`, {
+      url: receiver.url(path),
+      issues_events: true,
+      push_events: false,
+    });
     return project.id as number;
   };
 
@@ -78,7 +82,11 @@ describe('hook delivery under faults and load', () => {
     // It waited for the receiver's answer (1.5 s) before it exited.
     expect(Date.now() - stopping).toBeGreaterThanOrEqual(1000);
     const [logged] = await call('GET', `/projects/${projectId}/hooks/${hook.id}/events`);
-    expect([logged.state, logged.attempts.length, logged.attempts[0].response_body]).toEqual(['delivered', 1, 'took a while']);
+    expect([logged.state, logged.attempts.length, logged.attempts[0].response_body]).toEqual([
+      'delivered',
+      1,
+      'took a while',
+    ]);
     await stack.restart('hooks-worker');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(receiver.at('graceful')).toHaveLength(1);
@@ -107,7 +115,8 @@ describe('hook delivery under faults and load', () => {
     await receiver.waitFor('killed', 20);
     extra.child.kill('SIGKILL');
     const deadline = Date.now() + 60_000;
-    while (tally('killed').distinct < 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (tally('killed').distinct < 200 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const { received, distinct } = tally('killed');
     expect(distinct).toBe(200);
     // A delivery cut off mid-request may be sent again (at least once); the webhook-id tells the copy.
@@ -139,7 +148,10 @@ describe('hook delivery under faults and load', () => {
     }
     expect(resumed.paused_until).toBeNull();
     const [logged] = await call('GET', `/projects/${projectId}/hooks/${hook.id}/events`);
-    expect([logged.state, logged.attempts.map((a: { response_status: number }) => a.response_status)]).toEqual(['delivered', [503, 503, 503, 503, 200]]);
+    expect([logged.state, logged.attempts.map((a: { response_status: number }) => a.response_status)]).toEqual([
+      'delivered',
+      [503, 503, 503, 503, 200],
+    ]);
   }, 60_000);
 
   it('loses nothing and sends nothing twice when Redis stops while events are produced', async () => {

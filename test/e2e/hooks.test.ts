@@ -1,6 +1,16 @@
 import { createRedis, createSql } from '@hub/common';
 import { Webhook } from 'standardwebhooks';
-import { addMember, api, createProject, createUser, eventually, graphql, stack, type TestProject, type TestUser } from '../support/api';
+import {
+  addMember,
+  api,
+  createProject,
+  createUser,
+  eventually,
+  graphql,
+  stack,
+  type TestProject,
+  type TestUser,
+} from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 import { startReceiver, type ReceivedHook, type Receiver } from '../support/webhook-receiver';
 
@@ -26,7 +36,13 @@ const verify = (hook: { signing_secret: string }, delivery: ReceivedHook) =>
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  [owner, master, developer, guest, stranger] = await Promise.all([createUser(), createUser(), createUser(), createUser(), createUser()]);
+  [owner, master, developer, guest, stranger] = await Promise.all([
+    createUser(),
+    createUser(),
+    createUser(),
+    createUser(),
+    createUser(),
+  ]);
   project = await createProject(owner.token);
   await addMember(project.id, master.id, 40);
   await addMember(project.id, developer.id, 30);
@@ -52,9 +68,15 @@ describe('managing project hooks', () => {
     });
     expect(res.body.signing_secret).toMatch(/^whsec_/);
     expect(res.body).not.toHaveProperty('token');
-    const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/hooks/${res.body.id}`, { token: master.token });
+    const byPath = await api(
+      'GET',
+      `/projects/${encodeURIComponent(project.path_with_namespace)}/hooks/${res.body.id}`,
+      { token: master.token },
+    );
     expect([byPath.status, byPath.body.url]).toEqual([200, receiver.url('defaults')]);
-    const list = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/hooks`, { token: owner.token });
+    const list = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/hooks`, {
+      token: owner.token,
+    });
     expect(list.status).toBe(200);
     expect(list.body.map((h: { id: number }) => h.id)).toContain(res.body.id);
     expect(list.headers.get('x-total')).toBe(String(list.body.length));
@@ -63,29 +85,75 @@ describe('managing project hooks', () => {
   it('takes form-encoded flags and updates only what is sent; url is required on PUT too', async () => {
     const created = await api('POST', hooksPath(), {
       token: owner.token,
-      body: new URLSearchParams({ url: receiver.url('form'), issues_events: 'true', tag_push_events: '1', push_events: 'false' }),
+      body: new URLSearchParams({
+        url: receiver.url('form'),
+        issues_events: 'true',
+        tag_push_events: '1',
+        push_events: 'false',
+      }),
     });
-    expect(created.body).toMatchObject({ push_events: 'false', issues_events: 'true', tag_push_events: 'true', merge_requests_events: 'false' });
-    const missingUrl = await api('PUT', hooksPath(`/${created.body.id}`), { token: owner.token, body: { note_events: true } });
+    expect(created.body).toMatchObject({
+      push_events: 'false',
+      issues_events: 'true',
+      tag_push_events: 'true',
+      merge_requests_events: 'false',
+    });
+    const missingUrl = await api('PUT', hooksPath(`/${created.body.id}`), {
+      token: owner.token,
+      body: { note_events: true },
+    });
     expect([missingUrl.status, missingUrl.body]).toEqual([400, { message: '400 (Bad request) "url" not given' }]);
-    const updated = await api('PUT', hooksPath(`/${created.body.id}`), { token: owner.token, body: { url: receiver.url('form2'), note_events: true } });
+    const updated = await api('PUT', hooksPath(`/${created.body.id}`), {
+      token: owner.token,
+      body: { url: receiver.url('form2'), note_events: true },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ url: receiver.url('form2'), push_events: 'false', issues_events: 'true', tag_push_events: 'true', note_events: 'true' });
+    expect(updated.body).toMatchObject({
+      url: receiver.url('form2'),
+      push_events: 'false',
+      issues_events: 'true',
+      tag_push_events: 'true',
+      note_events: 'true',
+    });
   });
 
-  it('answers GitLab\'s errors: url missing 400, not http(s) 422, unknown id 404, DELETE without id 405', async () => {
-    expect(await api('POST', hooksPath(), { token: owner.token, body: { push_events: true } })).toMatchObject({ status: 400, body: { message: '400 (Bad request) "url" not given' } });
+  it("answers GitLab's errors: url missing 400, not http(s) 422, unknown id 404, DELETE without id 405", async () => {
+    expect(await api('POST', hooksPath(), { token: owner.token, body: { push_events: true } })).toMatchObject({
+      status: 400,
+      body: { message: '400 (Bad request) "url" not given' },
+    });
     for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'not a url', 'file:///etc/passwd']) {
-      expect(await api('POST', hooksPath(), { token: owner.token, body: { url } })).toMatchObject({ status: 422, body: { message: 'Invalid url given' } });
+      expect(await api('POST', hooksPath(), { token: owner.token, body: { url } })).toMatchObject({
+        status: 422,
+        body: { message: 'Invalid url given' },
+      });
     }
-    expect(await api('POST', hooksPath(), { token: owner.token, body: { url: receiver.url('x'), push_events: 'maybe' } })).toMatchObject({ status: 400, body: { message: { push_events: ['is invalid'] } } });
+    expect(
+      await api('POST', hooksPath(), { token: owner.token, body: { url: receiver.url('x'), push_events: 'maybe' } }),
+    ).toMatchObject({ status: 400, body: { message: { push_events: ['is invalid'] } } });
     // The token travels as a header: a line break in it would split the request.
-    expect(await api('POST', hooksPath(), { token: owner.token, body: { url: receiver.url('x'), token: 'a\r\nX-Injected: 1' } })).toMatchObject({ status: 400, body: { message: { token: ['is invalid'] } } });
-    expect(await api('GET', hooksPath('/99999999'), { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(
+      await api('POST', hooksPath(), {
+        token: owner.token,
+        body: { url: receiver.url('x'), token: 'a\r\nX-Injected: 1' },
+      }),
+    ).toMatchObject({ status: 400, body: { message: { token: ['is invalid'] } } });
+    expect(await api('GET', hooksPath('/99999999'), { token: owner.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
     // GitLab 7.14 looked hooks up with `find`: ActiveRecord::RecordNotFound's '404 Not found', non-numeric ids too.
-    expect(await api('PUT', hooksPath('/99999999'), { token: owner.token, body: { url: receiver.url('x') } })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-    expect(await api('GET', hooksPath('/abc'), { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-    expect(await api('DELETE', hooksPath(), { token: owner.token })).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
+    expect(
+      await api('PUT', hooksPath('/99999999'), { token: owner.token, body: { url: receiver.url('x') } }),
+    ).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await api('GET', hooksPath('/abc'), { token: owner.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
+    expect(await api('DELETE', hooksPath(), { token: owner.token })).toMatchObject({
+      status: 405,
+      body: { message: '405 Method Not Allowed' },
+    });
   });
 
   it('deletes idempotently: the removed hook, then an empty body, both 200', async () => {
@@ -102,12 +170,22 @@ describe('managing project hooks', () => {
     for (const user of [developer, guest]) {
       expect((await api('GET', hooksPath(), { token: user.token })).status).toBe(403);
       expect((await api('GET', hooksPath(`/${hook.id}`), { token: user.token })).status).toBe(403);
-      expect((await api('POST', hooksPath(), { token: user.token, body: { url: receiver.url('x') } })).status).toBe(403);
-      expect((await api('PUT', hooksPath(`/${hook.id}`), { token: user.token, body: { url: receiver.url('x') } })).status).toBe(403);
+      expect((await api('POST', hooksPath(), { token: user.token, body: { url: receiver.url('x') } })).status).toBe(
+        403,
+      );
+      expect(
+        (await api('PUT', hooksPath(`/${hook.id}`), { token: user.token, body: { url: receiver.url('x') } })).status,
+      ).toBe(403);
       expect((await api('DELETE', hooksPath(`/${hook.id}`), { token: user.token })).status).toBe(403);
     }
     const missing = { id: 2 ** 31 - 2 };
-    for (const [method, suffix] of [['GET', ''], ['GET', `/${hook.id}`], ['POST', ''], ['PUT', `/${hook.id}`], ['DELETE', `/${hook.id}`]] as const) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['GET', `/${hook.id}`],
+      ['POST', ''],
+      ['PUT', `/${hook.id}`],
+      ['DELETE', `/${hook.id}`],
+    ] as const) {
       const body = { url: receiver.url('x') };
       const hidden = await api(method, hooksPath(suffix), { token: stranger.token, body });
       const absent = await api(method, hooksPath(suffix, missing), { token: stranger.token, body });
@@ -119,13 +197,21 @@ describe('managing project hooks', () => {
     expect((await api('GET', hooksPath(), { token: null })).status).toBe(401);
   });
 
-  it('shows a hook only on its own project\'s paths', async () => {
+  it("shows a hook only on its own project's paths", async () => {
     const other = await createProject(owner.token);
     const foreign = await addHook({ url: receiver.url('foreign') }, other);
     expect((await api('GET', hooksPath(`/${foreign.id}`), { token: owner.token })).status).toBe(404);
-    expect((await api('PUT', hooksPath(`/${foreign.id}`), { token: owner.token, body: { url: receiver.url('stolen') } })).status).toBe(404);
-    expect(await api('DELETE', hooksPath(`/${foreign.id}`), { token: owner.token })).toMatchObject({ status: 200, body: {} });
-    expect((await api('GET', hooksPath(`/${foreign.id}`, other), { token: owner.token })).body.url).toBe(receiver.url('foreign'));
+    expect(
+      (await api('PUT', hooksPath(`/${foreign.id}`), { token: owner.token, body: { url: receiver.url('stolen') } }))
+        .status,
+    ).toBe(404);
+    expect(await api('DELETE', hooksPath(`/${foreign.id}`), { token: owner.token })).toMatchObject({
+      status: 200,
+      body: {},
+    });
+    expect((await api('GET', hooksPath(`/${foreign.id}`, other), { token: owner.token })).body.url).toBe(
+      receiver.url('foreign'),
+    );
   });
 
   it('goes with its project: a deleted project leaves no hooks behind', async () => {
@@ -133,7 +219,8 @@ describe('managing project hooks', () => {
     await addHook({ url: receiver.url('doomed') }, doomed);
     const sql = createSql({ url: stack.databaseUrl, schema: 'hooks', max: 1 });
     try {
-      const count = async () => (await sql<{ n: number }[]>`select count(*)::int as n from hooks where project_id = ${doomed.id}`)[0].n;
+      const count = async () =>
+        (await sql<{ n: number }[]>`select count(*)::int as n from hooks where project_id = ${doomed.id}`)[0].n;
       expect(await count()).toBe(1);
       expect((await api('DELETE', `/projects/${doomed.id}`, { token: owner.token })).status).toBe(200);
       await eventually(async () => expect(await count()).toBe(0));
@@ -152,13 +239,24 @@ describe('delivering events', () => {
 
   beforeAll(async () => {
     delivered = await createProject(owner.token);
-    all = await addHook({ url: receiver.url('all'), push_events: true, tag_push_events: true, issues_events: true, merge_requests_events: true, note_events: true, token: 'hook-secret-token' }, delivered);
+    all = await addHook(
+      {
+        url: receiver.url('all'),
+        push_events: true,
+        tag_push_events: true,
+        issues_events: true,
+        merge_requests_events: true,
+        note_events: true,
+        token: 'hook-secret-token',
+      },
+      delivered,
+    );
     pushOnly = await addHook({ url: receiver.url('push-only') }, delivered);
     await addHook({ url: receiver.url('nothing'), push_events: false }, delivered);
     wc = await workingCopy({ 'README.md': 'hello\n' });
   });
 
-  it('sends a push with GitLab\'s payload, headers, token and a valid Standard Webhooks signature', async () => {
+  it("sends a push with GitLab's payload, headers, token and a valid Standard Webhooks signature", async () => {
     ok(await git(wc, 'push', '-q', pushUrl(), 'master'));
     const [delivery] = await receiver.waitFor('all', 1);
     expect(delivery.headers['x-gitlab-event']).toBe('Push Hook');
@@ -188,7 +286,13 @@ describe('delivering events', () => {
       total_commits_count: 1,
     });
     expect(delivery.body.commits).toEqual([
-      { id: head, message: 'initial commit\n', timestamp: expect.any(String), url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${head}`, author: { name: expect.any(String), email: expect.any(String) } },
+      {
+        id: head,
+        message: 'initial commit\n',
+        timestamp: expect.any(String),
+        url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${head}`,
+        author: { name: expect.any(String), email: expect.any(String) },
+      },
     ]);
     expect((await receiver.waitFor('push-only', 1))[0].headers['webhook-signature']).toMatch(/^v1,/);
   });
@@ -200,7 +304,9 @@ describe('delivering events', () => {
     const deliveries = await receiver.waitFor('all', 2);
     const push = deliveries[1].body;
     expect([push.before, push.total_commits_count, push.commits.length]).toEqual([before, 22, 20]);
-    expect(push.commits.map((c: { message: string }) => c.message.trim())).toEqual(Array.from({ length: 20 }, (_, i) => `commit ${i + 3}`));
+    expect(push.commits.map((c: { message: string }) => c.message.trim())).toEqual(
+      Array.from({ length: 20 }, (_, i) => `commit ${i + 3}`),
+    );
   });
 
   it('sends a tag push to hooks with tag_push_events only', async () => {
@@ -210,17 +316,43 @@ describe('delivering events', () => {
     ok(await git(wc, 'push', '-q', pushUrl(), 'v1.0'));
     const [tag] = (await receiver.waitFor('all', 3)).slice(2);
     expect(tag.headers['x-gitlab-event']).toBe('Tag Push Hook');
-    expect(tag.body).toMatchObject({ object_kind: 'tag_push', ref: 'refs/tags/v1.0', before: ZERO, commits: [], total_commits_count: 0, project_id: delivered.id });
+    expect(tag.body).toMatchObject({
+      object_kind: 'tag_push',
+      ref: 'refs/tags/v1.0',
+      before: ZERO,
+      commits: [],
+      total_commits_count: 0,
+      project_id: delivered.id,
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.at('push-only').length).toBe(pushOnlyBefore);
   });
 
   it('sends issue events (open, update, close, reopen) and comments as notes', async () => {
-    const issue = (await api('POST', `/projects/${delivered.id}/issues`, { token: owner.token, body: { title: 'Broken', description: 'It is', labels: 'bug,ui' } })).body;
-    await api('PUT', `/projects/${delivered.id}/issues/${issue.id}`, { token: owner.token, body: { title: 'Broken badly' } });
-    await api('PUT', `/projects/${delivered.id}/issues/${issue.id}`, { token: owner.token, body: { state_event: 'close' } });
-    await api('PUT', `/projects/${delivered.id}/issues/${issue.id}`, { token: owner.token, body: { state_event: 'reopen' } });
-    const ownNote = (await api('POST', `/projects/${delivered.id}/issues/${issue.id}/notes`, { token: owner.token, body: { body: 'Seen it too' } })).body;
+    const issue = (
+      await api('POST', `/projects/${delivered.id}/issues`, {
+        token: owner.token,
+        body: { title: 'Broken', description: 'It is', labels: 'bug,ui' },
+      })
+    ).body;
+    await api('PUT', `/projects/${delivered.id}/issues/${issue.id}`, {
+      token: owner.token,
+      body: { title: 'Broken badly' },
+    });
+    await api('PUT', `/projects/${delivered.id}/issues/${issue.id}`, {
+      token: owner.token,
+      body: { state_event: 'close' },
+    });
+    await api('PUT', `/projects/${delivered.id}/issues/${issue.id}`, {
+      token: owner.token,
+      body: { state_event: 'reopen' },
+    });
+    const ownNote = (
+      await api('POST', `/projects/${delivered.id}/issues/${issue.id}/notes`, {
+        token: owner.token,
+        body: { body: 'Seen it too' },
+      })
+    ).body;
     const deliveries = (await receiver.waitFor('all', 8)).slice(3);
     const issueHooks = deliveries.filter((d) => d.headers['x-gitlab-event'] === 'Issue Hook');
     expect(issueHooks.map((d) => d.body.object_attributes.action)).toEqual(['open', 'update', 'close', 'reopen']);
@@ -242,7 +374,13 @@ describe('delivering events', () => {
     expect(noteHook.body).toMatchObject({
       object_kind: 'note',
       project_id: delivered.id,
-      object_attributes: { id: ownNote.id, note: 'Seen it too', noteable_type: 'Issue', system: false, url: `${stack.externalUrl}/${delivered.path_with_namespace}/issues/${issue.iid}#note_${ownNote.id}` },
+      object_attributes: {
+        id: ownNote.id,
+        note: 'Seen it too',
+        noteable_type: 'Issue',
+        system: false,
+        url: `${stack.externalUrl}/${delivered.path_with_namespace}/issues/${issue.iid}#note_${ownNote.id}`,
+      },
       issue: { id: issue.id, iid: issue.iid, title: 'Broken badly' },
     });
     // The system notes of close and reopen send nothing.
@@ -255,15 +393,34 @@ describe('delivering events', () => {
     const tip = await commitFiles(wc, { 'feature.txt': 'new\n' }, 'Add a feature');
     ok(await git(wc, 'push', '-q', pushUrl(), 'feature'));
     ok(await git(wc, 'checkout', '-q', 'master'));
-    const mr = (await api('POST', `/projects/${delivered.id}/merge_requests`, { token: owner.token, body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' } })).body;
-    await api('PUT', `/projects/${delivered.id}/merge_request/${mr.id}`, { token: owner.token, body: { state_event: 'close' } });
-    await api('PUT', `/projects/${delivered.id}/merge_request/${mr.id}`, { token: owner.token, body: { state_event: 'reopen' } });
-    expect((await api('PUT', `/projects/${delivered.id}/merge_request/${mr.id}/merge`, { token: owner.token })).status).toBe(200);
+    const mr = (
+      await api('POST', `/projects/${delivered.id}/merge_requests`, {
+        token: owner.token,
+        body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' },
+      })
+    ).body;
+    await api('PUT', `/projects/${delivered.id}/merge_request/${mr.id}`, {
+      token: owner.token,
+      body: { state_event: 'close' },
+    });
+    await api('PUT', `/projects/${delivered.id}/merge_request/${mr.id}`, {
+      token: owner.token,
+      body: { state_event: 'reopen' },
+    });
+    expect(
+      (await api('PUT', `/projects/${delivered.id}/merge_request/${mr.id}/merge`, { token: owner.token })).status,
+    ).toBe(200);
     await eventually(async () => {
-      const events = receiver.at('all').slice(start).filter((d) => d.headers['x-gitlab-event'] === 'Merge Request Hook');
+      const events = receiver
+        .at('all')
+        .slice(start)
+        .filter((d) => d.headers['x-gitlab-event'] === 'Merge Request Hook');
       expect(events.map((d) => d.body.object_attributes.action)).toEqual(['open', 'close', 'reopen', 'merge']);
     }, 10_000);
-    const [opened] = receiver.at('all').slice(start).filter((d) => d.headers['x-gitlab-event'] === 'Merge Request Hook');
+    const [opened] = receiver
+      .at('all')
+      .slice(start)
+      .filter((d) => d.headers['x-gitlab-event'] === 'Merge Request Hook');
     expect(opened.body).toMatchObject({
       object_kind: 'merge_request',
       user: { username: owner.username },
@@ -280,7 +437,11 @@ describe('delivering events', () => {
         url: `${stack.externalUrl}/${delivered.path_with_namespace}/merge_requests/${mr.iid}`,
         source: { name: delivered.name, http_url: `${stack.externalUrl}/${delivered.path_with_namespace}.git` },
         target: { name: delivered.name, visibility_level: 0 },
-        last_commit: { id: tip, message: 'Add a feature\n', url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${tip}` },
+        last_commit: {
+          id: tip,
+          message: 'Add a feature\n',
+          url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${tip}`,
+        },
       },
     });
   });
@@ -288,28 +449,55 @@ describe('delivering events', () => {
   it('sends a comment on a commit as a note hook carrying the commit', async () => {
     const start = receiver.at('all').length;
     const tip = (await api('GET', `/projects/${delivered.id}/repository/commits/master`, { token: owner.token })).body;
-    const comment = await api('POST', `/projects/${delivered.id}/repository/commits/${tip.id}/comments`, { token: owner.token, body: { note: 'On this commit' } });
+    const comment = await api('POST', `/projects/${delivered.id}/repository/commits/${tip.id}/comments`, {
+      token: owner.token,
+      body: { note: 'On this commit' },
+    });
     expect(comment.status).toBe(201);
     await eventually(async () => {
-      expect(receiver.at('all').slice(start).filter((d) => d.headers['x-gitlab-event'] === 'Note Hook')).toHaveLength(1);
+      expect(
+        receiver
+          .at('all')
+          .slice(start)
+          .filter((d) => d.headers['x-gitlab-event'] === 'Note Hook'),
+      ).toHaveLength(1);
     }, 10_000);
-    const [noteHook] = receiver.at('all').slice(start).filter((d) => d.headers['x-gitlab-event'] === 'Note Hook');
+    const [noteHook] = receiver
+      .at('all')
+      .slice(start)
+      .filter((d) => d.headers['x-gitlab-event'] === 'Note Hook');
     expect(noteHook.body).toMatchObject({
       object_kind: 'note',
-      object_attributes: { note: 'On this commit', noteable_type: 'Commit', noteable_id: null, commit_id: tip.id, url: expect.stringMatching(new RegExp(`/${delivered.path_with_namespace}/commit/${tip.id}#note_\\d+$`)) },
-      commit: { id: tip.id, message: tip.message, url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${tip.id}`, author: { name: tip.author_name, email: tip.author_email } },
+      object_attributes: {
+        note: 'On this commit',
+        noteable_type: 'Commit',
+        noteable_id: null,
+        commit_id: tip.id,
+        url: expect.stringMatching(new RegExp(`/${delivered.path_with_namespace}/commit/${tip.id}#note_\\d+$`)),
+      },
+      commit: {
+        id: tip.id,
+        message: tip.message,
+        url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${tip.id}`,
+        author: { name: tip.author_name, email: tip.author_email },
+      },
     });
   });
 
   it('delivers an event that reaches the stream twice (a relay that crashed before its delete) once', async () => {
     const twice = await createProject(owner.token);
     await addHook({ url: receiver.url('twice'), issues_events: true, push_events: false }, twice);
-    const issue = (await api('POST', `/projects/${twice.id}/issues`, { token: owner.token, body: { title: 'once only' } })).body;
+    const issue = (
+      await api('POST', `/projects/${twice.id}/issues`, { token: owner.token, body: { title: 'once only' } })
+    ).body;
     await receiver.waitFor('twice', 1);
     const redis = createRedis(stack.redisUrl, { blocking: true });
     try {
       const entries = (await redis.xrevrange('events:notes', '+', '-', 'COUNT', 500)) as Array<[string, string[]]>;
-      const original = entries.find(([, fields]) => fields.includes('issue.opened') && JSON.parse(fields[fields.indexOf('payload') + 1]).issue_id === issue.id);
+      const original = entries.find(
+        ([, fields]) =>
+          fields.includes('issue.opened') && JSON.parse(fields[fields.indexOf('payload') + 1]).issue_id === issue.id,
+      );
       expect(original).toBeDefined();
       await redis.xadd('events:notes', '*', ...original![1]);
     } finally {
@@ -339,7 +527,9 @@ describe('retries, the delivery log and re-sends', () => {
   });
 
   it('retries a receiver that fails twice; the third attempt lands and the log shows all three', async () => {
-    receiver.respond('flaky', (_r, i) => (i < 2 ? { status: 503, body: 'try later' } : { status: 200, body: 'thanks' }));
+    receiver.respond('flaky', (_r, i) =>
+      i < 2 ? { status: 503, body: 'try later' } : { status: 200, body: 'thanks' },
+    );
     const hook = await addHook({ url: receiver.url('flaky'), issues_events: true, push_events: false }, target);
     await api('POST', `/projects/${target.id}/issues`, { token: owner.token, body: { title: 'retry me' } });
     const attempts = await receiver.waitFor('flaky', 3, 20_000);
@@ -349,9 +539,18 @@ describe('retries, the delivery log and re-sends', () => {
       const log = await api('GET', hooksPath(`/${hook.id}/events`, target), { token: owner.token });
       expect(log.status).toBe(200);
       expect(log.body).toHaveLength(1);
-      expect(log.body[0]).toMatchObject({ event_name: 'Issue Hook', state: 'delivered', webhook_id: attempts[0].headers['webhook-id'], payload: { object_kind: 'issue' } });
+      expect(log.body[0]).toMatchObject({
+        event_name: 'Issue Hook',
+        state: 'delivered',
+        webhook_id: attempts[0].headers['webhook-id'],
+        payload: { object_kind: 'issue' },
+      });
       expect(log.body[0].attempts.map((a: { response_status: number }) => a.response_status)).toEqual([503, 503, 200]);
-      expect(log.body[0].attempts[0]).toMatchObject({ error: 'HTTP 503', response_body: 'try later', request_headers: { 'x-gitlab-event': 'Issue Hook' } });
+      expect(log.body[0].attempts[0]).toMatchObject({
+        error: 'HTTP 503',
+        response_body: 'try later',
+        request_headers: { 'x-gitlab-event': 'Issue Hook' },
+      });
       expect(log.body[0].attempts[2].response_body).toBe('thanks');
     }, 5000);
   }, 30_000);
@@ -359,7 +558,9 @@ describe('retries, the delivery log and re-sends', () => {
   it('re-sends a logged delivery: same body and webhook-id, a fourth attempt in the log', async () => {
     const hook = (await api('GET', hooksPath('', target), { token: owner.token })).body[0];
     const [delivery] = (await api('GET', hooksPath(`/${hook.id}/events`, target), { token: owner.token })).body;
-    const resent = await api('POST', hooksPath(`/${hook.id}/events/${delivery.id}/resend`, target), { token: owner.token });
+    const resent = await api('POST', hooksPath(`/${hook.id}/events/${delivery.id}/resend`, target), {
+      token: owner.token,
+    });
     expect(resent.status).toBe(201);
     expect(resent.body).toMatchObject({ id: delivery.id, state: 'pending' });
     const all = await receiver.waitFor('flaky', 4);
@@ -369,8 +570,13 @@ describe('retries, the delivery log and re-sends', () => {
       const [after] = (await api('GET', hooksPath(`/${hook.id}/events`, target), { token: owner.token })).body;
       expect([after.state, after.attempts.length]).toEqual(['delivered', 4]);
     });
-    expect((await api('POST', hooksPath(`/${hook.id}/events/99999999/resend`, target), { token: owner.token })).status).toBe(404);
-    expect((await api('POST', hooksPath(`/${hook.id}/events/${delivery.id}/resend`, target), { token: developer.token })).status).toBe(404);
+    expect(
+      (await api('POST', hooksPath(`/${hook.id}/events/99999999/resend`, target), { token: owner.token })).status,
+    ).toBe(404);
+    expect(
+      (await api('POST', hooksPath(`/${hook.id}/events/${delivery.id}/resend`, target), { token: developer.token }))
+        .status,
+    ).toBe(404);
   });
 
   it('stops at a final answer (4xx) without retrying, and logs it as failed', async () => {
@@ -387,7 +593,9 @@ describe('retries, the delivery log and re-sends', () => {
   });
 
   it('honours Retry-After on a 429', async () => {
-    receiver.respond('limited', (_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 204 }));
+    receiver.respond('limited', (_r, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 204 },
+    );
     await addHook({ url: receiver.url('limited'), issues_events: true, push_events: false }, target);
     await api('POST', `/projects/${target.id}/issues`, { token: owner.token, body: { title: 'slow down' } });
     const [first] = await receiver.waitFor('limited', 1);
@@ -400,29 +608,93 @@ describe('retries, the delivery log and re-sends', () => {
 });
 
 describe('hooks in the graph', () => {
-  it('shows a project\'s hooks and their deliveries to internal teams', async () => {
+  it("shows a project's hooks and their deliveries to internal teams", async () => {
     const project2 = await createProject(owner.token);
     const hook = await addHook({ url: receiver.url('graph'), issues_events: true }, project2);
     await api('POST', `/projects/${project2.id}/issues`, { token: owner.token, body: { title: 'graph me' } });
     await receiver.waitFor('graph', 1);
     await eventually(async () => {
       const res = await graphql(
-        `query($id: Int!) { project(id: $id) { hooks { total nodes { id url issuesEvents hasToken deliveries { total nodes { eventName state attempts { statusCode worker } } } } } } }`,
+        `
+          query ($id: Int!) {
+            project(id: $id) {
+              hooks {
+                total
+                nodes {
+                  id
+                  url
+                  issuesEvents
+                  hasToken
+                  deliveries {
+                    total
+                    nodes {
+                      eventName
+                      state
+                      attempts {
+                        statusCode
+                        worker
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        `,
         { id: project2.id },
         { 'PRIVATE-TOKEN': owner.token },
       );
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.project.hooks).toMatchObject({
         total: 1,
-        nodes: [{ id: hook.id, url: receiver.url('graph'), issuesEvents: true, hasToken: false, deliveries: { total: 1, nodes: [{ eventName: 'Issue Hook', state: 'delivered', attempts: [{ statusCode: 200, worker: expect.any(String) }] }] } }],
+        nodes: [
+          {
+            id: hook.id,
+            url: receiver.url('graph'),
+            issuesEvents: true,
+            hasToken: false,
+            deliveries: {
+              total: 1,
+              nodes: [
+                {
+                  eventName: 'Issue Hook',
+                  state: 'delivered',
+                  attempts: [{ statusCode: 200, worker: expect.any(String) }],
+                },
+              ],
+            },
+          },
+        ],
       });
     });
     // Ids no project has reach the graph directly (the facade never sends them): a 404, not a failure.
     for (const id of [0, -5]) {
-      const bogus = await graphql(`mutation($id: Int!) { createHook(projectId: $id, input: { url: "http://example.com/" }) { id } }`, { id }, { 'PRIVATE-TOKEN': owner.token });
+      const bogus = await graphql(
+        `
+          mutation ($id: Int!) {
+            createHook(projectId: $id, input: { url: "http://example.com/" }) {
+              id
+            }
+          }
+        `,
+        { id },
+        { 'PRIVATE-TOKEN': owner.token },
+      );
       expect(bogus.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     }
-    const denied = await graphql(`query($id: Int!) { project(id: $id) { hooks { total } } }`, { id: project2.id }, { 'PRIVATE-TOKEN': guest.token });
+    const denied = await graphql(
+      `
+        query ($id: Int!) {
+          project(id: $id) {
+            hooks {
+              total
+            }
+          }
+        }
+      `,
+      { id: project2.id },
+      { 'PRIVATE-TOKEN': guest.token },
+    );
     expect(denied.body.data?.project ?? null).toBeNull();
   });
 });

@@ -21,37 +21,57 @@ describe('the internal principal header sent from outside', () => {
       const asUser = await api('GET', '/user', { token: user.token, headers: { [PRINCIPAL_HEADER]: header } });
       expect(asUser.body).toMatchObject({ id: user.id, is_admin: false });
       // An admin-only route stays closed to them.
-      expect((await api('GET', '/hooks', { token: user.token, headers: { [PRINCIPAL_HEADER]: header } })).status).toBe(403);
+      expect((await api('GET', '/hooks', { token: user.token, headers: { [PRINCIPAL_HEADER]: header } })).status).toBe(
+        403,
+      );
     }
   });
 
   it('keeps a private project hidden through the facade whatever the header says', async () => {
     const project = await createProject(stack.rootToken, { visibility_level: 0 });
     const plain = await api('GET', `/projects/${project.id}`, { token: null });
-    const withHeader = await api('GET', `/projects/${project.id}`, { token: null, headers: { [PRINCIPAL_HEADER]: genuine() } });
+    const withHeader = await api('GET', `/projects/${project.id}`, {
+      token: null,
+      headers: { [PRINCIPAL_HEADER]: genuine() },
+    });
     expect([withHeader.status, withHeader.body]).toEqual([plain.status, plain.body]);
     expect(plain.status).toBeGreaterThanOrEqual(401);
     const user = await createUser();
-    const asUser = await api('GET', `/projects/${project.id}`, { token: user.token, headers: { [PRINCIPAL_HEADER]: genuine() } });
+    const asUser = await api('GET', `/projects/${project.id}`, {
+      token: user.token,
+      headers: { [PRINCIPAL_HEADER]: genuine() },
+    });
     expect(asUser.status).toBe(404);
   });
 
   it('means nothing to the gateway: the viewer comes from credentials only', async () => {
     const user = await createUser();
     for (const header of [forged(), genuine()]) {
-      expect((await graphql('{ viewer { id isAdmin } }', {}, { [PRINCIPAL_HEADER]: header })).body.data).toEqual({ viewer: null });
-      const asUser = await graphql('{ viewer { id isAdmin } }', {}, { 'PRIVATE-TOKEN': user.token, [PRINCIPAL_HEADER]: header });
+      expect((await graphql('{ viewer { id isAdmin } }', {}, { [PRINCIPAL_HEADER]: header })).body.data).toEqual({
+        viewer: null,
+      });
+      const asUser = await graphql(
+        '{ viewer { id isAdmin } }',
+        {},
+        { 'PRIVATE-TOKEN': user.token, [PRINCIPAL_HEADER]: header },
+      );
       expect(asUser.body.data).toEqual({ viewer: { id: user.id, isAdmin: false } });
     }
   });
 
   it.each(SUBGRAPHS)('is refused by %s when missing, forged or stale', async (name) => {
     const post = (headers: Record<string, string>) =>
-      fetch(`${stack.urls[name]}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ __typename }' }) });
+      fetch(`${stack.urls[name]}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
     expect((await post({})).status).toBe(401);
     expect((await post({ [PRINCIPAL_HEADER]: forged() })).status).toBe(401);
     // A genuine header replayed after its lifetime (five minutes).
-    expect((await post({ [PRINCIPAL_HEADER]: signPrincipal(ROOT, stack.principalSecret, Date.now() - 10 * 60_000) })).status).toBe(401);
+    expect(
+      (await post({ [PRINCIPAL_HEADER]: signPrincipal(ROOT, stack.principalSecret, Date.now() - 10 * 60_000) })).status,
+    ).toBe(401);
     expect((await post({ [PRINCIPAL_HEADER]: `${genuine()}x` })).status).toBe(401);
     // What a cross-site form could send (Apollo's CSRF check is off in subgraphs: this is the door).
     expect((await post({ 'content-type': 'text/plain' })).status).toBe(401);
@@ -62,8 +82,24 @@ describe('the internal principal header sent from outside', () => {
   it('is refused by the git worker’s HTTP side, as is a forged git access grant', async () => {
     const project = await createProject();
     const url = `${stack.urls['git-worker']}/${project.id}.git/info/refs?service=git-upload-pack`;
-    const forgedAccess = signClaims({ projectId: project.id, userId: 1, username: 'root', push: true, pushProtected: true, protectedBranches: [], developersCanPush: false, defaultBranch: 'master' }, 'not-the-secret-'.repeat(3));
-    const attempts: Array<Record<string, string>> = [{}, { [PRINCIPAL_HEADER]: genuine() }, { [GIT_ACCESS_HEADER]: forgedAccess }];
+    const forgedAccess = signClaims(
+      {
+        projectId: project.id,
+        userId: 1,
+        username: 'root',
+        push: true,
+        pushProtected: true,
+        protectedBranches: [],
+        developersCanPush: false,
+        defaultBranch: 'master',
+      },
+      'not-the-secret-'.repeat(3),
+    );
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { [PRINCIPAL_HEADER]: genuine() },
+      { [GIT_ACCESS_HEADER]: forgedAccess },
+    ];
     for (const headers of attempts) {
       const res = await fetch(url, { headers });
       expect(res.status).toBeGreaterThanOrEqual(400);
@@ -73,9 +109,34 @@ describe('the internal principal header sent from outside', () => {
     // clone's grant signed with the real secret does not.
     const blobUrl = `${stack.urls['git-worker']}/blobs/${project.id}?oid=${'0'.repeat(40)}`;
     const cloneGrant = signClaims({ projectId: project.id }, stack.principalSecret);
-    const blobAttempts: Array<Record<string, string>> = [{}, { [PRINCIPAL_HEADER]: genuine() }, { [GIT_ACCESS_HEADER]: cloneGrant }, { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, 'not-the-secret-'.repeat(3), Date.now(), DOWNLOAD_PURPOSE) }];
+    const blobAttempts: Array<Record<string, string>> = [
+      {},
+      { [PRINCIPAL_HEADER]: genuine() },
+      { [GIT_ACCESS_HEADER]: cloneGrant },
+      {
+        [GIT_ACCESS_HEADER]: signClaims(
+          { projectId: project.id },
+          'not-the-secret-'.repeat(3),
+          Date.now(),
+          DOWNLOAD_PURPOSE,
+        ),
+      },
+    ];
     for (const headers of blobAttempts) expect((await fetch(blobUrl, { headers })).status).toBe(403);
     // The control: the facade's own kind of claims reach the lookup (no such blob).
-    expect((await fetch(blobUrl, { headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId: project.id }, stack.principalSecret, Date.now(), DOWNLOAD_PURPOSE) } })).status).toBe(404);
+    expect(
+      (
+        await fetch(blobUrl, {
+          headers: {
+            [GIT_ACCESS_HEADER]: signClaims(
+              { projectId: project.id },
+              stack.principalSecret,
+              Date.now(),
+              DOWNLOAD_PURPOSE,
+            ),
+          },
+        })
+      ).status,
+    ).toBe(404);
   });
 });

@@ -1,5 +1,15 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { addMember, api, createProject, createUser, eventually, expectPaginationHeaders, graphql, type TestProject, type TestUser } from '../support/api';
+import {
+  addMember,
+  api,
+  createProject,
+  createUser,
+  eventually,
+  expectPaginationHeaders,
+  graphql,
+  type TestProject,
+  type TestUser,
+} from '../support/api';
 
 // Fingerprints are unique across every key of the instance, so each test makes its own keys.
 const wire = (value: Buffer | string) => {
@@ -8,7 +18,11 @@ const wire = (value: Buffer | string) => {
   length.writeUInt32BE(bytes.length);
   return Buffer.concat([length, bytes]);
 };
-const ed25519Blob = () => Buffer.concat([wire('ssh-ed25519'), wire(Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url'))]);
+const ed25519Blob = () =>
+  Buffer.concat([
+    wire('ssh-ed25519'),
+    wire(Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url')),
+  ]);
 const newKey = (comment = 'e2e@example') => `ssh-ed25519 ${ed25519Blob().toString('base64')} ${comment}`;
 const rsaKey = (comment = 'rsa@example') => {
   const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
@@ -56,10 +70,18 @@ describe('a user’s own keys (/user/keys)', () => {
   it('adds a key (201, GitLab 7.14’s SSHKey entity: id, title, key, created_at) with the whitespace around it trimmed', async () => {
     const user = await createUser();
     const key = rsaKey('me@laptop');
-    const res = await api('POST', '/user/keys', { token: user.token, body: { title: 'Work laptop', key: `  ${key}\n` } });
+    const res = await api('POST', '/user/keys', {
+      token: user.token,
+      body: { title: 'Work laptop', key: `  ${key}\n` },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([...KEY_FIELDS].sort());
-    expect(res.body).toMatchObject({ id: expect.any(Number), title: 'Work laptop', key, created_at: expect.any(String) });
+    expect(res.body).toMatchObject({
+      id: expect.any(Number),
+      title: 'Work laptop',
+      key,
+      created_at: expect.any(String),
+    });
     const shown = await api('GET', `/user/keys/${res.body.id}`, { token: user.token });
     expect([shown.status, shown.body]).toEqual([200, res.body]);
   });
@@ -101,35 +123,72 @@ describe('a user’s own keys (/user/keys)', () => {
 
   it('refuses text that is no OpenSSH public key with GitLab 7.14’s validation messages', async () => {
     const garbage = await api('POST', '/user/keys', { token: alice.token, body: { title: 't', key: 'some key' } });
-    expect([garbage.status, garbage.body]).toEqual([400, { message: { key: ['is invalid'], fingerprint: ['cannot be generated'] } }]);
-    const badBlob = await api('POST', '/user/keys', { token: alice.token, body: { title: 't', key: 'ssh-rsa AAAAB3NzaC1yc2E= x' } });
+    expect([garbage.status, garbage.body]).toEqual([
+      400,
+      { message: { key: ['is invalid'], fingerprint: ['cannot be generated'] } },
+    ]);
+    const badBlob = await api('POST', '/user/keys', {
+      token: alice.token,
+      body: { title: 't', key: 'ssh-rsa AAAAB3NzaC1yc2E= x' },
+    });
     expect([badBlob.status, badBlob.body]).toEqual([400, { message: { fingerprint: ['cannot be generated'] } }]);
     // An Ed25519 blob under the ssh-rsa name: the algorithm inside the blob must match.
-    const mismatch = await api('POST', '/user/keys', { token: alice.token, body: { title: 't', key: `ssh-rsa ${ed25519Blob().toString('base64')}` } });
+    const mismatch = await api('POST', '/user/keys', {
+      token: alice.token,
+      body: { title: 't', key: `ssh-rsa ${ed25519Blob().toString('base64')}` },
+    });
     expect([mismatch.status, mismatch.body]).toEqual([400, { message: { fingerprint: ['cannot be generated'] } }]);
-    const twoLines = await api('POST', '/user/keys', { token: alice.token, body: { title: 't', key: `${newKey()}\n${newKey()}` } });
-    expect([twoLines.status, twoLines.body]).toEqual([400, { message: { key: ['is invalid', 'should be a single line'] } }]);
-    const longTitle = await api('POST', '/user/keys', { token: alice.token, body: { title: 'x'.repeat(256), key: newKey() } });
-    expect([longTitle.status, longTitle.body]).toEqual([400, { message: { title: ['is too long (maximum is 255 characters)'] } }]);
-    expect((await api('GET', '/user/keys', { token: alice.token })).body.map((k: { title: string }) => k.title)).not.toContain('t');
+    const twoLines = await api('POST', '/user/keys', {
+      token: alice.token,
+      body: { title: 't', key: `${newKey()}\n${newKey()}` },
+    });
+    expect([twoLines.status, twoLines.body]).toEqual([
+      400,
+      { message: { key: ['is invalid', 'should be a single line'] } },
+    ]);
+    const longTitle = await api('POST', '/user/keys', {
+      token: alice.token,
+      body: { title: 'x'.repeat(256), key: newKey() },
+    });
+    expect([longTitle.status, longTitle.body]).toEqual([
+      400,
+      { message: { title: ['is too long (maximum is 255 characters)'] } },
+    ]);
+    expect(
+      (await api('GET', '/user/keys', { token: alice.token })).body.map((k: { title: string }) => k.title),
+    ).not.toContain('t');
   });
 
   it('refuses a key of megabytes at once (400), reading no more of it than the length limit', async () => {
     const started = Date.now();
     const res = await api('POST', '/user/keys', { token: alice.token, body: { title: 'huge', key: hugeKeyText() } });
-    expect([res.status, res.body]).toEqual([400, { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['cannot be generated'] } }]);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['cannot be generated'] } },
+    ]);
     // Reading every line (and stripping around the run of spaces) took identity seconds.
     expect(Date.now() - started).toBeLessThan(3000);
-    expect((await api('GET', '/user/keys', { token: alice.token })).body.map((k: { title: string }) => k.title)).not.toContain('huge');
+    expect(
+      (await api('GET', '/user/keys', { token: alice.token })).body.map((k: { title: string }) => k.title),
+    ).not.toContain('huge');
   });
 
   it('refuses a key any user has already: the same text, or the same key with another comment', async () => {
     const key = newKey('original');
     await addOwnKey(bob, 'bob’s', key);
     const same = await api('POST', '/user/keys', { token: alice.token, body: { title: 'copy', key } });
-    expect([same.status, same.body]).toEqual([400, { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } }]);
-    const recommented = await api('POST', '/user/keys', { token: bob.token, body: { title: 'again', key: key.replace('original', 'other comment') } });
-    expect([recommented.status, recommented.body]).toEqual([400, { message: { fingerprint: ['has already been taken'] } }]);
+    expect([same.status, same.body]).toEqual([
+      400,
+      { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } },
+    ]);
+    const recommented = await api('POST', '/user/keys', {
+      token: bob.token,
+      body: { title: 'again', key: key.replace('original', 'other comment') },
+    });
+    expect([recommented.status, recommented.body]).toEqual([
+      400,
+      { message: { fingerprint: ['has already been taken'] } },
+    ]);
   });
 
   it('deletes a key (200 with the key) and is idempotent; another user’s key is not touched', async () => {
@@ -150,19 +209,32 @@ describe('a user’s own keys (/user/keys)', () => {
     }
     expect(ids(await api('GET', '/user/keys', { token: bob.token }))).toContain(bobs.id);
     // The key can be added again once it is gone.
-    expect((await api('POST', '/user/keys', { token: user.token, body: { title: 'back', key: key.key } })).status).toBe(201);
+    expect((await api('POST', '/user/keys', { token: user.token, body: { title: 'back', key: key.key } })).status).toBe(
+      201,
+    );
   });
 
   it('needs credentials', async () => {
-    for (const [method, path] of [['GET', '/user/keys'], ['POST', '/user/keys'], ['GET', '/user/keys/1'], ['DELETE', '/user/keys/1']]) {
-      const res = await api(method, path, { token: null, body: method === 'POST' ? { title: 't', key: newKey() } : undefined });
+    for (const [method, path] of [
+      ['GET', '/user/keys'],
+      ['POST', '/user/keys'],
+      ['GET', '/user/keys/1'],
+      ['DELETE', '/user/keys/1'],
+    ]) {
+      const res = await api(method, path, {
+        token: null,
+        body: method === 'POST' ? { title: 't', key: newKey() } : undefined,
+      });
       expect([method, path, res.status, res.body]).toEqual([method, path, 401, { message: '401 Unauthorized' }]);
     }
   });
 
   it('works through sudo: an admin acting as the user adds and reads the user’s keys', async () => {
     const user = await createUser();
-    const added = await api('POST', '/user/keys', { headers: { SUDO: user.username }, body: { title: 'via sudo', key: newKey() } });
+    const added = await api('POST', '/user/keys', {
+      headers: { SUDO: user.username },
+      body: { title: 'via sudo', key: newKey() },
+    });
     expect(added.status).toBe(201);
     expect(ids(await api('GET', '/user/keys', { token: user.token }))).toEqual([added.body.id]);
     expect(ids(await api('GET', '/user/keys', { query: { sudo: user.id } }))).toEqual([added.body.id]);
@@ -225,10 +297,16 @@ describe('another user’s keys (/users/:id/keys, admins only)', () => {
     const noTitle = await api('POST', `/users/${user.id}/keys`, { body: { key: 'some key' } });
     expect([noTitle.status, noTitle.body]).toEqual([400, { message: '400 (Bad request) "title" not given' }]);
     const invalid = await api('POST', `/users/${user.id}/keys`, { body: { title: 't', key: 'some key' } });
-    expect([invalid.status, invalid.body]).toEqual([400, { message: { key: ['is invalid'], fingerprint: ['cannot be generated'] } }]);
+    expect([invalid.status, invalid.body]).toEqual([
+      400,
+      { message: { key: ['is invalid'], fingerprint: ['cannot be generated'] } },
+    ]);
     const taken = await addOwnKey(bob);
     const duplicate = await api('POST', `/users/${user.id}/keys`, { body: { title: 't', key: taken.key } });
-    expect([duplicate.status, duplicate.body]).toEqual([400, { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } }]);
+    expect([duplicate.status, duplicate.body]).toEqual([
+      400,
+      { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } },
+    ]);
   });
 });
 
@@ -261,7 +339,10 @@ describe('deploy keys (/projects/:id/keys)', () => {
     const list = await api('GET', keysPath(), { token: master.token });
     expect([list.status, ids(list)]).toEqual([200, [other.id, res.body.id]]);
     expectPaginationHeaders(list, 2);
-    const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/keys`, { token: owner.token, query: { per_page: 1 } });
+    const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/keys`, {
+      token: owner.token,
+      query: { per_page: 1 },
+    });
     expect(ids(byPath)).toEqual([other.id]);
     expectPaginationHeaders(byPath, 2, 1);
     const one = await api('GET', keysPath(`/${res.body.id}`), { token: master.token });
@@ -274,7 +355,9 @@ describe('deploy keys (/projects/:id/keys)', () => {
     expect([gone.status, gone.body]).toEqual([404, { message: '404 Not found' }]);
     expect(ids(await api('GET', keysPath(), { token: master.token }))).toEqual([other.id]);
     // No project has it any more, so the key itself is gone: it can be a user's key now.
-    expect((await api('POST', '/user/keys', { token: stranger.token, body: { title: 'mine now', key } })).status).toBe(201);
+    expect((await api('POST', '/user/keys', { token: stranger.token, body: { title: 'mine now', key } })).status).toBe(
+      201,
+    );
   });
 
   it('refuses Developers (403) and hides a private project from strangers (404 Project Not Found)', async () => {
@@ -289,7 +372,12 @@ describe('deploy keys (/projects/:id/keys)', () => {
       const dev = await api(method, path, { token: developer.token, body });
       expect([method, path, dev.status, dev.body]).toEqual([method, path, 403, { message: '403 Forbidden' }]);
       const outsider = await api(method, path, { token: stranger.token, body });
-      expect([method, path, outsider.status, outsider.body]).toEqual([method, path, 404, { message: '404 Project Not Found' }]);
+      expect([method, path, outsider.status, outsider.body]).toEqual([
+        method,
+        path,
+        404,
+        { message: '404 Project Not Found' },
+      ]);
     }
     expect(ids(await api('GET', keysPath(), { token: master.token }))).toContain(key.id);
     // A key id that is no number: the caller's rights first, then the idempotent {}.
@@ -314,9 +402,14 @@ describe('deploy keys (/projects/:id/keys)', () => {
   it('answers a key the project has already as it is (201, same id and title)', async () => {
     const key = newKey();
     const first = await addDeployKey(master.token, project, { title: 'first title', key });
-    const again = await api('POST', keysPath(), { token: master.token, body: { title: 'second title', key: `${key}\n` } });
+    const again = await api('POST', keysPath(), {
+      token: master.token,
+      body: { title: 'second title', key: `${key}\n` },
+    });
     expect([again.status, again.body]).toEqual([201, first]);
-    const titles = (await api('GET', keysPath(), { token: master.token, query: { per_page: 100 } })).body.map((k: { key: string; title: string }) => k.key === key && k.title);
+    const titles = (await api('GET', keysPath(), { token: master.token, query: { per_page: 100 } })).body.map(
+      (k: { key: string; title: string }) => k.key === key && k.title,
+    );
     expect(titles.filter(Boolean)).toEqual(['first title']);
   });
 
@@ -341,10 +434,19 @@ describe('deploy keys (/projects/:id/keys)', () => {
     await addDeployKey(owner.token, theirs, { title: 'theirs', key });
     const mine = await createProject(stranger.token);
     const copy = await api('POST', keysPath('', mine), { token: stranger.token, body: { title: 'copy', key } });
-    expect([copy.status, copy.body]).toEqual([400, { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } }]);
+    expect([copy.status, copy.body]).toEqual([
+      400,
+      { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } },
+    ]);
     const userKey = await addOwnKey(stranger);
-    const asDeploy = await api('POST', keysPath('', mine), { token: stranger.token, body: { title: 'deploy', key: userKey.key } });
-    expect([asDeploy.status, asDeploy.body]).toEqual([400, { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } }]);
+    const asDeploy = await api('POST', keysPath('', mine), {
+      token: stranger.token,
+      body: { title: 'deploy', key: userKey.key },
+    });
+    expect([asDeploy.status, asDeploy.body]).toEqual([
+      400,
+      { message: { key: ['has already been taken'], fingerprint: ['has already been taken'] } },
+    ]);
     expect(ids(await api('GET', keysPath('', mine), { token: stranger.token }))).toEqual([]);
   });
 
@@ -352,11 +454,20 @@ describe('deploy keys (/projects/:id/keys)', () => {
     const nothing = await api('POST', keysPath(), { token: master.token, body: {} });
     expect([nothing.status, nothing.body]).toEqual([
       400,
-      { message: { title: ["can't be blank"], key: ["can't be blank", 'is invalid'], fingerprint: ['cannot be generated'] } },
+      {
+        message: {
+          title: ["can't be blank"],
+          key: ["can't be blank", 'is invalid'],
+          fingerprint: ['cannot be generated'],
+        },
+      },
     ]);
     const noTitle = await api('POST', keysPath(), { token: master.token, body: { key: newKey() } });
     expect([noTitle.status, noTitle.body]).toEqual([400, { message: { title: ["can't be blank"] } }]);
-    const garbage = await api('POST', keysPath(), { token: master.token, body: { title: 't', key: 'ssh-ed25519 not-base64!' } });
+    const garbage = await api('POST', keysPath(), {
+      token: master.token,
+      body: { title: 't', key: 'ssh-ed25519 not-base64!' },
+    });
     expect([garbage.status, garbage.body]).toEqual([400, { message: { fingerprint: ['cannot be generated'] } }]);
   });
 
@@ -364,12 +475,23 @@ describe('deploy keys (/projects/:id/keys)', () => {
     const huge = hugeKeyText();
     const started = Date.now();
     const res = await api('POST', keysPath(), { token: master.token, body: { title: 'huge', key: huge } });
-    expect([res.status, res.body]).toEqual([400, { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['cannot be generated'] } }]);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['cannot be generated'] } },
+    ]);
     expect(Date.now() - started).toBeLessThan(3000);
     // The first line is read for the fingerprint, as ssh-keygen read it: the project's key's.
     const existing = await addDeployKey(master.token, project, { title: 'first line', key: newKey() });
-    const prefixed = await api('POST', keysPath(), { token: master.token, body: { title: 'huge', key: `${existing.key}\n${huge}` } });
-    expect([prefixed.status, prefixed.body]).toEqual([400, { message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['has already been taken'] } }]);
+    const prefixed = await api('POST', keysPath(), {
+      token: master.token,
+      body: { title: 'huge', key: `${existing.key}\n${huge}` },
+    });
+    expect([prefixed.status, prefixed.body]).toEqual([
+      400,
+      {
+        message: { key: [TOO_LONG, 'is invalid', 'should be a single line'], fingerprint: ['has already been taken'] },
+      },
+    ]);
   });
 
   it('drops the keys of a deleted project', async () => {
@@ -403,8 +525,15 @@ describe('keys over GraphQL', () => {
       { 'PRIVATE-TOKEN': user.token },
     );
     expect(added.body.errors).toBeUndefined();
-    const listed = await graphql('query($id: Int!) { project(id: $id) { deployKeys { total nodes { id title } } } }', { id: project.id }, { 'PRIVATE-TOKEN': user.token });
-    expect(listed.body.data.project.deployKeys).toEqual({ total: 1, nodes: [{ id: added.body.data.addDeployKey.id, title: 'gql deploy' }] });
+    const listed = await graphql(
+      'query($id: Int!) { project(id: $id) { deployKeys { total nodes { id title } } } }',
+      { id: project.id },
+      { 'PRIVATE-TOKEN': user.token },
+    );
+    expect(listed.body.data.project.deployKeys).toEqual({
+      total: 1,
+      nodes: [{ id: added.body.data.addDeployKey.id, title: 'gql deploy' }],
+    });
     const refused = await graphql(
       'mutation($id: Int) { createSshKey(userId: $id, input: { title: "x", key: "y" }) { id } }',
       { id: user.id },

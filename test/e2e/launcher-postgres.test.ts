@@ -53,7 +53,12 @@ describe("the launcher's Postgres", () => {
     // A copy of the clone (its link too) gets a cluster of its own while the original stands.
     if (first.dataDir !== join(dir, 'data')) {
       cpSync(join(home, 'clone'), join(home, 'copy'), { recursive: true, verbatimSymlinks: true });
-      const copy = await startPostgres({ dir: join(home, 'copy', '.data', 'postgres'), port, log: () => {}, durable: true });
+      const copy = await startPostgres({
+        dir: join(home, 'copy', '.data', 'postgres'),
+        port,
+        log: () => {},
+        durable: true,
+      });
       try {
         cleanups.push(dirname(copy.dataDir));
         expect(copy.dataDir).not.toBe(first.dataDir);
@@ -65,7 +70,12 @@ describe("the launcher's Postgres", () => {
     }
     // A clone moved elsewhere follows the link it left to its data, rather than starting empty.
     renameSync(join(home, 'clone'), join(home, 'moved'));
-    const moved = await startPostgres({ dir: join(home, 'moved', '.data', 'postgres'), port, log: () => {}, durable: true });
+    const moved = await startPostgres({
+      dir: join(home, 'moved', '.data', 'postgres'),
+      port,
+      log: () => {},
+      durable: true,
+    });
     try {
       expect(moved.dataDir).toBe(first.dataDir);
       expect(await query(moved.url, 'select id from kept')).toEqual([{ id: 7 }]);

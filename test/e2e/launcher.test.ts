@@ -1,7 +1,16 @@
 import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { alive, keeperPid, launcherEnv, launcherState, startLauncher, statePids, waitGone, type Launcher } from '../chaos/launcher';
+import {
+  alive,
+  keeperPid,
+  launcherEnv,
+  launcherState,
+  startLauncher,
+  statePids,
+  waitGone,
+  type Launcher,
+} from '../chaos/launcher';
 
 // `npm start`'s launcher itself, run as a user runs it (the clone in a folder no other user can
 // enter), twice on one data folder. (Ctrl-C and SIGTERM take the stack's own stop, which every
@@ -26,7 +35,8 @@ describe('the local launcher', () => {
     }
     // Postgres's files, moved where its user can reach them (see infra/local/src/postgres-server.ts).
     const pointer = join(dir, 'postgres', 'data');
-    if (existsSync(pointer) && lstatSync(pointer).isSymbolicLink()) rmSync(dirname(readlinkSync(pointer)), { recursive: true, force: true });
+    if (existsSync(pointer) && lstatSync(pointer).isSymbolicLink())
+      rmSync(dirname(readlinkSync(pointer)), { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }, 60_000);
 
@@ -60,7 +70,12 @@ describe('the local launcher', () => {
     expect(services.map((p) => p.name)).toEqual(expect.arrayContaining(['identity', 'gateway', 'rest-facade']));
     expect(await waitGone(services, 30_000)).toEqual([]);
     const servers = statePids(state).filter((p) => ['postgres', 'redis-server'].includes(p.name));
-    expect(servers.filter((p) => alive(p.pid)).map((p) => p.name).sort()).toEqual(['postgres', 'redis-server']);
+    expect(
+      servers
+        .filter((p) => alive(p.pid))
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['postgres', 'redis-server']);
 
     launcher = await startLauncher(env);
     expect(await user()).toBe(200);
@@ -73,7 +88,9 @@ describe('the local launcher', () => {
 
   it('leaves nothing running when it alone is killed with SIGKILL: the keeper stops Postgres and Redis', async () => {
     const pids = statePids(launcherState(dir)!);
-    expect(pids.map((p) => p.name)).toEqual(expect.arrayContaining(['identity', 'rest-facade', 'postgres', 'redis-server']));
+    expect(pids.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['identity', 'rest-facade', 'postgres', 'redis-server']),
+    );
     const keeper = keeperPid(launcher!.child.pid!);
     expect(keeper).not.toBeNull();
     launcher!.child.kill('SIGKILL');

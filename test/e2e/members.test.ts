@@ -1,4 +1,13 @@
-import { addMember, api, createProject, createUser, eventually, expectPaginationHeaders, type TestProject, type TestUser } from '../support/api';
+import {
+  addMember,
+  api,
+  createProject,
+  createUser,
+  eventually,
+  expectPaginationHeaders,
+  type TestProject,
+  type TestUser,
+} from '../support/api';
 
 const MEMBER_FIELDS = ['id', 'username', 'email', 'name', 'state', 'created_at', 'access_level'];
 
@@ -29,16 +38,31 @@ describe('GET /projects/:id/members', () => {
   });
 
   it('searches members by username with query, as GitLab 7.14 did (username LIKE), not by name or email', async () => {
-    const byName = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: 'devon' } });
+    const byName = await api('GET', `/projects/${project.id}/members`, {
+      token: owner.token,
+      query: { query: 'devon' },
+    });
     expect(byName.body).toEqual([]);
-    const byEmail = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: 'example.com' } });
+    const byEmail = await api('GET', `/projects/${project.id}/members`, {
+      token: owner.token,
+      query: { query: 'example.com' },
+    });
     expect(byEmail.body).toEqual([]);
-    const byPart = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: dev.username.slice(1).toUpperCase() } });
+    const byPart = await api('GET', `/projects/${project.id}/members`, {
+      token: owner.token,
+      query: { query: dev.username.slice(1).toUpperCase() },
+    });
     expect(byPart.body.map((m: { id: number }) => m.id)).toEqual([dev.id]);
     expectPaginationHeaders(byPart, 1);
-    const byUsername = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/members`, { token: owner.token, query: { query: owner.username } });
+    const byUsername = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}/members`, {
+      token: owner.token,
+      query: { query: owner.username },
+    });
     expect(byUsername.body.map((m: { id: number }) => m.id)).toEqual([owner.id]);
-    const none = await api('GET', `/projects/${project.id}/members`, { token: owner.token, query: { query: 'nobody-matches-this' } });
+    const none = await api('GET', `/projects/${project.id}/members`, {
+      token: owner.token,
+      query: { query: 'nobody-matches-this' },
+    });
     expect(none.body).toEqual([]);
   });
 
@@ -64,10 +88,16 @@ describe('GET /projects/:id/members/:user_id', () => {
 describe('POST /projects/:id/members', () => {
   it('adds a member (201) and is idempotent: an existing membership is kept', async () => {
     const team = await createProject(owner.token);
-    const added = await api('POST', `/projects/${team.id}/members`, { token: owner.token, body: { user_id: other.id, access_level: 20 } });
+    const added = await api('POST', `/projects/${team.id}/members`, {
+      token: owner.token,
+      body: { user_id: other.id, access_level: 20 },
+    });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ id: other.id, username: other.username, access_level: 20 });
-    const again = await api('POST', `/projects/${team.id}/members`, { token: owner.token, body: { user_id: other.id, access_level: 40 } });
+    const again = await api('POST', `/projects/${team.id}/members`, {
+      token: owner.token,
+      body: { user_id: other.id, access_level: 40 },
+    });
     expect(again.status).toBe(201);
     expect(again.body.access_level).toBe(20);
     const shown = await api('GET', `/projects/${team.id}/members/${other.id}`, { token: owner.token });
@@ -91,7 +121,10 @@ describe('POST /projects/:id/members', () => {
     ['a user id that does not exist', { user_id: 99999999, access_level: 30 }, 404, '404 User Not Found'],
   ])('refuses %s', async (_name, body, status, message) => {
     const team = await createProject(owner.token);
-    const res = await api('POST', `/projects/${team.id}/members`, { token: owner.token, body: { user_id: other.id, access_level: 30, ...body } });
+    const res = await api('POST', `/projects/${team.id}/members`, {
+      token: owner.token,
+      body: { user_id: other.id, access_level: 30, ...body },
+    });
     expect([res.status, res.body]).toEqual([status, { message }]);
   });
 });
@@ -100,13 +133,19 @@ describe('PUT /projects/:id/members/:user_id', () => {
   it('changes the access level', async () => {
     const team = await createProject(owner.token);
     await addMember(team.id, other.id, 20);
-    const res = await api('PUT', `/projects/${team.id}/members/${other.id}`, { token: owner.token, body: { access_level: 40 } });
+    const res = await api('PUT', `/projects/${team.id}/members/${other.id}`, {
+      token: owner.token,
+      body: { access_level: 40 },
+    });
     expect([res.status, res.body.access_level]).toEqual([200, 40]);
   });
 
   it('answers 404 for a non-member and 400 without access_level', async () => {
     const team = await createProject(owner.token);
-    const nonMember = await api('PUT', `/projects/${team.id}/members/${other.id}`, { token: owner.token, body: { access_level: 30 } });
+    const nonMember = await api('PUT', `/projects/${team.id}/members/${other.id}`, {
+      token: owner.token,
+      body: { access_level: 30 },
+    });
     expect([nonMember.status, nonMember.body]).toEqual([404, { message: '404 User can not be found Not Found' }]);
     const missing = await api('PUT', `/projects/${team.id}/members/${other.id}`, { token: owner.token, body: {} });
     expect([missing.status, missing.body]).toEqual([400, { message: '400 (Bad request) "access_level" not given' }]);
@@ -114,12 +153,17 @@ describe('PUT /projects/:id/members/:user_id', () => {
 
   it("changes the creator's row like any other (GitLab 7.14); the namespace owner keeps Owner rights", async () => {
     const team = await createProject(owner.token);
-    const res = await api('PUT', `/projects/${team.id}/members/${owner.id}`, { token: owner.token, body: { access_level: 10 } });
+    const res = await api('PUT', `/projects/${team.id}/members/${owner.id}`, {
+      token: owner.token,
+      body: { access_level: 10 },
+    });
     expect([res.status, res.body.id, res.body.access_level]).toEqual([200, owner.id, 10]);
     const shown = await api('GET', `/projects/${team.id}`, { token: owner.token });
     expect(shown.body.permissions.project_access).toEqual({ access_level: 10, notification_level: 3 });
     // Owning the namespace, not the row, makes the owner Owner: they still manage the project.
-    expect((await api('PUT', `/projects/${team.id}`, { token: owner.token, body: { name: `${team.name}-renamed` } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/projects/${team.id}`, { token: owner.token, body: { name: `${team.name}-renamed` } })).status,
+    ).toBe(200);
   });
 });
 
@@ -143,7 +187,9 @@ describe('DELETE /projects/:id/members/:user_id', () => {
     expect((await api('GET', `/projects/${team.id}/members`, { token: owner.token })).body).toEqual([]);
     const shown = await api('GET', `/projects/${team.id}`, { token: owner.token });
     expect([shown.status, shown.body.permissions.project_access]).toEqual([200, null]);
-    expect((await api('GET', '/projects', { token: owner.token })).body.map((p: { id: number }) => p.id)).toContain(team.id);
+    expect((await api('GET', '/projects', { token: owner.token })).body.map((p: { id: number }) => p.id)).toContain(
+      team.id,
+    );
   });
 
   it('takes access away from a removed member of a private project', async () => {

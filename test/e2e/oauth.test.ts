@@ -1,15 +1,24 @@
 import { api, createUser } from '../support/api';
 
-const token = (body: Record<string, string>) => api('POST', 'root:/oauth/token', { token: null, body: new URLSearchParams(body) });
+const token = (body: Record<string, string>) =>
+  api('POST', 'root:/oauth/token', { token: null, body: new URLSearchParams(body) });
 
 describe('POST /oauth/token (password grant, at the server root)', () => {
   it('issues a bearer token that works as Authorization: Bearer and as access_token', async () => {
     const user = await createUser();
     const res = await token({ grant_type: 'password', username: user.username, password: user.password });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ token_type: 'bearer', expires_in: expect.any(Number), scope: 'api', created_at: expect.any(Number) });
+    expect(res.body).toMatchObject({
+      token_type: 'bearer',
+      expires_in: expect.any(Number),
+      scope: 'api',
+      created_at: expect.any(Number),
+    });
     expect(res.body.access_token).toMatch(/^[0-9a-f]{64}$/);
-    const viaHeader = await api('GET', '/user', { token: null, headers: { Authorization: `Bearer ${res.body.access_token}` } });
+    const viaHeader = await api('GET', '/user', {
+      token: null,
+      headers: { Authorization: `Bearer ${res.body.access_token}` },
+    });
     expect(viaHeader.status).toBe(200);
     expect(viaHeader.body.id).toBe(user.id);
     const viaParam = await api('GET', '/user', { token: null, query: { access_token: res.body.access_token } });
@@ -47,7 +56,10 @@ describe('POST /oauth/token (password grant, at the server root)', () => {
     expect(second.status).toBe(200);
     expect(second.body.access_token).not.toBe(first.body.access_token);
     expect((await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token })).status).toBe(401);
-    const viaNew = await api('GET', '/user', { token: null, headers: { Authorization: `Bearer ${second.body.access_token}` } });
+    const viaNew = await api('GET', '/user', {
+      token: null,
+      headers: { Authorization: `Bearer ${second.body.access_token}` },
+    });
     expect(viaNew.body.id).toBe(user.id);
   });
 

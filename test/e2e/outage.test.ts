@@ -13,7 +13,13 @@ describe('when a service is down', () => {
 
   beforeAll(async () => {
     dir = tempDir('hub-outage-');
-    stack = await startStack({ dataDir: dir, env: isolatedEnv(), freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
+    stack = await startStack({
+      dataDir: dir,
+      env: isolatedEnv(),
+      freePorts: true,
+      logs: { kind: 'files', dir },
+      log: () => {},
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -59,7 +65,10 @@ describe('when a service is down', () => {
       after = await get(`/projects/${id}`, stack.rootToken);
     }
     expect(after.status).toBe(200);
-    expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({ access_level: 40, notification_level: 3 });
+    expect((after.body as { permissions: { project_access: unknown } }).permissions.project_access).toEqual({
+      access_level: 40,
+      notification_level: 3,
+    });
   }, 60_000);
 
   it('answers blob and archive downloads and tree reads 503 with a JSON message while the git worker is down, and serves them once it is back', async () => {
@@ -73,7 +82,11 @@ describe('when a service is down', () => {
     const zeros = '0'.repeat(40);
     // The repository is made from the creation event: until then the blob is as missing as after.
     const deadline = Date.now() + 10_000;
-    while (((await repo(`/raw_blobs/${zeros}`)).body as { message?: string }).message !== '404 Blob Not Found' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (
+      ((await repo(`/raw_blobs/${zeros}`)).body as { message?: string }).message !== '404 Blob Not Found' &&
+      Date.now() < deadline
+    )
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await repo(`/raw_blobs/${zeros}`)).toMatchObject({ status: 404, body: { message: '404 Blob Not Found' } });
     await stack.stopProcess('git-worker');
     const unavailable = { status: 503, body: { message: '503 Service Unavailable' } };

@@ -66,20 +66,44 @@ describe('projects through the GraphQL gateway', () => {
   });
 
   it('refuses ALL to non-admins with FORBIDDEN', async () => {
-    const { body } = await graphql(`{ projects(scope: ALL) { total } }`, {}, { 'PRIVATE-TOKEN': stranger.token });
+    const { body } = await graphql(
+      `
+        {
+          projects(scope: ALL) {
+            total
+          }
+        }
+      `,
+      {},
+      { 'PRIVATE-TOKEN': stranger.token },
+    );
     expect(body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('describes the types and fields it adds', async () => {
     const { body } = await graphql(
-      `{ project: __type(name: "Project") { description fields { name description } }
-         member: __type(name: "ProjectMember") { description } }`,
+      `
+        {
+          project: __type(name: "Project") {
+            description
+            fields {
+              name
+              description
+            }
+          }
+          member: __type(name: "ProjectMember") {
+            description
+          }
+        }
+      `,
       {},
       { 'PRIVATE-TOKEN': stack.rootToken },
     );
     expect(body.data.project.description).toEqual(expect.any(String));
     expect(body.data.member.description).toMatch(/Guest 10/);
-    const described = new Map(body.data.project.fields.map((f: { name: string; description: string | null }) => [f.name, f.description]));
+    const described = new Map(
+      body.data.project.fields.map((f: { name: string; description: string | null }) => [f.name, f.description]),
+    );
     for (const field of ['members', 'permissions', 'visibilityLevel', 'events', 'forkedFromProject', 'httpUrlToRepo']) {
       expect(described.get(field)).toEqual(expect.any(String));
     }

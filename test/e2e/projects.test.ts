@@ -1,11 +1,41 @@
 import { createSql } from '@hub/common';
-import { api, createProject, createUser, eventually, expectPaginationHeaders, graphql, stack, unique, type TestUser } from '../support/api';
+import {
+  api,
+  createProject,
+  createUser,
+  eventually,
+  expectPaginationHeaders,
+  graphql,
+  stack,
+  unique,
+  type TestUser,
+} from '../support/api';
 
 const PROJECT_FIELDS = [
-  'id', 'description', 'default_branch', 'public', 'visibility_level', 'ssh_url_to_repo', 'http_url_to_repo', 'web_url',
-  'tag_list', 'owner', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'issues_enabled',
-  'merge_requests_enabled', 'wiki_enabled', 'snippets_enabled', 'created_at', 'last_activity_at', 'creator_id',
-  'namespace', 'archived', 'avatar_url',
+  'id',
+  'description',
+  'default_branch',
+  'public',
+  'visibility_level',
+  'ssh_url_to_repo',
+  'http_url_to_repo',
+  'web_url',
+  'tag_list',
+  'owner',
+  'name',
+  'name_with_namespace',
+  'path',
+  'path_with_namespace',
+  'issues_enabled',
+  'merge_requests_enabled',
+  'wiki_enabled',
+  'snippets_enabled',
+  'created_at',
+  'last_activity_at',
+  'creator_id',
+  'namespace',
+  'archived',
+  'avatar_url',
 ];
 
 let alice: TestUser;
@@ -46,24 +76,37 @@ describe('POST /projects', () => {
       namespace: { path: alice.username, name: alice.username, owner_id: alice.id },
     });
     expect(res.body.owner.created_at).toEqual(expect.any(String));
-    for (const field of ['id', 'name', 'path', 'description', 'owner_id', 'created_at', 'updated_at']) expect(res.body.namespace).toHaveProperty(field);
+    for (const field of ['id', 'name', 'path', 'description', 'owner_id', 'created_at', 'updated_at'])
+      expect(res.body.namespace).toHaveProperty(field);
     expect(res.body).not.toHaveProperty('permissions');
     expect(res.body).not.toHaveProperty('forked_from_project');
   });
 
   it('keeps public and visibility_level consistent both ways', async () => {
-    const viaPublic = await api('POST', '/projects', { token: alice.token, body: { name: unique('pub'), public: 'true' } });
+    const viaPublic = await api('POST', '/projects', {
+      token: alice.token,
+      body: { name: unique('pub'), public: 'true' },
+    });
     expect(viaPublic.body).toMatchObject({ public: true, visibility_level: 20 });
-    const internal = await api('POST', '/projects', { token: alice.token, body: { name: unique('int'), visibility_level: 10 } });
+    const internal = await api('POST', '/projects', {
+      token: alice.token,
+      body: { name: unique('int'), visibility_level: 10 },
+    });
     expect(internal.body).toMatchObject({ public: false, visibility_level: 10 });
-    const both = await api('POST', '/projects', { token: alice.token, body: { name: unique('both'), public: true, visibility_level: 10 } });
+    const both = await api('POST', '/projects', {
+      token: alice.token,
+      body: { name: unique('both'), public: true, visibility_level: 10 },
+    });
     expect(both.body.visibility_level).toBe(10);
     const made = await api('PUT', `/projects/${internal.body.id}`, { token: alice.token, body: { public: true } });
     expect(made.body).toMatchObject({ public: true, visibility_level: 20 });
     // public=false sets no level (GitLab 7.14 mapped only true); the spec speaks only of true.
     const ignored = await api('PUT', `/projects/${internal.body.id}`, { token: alice.token, body: { public: false } });
     expect(ignored.body).toMatchObject({ public: true, visibility_level: 20 });
-    const back = await api('PUT', `/projects/${internal.body.id}`, { token: alice.token, body: { visibility_level: 0 } });
+    const back = await api('PUT', `/projects/${internal.body.id}`, {
+      token: alice.token,
+      body: { visibility_level: 0 },
+    });
     expect(back.body).toMatchObject({ public: false, visibility_level: 0 });
   });
 
@@ -72,7 +115,14 @@ describe('POST /projects', () => {
     const me = await api('GET', '/namespaces', { token: alice.token });
     const res = await api('POST', '/projects', {
       token: alice.token,
-      body: { name: unique('Named'), path, description: 'about', issues_enabled: false, snippets_enabled: true, namespace_id: me.body[0].id },
+      body: {
+        name: unique('Named'),
+        path,
+        description: 'about',
+        issues_enabled: false,
+        snippets_enabled: true,
+        namespace_id: me.body[0].id,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ path, description: 'about', issues_enabled: false, snippets_enabled: true });
@@ -81,7 +131,11 @@ describe('POST /projects', () => {
   it.each<[string, Record<string, unknown>, unknown]>([
     ['missing name', {}, '400 (Bad request) "name" not given'],
     ['a name with slashes', { name: 'a/b' }, { name: [expect.stringContaining('can contain only')] }],
-    ['a path starting with a dash', { name: 'ok', path: '-x' }, { path: [expect.stringContaining('Cannot start with')] }],
+    [
+      'a path starting with a dash',
+      { name: 'ok', path: '-x' },
+      { path: [expect.stringContaining('Cannot start with')] },
+    ],
     ['a path ending in .git', { name: 'ok', path: 'x.git' }, { path: [expect.any(String)] }],
     ['visibility_level 5', { name: 'ok', visibility_level: 5 }, { visibility_level: ['is not included in the list'] }],
     ['visibility_level abc', { name: 'ok', visibility_level: 'abc' }, { visibility_level: ['is invalid'] }],
@@ -95,17 +149,26 @@ describe('POST /projects', () => {
 
   it('refuses a namespace the caller does not own', async () => {
     const theirs = await api('GET', '/namespaces', { token: bob.token });
-    const res = await api('POST', '/projects', { token: alice.token, body: { name: unique('x'), namespace_id: theirs.body[0].id } });
+    const res = await api('POST', '/projects', {
+      token: alice.token,
+      body: { name: unique('x'), namespace_id: theirs.body[0].id },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: { namespace: ['is not valid'] } });
   });
 
   it('answers 409 naming the field for a duplicate name or path in the namespace', async () => {
     const first = await createProject(alice.token);
-    const sameName = await api('POST', '/projects', { token: alice.token, body: { name: first.name.toUpperCase(), path: unique('other') } });
+    const sameName = await api('POST', '/projects', {
+      token: alice.token,
+      body: { name: first.name.toUpperCase(), path: unique('other') },
+    });
     expect(sameName.status).toBe(409);
     expect(sameName.body).toEqual({ message: { name: ['has already been taken'] } });
-    const samePath = await api('POST', '/projects', { token: alice.token, body: { name: unique('other'), path: first.path } });
+    const samePath = await api('POST', '/projects', {
+      token: alice.token,
+      body: { name: unique('other'), path: first.path },
+    });
     expect(samePath.status).toBe(409);
     expect(samePath.body).toEqual({ message: { path: ['has already been taken'] } });
     // Another namespace may use both.
@@ -115,7 +178,9 @@ describe('POST /projects', () => {
 
   it('lets exactly one of two concurrent creates of a name win', async () => {
     const name = unique('race');
-    const results = await Promise.all([1, 2, 3].map(() => api('POST', '/projects', { token: alice.token, body: { name } })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => api('POST', '/projects', { token: alice.token, body: { name } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 });
@@ -125,10 +190,17 @@ describe('name_with_namespace', () => {
     const liddell = await createUser({ name: 'Alice Liddell' });
     const name = unique('Proj');
     const made = await api('POST', '/projects', { token: liddell.token, body: { name, visibility_level: 10 } });
-    expect(made.body).toMatchObject({ name_with_namespace: `Alice Liddell / ${name}`, namespace: { name: liddell.username, path: liddell.username } });
-    expect((await api('GET', `/projects/${made.body.id}`, { token: liddell.token })).body.name_with_namespace).toBe(`Alice Liddell / ${name}`);
+    expect(made.body).toMatchObject({
+      name_with_namespace: `Alice Liddell / ${name}`,
+      namespace: { name: liddell.username, path: liddell.username },
+    });
+    expect((await api('GET', `/projects/${made.body.id}`, { token: liddell.token })).body.name_with_namespace).toBe(
+      `Alice Liddell / ${name}`,
+    );
     const listed = await api('GET', '/projects', { token: liddell.token });
-    expect(listed.body.find((p: { id: number }) => p.id === made.body.id).name_with_namespace).toBe(`Alice Liddell / ${name}`);
+    expect(listed.body.find((p: { id: number }) => p.id === made.body.id).name_with_namespace).toBe(
+      `Alice Liddell / ${name}`,
+    );
     const fork = await api('POST', `/projects/fork/${made.body.id}`, { token: bob.token });
     expect(fork.body).toMatchObject({
       name_with_namespace: `User ${bob.username} / ${name}`,
@@ -147,9 +219,15 @@ describe('name_with_namespace', () => {
 
 describe('POST /projects/user/:user_id', () => {
   it('creates a project owned by the user, as an admin', async () => {
-    const res = await api('POST', `/projects/user/${bob.id}`, { body: { name: unique('for-bob'), default_branch: 'develop' } });
+    const res = await api('POST', `/projects/user/${bob.id}`, {
+      body: { name: unique('for-bob'), default_branch: 'develop' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ owner: { id: bob.id }, namespace: { owner_id: bob.id }, default_branch: 'develop' });
+    expect(res.body).toMatchObject({
+      owner: { id: bob.id },
+      namespace: { owner_id: bob.id },
+      default_branch: 'develop',
+    });
     expect(res.body.path_with_namespace).toMatch(new RegExp(`^${bob.username}/`));
     const mine = await api('GET', '/projects/owned', { token: bob.token });
     expect(mine.body.map((p: { id: number }) => p.id)).toContain(res.body.id);
@@ -176,15 +254,24 @@ describe('GET /projects/:id', () => {
     const byId = await api('GET', `/projects/${project.id}`, { token: alice.token });
     expect(byId.status).toBe(200);
     // GitLab 7.14 made the creator a Master member (Projects::CreateService): project_access is that row.
-    expect(byId.body.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: null });
-    const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}`, { token: alice.token });
+    expect(byId.body.permissions).toEqual({
+      project_access: { access_level: 40, notification_level: 3 },
+      group_access: null,
+    });
+    const byPath = await api('GET', `/projects/${encodeURIComponent(project.path_with_namespace)}`, {
+      token: alice.token,
+    });
     expect(byPath.status).toBe(200);
     expect(byPath.body.id).toBe(project.id);
   });
 
   it('answers 404 for a private project to a stranger, exactly as for a missing one', async () => {
     const project = await createProject(alice.token);
-    for (const path of [`/projects/${project.id}`, `/projects/${encodeURIComponent(project.path_with_namespace)}`, '/projects/99999999']) {
+    for (const path of [
+      `/projects/${project.id}`,
+      `/projects/${encodeURIComponent(project.path_with_namespace)}`,
+      '/projects/99999999',
+    ]) {
       const res = await api('GET', path, { token: bob.token });
       expect([res.status, res.body]).toEqual([404, { message: '404 Project Not Found' }]);
     }
@@ -214,7 +301,10 @@ describe('project lists', () => {
   it('GET /projects lists the projects the caller owns or is a member of, with pagination headers', async () => {
     const own = await createProject(carol.token, { name: unique('b-own') });
     const others = await createProject(alice.token, { name: unique('a-member') });
-    await api('POST', `/projects/${others.id}/members`, { token: alice.token, body: { user_id: carol.id, access_level: 20 } });
+    await api('POST', `/projects/${others.id}/members`, {
+      token: alice.token,
+      body: { user_id: carol.id, access_level: 20 },
+    });
     const internal = await createProject(alice.token, { visibility_level: 10 });
     const res = await api('GET', '/projects', { token: carol.token, query: { order_by: 'name', sort: 'asc' } });
     expect(res.status).toBe(200);
@@ -227,7 +317,10 @@ describe('project lists', () => {
     const dave = await createUser();
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await createProject(dave.token));
-    const page2 = await api('GET', '/projects', { token: dave.token, query: { per_page: 2, page: 2, order_by: 'id', sort: 'asc' } });
+    const page2 = await api('GET', '/projects', {
+      token: dave.token,
+      query: { per_page: 2, page: 2, order_by: 'id', sort: 'asc' },
+    });
     expect(ids(page2)).toEqual([made[2].id]);
     expectPaginationHeaders(page2, 3, 2);
     expect(page2.headers.get('x-prev-page')).toBe('1');
@@ -253,7 +346,17 @@ describe('project lists', () => {
     const kept = await createProject(carol.token, { name: unique('arch-kept') });
     const archived = await createProject(carol.token, { name: unique('arch-gone') });
     // The v3 PUT has no archived parameter; GraphQL users can archive.
-    const { body } = await graphql(`mutation($id: Int!) { updateProject(id: $id, input: { archived: true }) { archived } }`, { id: archived.id }, { 'PRIVATE-TOKEN': stack.rootToken });
+    const { body } = await graphql(
+      `
+        mutation ($id: Int!) {
+          updateProject(id: $id, input: { archived: true }) {
+            archived
+          }
+        }
+      `,
+      { id: archived.id },
+      { 'PRIVATE-TOKEN': stack.rootToken },
+    );
     expect(body).toEqual({ data: { updateProject: { archived: true } } });
     const onlyArchived = await api('GET', '/projects', { token: carol.token, query: { archived: true } });
     expect(ids(onlyArchived)).toEqual([archived.id]);
@@ -266,16 +369,36 @@ describe('project lists', () => {
     const word = unique('hay').toLowerCase();
     const byName = await createProject(carol.token, { name: `${word} name` });
     const byPath = await createProject(carol.token, { name: unique('other'), path: `${word}-path` });
-    const byDescription = await createProject(carol.token, { name: unique('other'), description: `About ${word.toUpperCase()}` });
+    const byDescription = await createProject(carol.token, {
+      name: unique('other'),
+      description: `About ${word.toUpperCase()}`,
+    });
     const archived = await createProject(carol.token, { name: `${word} archived` });
-    await graphql(`mutation($id: Int!) { updateProject(id: $id, input: { archived: true }) { archived } }`, { id: archived.id }, { 'PRIVATE-TOKEN': stack.rootToken });
-    const res = await api('GET', '/projects', { token: carol.token, query: { search: word, order_by: 'id', sort: 'asc' } });
+    await graphql(
+      `
+        mutation ($id: Int!) {
+          updateProject(id: $id, input: { archived: true }) {
+            archived
+          }
+        }
+      `,
+      { id: archived.id },
+      { 'PRIVATE-TOKEN': stack.rootToken },
+    );
+    const res = await api('GET', '/projects', {
+      token: carol.token,
+      query: { search: word, order_by: 'id', sort: 'asc' },
+    });
     expect(ids(res)).toEqual([byName.id, byPath.id, byDescription.id]);
-    expect(ids(await api('GET', '/projects', { token: carol.token, query: { search: word, archived: true } }))).toEqual([]);
+    expect(ids(await api('GET', '/projects', { token: carol.token, query: { search: word, archived: true } }))).toEqual(
+      [],
+    );
     // The namespace name (the username of a personal namespace) matches every project in it.
     const dave = await createUser();
     const his = await createProject(dave.token);
-    expect(ids(await api('GET', '/projects', { token: dave.token, query: { search: dave.username } }))).toEqual([his.id]);
+    expect(ids(await api('GET', '/projects', { token: dave.token, query: { search: dave.username } }))).toEqual([
+      his.id,
+    ]);
   });
 
   it.each([
@@ -299,7 +422,10 @@ describe('project lists', () => {
     const priv = await createProject(alice.token, { name: `${word} private` });
     const internal = await createProject(alice.token, { name: `${word} internal`, visibility_level: 10 });
     const pub = await createProject(alice.token, { name: `${word} public`, visibility_level: 20 });
-    const res = await api('GET', `/projects/search/${word}`, { token: carol.token, query: { order_by: 'name', sort: 'asc' } });
+    const res = await api('GET', `/projects/search/${word}`, {
+      token: carol.token,
+      query: { order_by: 'name', sort: 'asc' },
+    });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([internal.id, pub.id]);
     expectPaginationHeaders(res, 2);
@@ -317,7 +443,10 @@ describe('PUT /projects/:id', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ description: 'new', default_branch: 'main', wiki_enabled: false });
-    const bad = await api('PUT', `/projects/${project.id}`, { token: alice.token, body: { name: '', path: 'a b', visibility_level: 7 } });
+    const bad = await api('PUT', `/projects/${project.id}`, {
+      token: alice.token,
+      body: { name: '', path: 'a b', visibility_level: 7 },
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.message).sort()).toEqual(['path', 'visibility_level']);
   });
@@ -376,7 +505,10 @@ describe('forks', () => {
 describe('DELETE /projects/:id', () => {
   it('removes the project and its team; deleting again still succeeds', async () => {
     const project = await createProject(alice.token);
-    await api('POST', `/projects/${project.id}/members`, { token: alice.token, body: { user_id: bob.id, access_level: 30 } });
+    await api('POST', `/projects/${project.id}/members`, {
+      token: alice.token,
+      body: { user_id: bob.id, access_level: 30 },
+    });
     const res = await api('DELETE', `/projects/${project.id}`, { token: alice.token });
     expect([res.status, res.body]).toEqual([200, true]);
     expect((await api('GET', `/projects/${project.id}`, { token: alice.token })).status).toBe(404);
@@ -396,7 +528,10 @@ describe('DELETE /projects/:id', () => {
 
   it('deletes by encoded path too', async () => {
     const project = await createProject(alice.token);
-    expect((await api('DELETE', `/projects/${encodeURIComponent(project.path_with_namespace)}`, { token: alice.token })).status).toBe(200);
+    expect(
+      (await api('DELETE', `/projects/${encodeURIComponent(project.path_with_namespace)}`, { token: alice.token }))
+        .status,
+    ).toBe(200);
     expect((await api('GET', `/projects/${project.id}`, { token: alice.token })).status).toBe(404);
   });
 });
@@ -404,12 +539,20 @@ describe('DELETE /projects/:id', () => {
 describe('GET /projects/:id/events', () => {
   it('lists created, the creator joining, joined and left, newest first, with pagination headers', async () => {
     const project = await createProject(alice.token);
-    await api('POST', `/projects/${project.id}/members`, { token: alice.token, body: { user_id: bob.id, access_level: 30 } });
+    await api('POST', `/projects/${project.id}/members`, {
+      token: alice.token,
+      body: { user_id: bob.id, access_level: 30 },
+    });
     await api('DELETE', `/projects/${project.id}/members/${bob.id}`, { token: alice.token });
     await eventually(async () => {
       const res = await api('GET', `/projects/${project.id}/events`, { token: alice.token });
       expect(res.status).toBe(200);
-      expect(res.body.map((e: { action_name: string }) => e.action_name)).toEqual(['left', 'joined', 'joined', 'created']);
+      expect(res.body.map((e: { action_name: string }) => e.action_name)).toEqual([
+        'left',
+        'joined',
+        'joined',
+        'created',
+      ]);
       expect(res.body[0]).toEqual({
         title: null,
         project_id: project.id,
@@ -422,8 +565,17 @@ describe('GET /projects/:id/events', () => {
         target_title: null,
         created_at: expect.any(String),
       });
-      expect(res.body[2]).toMatchObject({ action_name: 'joined', author_id: alice.id, author_username: alice.username, target_title: null });
-      expect(res.body[3]).toMatchObject({ action_name: 'created', author_id: alice.id, author_username: alice.username });
+      expect(res.body[2]).toMatchObject({
+        action_name: 'joined',
+        author_id: alice.id,
+        author_username: alice.username,
+        target_title: null,
+      });
+      expect(res.body[3]).toMatchObject({
+        action_name: 'created',
+        author_id: alice.id,
+        author_username: alice.username,
+      });
       expectPaginationHeaders(res, 4);
     });
     const after = await api('GET', `/projects/${project.id}`, { token: alice.token });
@@ -441,7 +593,9 @@ describe('what projects learns from identity', () => {
     const erin = await createUser();
     const project = await createProject(erin.token);
     const renamed = unique('renamed');
-    expect((await api('PUT', `/users/${erin.id}`, { body: { username: renamed, name: 'Erin Renamed' } })).status).toBe(200);
+    expect((await api('PUT', `/users/${erin.id}`, { body: { username: renamed, name: 'Erin Renamed' } })).status).toBe(
+      200,
+    );
     await eventually(async () => {
       const res = await api('GET', `/projects/${project.id}`, { token: erin.token });
       expect(res.body.path_with_namespace).toBe(`${renamed}/${project.path}`);
@@ -451,7 +605,9 @@ describe('what projects learns from identity', () => {
       expect(res.body.owner).toMatchObject({ id: erin.id, name: 'Erin Renamed', username: renamed });
       expect(res.body.name_with_namespace).toBe(`Erin Renamed / ${project.name}`);
     });
-    expect((await api('GET', `/projects/${encodeURIComponent(`${renamed}/${project.path}`)}`, { token: erin.token })).status).toBe(200);
+    expect(
+      (await api('GET', `/projects/${encodeURIComponent(`${renamed}/${project.path}`)}`, { token: erin.token })).status,
+    ).toBe(200);
   });
 
   it("removes a deleted user's projects", async () => {

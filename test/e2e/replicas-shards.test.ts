@@ -24,11 +24,17 @@ describe('several replicas and two git shards', () => {
     return { status: res.status, body: (await res.json().catch(() => null)) as any };
   };
   const graphql = async (base: string, query: string, token: string) => {
-    const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'PRIVATE-TOKEN': token }, body: JSON.stringify({ query }) });
+    const res = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'PRIVATE-TOKEN': token },
+      body: JSON.stringify({ query }),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   const root = () => stack.rootToken;
-  const storageOf = async (id: number) => (await graphql(gateways[1], `{ project(id: ${id}) { repositoryStorage } }`, root())).body.data.project.repositoryStorage as string;
+  const storageOf = async (id: number) =>
+    (await graphql(gateways[1], `{ project(id: ${id}) { repositoryStorage } }`, root())).body.data.project
+      .repositoryStorage as string;
   const remote = (base: string, path: string) => {
     const url = new URL(`${base}/${path}.git`);
     url.username = 'root';
@@ -38,10 +44,22 @@ describe('several replicas and two git shards', () => {
   const createUser = async () => {
     const username = `u${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const password = 'password-scaled';
-    const created = await rest(facades[0], 'POST', '/users', root(), { email: `${username}@example.com`, password, username, name: username });
+    const created = await rest(facades[0], 'POST', '/users', root(), {
+      email: `${username}@example.com`,
+      password,
+      username,
+      name: username,
+    });
     expect(created.status).toBe(201);
-    const session = await fetch(`${facades[1]}/api/v3/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: username, password }) });
-    return { id: created.body.id as number, token: ((await session.json()) as { private_token: string }).private_token };
+    const session = await fetch(`${facades[1]}/api/v3/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: username, password }),
+    });
+    return {
+      id: created.body.id as number,
+      token: ((await session.json()) as { private_token: string }).private_token,
+    };
   };
   const createProject = async (base: string, name: string) => {
     const res = await rest(base, 'POST', '/projects', root(), { name, visibility_level: 20 });
@@ -54,7 +72,12 @@ describe('several replicas and two git shards', () => {
     receiver = await startReceiver();
     stack = await startStack({
       dataDir: dir,
-      env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000', ACCESS_CACHE_TTL_MS: '60000', IMPORT_ALLOW_LOCAL: 'true', AUTH_FAILURES_PER_IP: '0' }),
+      env: isolatedEnv({
+        PRINCIPAL_CACHE_TTL_MS: '60000',
+        ACCESS_CACHE_TTL_MS: '60000',
+        IMPORT_ALLOW_LOCAL: 'true',
+        AUTH_FAILURES_PER_IP: '0',
+      }),
       freePorts: true,
       logs: { kind: 'files', dir },
       log: () => {},
@@ -74,8 +97,11 @@ describe('several replicas and two git shards', () => {
 
   it('runs every replica and shard it was asked for', () => {
     const names = stack.processes.map((p) => p.name);
-    for (const name of ['rest-facade-2', 'gateway-2', 'projects-2', 'hooks-worker-2', 'git-worker-2']) expect(names).toContain(name);
-    expect(stack.env.GIT_WORKER_SHARDS).toMatch(/^default=127\.0\.0\.1:\d+;http:\/\/127\.0\.0\.1:\d+,shard2=127\.0\.0\.1:\d+;http:\/\/127\.0\.0\.1:\d+$/);
+    for (const name of ['rest-facade-2', 'gateway-2', 'projects-2', 'hooks-worker-2', 'git-worker-2'])
+      expect(names).toContain(name);
+    expect(stack.env.GIT_WORKER_SHARDS).toMatch(
+      /^default=127\.0\.0\.1:\d+;http:\/\/127\.0\.0\.1:\d+,shard2=127\.0\.0\.1:\d+;http:\/\/127\.0\.0\.1:\d+$/,
+    );
   });
 
   let onDefault: { id: number; path_with_namespace: string };
@@ -96,13 +122,22 @@ describe('several replicas and two git shards', () => {
       ok(await git(clone, 'push', '-q', 'origin', 'master'));
       const commits = await rest(facades[i], 'GET', `/projects/${project.id}/repository/commits`, root());
       expect(commits.body.map((c: { title: string }) => c.title)).toEqual(['second', 'initial commit']);
-      const raw = await fetch(`${facades[1 - i]}/api/v3/projects/${project.id}/repository/blobs/master?filepath=second.txt`, { headers: { 'PRIVATE-TOKEN': root() } });
+      const raw = await fetch(
+        `${facades[1 - i]}/api/v3/projects/${project.id}/repository/blobs/master?filepath=second.txt`,
+        { headers: { 'PRIVATE-TOKEN': root() } },
+      );
       expect(await raw.text()).toBe(String(i));
     }
     // Each repository sits on its own shard's disk only.
     const roots = { default: stack.env.REPOS_ROOT!, shard2: `${stack.env.REPOS_ROOT}-shard2` };
-    expect([existsSync(join(roots.default, `${onDefault.id}.git`)), existsSync(join(roots.shard2, `${onDefault.id}.git`))]).toEqual([true, false]);
-    expect([existsSync(join(roots.default, `${onSecond.id}.git`)), existsSync(join(roots.shard2, `${onSecond.id}.git`))]).toEqual([false, true]);
+    expect([
+      existsSync(join(roots.default, `${onDefault.id}.git`)),
+      existsSync(join(roots.shard2, `${onDefault.id}.git`)),
+    ]).toEqual([true, false]);
+    expect([
+      existsSync(join(roots.default, `${onSecond.id}.git`)),
+      existsSync(join(roots.shard2, `${onSecond.id}.git`)),
+    ]).toEqual([false, true]);
   }, 120_000);
 
   it('forks across shards: the fork is a copy on the other shard, clones with its source history, and merges back into it', async () => {
@@ -136,10 +171,20 @@ describe('several replicas and two git shards', () => {
       target_project_id: onSecond.id,
     });
     expect(mr.status).toBe(201);
-    const changes = await rest(facades[0], 'GET', `/projects/${onSecond.id}/merge_request/${mr.body.id}/changes`, root());
+    const changes = await rest(
+      facades[0],
+      'GET',
+      `/projects/${onSecond.id}/merge_request/${mr.body.id}/changes`,
+      root(),
+    );
     expect(changes.body.files.map((f: { new_path: string }) => f.new_path)).toEqual(['contribution.txt']);
-    expect((await rest(facades[1], 'PUT', `/projects/${onSecond.id}/merge_request/${mr.body.id}/merge`, root())).body.state).toBe('merged');
-    const merged = await fetch(`${facades[0]}/api/v3/projects/${onSecond.id}/repository/blobs/master?filepath=contribution.txt`, { headers: { 'PRIVATE-TOKEN': root() } });
+    expect(
+      (await rest(facades[1], 'PUT', `/projects/${onSecond.id}/merge_request/${mr.body.id}/merge`, root())).body.state,
+    ).toBe('merged');
+    const merged = await fetch(
+      `${facades[0]}/api/v3/projects/${onSecond.id}/repository/blobs/master?filepath=contribution.txt`,
+      { headers: { 'PRIVATE-TOKEN': root() } },
+    );
     expect(await merged.text()).toBe('from the fork\n');
   }, 60_000);
 
@@ -147,16 +192,25 @@ describe('several replicas and two git shards', () => {
     const user = await createUser();
     // Every replica caches the principal (TTL 60 s here).
     for (const facade of facades) expect((await rest(facade, 'GET', '/user', user.token)).status).toBe(200);
-    for (const gateway of gateways) expect((await graphql(gateway, '{ viewer { id } }', user.token)).body.data.viewer.id).toBe(user.id);
+    for (const gateway of gateways)
+      expect((await graphql(gateway, '{ viewer { id } }', user.token)).body.data.viewer.id).toBe(user.id);
     const reset = await graphql(gateways[0], 'mutation { resetPrivateToken }', user.token);
     const fresh = reset.body.data.resetPrivateToken as string;
     const refusedEverywhere = async () => {
-      const facadeAnswers = await Promise.all(facades.map(async (facade) => (await rest(facade, 'GET', '/user', user.token)).status));
-      const gatewayAnswers = await Promise.all(gateways.map(async (gateway) => (await graphql(gateway, '{ viewer { id } }', user.token)).status));
+      const facadeAnswers = await Promise.all(
+        facades.map(async (facade) => (await rest(facade, 'GET', '/user', user.token)).status),
+      );
+      const gatewayAnswers = await Promise.all(
+        gateways.map(async (gateway) => (await graphql(gateway, '{ viewer { id } }', user.token)).status),
+      );
       return [...facadeAnswers, ...gatewayAnswers];
     };
     let answers = await refusedEverywhere();
-    for (const deadline = Date.now() + 2000; answers.some((status) => status !== 401) && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    for (
+      const deadline = Date.now() + 2000;
+      answers.some((status) => status !== 401) && Date.now() < deadline;
+      await new Promise((r) => setTimeout(r, 100))
+    ) {
       answers = await refusedEverywhere();
     }
     expect(answers).toEqual([401, 401, 401, 401]);
@@ -165,7 +219,10 @@ describe('several replicas and two git shards', () => {
 
   it('delivers a hook exactly once with two hook workers', async () => {
     const path = `scaled-${Date.now()}`;
-    const hook = await rest(facades[1], 'POST', `/projects/${onDefault.id}/hooks`, root(), { url: receiver.url(path), push_events: true });
+    const hook = await rest(facades[1], 'POST', `/projects/${onDefault.id}/hooks`, root(), {
+      url: receiver.url(path),
+      push_events: true,
+    });
     expect(hook.status).toBe(201);
     const pushes = 6;
     const work = join(tempDir('hub-clone-'), 'h');
@@ -184,7 +241,9 @@ describe('several replicas and two git shards', () => {
   // Last: it stops a process. The second facade's chain (its gateway, projects-2) stands alone.
   it('serves through the second replica of a subgraph: with the first projects stopped, only the first facade fails', async () => {
     await stack.stopProcess('projects');
-    const [first, second] = await Promise.all(facades.map((facade) => rest(facade, 'GET', `/projects/${onSecond.id}`, root())));
+    const [first, second] = await Promise.all(
+      facades.map((facade) => rest(facade, 'GET', `/projects/${onSecond.id}`, root())),
+    );
     expect([first.status >= 500, second.status, second.body.id]).toEqual([true, 200, onSecond.id]);
   }, 60_000);
 });

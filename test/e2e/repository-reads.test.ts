@@ -23,7 +23,9 @@ beforeAll(async () => {
   first = (await git(wc, 'rev-parse', 'HEAD')).stdout.trim();
   second = await commitFiles(wc, { 'a.txt': 'a, changed\n' }, 'second');
   ok(await git(wc, 'tag', '-a', '-m', 'one', 'v1', first));
-  ok(await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master', 'v1'));
+  ok(
+    await git(wc, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master', 'v1'),
+  );
   await addMember(project.id, guest.id, 10);
   await addMember(project.id, reporter.id, 20);
 });
@@ -42,7 +44,10 @@ const reads = () => [
 ];
 
 /** The route by numeric id (one fetch) and by URL-encoded path (the project first). */
-const both = (path: string) => [`/projects/${project.id}${path}`, `/projects/${encodeURIComponent(project.path_with_namespace)}${path}`];
+const both = (path: string) => [
+  `/projects/${project.id}${path}`,
+  `/projects/${encodeURIComponent(project.path_with_namespace)}${path}`,
+];
 
 describe('repository reads by id and their refs', () => {
   it('answer readers as the same reads by path do', async () => {
@@ -51,17 +56,25 @@ describe('repository reads by id and their refs', () => {
       expect([path, byId.status]).toEqual([path, 200]);
       expect(byId.body).toEqual(byPath.body);
     }
-    const tree = await api('GET', `/projects/${project.id}/repository/tree?ref_name=${second}`, { token: reporter.token });
+    const tree = await api('GET', `/projects/${project.id}/repository/tree?ref_name=${second}`, {
+      token: reporter.token,
+    });
     expect(tree.body.map((entry: { name: string }) => entry.name)).toEqual(['dir', 'a.txt']);
-    const commits = await api('GET', `/projects/${project.id}/repository/commits?ref_name=master&per_page=1&page=2`, { token: reporter.token });
+    const commits = await api('GET', `/projects/${project.id}/repository/commits?ref_name=master&per_page=1&page=2`, {
+      token: reporter.token,
+    });
     expect([commits.body.map((c: { id: string }) => c.id), commits.headers.get('x-total')]).toEqual([[first], '2']);
     const tags = await api('GET', `/projects/${project.id}/repository/tags`, { token: reporter.token });
-    expect(tags.body.map((t: { name: string; message: string; commit: { id: string } }) => [t.name, t.message, t.commit.id])).toEqual([['v1', 'one', first]]);
+    expect(
+      tags.body.map((t: { name: string; message: string; commit: { id: string } }) => [t.name, t.message, t.commit.id]),
+    ).toEqual([['v1', 'one', first]]);
     const branch = await api('GET', `/projects/${project.id}/repository/branches/master`, { token: reporter.token });
     expect([branch.body.name, branch.body.commit.id]).toEqual(['master', second]);
     const contributors = await api('GET', `/projects/${project.id}/repository/contributors`, { token: reporter.token });
     expect(contributors.body.map((c: { commits: number }) => c.commits)).toEqual([2]);
-    const compare = await api('GET', `/projects/${project.id}/repository/compare?from=${first}&to=master`, { token: reporter.token });
+    const compare = await api('GET', `/projects/${project.id}/repository/compare?from=${first}&to=master`, {
+      token: reporter.token,
+    });
     expect(compare.body.commits.map((c: { id: string }) => c.id)).toEqual([second]);
     expect(compare.body.diffs.map((d: { new_path: string }) => d.new_path)).toEqual(['a.txt']);
   });
@@ -83,10 +96,15 @@ describe('repository reads by id and their refs', () => {
 
   it('say what is missing after the authorization, and refuse bad refs with 400, both ways', async () => {
     const unknown = 'f'.repeat(40);
-    for (const url of both('/repository/branches/no-such-branch')) expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Branch Not Found' });
-    for (const url of both(`/repository/commits/${unknown}`)) expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Commit Not Found' });
-    for (const url of both(`/repository/commits/${unknown}/diff`)) expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Commit Not Found' });
-    const bad = await Promise.all(both('/repository/tree?ref_name=--output=x').map((url) => api('GET', url, { token: reporter.token })));
+    for (const url of both('/repository/branches/no-such-branch'))
+      expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Branch Not Found' });
+    for (const url of both(`/repository/commits/${unknown}`))
+      expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Commit Not Found' });
+    for (const url of both(`/repository/commits/${unknown}/diff`))
+      expect((await api('GET', url, { token: reporter.token })).body).toEqual({ message: '404 Commit Not Found' });
+    const bad = await Promise.all(
+      both('/repository/tree?ref_name=--output=x').map((url) => api('GET', url, { token: reporter.token })),
+    );
     expect(bad[0].status).toBe(bad[1].status);
     expect(bad[0].body).toEqual(bad[1].body);
     expect(bad[0].status).toBeGreaterThanOrEqual(400);
@@ -98,10 +116,18 @@ describe('repository reads by id and their refs', () => {
 
   it('on the GraphQL API, answer an id that names no project as NOT_FOUND, never an internal error', async () => {
     for (const projectId of [0, -1, 2147483647]) {
-      const res = await graphql('query ($projectId: Int!) { repositoryReads(projectId: $projectId) { branches { name } } }', { projectId }, { 'PRIVATE-TOKEN': owner.token });
+      const res = await graphql(
+        'query ($projectId: Int!) { repositoryReads(projectId: $projectId) { branches { name } } }',
+        { projectId },
+        { 'PRIVATE-TOKEN': owner.token },
+      );
       expect([projectId, res.body.errors?.[0]?.extensions?.code]).toEqual([projectId, 'NOT_FOUND']);
     }
-    const res = await graphql('query ($projectId: Int!) { repositoryReads(projectId: $projectId) { tags { name } } }', { projectId: project.id }, { 'PRIVATE-TOKEN': reporter.token });
+    const res = await graphql(
+      'query ($projectId: Int!) { repositoryReads(projectId: $projectId) { tags { name } } }',
+      { projectId: project.id },
+      { 'PRIVATE-TOKEN': reporter.token },
+    );
     expect(res.body.data?.repositoryReads.tags).toEqual([{ name: 'v1' }]);
   });
 });

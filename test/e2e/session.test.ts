@@ -11,14 +11,23 @@ describe('POST /session', () => {
     const user = await createUser();
     const res = await api('POST', '/session', { token: null, body: { ...credentials(user), password: user.password } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: user.id, username: user.username, email: user.email, private_token: user.token, is_admin: false });
+    expect(res.body).toMatchObject({
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      private_token: user.token,
+      is_admin: false,
+    });
     expect(res.body.current_sign_in_at).toEqual(expect.any(String));
     expect(res.body.projects_limit).toEqual(expect.any(Number));
   });
 
   it('accepts a form body', async () => {
     const user = await createUser();
-    const res = await api('POST', '/session', { token: null, body: new URLSearchParams({ login: user.username, password: user.password }) });
+    const res = await api('POST', '/session', {
+      token: null,
+      body: new URLSearchParams({ login: user.username, password: user.password }),
+    });
     expect(res.status).toBe(201);
     expect(res.body.private_token).toBe(user.token);
   });

@@ -14,7 +14,10 @@ describe('sudo', () => {
 
   it('acts with the target’s rights, not the admin’s', async () => {
     const user = await createUser();
-    const res = await api('POST', '/users', { headers: { SUDO: user.username }, body: { email: 'x@example.com', password: 'password1', username: 'sudo-made', name: 'x' } });
+    const res = await api('POST', '/users', {
+      headers: { SUDO: user.username },
+      body: { email: 'x@example.com', password: 'password1', username: 'sudo-made', name: 'x' },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -47,7 +50,10 @@ describe('sudo', () => {
       token: null,
       body: { grant_type: 'password', username: 'root', password: stack.rootPassword },
     });
-    const res = await api('GET', '/user', { token: null, headers: { Authorization: `Bearer ${issued.body.access_token}`, SUDO: user.username } });
+    const res = await api('GET', '/user', {
+      token: null,
+      headers: { Authorization: `Bearer ${issued.body.access_token}`, SUDO: user.username },
+    });
     expect(res.body.id).toBe(user.id);
   });
 });

@@ -19,7 +19,8 @@ interface CollectedSpan {
 }
 
 /** OTLP/JSON ids are hex; the protobuf-shaped JSON some encoders send is base64. */
-const hexId = (id: string | undefined) => (!id ? null : /^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));
+const hexId = (id: string | undefined) =>
+  !id ? null : /^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex');
 
 /** A real OTLP/HTTP collector on loopback, decoding the JSON encoding (OTEL_EXPORTER_OTLP_PROTOCOL=http/json). */
 async function startCollector() {
@@ -34,7 +35,8 @@ async function startCollector() {
         raw.push(Buffer.concat(chunks).toString('utf8'));
         const body = JSON.parse(raw[raw.length - 1]);
         for (const resourceSpans of body.resourceSpans ?? []) {
-          const service = resourceSpans.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')?.value?.stringValue;
+          const service = resourceSpans.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')
+            ?.value?.stringValue;
           for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
             for (const span of scopeSpans.spans ?? []) {
               spans.push({
@@ -72,7 +74,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * until no span has arrived for a while: each process exports its own batches, and a parent
  * (the facade's request) often ends, and is sent, after its children.
  */
-async function settledTrace(collector: Awaited<ReturnType<typeof startCollector>>, traceId: string, services: string[], last: (s: CollectedSpan) => boolean) {
+async function settledTrace(
+  collector: Awaited<ReturnType<typeof startCollector>>,
+  traceId: string,
+  services: string[],
+  last: (s: CollectedSpan) => boolean,
+) {
   const deadline = Date.now() + 20_000;
   const complete = () => {
     const spans = collector.of(traceId);
@@ -81,11 +88,13 @@ async function settledTrace(collector: Awaited<ReturnType<typeof startCollector>
   while (!complete()) {
     if (Date.now() > deadline) {
       const spans = collector.of(traceId);
-      throw new Error(`trace incomplete after 20 s: ${spans.length} spans from ${[...new Set(spans.map((s) => s.service))].join(', ')}`);
+      throw new Error(
+        `trace incomplete after 20 s: ${spans.length} spans from ${[...new Set(spans.map((s) => s.service))].join(', ')}`,
+      );
     }
     await sleep(100);
   }
-  for (let seen = -1; seen !== collector.count(); ) {
+  for (let seen = -1; seen !== collector.count();) {
     seen = collector.count();
     await sleep(1000);
   }
@@ -147,10 +156,22 @@ describe('tracing across processes', () => {
     // A facade that sends its queries to the gateway process, beside the stack's embedded one.
     remoteFacade = (await stack.startReplica('rest-facade', { GATEWAY_MODE: 'remote' })).url;
     const setup = callerSpan().traceparent;
-    const created = await call(stack.restUrl.replace(/\/api\/v3$/, ''), 'POST', '/projects', { name: `traced-${Date.now()}` }, setup);
+    const created = await call(
+      stack.restUrl.replace(/\/api\/v3$/, ''),
+      'POST',
+      '/projects',
+      { name: `traced-${Date.now()}` },
+      setup,
+    );
     expect(created.status).toBe(201);
     project = created.body;
-    const hook = await call(stack.restUrl.replace(/\/api\/v3$/, ''), 'POST', `/projects/${project.id}/hooks`, { url: receiver.url(HOOK_PATH), push_events: true }, setup);
+    const hook = await call(
+      stack.restUrl.replace(/\/api\/v3$/, ''),
+      'POST',
+      `/projects/${project.id}/hooks`,
+      { url: receiver.url(HOOK_PATH), push_events: true },
+      setup,
+    );
     expect(hook.status).toBe(201);
   }, 120_000);
 
@@ -162,12 +183,18 @@ describe('tracing across processes', () => {
   }, 60_000);
 
   const commitFile = (base: string, file: string, traceparent: string) =>
-    call(base, 'POST', `/projects/${encodeURIComponent(project.path_with_namespace)}/repository/files`, {
-      file_path: file,
-      branch_name: 'master',
-      content: `${file}\n`,
-      commit_message: `add ${file}`,
-    }, traceparent);
+    call(
+      base,
+      'POST',
+      `/projects/${encodeURIComponent(project.path_with_namespace)}/repository/files`,
+      {
+        file_path: file,
+        branch_name: 'master',
+        content: `${file}\n`,
+        commit_message: `add ${file}`,
+      },
+      traceparent,
+    );
 
   it('follows one REST call from the embedded facade through projects, repository and the git worker to the hook delivery', async () => {
     const caller = callerSpan();
@@ -178,22 +205,40 @@ describe('tracing across processes', () => {
     expect(delivery.headers.traceparent).toMatch(new RegExp(`^00-${caller.traceId}-[0-9a-f]{16}-01$`));
 
     const services = ['rest-facade', 'projects', 'repository', 'git-worker', 'hooks-worker'];
-    const spans = await settledTrace(collector, caller.traceId, services, (s) => s.service === 'hooks-worker' && s.kind === SPAN_KIND_CLIENT);
+    const spans = await settledTrace(
+      collector,
+      caller.traceId,
+      services,
+      (s) => s.service === 'hooks-worker' && s.kind === SPAN_KIND_CLIENT,
+    );
     expect(unconnected(spans, caller.spanId)).toEqual([]);
-    const byName = (service: string, test: (s: CollectedSpan) => boolean) => spans.filter((s) => s.service === service && test(s));
+    const byName = (service: string, test: (s: CollectedSpan) => boolean) =>
+      spans.filter((s) => s.service === service && test(s));
     // The facade's request span is the caller's child; the embedded gateway plans and fetches in it.
-    expect(byName('rest-facade', (s) => s.kind === SPAN_KIND_SERVER && s.parentSpanId === caller.spanId).map((s) => s.name)).toEqual(['POST /api/v3/projects/:id/repository/files']);
+    expect(
+      byName('rest-facade', (s) => s.kind === SPAN_KIND_SERVER && s.parentSpanId === caller.spanId).map((s) => s.name),
+    ).toEqual(['POST /api/v3/projects/:id/repository/files']);
     expect(byName('rest-facade', (s) => s.name === 'gateway.fetch').length).toBeGreaterThan(0);
-    for (const service of ['projects', 'repository']) expect(byName(service, (s) => s.kind === SPAN_KIND_SERVER).length).toBeGreaterThan(0);
+    for (const service of ['projects', 'repository'])
+      expect(byName(service, (s) => s.kind === SPAN_KIND_SERVER).length).toBeGreaterThan(0);
     // gRPC both ways, Postgres in the services, the event continued by the hook worker.
-    expect(byName('repository', (s) => s.kind === SPAN_KIND_CLIENT && s.name.startsWith('grpc.')).length).toBeGreaterThan(0);
-    expect(byName('git-worker', (s) => s.kind === SPAN_KIND_SERVER && s.name.startsWith('grpc.')).length).toBeGreaterThan(0);
+    expect(
+      byName('repository', (s) => s.kind === SPAN_KIND_CLIENT && s.name.startsWith('grpc.')).length,
+    ).toBeGreaterThan(0);
+    expect(
+      byName('git-worker', (s) => s.kind === SPAN_KIND_SERVER && s.name.startsWith('grpc.')).length,
+    ).toBeGreaterThan(0);
     expect(byName('git-worker', (s) => s.name === 'postgres insert').length).toBeGreaterThan(0);
-    expect(byName('hooks-worker', (s) => s.kind === SPAN_KIND_CONSUMER && s.name === 'git_worker push event')).toHaveLength(1);
+    expect(
+      byName('hooks-worker', (s) => s.kind === SPAN_KIND_CONSUMER && s.name === 'git_worker push event'),
+    ).toHaveLength(1);
     const attempt = byName('hooks-worker', (s) => s.name.startsWith('hook delivery'));
     expect(attempt).toHaveLength(1);
     // The POST the receiver got is the delivery's child span.
-    const post = byName('hooks-worker', (s) => s.kind === SPAN_KIND_CLIENT && s.name === 'POST' && s.parentSpanId === attempt[0].spanId);
+    const post = byName(
+      'hooks-worker',
+      (s) => s.kind === SPAN_KIND_CLIENT && s.name === 'POST' && s.parentSpanId === attempt[0].spanId,
+    );
     expect(post).toHaveLength(1);
     expect(delivery.headers.traceparent).toBe(`00-${caller.traceId}-${post[0].spanId}-01`);
     // The hook's URL is the user's, secret and all: its span keeps the parameter, not the value.
@@ -201,35 +246,67 @@ describe('tracing across processes', () => {
     expect(collector.raw()).not.toContain(HOOK_SECRET);
 
     // The facade's log line for the request carries its trace id.
-    const lines = readFileSync(join(dir, 'rest-facade.log'), 'utf8').split('\n').filter((line) => line.includes(caller.traceId)).map((line) => JSON.parse(line));
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', route: '/api/v3/projects/:id/repository/files', status: 201, trace_id: caller.traceId }));
+    const lines = readFileSync(join(dir, 'rest-facade.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(caller.traceId))
+      .map((line) => JSON.parse(line));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'request',
+        route: '/api/v3/projects/:id/repository/files',
+        status: 201,
+        trace_id: caller.traceId,
+      }),
+    );
   }, 60_000);
 
   it('connects through the gateway process when the facade sends its queries there', async () => {
     const caller = callerSpan();
     const committed = await commitFile(remoteFacade, 'remote.txt', caller.traceparent);
     expect(committed.status).toBe(201);
-    const spans = await settledTrace(collector, caller.traceId, ['rest-facade', 'gateway', 'projects', 'repository', 'git-worker'], (s) => s.service === 'git-worker' && s.kind === SPAN_KIND_SERVER);
+    const spans = await settledTrace(
+      collector,
+      caller.traceId,
+      ['rest-facade', 'gateway', 'projects', 'repository', 'git-worker'],
+      (s) => s.service === 'git-worker' && s.kind === SPAN_KIND_SERVER,
+    );
     expect(unconnected(spans, caller.spanId)).toEqual([]);
     // The facade's fetch to the gateway is the parent of the gateway's request span.
     const gatewayRequests = spans.filter((s) => s.service === 'gateway' && s.kind === SPAN_KIND_SERVER);
     expect(gatewayRequests.length).toBeGreaterThan(0);
-    for (const request of gatewayRequests) expect(spans.find((s) => s.spanId === request.parentSpanId)).toMatchObject({ service: 'rest-facade', kind: SPAN_KIND_CLIENT });
+    for (const request of gatewayRequests)
+      expect(spans.find((s) => s.spanId === request.parentSpanId)).toMatchObject({
+        service: 'rest-facade',
+        kind: SPAN_KIND_CLIENT,
+      });
   }, 60_000);
 
   it('redacts credentials sent as query parameters from the spans it exports', async () => {
     const caller = callerSpan();
-    const secrets = { private_token: stack.rootToken, sudo: 'root', password: `pw-${randomBytes(8).toString('hex')}`, access_token: `at-${randomBytes(8).toString('hex')}` };
+    const secrets = {
+      private_token: stack.rootToken,
+      sudo: 'root',
+      password: `pw-${randomBytes(8).toString('hex')}`,
+      access_token: `at-${randomBytes(8).toString('hex')}`,
+    };
     const base = stack.restUrl.replace(/\/api\/v3$/, '');
     for (const [name, value] of Object.entries(secrets)) {
-      const response = await fetch(`${base}/api/v3/projects?per_page=1&${name}=${encodeURIComponent(value)}`, { headers: { traceparent: caller.traceparent } });
+      const response = await fetch(`${base}/api/v3/projects?per_page=1&${name}=${encodeURIComponent(value)}`, {
+        headers: { traceparent: caller.traceparent },
+      });
       await response.arrayBuffer();
     }
-    await settledTrace(collector, caller.traceId, ['rest-facade'], (s) => s.service === 'rest-facade' && s.kind === SPAN_KIND_SERVER);
+    await settledTrace(
+      collector,
+      caller.traceId,
+      ['rest-facade'],
+      (s) => s.service === 'rest-facade' && s.kind === SPAN_KIND_SERVER,
+    );
     const exported = collector.raw();
     // The query is exported, with each value replaced.
     for (const name of Object.keys(secrets)) expect(exported).toContain(`per_page=1&${name}=REDACTED`);
-    for (const value of [secrets.private_token, secrets.password, secrets.access_token]) expect(exported).not.toContain(value);
+    for (const value of [secrets.private_token, secrets.password, secrets.access_token])
+      expect(exported).not.toContain(value);
   }, 60_000);
 
   it('marks a failed request on its span with the cause', async () => {
@@ -238,12 +315,23 @@ describe('tracing across processes', () => {
     try {
       const failed = await commitFile(stack.restUrl.replace(/\/api\/v3$/, ''), 'down.txt', caller.traceparent);
       expect(failed.status).toBeGreaterThanOrEqual(500);
-      const spans = await settledTrace(collector, caller.traceId, ['rest-facade', 'repository'], (s) => s.service === 'rest-facade' && s.kind === SPAN_KIND_SERVER);
+      const spans = await settledTrace(
+        collector,
+        caller.traceId,
+        ['rest-facade', 'repository'],
+        (s) => s.service === 'rest-facade' && s.kind === SPAN_KIND_SERVER,
+      );
       expect(unconnected(spans, caller.spanId)).toEqual([]);
       const SPAN_STATUS_ERROR = 2;
-      expect(spans.find((s) => s.service === 'rest-facade' && s.kind === SPAN_KIND_SERVER)).toMatchObject({ status: { code: SPAN_STATUS_ERROR } });
+      expect(spans.find((s) => s.service === 'rest-facade' && s.kind === SPAN_KIND_SERVER)).toMatchObject({
+        status: { code: SPAN_STATUS_ERROR },
+      });
       // The gRPC call that failed is in the trace, marked.
-      expect(spans.filter((s) => s.service === 'repository' && s.name.startsWith('grpc.') && s.status.code === SPAN_STATUS_ERROR).length).toBeGreaterThan(0);
+      expect(
+        spans.filter(
+          (s) => s.service === 'repository' && s.name.startsWith('grpc.') && s.status.code === SPAN_STATUS_ERROR,
+        ).length,
+      ).toBeGreaterThan(0);
     } finally {
       await stack.restart('git-worker');
     }

@@ -1,7 +1,31 @@
 import { api, createUser, eventually, unique } from '../support/api';
 
-const USER_FIELDS = ['id', 'username', 'name', 'state', 'avatar_url', 'web_url', 'created_at', 'is_admin', 'bio', 'skype', 'linkedin', 'twitter', 'website_url'];
-const FULL_ONLY = ['email', 'theme_id', 'color_scheme_id', 'projects_limit', 'current_sign_in_at', 'identities', 'can_create_group', 'can_create_project', 'two_factor_enabled'];
+const USER_FIELDS = [
+  'id',
+  'username',
+  'name',
+  'state',
+  'avatar_url',
+  'web_url',
+  'created_at',
+  'is_admin',
+  'bio',
+  'skype',
+  'linkedin',
+  'twitter',
+  'website_url',
+];
+const FULL_ONLY = [
+  'email',
+  'theme_id',
+  'color_scheme_id',
+  'projects_limit',
+  'current_sign_in_at',
+  'identities',
+  'can_create_group',
+  'can_create_project',
+  'two_factor_enabled',
+];
 
 const newUserBody = (overrides: Record<string, unknown> = {}) => {
   const username = unique('nu');
@@ -21,7 +45,12 @@ describe('GET /user', () => {
     const user = await createUser();
     const res = await api('GET', '/user', { token: user.token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: user.id, username: user.username, is_admin: false, private_token: user.token });
+    expect(res.body).toMatchObject({
+      id: user.id,
+      username: user.username,
+      is_admin: false,
+      private_token: user.token,
+    });
     expect(res.body.projects_limit).toEqual(expect.any(Number));
   });
 });
@@ -31,7 +60,15 @@ describe('POST /users', () => {
     const body = newUserBody({ bio: 'hello', admin: false, projects_limit: 7 });
     const res = await api('POST', '/users', { body });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ username: body.username, email: body.email, name: 'New User', bio: 'hello', projects_limit: 7, is_admin: false, state: 'active' });
+    expect(res.body).toMatchObject({
+      username: body.username,
+      email: body.email,
+      name: 'New User',
+      bio: 'hello',
+      projects_limit: 7,
+      is_admin: false,
+      state: 'active',
+    });
     expect(res.body).not.toHaveProperty('password');
     expect(res.body).not.toHaveProperty('private_token');
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
@@ -39,7 +76,9 @@ describe('POST /users', () => {
 
   it('creates an admin when admin=true arrives as a form string', async () => {
     const body = newUserBody();
-    const res = await api('POST', '/users', { body: new URLSearchParams({ ...body, admin: 'true' } as Record<string, string>) });
+    const res = await api('POST', '/users', {
+      body: new URLSearchParams({ ...body, admin: 'true' } as Record<string, string>),
+    });
     expect(res.status).toBe(201);
     expect(res.body.is_admin).toBe(true);
   });
@@ -60,8 +99,16 @@ describe('POST /users', () => {
   it.each([
     ['email', { email: 'not-an-email' }, 'is invalid'],
     ['password', { password: 'short' }, 'is too short (minimum is 8 characters)'],
-    ['username', { username: '-starts-with-dash' }, "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'"],
-    ['username', { username: 'ends.git' }, "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'"],
+    [
+      'username',
+      { username: '-starts-with-dash' },
+      "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'",
+    ],
+    [
+      'username',
+      { username: 'ends.git' },
+      "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'",
+    ],
     ['username', { username: 'api' }, 'is reserved'],
     ['projects_limit', { projects_limit: -1 }, 'must be greater than or equal to 0'],
   ])('answers 400 with a per-field message for an invalid %s', async (field, overrides, message) => {
@@ -126,10 +173,13 @@ describe('GET /users and /users/:id', () => {
     expect(list.body[0]).not.toHaveProperty('email');
   });
 
-  it.each(['999999', '2147483648', 'abc', '0'])('answers 404 "404 Not found" for user %s (GitLab 7.14: User.find)', async (id) => {
-    const res = await api('GET', `/users/${id}`);
-    expect([res.status, res.body]).toEqual([404, { message: '404 Not found' }]);
-  });
+  it.each(['999999', '2147483648', 'abc', '0'])(
+    'answers 404 "404 Not found" for user %s (GitLab 7.14: User.find)',
+    async (id) => {
+      const res = await api('GET', `/users/${id}`);
+      expect([res.status, res.body]).toEqual([404, { message: '404 Not found' }]);
+    },
+  );
 
   it('requires authentication', async () => {
     const res = await api('GET', '/users', { token: null });
@@ -143,7 +193,13 @@ describe('PUT /users/:id', () => {
     const user = await createUser();
     const res = await api('PUT', `/users/${user.id}`, { body: { name: 'Renamed', skype: 'sk', website_url: '' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: user.id, name: 'Renamed', skype: 'sk', email: user.email, username: user.username });
+    expect(res.body).toMatchObject({
+      id: user.id,
+      name: 'Renamed',
+      skype: 'sk',
+      email: user.email,
+      username: user.username,
+    });
   });
 
   it('renames the user and their namespace together', async () => {
@@ -157,8 +213,13 @@ describe('PUT /users/:id', () => {
   it('changes the password (the old one stops working)', async () => {
     const user = await createUser();
     expect((await api('PUT', `/users/${user.id}`, { body: { password: 'brand-new-pass' } })).status).toBe(200);
-    expect((await api('POST', '/session', { token: null, body: { login: user.username, password: user.password } })).status).toBe(401);
-    expect((await api('POST', '/session', { token: null, body: { login: user.username, password: 'brand-new-pass' } })).status).toBe(201);
+    expect(
+      (await api('POST', '/session', { token: null, body: { login: user.username, password: user.password } })).status,
+    ).toBe(401);
+    expect(
+      (await api('POST', '/session', { token: null, body: { login: user.username, password: 'brand-new-pass' } }))
+        .status,
+    ).toBe(201);
   });
 
   it('answers 409 when the new email belongs to someone else, 404 for nobody, 403 for non-admins', async () => {
@@ -171,7 +232,10 @@ describe('PUT /users/:id', () => {
     // GitLab 7.14: User.find, so ActiveRecord::RecordNotFound's answer.
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: '404 Not found' });
-    expect(await api('PUT', '/users/abc', { body: { name: 'x' } })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await api('PUT', '/users/abc', { body: { name: 'x' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
     expect((await api('PUT', `/users/${a.id}`, { token: b.token, body: { name: 'x' } })).status).toBe(403);
   });
 
@@ -208,7 +272,9 @@ describe('block and unblock', () => {
     expect((await api('PUT', `/users/${user.id}/block`)).status).toBe(200);
     expect((await api('GET', `/users/${user.id}`)).body.state).toBe('blocked');
     expect((await api('GET', '/user', { token: user.token })).status).toBe(401);
-    expect((await api('POST', '/session', { token: null, body: { login: user.username, password: user.password } })).status).toBe(401);
+    expect(
+      (await api('POST', '/session', { token: null, body: { login: user.username, password: user.password } })).status,
+    ).toBe(401);
     expect((await api('PUT', `/users/${user.id}/unblock`)).status).toBe(200);
     // The gateway learns of the unblock from identity's event stream (its cache TTL here is 60 s).
     await eventually(async () => expect((await api('GET', '/user', { token: user.token })).status).toBe(200));
@@ -221,7 +287,13 @@ describe('GET /namespaces', () => {
     const own = await api('GET', '/namespaces', { token: user.token });
     expect(own.status).toBe(200);
     expect(own.body).toEqual([
-      expect.objectContaining({ path: user.username, name: user.username, kind: 'user', owner_id: user.id, description: '' }),
+      expect.objectContaining({
+        path: user.username,
+        name: user.username,
+        kind: 'user',
+        owner_id: user.id,
+        description: '',
+      }),
     ]);
     expect(own.body[0]).toHaveProperty('created_at');
     expect(own.body[0]).toHaveProperty('updated_at');

@@ -1,7 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  print,
+  visit,
+  type DefinitionNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { REPO_ROOT } from '@hub/local';
 import { signPrincipal } from '@hub/common';
 import type { WireRequest } from './http';
@@ -23,7 +31,11 @@ export function loadOperations(): Operation[] {
   const definitions: DefinitionNode[] = readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))
     .flatMap((f) => parse(readFileSync(resolve(dir, f), 'utf8')).definitions);
-  const fragments = new Map(definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
   const spreads = (node: OperationDefinitionNode | FragmentDefinitionNode, seen: Set<string>) => {
     visit(node, {
       FragmentSpread(spread) {
@@ -35,20 +47,37 @@ export function loadOperations(): Operation[] {
     });
     return seen;
   };
-  return definitions
-    .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.operation !== 'subscription')
-    .map((op) => ({
-      name: op.name?.value ?? 'anonymous',
-      mutation: op.operation === 'mutation',
-      text: [print(op), ...[...spreads(op, new Set())].map((n) => print(fragments.get(n)!))].join('\n'),
-      variables: (op.variableDefinitions ?? []).map((v) => v.variable.name.value),
-    }))
-    // The actor's own project is where the fuzz writes; deleting it would end that.
-    .filter((op) => !/^Delete(Project|ForkRelation)$/.test(op.name));
+  return (
+    definitions
+      .filter(
+        (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.operation !== 'subscription',
+      )
+      .map((op) => ({
+        name: op.name?.value ?? 'anonymous',
+        mutation: op.operation === 'mutation',
+        text: [print(op), ...[...spreads(op, new Set())].map((n) => print(fragments.get(n)!))].join('\n'),
+        variables: (op.variableDefinitions ?? []).map((v) => v.variable.name.value),
+      }))
+      // The actor's own project is where the fuzz writes; deleting it would end that.
+      .filter((op) => !/^Delete(Project|ForkRelation)$/.test(op.name))
+  );
 }
 
 export type GqlCaller = 'actor' | 'root' | 'anonymous' | 'badToken' | 'forgedRoot';
-export type GqlShape = 'operation' | 'truncated' | 'spliced' | 'aliases' | 'deep' | 'huge' | 'garbage' | 'batch' | 'get' | 'introspection' | 'invalidJson' | 'wrongType' | 'badEnvelope';
+export type GqlShape =
+  | 'operation'
+  | 'truncated'
+  | 'spliced'
+  | 'aliases'
+  | 'deep'
+  | 'huge'
+  | 'garbage'
+  | 'batch'
+  | 'get'
+  | 'introspection'
+  | 'invalidJson'
+  | 'wrongType'
+  | 'badEnvelope';
 
 export interface GqlInput {
   shape: GqlShape;
@@ -60,27 +89,83 @@ export interface GqlInput {
   junk: string;
 }
 
-const GARBAGE = ['', '{', '}', 'query', 'query {', '{ viewer { ', 'mutation { }', '{ __schema { types { name } } }', 'fragment A on Query { ...A } { ...A }', '{ viewer @skip(if: true) @skip(if: true) { id } }', '"\\u0000"', '{ viewer(id: "x") { id } }', '{ nope }', 'subscription { x }', '{ user(id: 2147483648) { id } }', '{ project(id: -1) { id } }', 'query ($a: Int!) { user(id: $a) { id } }'];
-const ENVELOPES = ['{"query": 1}', '{"query": null}', '{"query": ["{ viewer { id } }"]}', '{"query": "{ viewer { id } }", "variables": "x"}', '{"query": "{ viewer { id } }", "variables": [1]}', '{"query": "{ viewer { id } }", "operationName": 7}', '{"query": "{ viewer { id } }", "operationName": "Nope"}', '{"query": "{ viewer { id } }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00"}}}', '[]', '[1]', 'null', '"{ viewer { id } }"', '{}'];
+const GARBAGE = [
+  '',
+  '{',
+  '}',
+  'query',
+  'query {',
+  '{ viewer { ',
+  'mutation { }',
+  '{ __schema { types { name } } }',
+  'fragment A on Query { ...A } { ...A }',
+  '{ viewer @skip(if: true) @skip(if: true) { id } }',
+  '"\\u0000"',
+  '{ viewer(id: "x") { id } }',
+  '{ nope }',
+  'subscription { x }',
+  '{ user(id: 2147483648) { id } }',
+  '{ project(id: -1) { id } }',
+  'query ($a: Int!) { user(id: $a) { id } }',
+];
+const ENVELOPES = [
+  '{"query": 1}',
+  '{"query": null}',
+  '{"query": ["{ viewer { id } }"]}',
+  '{"query": "{ viewer { id } }", "variables": "x"}',
+  '{"query": "{ viewer { id } }", "variables": [1]}',
+  '{"query": "{ viewer { id } }", "operationName": 7}',
+  '{"query": "{ viewer { id } }", "operationName": "Nope"}',
+  '{"query": "{ viewer { id } }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00"}}}',
+  '[]',
+  '[1]',
+  'null',
+  '"{ viewer { id } }"',
+  '{}',
+];
 
 export function gqlInput(operations: Operation[]): fc.Arbitrary<GqlInput> {
   return fc.integer({ min: 0, max: operations.length - 1 }).chain((operation) =>
     fc.record({
       shape: fc.oneof(
         { arbitrary: fc.constant<GqlShape>('operation'), weight: 10 },
-        { arbitrary: fc.constantFrom<GqlShape>('truncated', 'spliced', 'garbage', 'badEnvelope', 'invalidJson', 'wrongType', 'get', 'batch'), weight: 6 },
+        {
+          arbitrary: fc.constantFrom<GqlShape>(
+            'truncated',
+            'spliced',
+            'garbage',
+            'badEnvelope',
+            'invalidJson',
+            'wrongType',
+            'get',
+            'batch',
+          ),
+          weight: 6,
+        },
         { arbitrary: fc.constantFrom<GqlShape>('aliases', 'deep', 'huge', 'introspection'), weight: 2 },
       ),
       operation: fc.constant(operation),
       caller: fc.constantFrom<GqlCaller>('actor', 'actor', 'root', 'anonymous', 'badToken', 'forgedRoot'),
-      variables: fc.tuple(
-        ...operations[operation].variables.map((name) =>
-          fc.oneof({ arbitrary: valueFor(name).map((v): [string, Value] | null => [name, v]), weight: 5 }, { arbitrary: fc.constant(null), weight: 1 }),
-        ),
-        fc.option(valueFor('extra').map((v): [string, Value] => ['extra', v]), { freq: 5 }),
-      ).map((pairs) => pairs.filter((p): p is [string, Value] => p !== null)),
+      variables: fc
+        .tuple(
+          ...operations[operation].variables.map((name) =>
+            fc.oneof(
+              { arbitrary: valueFor(name).map((v): [string, Value] | null => [name, v]), weight: 5 },
+              { arbitrary: fc.constant(null), weight: 1 },
+            ),
+          ),
+          fc.option(
+            valueFor('extra').map((v): [string, Value] => ['extra', v]),
+            { freq: 5 },
+          ),
+        )
+        .map((pairs) => pairs.filter((p): p is [string, Value] => p !== null)),
       n: fc.oneof(fc.integer({ min: 0, max: 400 }), fc.constantFrom(1000, 5000, 20000)),
-      junk: fc.oneof(fc.constantFrom(...GARBAGE, ...ENVELOPES), fc.string({ maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 30 })),
+      junk: fc.oneof(
+        fc.constantFrom(...GARBAGE, ...ENVELOPES),
+        fc.string({ maxLength: 30 }),
+        fc.string({ unit: 'binary', maxLength: 30 }),
+      ),
     }),
   );
 }
@@ -128,13 +213,21 @@ export function gqlWire(input: GqlInput, operations: Operation[], world: World):
       query = '{ __schema { queryType { name } types { name fields { name args { name } } } } }';
       break;
     case 'badEnvelope':
-      envelope = input.junk.startsWith('{') || input.junk.startsWith('[') || input.junk === 'null' || input.junk.startsWith('"') ? input.junk : JSON.stringify({ query: input.junk });
+      envelope =
+        input.junk.startsWith('{') || input.junk.startsWith('[') || input.junk === 'null' || input.junk.startsWith('"')
+          ? input.junk
+          : JSON.stringify({ query: input.junk });
       break;
     case 'invalidJson':
       envelope = `{"query": ${JSON.stringify(query)}, ${input.junk}`;
       break;
     case 'wrongType':
-      headers['content-type'] = ['text/plain', 'application/graphql', 'application/x-www-form-urlencoded', 'multipart/form-data'][input.n % 4];
+      headers['content-type'] = [
+        'text/plain',
+        'application/graphql',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data',
+      ][input.n % 4];
       break;
     case 'batch':
       envelope = JSON.stringify([{ query, variables }, { query: input.junk }]);
@@ -144,7 +237,11 @@ export function gqlWire(input: GqlInput, operations: Operation[], world: World):
   if (caller === 'actor') headers['private-token'] = world.actor.token;
   if (caller === 'root') headers['private-token'] = world.rootToken;
   if (caller === 'badToken') headers['private-token'] = 'z'.repeat(20);
-  if (caller === 'forgedRoot') headers['x-hub-principal'] = signPrincipal({ userId: 1, username: 'root', isAdmin: true, impersonatorId: null }, world.secrets.principalSecret);
+  if (caller === 'forgedRoot')
+    headers['x-hub-principal'] = signPrincipal(
+      { userId: 1, username: 'root', isAdmin: true, impersonatorId: null },
+      world.secrets.principalSecret,
+    );
   const url = new URL(world.graphqlUrl);
   let wire: WireRequest;
   if (input.shape === 'get') {
@@ -173,7 +270,8 @@ export function gqlShape(status: number, json: unknown, contentType: string): st
     if (!answer || typeof answer !== 'object') return `${status} body is not a JSON object`;
     const { errors, data } = answer as { errors?: unknown; data?: unknown };
     if (status >= 400 && !Array.isArray(errors)) return `${status} without errors`;
-    if (errors !== undefined && (!Array.isArray(errors) || errors.some((e) => typeof e?.message !== 'string'))) return 'an error without a message';
+    if (errors !== undefined && (!Array.isArray(errors) || errors.some((e) => typeof e?.message !== 'string')))
+      return 'an error without a message';
     if (errors === undefined && data === undefined) return 'neither data nor errors';
   }
   return null;

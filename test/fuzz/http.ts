@@ -65,7 +65,13 @@ export async function send(origin: string, req: WireRequest, timeoutMs: number):
 }
 
 /** A JSON call for setting up and inspecting the world (not fuzzed). */
-export async function call(origin: string, method: string, path: string, token: string | null, body?: unknown): Promise<WireResponse> {
+export async function call(
+  origin: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<WireResponse> {
   const headers: Record<string, string> = {};
   if (token) headers['private-token'] = token;
   if (body !== undefined) headers['content-type'] = 'application/json';

@@ -14,7 +14,15 @@ import { createWorld } from './world';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 function parseOptions(argv: string[]) {
-  const options = { runs: 100_000, seed: 1, workers: 8, timeout: 10_000, graphqlShare: 0.2, minutes: null as number | null, attach: null as string | null };
+  const options = {
+    runs: 100_000,
+    seed: 1,
+    workers: 8,
+    timeout: 10_000,
+    graphqlShare: 0.2,
+    minutes: null as number | null,
+    attach: null as string | null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     const number = () => {
@@ -29,8 +37,13 @@ function parseOptions(argv: string[]) {
     else if (flag === '--timeout') options.timeout = number();
     else if (flag === '--graphql-share') options.graphqlShare = Math.min(1, number());
     else if (flag === '--minutes') options.minutes = number();
-    else if (flag === '--attach') (options.attach = value), i++;
-    else throw new Error(`unknown option ${flag} (options: --runs --seed --workers --timeout --graphql-share --minutes --attach)`);
+    else if (flag === '--attach') {
+      options.attach = value;
+      i++;
+    } else
+      throw new Error(
+        `unknown option ${flag} (options: --runs --seed --workers --timeout --graphql-share --minutes --attach)`,
+      );
   }
   return options;
 }
@@ -48,7 +61,12 @@ async function main() {
     for (const name of Object.keys(CONFIG_TABLE)) delete env[name];
     env.LOG_LEVEL = 'warn';
     // The fuzz is one client sending bad tokens by the thousand: limits would answer most of it 429.
-    Object.assign(env, { RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0', AUTH_FAILURES_PER_IP: '0', AUTH_FAILURES_PER_LOGIN: '0' });
+    Object.assign(env, {
+      RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_PER_IP: '0',
+      AUTH_FAILURES_PER_IP: '0',
+      AUTH_FAILURES_PER_LOGIN: '0',
+    });
     log(`starting a stack in ${dir} ...`);
     stack = await startStack({ dataDir: dir, env, freePorts: true, logs: { kind: 'files', dir }, log: () => {} });
     const started = stack;
@@ -60,11 +78,26 @@ async function main() {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    target = { restUrl: stack.restUrl, graphqlUrl: stack.graphqlUrl, rootToken: stack.rootToken, principalSecret: stack.env.PRINCIPAL_SECRET!, dir };
+    target = {
+      restUrl: stack.restUrl,
+      graphqlUrl: stack.graphqlUrl,
+      rootToken: stack.rootToken,
+      principalSecret: stack.env.PRINCIPAL_SECRET!,
+      dir,
+    };
   }
   const origin = new URL(target.restUrl).origin;
-  const world = await createWorld({ origin, graphqlUrl: target.graphqlUrl, rootToken: target.rootToken, principalSecret: target.principalSecret, dataDir: target.dir, repoRoot: REPO_ROOT });
-  log(`fuzzing: ${options.runs} inputs, seed ${options.seed}, ${options.workers} workers, ${options.timeout} ms per request`);
+  const world = await createWorld({
+    origin,
+    graphqlUrl: target.graphqlUrl,
+    rootToken: target.rootToken,
+    principalSecret: target.principalSecret,
+    dataDir: target.dir,
+    repoRoot: REPO_ROOT,
+  });
+  log(
+    `fuzzing: ${options.runs} inputs, seed ${options.seed}, ${options.workers} workers, ${options.timeout} ms per request`,
+  );
   const began = Date.now();
   const { rest, graphql, routes } = await runFuzz({
     world,
@@ -79,7 +112,9 @@ async function main() {
   const seconds = (Date.now() - began) / 1000;
   log(`\n/api/v3 (${routes.length} operations)\n${rest.table()}`);
   log(`\nGraphQL gateway\n${graphql.table()}`);
-  log(`\n${rest.inputs + graphql.inputs} inputs in ${seconds.toFixed(0)} s; ${rest.failed + graphql.failed} oracle failures`);
+  log(
+    `\n${rest.inputs + graphql.inputs} inputs in ${seconds.toFixed(0)} s; ${rest.failed + graphql.failed} oracle failures`,
+  );
   await closeHttp();
   if (stack) {
     await stack.stop();

@@ -3,8 +3,23 @@ import type { RequestMeta } from './requests';
 import type { World } from './world';
 
 /** What must hold for every answer, named as the figures print them. */
-export const REST_ORACLES = ['no 5xx', 'no hang', 'JSON with a v3 message', '413 over the limit', 'no disclosure', 'refused write changes nothing', 'private looks missing'] as const;
-export const GRAPHQL_ORACLES = ['no 5xx', 'no hang', 'JSON errors with messages', 'no stack trace', 'no disclosure', 'refused write changes nothing'] as const;
+export const REST_ORACLES = [
+  'no 5xx',
+  'no hang',
+  'JSON with a v3 message',
+  '413 over the limit',
+  'no disclosure',
+  'refused write changes nothing',
+  'private looks missing',
+] as const;
+export const GRAPHQL_ORACLES = [
+  'no 5xx',
+  'no hang',
+  'JSON errors with messages',
+  'no stack trace',
+  'no disclosure',
+  'refused write changes nothing',
+] as const;
 export type Oracle = (typeof REST_ORACLES)[number] | (typeof GRAPHQL_ORACLES)[number];
 
 /** One oracle's verdict on one input: null when it held. */
@@ -19,16 +34,19 @@ export function v3Shape(meta: RequestMeta, res: WireResponse): Verdict {
   const contentType = String(res.headers['content-type'] ?? '');
   if (res.status >= 400) {
     if (!contentType.includes('application/json')) return `error ${res.status} as ${contentType || 'no content type'}`;
-    if (!json || typeof json !== 'object' || Array.isArray(json)) return `error ${res.status} body is not a JSON object`;
+    if (!json || typeof json !== 'object' || Array.isArray(json))
+      return `error ${res.status} body is not a JSON object`;
     if (meta.route.root && typeof json.error === 'string') return null;
     const message = json.message;
-    if (typeof message !== 'string' && (typeof message !== 'object' || message === null)) return `error ${res.status} without a message`;
+    if (typeof message !== 'string' && (typeof message !== 'object' || message === null))
+      return `error ${res.status} without a message`;
     return null;
   }
   // No archive is empty, not even of an empty tree: an empty 200 is an error answered as success.
   if (/archive/.test(meta.route.path) && res.status === 200 && res.text.length === 0) return 'an empty 200 archive';
   if (RAW_ROUTE.test(meta.route.path)) return null;
-  if (!contentType.includes('application/json') || json === undefined) return `${res.status} answered ${contentType || 'no content type'}, not JSON`;
+  if (!contentType.includes('application/json') || json === undefined)
+    return `${res.status} answered ${contentType || 'no content type'}, not JSON`;
   return null;
 }
 
@@ -37,10 +55,19 @@ export function oversizedRefused(meta: RequestMeta, res: WireResponse): Verdict 
   // Headers over their own limit are refused first (431), before the body is read.
   if (res.status !== 413 && res.status !== 431) return `a body over the limit answered ${res.status}`;
   const message = (res.json as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' && message.startsWith(String(res.status)) ? null : `${res.status} without a v3 message: ${res.text.slice(0, 100)}`;
+  return typeof message === 'string' && message.startsWith(String(res.status))
+    ? null
+    : `${res.status} without a v3 message: ${res.text.slice(0, 100)}`;
 }
 
-const HOST_FILE = [/root:[x*!]?:0:0:/, /daemon:[x*]:1:1:/, /\bPG_VERSION\b/, /postmaster\.pid/, /pnpm-workspace\.yaml/, /BEGIN [A-Z ]*PRIVATE KEY/];
+const HOST_FILE = [
+  /root:[x*!]?:0:0:/,
+  /daemon:[x*]:1:1:/,
+  /\bPG_VERSION\b/,
+  /postmaster\.pid/,
+  /pnpm-workspace\.yaml/,
+  /BEGIN [A-Z ]*PRIVATE KEY/,
+];
 const STACK = [/\n\s+at [^\n]+:\d+:\d+\)?/, /node:internal\//, /"stacktrace"/, /\/node_modules\//];
 
 /** Nothing of the host (files, paths, stack traces, secrets) and, for an outsider, nothing of the victim. */
@@ -65,14 +92,16 @@ export function stackTrace(world: World, text: string): Verdict {
 /** The victim's and the missing project's names made alike, so that answers can be compared. */
 function normalise(world: World, text: string): string {
   let out = text;
-  for (const s of [world.victim.fullPath, world.victim.encodedPath, world.missing.fullPath, world.missing.encodedPath]) out = out.split(s).join('<project>');
+  for (const s of [world.victim.fullPath, world.victim.encodedPath, world.missing.fullPath, world.missing.encodedPath])
+    out = out.split(s).join('<project>');
   return out;
 }
 
 /** The victim and the missing project answer alike: the same status, and for errors the same body. */
 export function looksMissing(world: World, victim: WireResponse, missing: WireResponse): Verdict {
   if (victim.status !== missing.status) return `victim answered ${victim.status}, missing project ${missing.status}`;
-  if (victim.status >= 400 && normalise(world, victim.text) !== normalise(world, missing.text)) return `bodies differ: ${victim.text.slice(0, 120)} vs ${missing.text.slice(0, 120)}`;
+  if (victim.status >= 400 && normalise(world, victim.text) !== normalise(world, missing.text))
+    return `bodies differ: ${victim.text.slice(0, 120)} vs ${missing.text.slice(0, 120)}`;
   return null;
 }
 
@@ -117,7 +146,9 @@ export class VictimSnapshot {
       [`/api/v3/application/settings`, w.rootToken, this.globals && /settings/.test(key)],
       [`/api/v3/hooks`, w.rootToken, this.globals && /^\w+ \/hooks/.test(key)],
     ];
-    return reads.filter(([path, , wanted]) => (all && (this.globals || !/settings|api\/v3\/hooks/.test(path))) || wanted).map(([path, token]) => [path, token]);
+    return reads
+      .filter(([path, , wanted]) => (all && (this.globals || !/settings|api\/v3\/hooks/.test(path))) || wanted)
+      .map(([path, token]) => [path, token]);
   }
 
   private async read(path: string, token: string): Promise<string> {

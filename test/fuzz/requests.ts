@@ -2,15 +2,37 @@ import fc from 'fast-check';
 import { signPrincipal } from '@hub/common';
 import type { WireRequest } from './http';
 import { routeKey, type FuzzRoute } from './routes';
-import { EXTRA_NAMES, HOSTILE_REFS, groupRef, hostileNumber, hostileString, isRef, projectRef, recordRefOf, shaRef, userRef, valueFor, type Value } from './values';
+import {
+  EXTRA_NAMES,
+  HOSTILE_REFS,
+  groupRef,
+  hostileNumber,
+  hostileString,
+  isRef,
+  projectRef,
+  recordRefOf,
+  shaRef,
+  userRef,
+  valueFor,
+  type Value,
+} from './values';
 import type { World } from './world';
 
 /** Who sends a request. Only `root` has access to the victim; every other caller must not. */
-export type Caller = 'actor' | 'actorQuery' | 'actorBearer' | 'rootSudoActor' | 'actorSudoRoot' | 'root' | 'anonymous' | 'badToken';
+export type Caller =
+  'actor' | 'actorQuery' | 'actorBearer' | 'rootSudoActor' | 'actorSudoRoot' | 'root' | 'anonymous' | 'badToken';
 /** Where the parameters go, and how the body is spoiled. */
-export type Placement = 'query' | 'json' | 'form' | 'invalidJson' | 'wrongType' | 'jsonScalar' | 'badCharset' | 'oversized';
+export type Placement =
+  'query' | 'json' | 'form' | 'invalidJson' | 'wrongType' | 'jsonScalar' | 'badCharset' | 'oversized';
 /** Header tricks added on top of the caller's credentials. */
-export type Trick = 'forgedPrincipal' | 'garbagePrincipal' | 'forwarded' | 'duplicateToken' | 'hostileSudo' | 'methodOverride' | 'weirdAuthorization';
+export type Trick =
+  | 'forgedPrincipal'
+  | 'garbagePrincipal'
+  | 'forwarded'
+  | 'duplicateToken'
+  | 'hostileSudo'
+  | 'methodOverride'
+  | 'weirdAuthorization';
 
 export interface RestInput {
   route: FuzzRoute;
@@ -40,8 +62,28 @@ export interface RequestMeta {
   route: FuzzRoute;
 }
 
-const INVALID_JSON = ['{"a":', "{'a':1}", '[1,2', '{"a":1}}', '\u0000', 'nul', '{"a":"\\x41"}', '{"__proto__":{"admin":true}', '\ufeff{}', '{"a":1e99999}'];
-const WRONG_TYPES = ['text/plain', 'application/xml', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/octet-stream', 'text/html', 'application/jsonx', 'application/x-www-form-urlencoded; charset=utf-7'];
+const INVALID_JSON = [
+  '{"a":',
+  "{'a':1}",
+  '[1,2',
+  '{"a":1}}',
+  '\u0000',
+  'nul',
+  '{"a":"\\x41"}',
+  '{"__proto__":{"admin":true}',
+  '\ufeff{}',
+  '{"a":1e99999}',
+];
+const WRONG_TYPES = [
+  'text/plain',
+  'application/xml',
+  'multipart/form-data',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  'text/html',
+  'application/jsonx',
+  'application/x-www-form-urlencoded; charset=utf-7',
+];
 const JSON_SCALARS = ['"text"', '123', 'null', 'true', '[1,2]', '[]', '[{"a":1}]', '""'];
 const RAW_QUERIES = [
   `a${'[a]'.repeat(40)}=1`,
@@ -66,16 +108,20 @@ function pathValue(route: FuzzRoute, name: string): fc.Arbitrary<Value> {
   let likely: fc.Arbitrary<Value>;
   if (name === 'id' && p.startsWith('/users/')) likely = userRef;
   else if (name === 'id' && p.startsWith('/groups/')) likely = groupRef;
-  else if (name === 'id' && (p.startsWith('/hooks/') || p.startsWith('/user/keys/'))) likely = fc.oneof(recordRefOf('hook'), recordRefOf('deployKey'), fc.integer({ min: 1, max: 50 }));
+  else if (name === 'id' && (p.startsWith('/hooks/') || p.startsWith('/user/keys/')))
+    likely = fc.oneof(recordRefOf('hook'), recordRefOf('deployKey'), fc.integer({ min: 1, max: 50 }));
   else if (name === 'id' || name === 'project_id' || name === 'forked_from_id') likely = projectRef;
   else if (name === 'user_id' || name === 'uid') likely = userRef;
-  else if (name === 'sha') likely = fc.oneof(shaRef, fc.constantFrom<Value>('master', 'feature', 'v1'), fc.constantFrom(...HOSTILE_REFS));
-  else if (name === 'branch') likely = fc.oneof(fc.constantFrom<Value>('master', 'feature', 'feature/x', 'v1'), fc.constantFrom(...HOSTILE_REFS));
+  else if (name === 'sha')
+    likely = fc.oneof(shaRef, fc.constantFrom<Value>('master', 'feature', 'v1'), fc.constantFrom(...HOSTILE_REFS));
+  else if (name === 'branch')
+    likely = fc.oneof(fc.constantFrom<Value>('master', 'feature', 'feature/x', 'v1'), fc.constantFrom(...HOSTILE_REFS));
   else if (name === 'query') likely = hostileString;
   else if (name === 'issue_id') likely = recordRefOf('issue');
   else if (name === 'merge_request_id') likely = recordRefOf('mergeRequest');
   else if (name === 'snippet_id') likely = recordRefOf('snippet');
-  else if (name === 'note_id') likely = fc.oneof(recordRefOf('issueNote'), recordRefOf('mergeRequestNote'), recordRefOf('snippetNote'));
+  else if (name === 'note_id')
+    likely = fc.oneof(recordRefOf('issueNote'), recordRefOf('mergeRequestNote'), recordRefOf('snippetNote'));
   else if (name === 'hook_id') likely = recordRefOf('hook');
   else if (name === 'milestone_id') likely = recordRefOf('milestone');
   else if (name === 'key_id') likely = recordRefOf('deployKey');
@@ -83,14 +129,39 @@ function pathValue(route: FuzzRoute, name: string): fc.Arbitrary<Value> {
   return fc.oneof({ arbitrary: likely, weight: 4 }, { arbitrary: hostile, weight: 1 });
 }
 
-const CALLERS: Caller[] = ['actor', 'actor', 'actor', 'actorQuery', 'actorBearer', 'rootSudoActor', 'actorSudoRoot', 'root', 'anonymous', 'badToken'];
-const TRICKS: Trick[] = ['forgedPrincipal', 'garbagePrincipal', 'forwarded', 'duplicateToken', 'hostileSudo', 'methodOverride', 'weirdAuthorization'];
+const CALLERS: Caller[] = [
+  'actor',
+  'actor',
+  'actor',
+  'actorQuery',
+  'actorBearer',
+  'rootSudoActor',
+  'actorSudoRoot',
+  'root',
+  'anonymous',
+  'badToken',
+];
+const TRICKS: Trick[] = [
+  'forgedPrincipal',
+  'garbagePrincipal',
+  'forwarded',
+  'duplicateToken',
+  'hostileSudo',
+  'methodOverride',
+  'weirdAuthorization',
+];
 
 /** Requests to one route: its parameters present, missing, spoiled or joined by others. */
 export function restInput(route: FuzzRoute, allNames: string[]): fc.Arbitrary<RestInput> {
   const names = route.params;
-  const chosen = fc.tuple(fc.subarray(names), fc.subarray(EXTRA_NAMES, { maxLength: 2 }), fc.subarray(allNames, { maxLength: 2 }));
-  const params = chosen.chain(([own, extra, other]) => fc.tuple(...[...own, ...extra, ...other].map((name) => valueFor(name).map((v): [string, Value] => [name, v]))));
+  const chosen = fc.tuple(
+    fc.subarray(names),
+    fc.subarray(EXTRA_NAMES, { maxLength: 2 }),
+    fc.subarray(allNames, { maxLength: 2 }),
+  );
+  const params = chosen.chain(([own, extra, other]) =>
+    fc.tuple(...[...own, ...extra, ...other].map((name) => valueFor(name).map((v): [string, Value] => [name, v]))),
+  );
   return fc.record({
     route: fc.constant(route),
     caller: fc.constantFrom(...CALLERS),
@@ -103,9 +174,15 @@ export function restInput(route: FuzzRoute, allNames: string[]): fc.Arbitrary<Re
       // 10 MiB each: one input in about 400.
       { arbitrary: fc.constant<Placement>('oversized'), weight: 1 },
     ),
-    tricks: fc.oneof({ arbitrary: fc.constant<Trick[]>([]), weight: 5 }, { arbitrary: fc.subarray(TRICKS, { minLength: 1, maxLength: 2 }), weight: 1 }),
+    tricks: fc.oneof(
+      { arbitrary: fc.constant<Trick[]>([]), weight: 5 },
+      { arbitrary: fc.subarray(TRICKS, { minLength: 1, maxLength: 2 }), weight: 1 },
+    ),
     junk: fc.oneof(fc.constantFrom(...INVALID_JSON, ...WRONG_TYPES, ...JSON_SCALARS), fc.string({ maxLength: 20 })),
-    rawQuery: fc.oneof({ arbitrary: fc.constant(null), weight: 12 }, { arbitrary: fc.constantFrom(...RAW_QUERIES), weight: 1 }),
+    rawQuery: fc.oneof(
+      { arbitrary: fc.constant(null), weight: 12 },
+      { arbitrary: fc.constantFrom(...RAW_QUERIES), weight: 1 },
+    ),
   });
 }
 
@@ -128,9 +205,13 @@ export function resolver(world: World, swap: boolean, inPath: boolean) {
     if (owner === 'victim' && swap && (field === 'id' || field === 'path')) return lookup(`missing.${field}`);
     if (owner === 'root') return field === 'id' ? 1 : 'root';
     if (owner === 'missingUser') return world.missingUserId;
-    if (owner === 'owner' || owner === 'actor') return (world[owner] as unknown as Record<string, string | number>)[field];
+    if (owner === 'owner' || owner === 'actor')
+      return (world[owner] as unknown as Record<string, string | number>)[field];
     if (owner === 'group') return field === 'id' ? world.group.id : world.group.path;
-    const project = world[owner as 'victim' | 'visible' | 'own' | 'missing'] as unknown as Record<string, string | number>;
+    const project = world[owner as 'victim' | 'visible' | 'own' | 'missing'] as unknown as Record<
+      string,
+      string | number
+    >;
     if (field === 'path') return inPath ? (project.encodedPath as string) : (project.fullPath as string);
     return project[field];
   };
@@ -146,7 +227,8 @@ export function resolver(world: World, swap: boolean, inPath: boolean) {
 /** `name=value` pairs as Rack and qs read them: arrays as name[]=, objects as name[key]=. */
 function formPairs(name: string, value: Resolved, out: string[]): void {
   if (Array.isArray(value)) for (const item of value) formPairs(`${name}[]`, item, out);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) formPairs(`${name}[${k}]`, v, out);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) formPairs(`${name}[${k}]`, v, out);
   else if (value === null) out.push(pct(name));
   else out.push(`${pct(name)}=${pct(String(value))}`);
 }
@@ -181,7 +263,10 @@ export function toWire(input: RestInput, world: World, swap = false): { wire: Wi
   input.route.pathParams.forEach((name, i) => {
     const { value, raw } = input.path[i];
     const resolved = inPath(value);
-    const text = typeof resolved === 'string' || typeof resolved === 'number' || typeof resolved === 'boolean' ? String(resolved) : JSON.stringify(resolved);
+    const text =
+      typeof resolved === 'string' || typeof resolved === 'number' || typeof resolved === 'boolean'
+        ? String(resolved)
+        : JSON.stringify(resolved);
     // A reference is encoded already (paths as NAMESPACE%2FNAME); raw text goes as it is when it can.
     const segment = isRef(value) || (raw && /^[\x21-\x7e]*$/.test(text) && !/[?#]/.test(text)) ? text : pct(text);
     path = path.replace(`:${name}`, () => segment);
@@ -256,10 +341,14 @@ export function toWire(input: RestInput, world: World, swap = false): { wire: Wi
     switch (trick) {
       case 'forgedPrincipal':
         // Signed with the real secret: only the gateway may set it, so it must count for nothing here.
-        headers['x-hub-principal'] = signPrincipal({ userId: 1, username: 'root', isAdmin: true, impersonatorId: null }, world.secrets.principalSecret);
+        headers['x-hub-principal'] = signPrincipal(
+          { userId: 1, username: 'root', isAdmin: true, impersonatorId: null },
+          world.secrets.principalSecret,
+        );
         break;
       case 'garbagePrincipal':
-        headers['x-hub-principal'] = `${Buffer.from(JSON.stringify({ userId: 1, isAdmin: true, iat: Date.now() })).toString('base64url')}.AAAA`;
+        headers['x-hub-principal'] =
+          `${Buffer.from(JSON.stringify({ userId: 1, isAdmin: true, iat: Date.now() })).toString('base64url')}.AAAA`;
         break;
       case 'forwarded':
         headers['x-forwarded-for'] = '127.0.0.1, 10.0.0.1';
@@ -270,26 +359,45 @@ export function toWire(input: RestInput, world: World, swap = false): { wire: Wi
         headers['x-original-url'] = '/api/v3/projects/all';
         break;
       case 'duplicateToken':
-        headers['private-token'] = [typeof headers['private-token'] === 'string' ? headers['private-token'] : actor.token, 'y'.repeat(20)];
+        headers['private-token'] = [
+          typeof headers['private-token'] === 'string' ? headers['private-token'] : actor.token,
+          'y'.repeat(20),
+        ];
         break;
       case 'hostileSudo':
-        headers.sudo = ['owner', '../root', '1 OR 1=1', ''.padEnd(300, 'z')][input.junk.length % 4].replace('owner', world.owner.username);
+        headers.sudo = ['owner', '../root', '1 OR 1=1', ''.padEnd(300, 'z')][input.junk.length % 4].replace(
+          'owner',
+          world.owner.username,
+        );
         break;
       case 'methodOverride':
         headers['x-http-method-override'] = 'DELETE';
         headers['x-http-method'] = 'DELETE';
         break;
       case 'weirdAuthorization':
-        headers.authorization = ['Bearer', 'Bearer  ', `Basic ${Buffer.from(`${actor.username}:${actor.password}`).toString('base64')}`, `Bearer ${world.actorBearer} extra`][input.junk.length % 4];
+        headers.authorization = [
+          'Bearer',
+          'Bearer  ',
+          `Basic ${Buffer.from(`${actor.username}:${actor.password}`).toString('base64')}`,
+          `Bearer ${world.actorBearer} extra`,
+        ][input.junk.length % 4];
         break;
     }
   }
   const prefix = route.root ? '' : '/api/v3';
-  const wire: WireRequest = { method, path: `${prefix}${path}${query.length ? `?${query.join('&')}` : ''}`, headers, body };
+  const wire: WireRequest = {
+    method,
+    path: `${prefix}${path}${query.length ? `?${query.join('&')}` : ''}`,
+    headers,
+    body,
+  };
 
   const refs = [...input.path.map((p) => p.value), ...input.params.map(([, v]) => v)].flatMap((v) => refNames(v));
   // The owner sudo trick acts as the owner, who may see the victim: such a request is not an outsider's.
-  const sudoOwner = input.tricks.includes('hostileSudo') && input.junk.length % 4 === 0 && ['root', 'rootSudoActor'].includes(input.caller);
+  const sudoOwner =
+    input.tricks.includes('hostileSudo') &&
+    input.junk.length % 4 === 0 &&
+    ['root', 'rootSudoActor'].includes(input.caller);
   const meta: RequestMeta = {
     key: routeKey(route),
     caller: input.caller,
@@ -310,9 +418,20 @@ export function toWire(input: RestInput, world: World, swap = false): { wire: Wi
 export function sendable(input: RestInput): boolean {
   if (input.caller === 'root' && input.route.method !== 'get') return false;
   // Root acting as the owner (the hostile sudo trick's first name) may change the victim's world.
-  if (input.caller === 'rootSudoActor' && input.tricks.includes('hostileSudo') && input.junk.length % 4 === 0 && input.route.method !== 'get') return false;
+  if (
+    input.caller === 'rootSudoActor' &&
+    input.tricks.includes('hostileSudo') &&
+    input.junk.length % 4 === 0 &&
+    input.route.method !== 'get'
+  )
+    return false;
   const names = input.path.map((p) => (isRef(p.value) ? p.value.ref : ''));
-  if (input.route.method === 'delete' && input.route.path === '/projects/:id' && names.some((n) => n.startsWith('own.'))) return false;
+  if (
+    input.route.method === 'delete' &&
+    input.route.path === '/projects/:id' &&
+    names.some((n) => n.startsWith('own.'))
+  )
+    return false;
   return true;
 }
 
@@ -331,12 +450,19 @@ function plausible(name: string, route: FuzzRoute, project: 'id' | 'path'): Valu
   if (name === 'id' && route.path.startsWith('/users/')) return r('owner.id');
   if (name === 'id' && route.path.startsWith('/groups/')) return r('group.id');
   if (name === 'id' && (route.path.startsWith('/hooks/') || route.path.startsWith('/user/keys/'))) return 1;
-  if (name === 'id' || name === 'project_id' || name === 'forked_from_id' || name === 'target_project_id') return r(`victim.${project}`);
+  if (name === 'id' || name === 'project_id' || name === 'forked_from_id' || name === 'target_project_id')
+    return r(`victim.${project}`);
   if (name === 'user_id' || name === 'uid' || name === 'assignee_id') return r('owner.id');
-  if (name === 'note_id') return route.path.includes('/snippets/') ? r('victim.snippetNote') : route.path.includes('/issues/') ? r('victim.issueNote') : r('victim.mergeRequestNote');
+  if (name === 'note_id')
+    return route.path.includes('/snippets/')
+      ? r('victim.snippetNote')
+      : route.path.includes('/issues/')
+        ? r('victim.issueNote')
+        : r('victim.mergeRequestNote');
   if (RECORD_OF_PARAM[name]) return r(`victim.${RECORD_OF_PARAM[name]}`);
   if (name === 'sha') return r('victim.sha');
-  if (['ref', 'from', 'ref_name', 'branch', 'branch_name', 'target_branch', 'default_branch'].includes(name)) return 'master';
+  if (['ref', 'from', 'ref_name', 'branch', 'branch_name', 'target_branch', 'default_branch'].includes(name))
+    return 'master';
   if (['to', 'source_branch'].includes(name)) return 'feature';
   if (['path', 'file_path', 'filepath'].includes(name)) return 'README.md';
   if (name === 'page') return 1;
@@ -359,7 +485,14 @@ function plausible(name: string, route: FuzzRoute, project: 'id' | 'path'): Valu
 export function sweepInputs(routes: FuzzRoute[]): RestInput[] {
   const inputs: RestInput[] = [];
   for (const route of routes) {
-    if (!route.pathParams.some((n) => n === 'id' || n === 'project_id' || n === 'forked_from_id') || route.path.startsWith('/users/') || route.path.startsWith('/groups/') || route.path.startsWith('/hooks/') || route.path.startsWith('/user/')) continue;
+    if (
+      !route.pathParams.some((n) => n === 'id' || n === 'project_id' || n === 'forked_from_id') ||
+      route.path.startsWith('/users/') ||
+      route.path.startsWith('/groups/') ||
+      route.path.startsWith('/hooks/') ||
+      route.path.startsWith('/user/')
+    )
+      continue;
     for (const project of ['id', 'path'] as const) {
       inputs.push({
         route,

@@ -30,7 +30,7 @@ interface TableRoute {
  */
 function facadeTable(): { apiRoutes: TableRoute[]; oauthTokenRoute: TableRoute } {
   const underJest = process.env.JEST_WORKER_ID !== undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   return require(resolve(REPO_ROOT, 'rest-facade', underJest ? 'src' : 'dist', 'routes', 'index'));
 }
 
@@ -104,7 +104,14 @@ export async function loadRoutes(): Promise<FuzzRoute[]> {
     routes.push({ method: route.method, path: route.path, pathParams, params, auth: route.auth !== false });
   }
   for (const route of DOWNLOAD_ROUTES) routes.push({ ...route, pathParams: pathParamsOf(route.path), auth: true });
-  routes.push({ method: 'post', path: oauthTokenRoute.path, pathParams: [], params: await readsOf(oauthTokenRoute), auth: false, root: true });
+  routes.push({
+    method: 'post',
+    path: oauthTokenRoute.path,
+    pathParams: [],
+    params: await readsOf(oauthTokenRoute),
+    auth: false,
+    root: true,
+  });
   return routes;
 }
 

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { Hang, send, type WireRequest, type WireResponse } from './http';
 import { gqlInput, gqlShape, gqlWire, loadOperations, type GqlInput } from './graphql';
-import { disclosure, looksMissing, oversizedRefused, stackTrace, v3Shape, VictimSnapshot, type Verdict } from './oracles';
+import {
+  disclosure,
+  looksMissing,
+  oversizedRefused,
+  stackTrace,
+  v3Shape,
+  VictimSnapshot,
+  type Verdict,
+} from './oracles';
 import { restInput, sendable, sweepInputs, toWire, type RequestMeta, type RestInput } from './requests';
 import { loadRoutes, type FuzzRoute } from './routes';
 import type { World } from './world';
@@ -30,7 +38,10 @@ export class Tally {
     count.tried++;
     if (verdict !== null) {
       count.failed++;
-      if (this.examples.filter((e) => e.oracle === oracle && e.verdict === verdict).length === 0 && this.examples.filter((e) => e.oracle === oracle).length < this.keepExamples) {
+      if (
+        this.examples.filter((e) => e.oracle === oracle && e.verdict === verdict).length === 0 &&
+        this.examples.filter((e) => e.oracle === oracle).length < this.keepExamples
+      ) {
         this.examples.push({ oracle, verdict, ...context() });
       }
     }
@@ -42,9 +53,19 @@ export class Tally {
   }
 
   table(): string {
-    const rows = [...this.counts].map(([oracle, c]) => `  ${oracle.padEnd(48)} ${String(c.tried).padStart(9)} tried ${String(c.failed).padStart(7)} failed`);
-    const examples = this.examples.map((e) => `  ✗ ${e.oracle}: ${e.verdict}\n      ${e.request}\n      → ${e.status ?? 'no answer'} ${e.body}\n      (${e.seed < 0 ? 'the sweep' : `seed ${e.seed}`}, run ${e.run})`);
-    return [`inputs ${this.inputs}, requests ${this.requests}`, ...rows, ...(examples.length ? ['failures:', ...examples] : [])].join('\n');
+    const rows = [...this.counts].map(
+      ([oracle, c]) =>
+        `  ${oracle.padEnd(48)} ${String(c.tried).padStart(9)} tried ${String(c.failed).padStart(7)} failed`,
+    );
+    const examples = this.examples.map(
+      (e) =>
+        `  ✗ ${e.oracle}: ${e.verdict}\n      ${e.request}\n      → ${e.status ?? 'no answer'} ${e.body}\n      (${e.seed < 0 ? 'the sweep' : `seed ${e.seed}`}, run ${e.run})`,
+    );
+    return [
+      `inputs ${this.inputs}, requests ${this.requests}`,
+      ...rows,
+      ...(examples.length ? ['failures:', ...examples] : []),
+    ].join('\n');
   }
 }
 
@@ -65,7 +86,10 @@ export interface RunOptions {
 }
 
 const show = (wire: WireRequest) => {
-  const body = wire.body === undefined ? '' : ` body(${wire.body.length} B, ${wire.headers['content-type'] ?? 'no type'}): ${String(wire.body).slice(0, 160)}`;
+  const body =
+    wire.body === undefined
+      ? ''
+      : ` body(${wire.body.length} B, ${wire.headers['content-type'] ?? 'no type'}): ${String(wire.body).slice(0, 160)}`;
   const headers = Object.keys(wire.headers).filter((h) => h !== 'content-type');
   return `${wire.method} ${wire.path.slice(0, 300)}${wire.path.length > 300 ? '…' : ''} [${headers.join(', ')}]${body}`;
 };
@@ -146,11 +170,26 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
     graphql.judge('no hang', res instanceof Hang ? res.message : null, context);
     if (res instanceof Hang) return;
     graphql.judge('no 5xx', res.status >= 500 ? `answered ${res.status}: ${res.text.slice(0, 100)}` : null, context);
-    graphql.judge('JSON errors with messages', gqlShape(res.status, res.json, String(res.headers['content-type'] ?? '')), context);
+    graphql.judge(
+      'JSON errors with messages',
+      gqlShape(res.status, res.json, String(res.headers['content-type'] ?? '')),
+      context,
+    );
     graphql.judge('no stack trace', stackTrace(world, res.text), context);
-    graphql.judge('no disclosure', disclosure(world, meta.privileged, input.caller === 'root' ? 'root' : 'other', res.text), context);
+    graphql.judge(
+      'no disclosure',
+      disclosure(world, meta.privileged, input.caller === 'root' ? 'root' : 'other', res.text),
+      context,
+    );
     if (meta.mutation && !meta.privileged && meta.namesVictim) {
-      graphql.judge('refused write changes nothing', await snapshot.compare(meta.key.replace(/^\S+ /, '') + ' members hooks repository merge_request issues snippets labels milestones keys'), context);
+      graphql.judge(
+        'refused write changes nothing',
+        await snapshot.compare(
+          meta.key.replace(/^\S+ /, '') +
+            ' members hooks repository merge_request issues snippets labels milestones keys',
+        ),
+        context,
+      );
     }
   };
 
@@ -168,15 +207,24 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
     done++;
     if (options.progress && done % 1000 === 0) {
       const rate = done / ((Date.now() - started) / 1000);
-      options.progress(`${done}/${options.runs} inputs, ${rate.toFixed(0)}/s, ${rest.failed + graphql.failed} failures so far`);
+      options.progress(
+        `${done}/${options.runs} inputs, ${rate.toFixed(0)}/s, ${rest.failed + graphql.failed} failures so far`,
+      );
     }
   };
   // Each worker runs its own fast-check stream with a seed of its own: the run is reproducible
   // from the seed alone (the same worker count gives the same inputs).
-  const share = (total: number, i: number) => Math.floor(total / options.workers) + (i < total % options.workers ? 1 : 0);
+  const share = (total: number, i: number) =>
+    Math.floor(total / options.workers) + (i < total % options.workers ? 1 : 0);
   const deadline = options.timeLimitMs === undefined ? Infinity : started + options.timeLimitMs;
   // The REST and GraphQL streams of a worker share its time in proportion to their counts.
-  const limit = (fraction: number) => (deadline === Infinity ? {} : { interruptAfterTimeLimit: Math.max(1, Math.round((deadline - Date.now()) * fraction)), markInterruptAsFailure: false });
+  const limit = (fraction: number) =>
+    deadline === Infinity
+      ? {}
+      : {
+          interruptAfterTimeLimit: Math.max(1, Math.round((deadline - Date.now()) * fraction)),
+          markInterruptAsFailure: false,
+        };
   await Promise.all(
     Array.from({ length: options.workers }, async (_, i) => {
       const seed = options.seed + i;
@@ -209,7 +257,13 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
   return { rest, graphql, routes };
 }
 
-function judgeRest(tally: Tally, world: World, meta: RequestMeta, res: WireResponse, context: () => Omit<Example, 'oracle' | 'verdict'>): void {
+function judgeRest(
+  tally: Tally,
+  world: World,
+  meta: RequestMeta,
+  res: WireResponse,
+  context: () => Omit<Example, 'oracle' | 'verdict'>,
+): void {
   tally.judge('no 5xx', res.status >= 500 ? `answered ${res.status} to ${meta.key}` : null, context);
   tally.judge('JSON with a v3 message', v3Shape(meta, res), context);
   if (meta.placement === 'oversized') tally.judge('413 over the limit', oversizedRefused(meta, res), context);

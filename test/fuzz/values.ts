@@ -11,17 +11,36 @@ export interface WorldRef {
 
 export type Value = string | number | boolean | null | WorldRef | Value[] | { [key: string]: Value };
 
-export const isRef = (v: unknown): v is WorldRef => typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as WorldRef).ref === 'string' && Object.keys(v).length === 1;
+export const isRef = (v: unknown): v is WorldRef =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  typeof (v as WorldRef).ref === 'string' &&
+  Object.keys(v).length === 1;
 const ref = (name: string): WorldRef => ({ ref: name });
 
 /** The projects a request may name, and the records each holds. */
 export const PROJECTS = ['victim', 'visible', 'own'] as const;
-const RECORDS = ['issue', 'issueNote', 'mergeRequest', 'mergeRequestNote', 'snippet', 'snippetNote', 'hook', 'milestone', 'deployKey'] as const;
+const RECORDS = [
+  'issue',
+  'issueNote',
+  'mergeRequest',
+  'mergeRequestNote',
+  'snippet',
+  'snippetNote',
+  'hook',
+  'milestone',
+  'deployKey',
+] as const;
 
 export const projectRef = fc.constantFrom(
-  ...['victim.id', 'victim.path', 'visible.id', 'visible.path', 'own.id', 'own.path', 'missing.id', 'missing.path'].map(ref),
+  ...['victim.id', 'victim.path', 'visible.id', 'visible.path', 'own.id', 'own.path', 'missing.id', 'missing.path'].map(
+    ref,
+  ),
 );
-export const userRef = fc.constantFrom(...['owner.id', 'actor.id', 'root.id', 'missingUser.id', 'owner.username', 'actor.username'].map(ref));
+export const userRef = fc.constantFrom(
+  ...['owner.id', 'actor.id', 'root.id', 'missingUser.id', 'owner.username', 'actor.username'].map(ref),
+);
 export const groupRef = fc.constantFrom(...['group.id', 'group.path'].map(ref));
 export const recordRefOf = (kind: string) => fc.constantFrom(...PROJECTS.map((p) => ref(`${p}.${kind}`)));
 export const anyRecordRef = fc.constantFrom(...PROJECTS.flatMap((p) => RECORDS.map((r) => ref(`${p}.${r}`))));
@@ -29,7 +48,7 @@ export const shaRef = fc.constantFrom(...PROJECTS.flatMap((p) => [ref(`${p}.sha`
 
 /** The same 100 KB every time: its size is the point, not its text. */
 const HUNDRED_KB = 'x'.repeat(100 * 1024);
-const HUNDRED_KB_WIDE = 'é€😀'.repeat(100 * 1024 / 9);
+const HUNDRED_KB_WIDE = 'é€😀'.repeat((100 * 1024) / 9);
 
 /** Refs and paths that reach git or a filesystem if passed on unchecked. */
 export const HOSTILE_REFS = [
@@ -144,7 +163,10 @@ const TEXTS = [
   'constructor',
 ];
 
-const controlString = fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), maxLength: 20 });
+const controlString = fc.string({
+  unit: fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)),
+  maxLength: 20,
+});
 
 /** Text of every kind: plain, unicode, control characters and NUL, huge, hostile. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -207,7 +229,10 @@ const scalar: fc.Arbitrary<Value> = fc.oneof(
 export const hostileValue: fc.Arbitrary<Value> = fc.oneof(
   { arbitrary: scalar, weight: 8 },
   { arbitrary: fc.array(scalar, { maxLength: 3 }), weight: 2 },
-  { arbitrary: fc.dictionary(fc.constantFrom('a', 'id', '__proto__', 'constructor', '0', ''), scalar, { maxKeys: 2 }), weight: 1 },
+  {
+    arbitrary: fc.dictionary(fc.constantFrom('a', 'id', '__proto__', 'constructor', '0', ''), scalar, { maxKeys: 2 }),
+    weight: 1,
+  },
   { arbitrary: fc.constant<Value>([[[[['deep']]]]]), weight: 1 },
 );
 
@@ -217,14 +242,45 @@ const BOOLEAN_TEXT = ['true', 'false', 't', 'f', '1', '0', 'on', 'off', 'yes', '
 export function valueFor(name: string): fc.Arbitrary<Value> {
   let likely: fc.Arbitrary<Value>;
   if (name === 'page' || name === 'per_page') {
-    likely = fc.oneof(hostileNumber, fc.constantFrom(0, -1, 1, 100, 101, 1000, 2147483647, 2147483648, '1000000000000'));
+    likely = fc.oneof(
+      hostileNumber,
+      fc.constantFrom(0, -1, 1, 100, 101, 1000, 2147483647, 2147483648, '1000000000000'),
+    );
   } else if (/(^|_)ids?$/.test(name) && name !== 'iid') {
-    likely = name.includes('user') || name === 'assignee_id' ? fc.oneof(userRef, hostileNumber) : name.includes('project') ? fc.oneof(projectRef, hostileNumber) : fc.oneof(projectRef, anyRecordRef, userRef, hostileNumber);
-  } else if (['ref', 'sha', 'from', 'to', 'ref_name', 'branch_name', 'branch', 'tag_name', 'source_branch', 'target_branch', 'default_branch'].includes(name)) {
-    likely = fc.oneof(fc.constantFrom<Value>('master', 'feature', 'v1', 'refs/heads/master'), shaRef, fc.constantFrom(...HOSTILE_REFS));
+    likely =
+      name.includes('user') || name === 'assignee_id'
+        ? fc.oneof(userRef, hostileNumber)
+        : name.includes('project')
+          ? fc.oneof(projectRef, hostileNumber)
+          : fc.oneof(projectRef, anyRecordRef, userRef, hostileNumber);
+  } else if (
+    [
+      'ref',
+      'sha',
+      'from',
+      'to',
+      'ref_name',
+      'branch_name',
+      'branch',
+      'tag_name',
+      'source_branch',
+      'target_branch',
+      'default_branch',
+    ].includes(name)
+  ) {
+    likely = fc.oneof(
+      fc.constantFrom<Value>('master', 'feature', 'v1', 'refs/heads/master'),
+      shaRef,
+      fc.constantFrom(...HOSTILE_REFS),
+    );
   } else if (['path', 'file_path', 'filepath', 'file_name'].includes(name)) {
-    likely = fc.oneof(fc.constantFrom<Value>('README.md', 'docs/notes.txt', 'docs', 'new.txt'), fc.constantFrom(...HOSTILE_PATHS));
-  } else if (/_enabled$|_events$|^public$|^archived$|^admin$|^can_create_group$|^confirm$|^ci_enabled_first$/.test(name)) {
+    likely = fc.oneof(
+      fc.constantFrom<Value>('README.md', 'docs/notes.txt', 'docs', 'new.txt'),
+      fc.constantFrom(...HOSTILE_PATHS),
+    );
+  } else if (
+    /_enabled$|_events$|^public$|^archived$|^admin$|^can_create_group$|^confirm$|^ci_enabled_first$/.test(name)
+  ) {
     likely = fc.oneof(fc.boolean(), fc.constantFrom(...BOOLEAN_TEXT));
   } else if (name === 'access_level' || name === 'visibility_level') {
     likely = fc.constantFrom<Value>(0, 10, 20, 30, 40, 50, 60, -1, 15, '20', 'public');
@@ -244,7 +300,23 @@ export function valueFor(name: string): fc.Arbitrary<Value> {
       'ssh://-oProxyCommand=touch /tmp/fuzz-pwned/x',
     );
   } else if (name === 'state_event' || name === 'state' || name === 'order_by' || name === 'sort' || name === 'scope') {
-    likely = fc.constantFrom<Value>('close', 'reopen', 'merge', 'opened', 'closed', 'merged', 'all', 'asc', 'desc', 'id', 'name', 'created_at', 'updated_at', 'ASC', 'owned');
+    likely = fc.constantFrom<Value>(
+      'close',
+      'reopen',
+      'merge',
+      'opened',
+      'closed',
+      'merged',
+      'all',
+      'asc',
+      'desc',
+      'id',
+      'name',
+      'created_at',
+      'updated_at',
+      'ASC',
+      'owned',
+    );
   } else if (name === 'key') {
     likely = fc.constantFrom<Value>('ssh-rsa AAAA', 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA== x', 'not a key');
   } else if (name === 'encoding') {
@@ -256,4 +328,23 @@ export function valueFor(name: string): fc.Arbitrary<Value> {
 }
 
 /** Names no route reads, or reads only from elsewhere (credentials, ids a client must not set). */
-export const EXTRA_NAMES = ['__proto__', 'constructor', 'prototype', 'sudo', 'admin', 'is_admin', 'owner_id', 'creator_id', 'namespace_id', 'id', 'a[b]', 'x', 'per_page', 'page', 'private_token', 'access_token', 'user_id', 'project_id'];
+export const EXTRA_NAMES = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'sudo',
+  'admin',
+  'is_admin',
+  'owner_id',
+  'creator_id',
+  'namespace_id',
+  'id',
+  'a[b]',
+  'x',
+  'per_page',
+  'page',
+  'private_token',
+  'access_token',
+  'user_id',
+  'project_id',
+];

@@ -78,34 +78,75 @@ function sshPublicKey(): string {
 async function createUser(origin: string, rootToken: string, prefix: string): Promise<UserFixture> {
   const username = `${prefix}${hex(4)}`;
   const password = `pw-${hex(8)}`;
-  const user = await ok(call(origin, 'POST', '/api/v3/users', rootToken, { username, password, email: `${username}@fuzz.example`, name: username }), 'creating a user');
+  const user = await ok(
+    call(origin, 'POST', '/api/v3/users', rootToken, {
+      username,
+      password,
+      email: `${username}@fuzz.example`,
+      name: username,
+    }),
+    'creating a user',
+  );
   const session = await ok(call(origin, 'POST', '/api/v3/session', null, { login: username, password }), 'signing in');
   return { id: user.id, username, token: session.private_token, password };
 }
 
 /** A project with one record of every kind, written with `text` (the canary for the victim). */
-async function createProjectFixture(origin: string, token: string, name: string, text: string, visibility: number): Promise<ProjectFixture> {
-  const api = (method: string, path: string, body?: unknown) => ok(call(origin, method, `/api/v3${path}`, token, body), `${method} ${path}`);
-  const project = await api('POST', '/projects', { name, visibility_level: visibility, snippets_enabled: true, description: `description ${text}` });
+async function createProjectFixture(
+  origin: string,
+  token: string,
+  name: string,
+  text: string,
+  visibility: number,
+): Promise<ProjectFixture> {
+  const api = (method: string, path: string, body?: unknown) =>
+    ok(call(origin, method, `/api/v3${path}`, token, body), `${method} ${path}`);
+  const project = await api('POST', '/projects', {
+    name,
+    visibility_level: visibility,
+    snippets_enabled: true,
+    description: `description ${text}`,
+  });
   const p = `/projects/${project.id}`;
   // The repository is made when the git worker hears of the new project: wait for it.
   for (let tries = 0; ; tries++) {
-    const first = await call(origin, 'POST', `/api/v3${p}/repository/files`, token, { file_path: 'README.md', branch_name: 'master', content: `readme ${text}\n`, commit_message: `first ${text}` });
+    const first = await call(origin, 'POST', `/api/v3${p}/repository/files`, token, {
+      file_path: 'README.md',
+      branch_name: 'master',
+      content: `readme ${text}\n`,
+      commit_message: `first ${text}`,
+    });
     if (first.status < 300) break;
-    if (first.status !== 404 || tries > 100) throw new Error(`fuzz world: the first commit failed: ${first.status} ${first.text.slice(0, 200)}`);
+    if (first.status !== 404 || tries > 100)
+      throw new Error(`fuzz world: the first commit failed: ${first.status} ${first.text.slice(0, 200)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await api('POST', `${p}/repository/branches`, { branch_name: 'feature', ref: 'master' });
-  await api('POST', `${p}/repository/files`, { file_path: 'docs/notes.txt', branch_name: 'feature', content: `notes ${text}\n`, commit_message: `second ${text}` });
+  await api('POST', `${p}/repository/files`, {
+    file_path: 'docs/notes.txt',
+    branch_name: 'feature',
+    content: `notes ${text}\n`,
+    commit_message: `second ${text}`,
+  });
   await api('POST', `${p}/repository/tags`, { tag_name: 'v1', ref: 'master', message: `tag ${text}` });
   const branch = await api('GET', `${p}/repository/branches/master`);
   const tree = await api('GET', `${p}/repository/tree`);
   await api('POST', `${p}/repository/commits/${branch.commit.id}/comments`, { note: `commit comment ${text}` });
   const issue = await api('POST', `${p}/issues`, { title: `issue ${text}`, description: `issue body ${text}` });
   const issueNote = await api('POST', `${p}/issues/${issue.id}/notes`, { body: `issue note ${text}` });
-  const mr = await api('POST', `${p}/merge_requests`, { source_branch: 'feature', target_branch: 'master', title: `mr ${text}`, description: `mr body ${text}` });
+  const mr = await api('POST', `${p}/merge_requests`, {
+    source_branch: 'feature',
+    target_branch: 'master',
+    title: `mr ${text}`,
+    description: `mr body ${text}`,
+  });
   const mrNote = await api('POST', `${p}/merge_requests/${mr.id}/notes`, { body: `mr note ${text}` });
-  const snippet = await api('POST', `${p}/snippets`, { title: `snippet ${text}`, file_name: 'a.txt', code: `code ${text}`, visibility_level: visibility === 0 ? 0 : 20 });
+  const snippet = await api('POST', `${p}/snippets`, {
+    title: `snippet ${text}`,
+    file_name: 'a.txt',
+    code: `code ${text}`,
+    visibility_level: visibility === 0 ? 0 : 20,
+  });
   const snippetNote = await api('POST', `${p}/snippets/${snippet.id}/notes`, { body: `snippet note ${text}` });
   const hook = await api('POST', `${p}/hooks`, { url: `http://127.0.0.1:9/${text}` });
   await api('POST', `${p}/labels`, { name: `label-${text}`, color: '#ff0000' });
@@ -129,22 +170,54 @@ async function createProjectFixture(origin: string, token: string, name: string,
   };
 }
 
-export async function createWorld(opts: { origin: string; graphqlUrl: string; rootToken: string; principalSecret: string; dataDir: string | null; repoRoot: string }): Promise<World> {
+export async function createWorld(opts: {
+  origin: string;
+  graphqlUrl: string;
+  rootToken: string;
+  principalSecret: string;
+  dataDir: string | null;
+  repoRoot: string;
+}): Promise<World> {
   const { origin, rootToken } = opts;
   const canary = `CANARY${hex(8)}`;
-  const [owner, actor] = await Promise.all([createUser(origin, rootToken, 'fzowner'), createUser(origin, rootToken, 'fzactor')]);
+  const [owner, actor] = await Promise.all([
+    createUser(origin, rootToken, 'fzowner'),
+    createUser(origin, rootToken, 'fzactor'),
+  ]);
   const [victim, visible, own] = await Promise.all([
     createProjectFixture(origin, owner.token, `victim-${hex(3)}`, canary, 0),
     createProjectFixture(origin, owner.token, `visible-${hex(3)}`, 'visible', 10),
     createProjectFixture(origin, actor.token, `own-${hex(3)}`, 'own', 0),
   ]);
-  const gone = await ok(call(origin, 'POST', '/api/v3/projects', owner.token, { name: `gone-${hex(3)}`, visibility_level: 0 }), 'creating the missing project');
+  const gone = await ok(
+    call(origin, 'POST', '/api/v3/projects', owner.token, { name: `gone-${hex(3)}`, visibility_level: 0 }),
+    'creating the missing project',
+  );
   await ok(call(origin, 'DELETE', `/api/v3/projects/${gone.id}`, owner.token), 'deleting the missing project');
-  const group = await ok(call(origin, 'POST', '/api/v3/groups', owner.token, { name: `grp-${hex(3)}`, path: `grp-${hex(3)}`, description: `group ${canary}` }), 'creating a group');
-  const ghost = await ok(call(origin, 'POST', '/api/v3/users', rootToken, { username: `fzghost${hex(3)}`, password: `pw-${hex(8)}`, email: `ghost${hex(3)}@fuzz.example`, name: 'ghost' }), 'creating a user to delete');
+  const group = await ok(
+    call(origin, 'POST', '/api/v3/groups', owner.token, {
+      name: `grp-${hex(3)}`,
+      path: `grp-${hex(3)}`,
+      description: `group ${canary}`,
+    }),
+    'creating a group',
+  );
+  const ghost = await ok(
+    call(origin, 'POST', '/api/v3/users', rootToken, {
+      username: `fzghost${hex(3)}`,
+      password: `pw-${hex(8)}`,
+      email: `ghost${hex(3)}@fuzz.example`,
+      name: 'ghost',
+    }),
+    'creating a user to delete',
+  );
   await ok(call(origin, 'DELETE', `/api/v3/users/${ghost.id}`, rootToken), 'deleting a user');
   const bearer = await ok(
-    call(origin, 'POST', '/oauth/token', null, { grant_type: 'password', username: actor.username, password: actor.password }),
+    call(origin, 'POST', '/oauth/token', null, {
+      grant_type: 'password',
+      username: actor.username,
+      password: actor.password,
+    }),
     'getting an OAuth token',
   );
   return {
@@ -157,10 +230,20 @@ export async function createWorld(opts: { origin: string; graphqlUrl: string; ro
     victim,
     visible,
     own,
-    missing: { id: gone.id, fullPath: gone.path_with_namespace, encodedPath: encodeURIComponent(gone.path_with_namespace) },
+    missing: {
+      id: gone.id,
+      fullPath: gone.path_with_namespace,
+      encodedPath: encodeURIComponent(gone.path_with_namespace),
+    },
     group: { id: group.id, path: group.path },
     missingUserId: ghost.id,
     canary,
-    secrets: { ownerToken: owner.token, rootToken, principalSecret: opts.principalSecret, dataDir: opts.dataDir, repoRoot: opts.repoRoot },
+    secrets: {
+      ownerToken: owner.token,
+      rootToken,
+      principalSecret: opts.principalSecret,
+      dataDir: opts.dataDir,
+      repoRoot: opts.repoRoot,
+    },
   };
 }

@@ -1,7 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { consumeEvents, consumerAliveKey, createLogger, createRedis, createSql, eventStream, handleOnce, migrate, type Redis, type Sql, type StreamedEvent } from '@hub/common';
+import {
+  consumeEvents,
+  consumerAliveKey,
+  createLogger,
+  createRedis,
+  createSql,
+  eventStream,
+  handleOnce,
+  migrate,
+  type Redis,
+  type Sql,
+  type StreamedEvent,
+} from '@hub/common';
 import { eventually, unique } from '../support/api';
 import { stackInfo } from '../support/stack-info';
 
@@ -23,10 +35,33 @@ describe('consumer groups over the event streams', () => {
 
   /** Writes an entry the way the outbox relay does. */
   const publish = (service: string, outboxId: number, type = 'thing.happened', key?: string | null) =>
-    writer.xadd(eventStream(service), '*', 'type', type, 'outbox_id', String(outboxId), 'payload', JSON.stringify({ n: outboxId, key }), 'occurred_at', new Date().toISOString());
+    writer.xadd(
+      eventStream(service),
+      '*',
+      'type',
+      type,
+      'outbox_id',
+      String(outboxId),
+      'payload',
+      JSON.stringify({ n: outboxId, key }),
+      'occurred_at',
+      new Date().toISOString(),
+    );
 
-  const consumer = (service: string, group: string, handle: (event: StreamedEvent) => Promise<void>, order: Pick<Parameters<typeof consumeEvents>[0], 'orderKeys' | 'concurrency'> = {}) => {
-    const running = consumeEvents({ redis: createRedis(stackInfo().redisUrl, { blocking: true }), group, services: [service], logger, handle, ...order });
+  const consumer = (
+    service: string,
+    group: string,
+    handle: (event: StreamedEvent) => Promise<void>,
+    order: Pick<Parameters<typeof consumeEvents>[0], 'orderKeys' | 'concurrency'> = {},
+  ) => {
+    const running = consumeEvents({
+      redis: createRedis(stackInfo().redisUrl, { blocking: true }),
+      group,
+      services: [service],
+      logger,
+      handle,
+      ...order,
+    });
     stops.push(running.stop);
     return running;
   };
@@ -75,11 +110,22 @@ describe('consumer groups over the event streams', () => {
       await publish(service, 1);
       await publish(service, 2);
       await writer.xgroup('CREATE', eventStream(service), group, '0');
-      const read = (await writer.xreadgroup('GROUP', group, name, 'COUNT', 10, 'STREAMS', eventStream(service), '>')) as Array<[string, unknown[]]>;
+      const read = (await writer.xreadgroup(
+        'GROUP',
+        group,
+        name,
+        'COUNT',
+        10,
+        'STREAMS',
+        eventStream(service),
+        '>',
+      )) as Array<[string, unknown[]]>;
       expect(read[0][1]).toHaveLength(2);
     }
     const membersOf = async (service: string, group: string) =>
-      ((await writer.xinfo('CONSUMERS', eventStream(service), group)) as Array<Array<string | number>>).map((fields) => String(fields[1]));
+      ((await writer.xinfo('CONSUMERS', eventStream(service), group)) as Array<Array<string | number>>).map((fields) =>
+        String(fields[1]),
+      );
 
     it('takes over the entries a killed member left pending at once, not after claimIdleMs, and forgets that member', async () => {
       const [service, group] = [unique('svc'), unique('g')];
@@ -128,7 +174,10 @@ describe('consumer groups over the event streams', () => {
      * until `release` (and entry 1 failing `failures` times first); `handled` lists the ids in
      * the order their handlers finished.
      */
-    async function consumeThree(keys: Array<string | null>, options: { orderKeys?: (e: StreamedEvent) => string[] | null; failures?: number } = {}) {
+    async function consumeThree(
+      keys: Array<string | null>,
+      options: { orderKeys?: (e: StreamedEvent) => string[] | null; failures?: number } = {},
+    ) {
       const service = unique('svc');
       for (const [i, key] of keys.entries()) await publish(service, i + 1, 't', key);
       let release!: () => void;
@@ -223,8 +272,16 @@ describe('consumer groups over the event streams', () => {
     });
 
     it('applies a redelivered event once, and not at all when the effect fails', async () => {
-      const event: StreamedEvent = { id: '7', streamId: '1-0', service: 'svc', type: 't', payload: {}, occurredAt: new Date().toISOString() };
-      const effect = async (tx: Parameters<Parameters<typeof handleOnce>[2]>[0]) => void (await tx`insert into effects values (1)`);
+      const event: StreamedEvent = {
+        id: '7',
+        streamId: '1-0',
+        service: 'svc',
+        type: 't',
+        payload: {},
+        occurredAt: new Date().toISOString(),
+      };
+      const effect = async (tx: Parameters<Parameters<typeof handleOnce>[2]>[0]) =>
+        void (await tx`insert into effects values (1)`);
       expect(await handleOnce(sql, event, effect)).toBe(true);
       expect(await handleOnce(sql, event, effect)).toBe(false);
       const failing = { ...event, id: '8' };

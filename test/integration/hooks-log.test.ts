@@ -12,25 +12,48 @@ describe('the hook delivery log', () => {
     sql = createSql({ url: stackInfo().databaseUrl, schema: 'hooks', max: 2 });
     const project = await createProject();
     // A receiver nobody listens on: the log rows below are written by hand, never sent.
-    hookId = (await api('POST', `/projects/${project.id}/hooks`, { body: { url: 'http://127.0.0.1:9/never', push_events: false } })).body.id;
+    hookId = (
+      await api('POST', `/projects/${project.id}/hooks`, {
+        body: { url: 'http://127.0.0.1:9/never', push_events: false },
+      })
+    ).body.id;
   });
 
   afterAll(() => sql.end());
 
   const add = async (key: string, state: 'pending' | 'delivered' | 'failed', ageDays: number) => {
-    const [row] = await insertDeliveries(sql, [{ hookId, eventKey: key, eventName: 'Push Hook', webhookId: `msg_${key}`, payload: '{}' }]);
+    const [row] = await insertDeliveries(sql, [
+      { hookId, eventKey: key, eventName: 'Push Hook', webhookId: `msg_${key}`, payload: '{}' },
+    ]);
     await sql`update deliveries set state = ${state}, created_at = now() - ${ageDays} * interval '1 day' where id = ${row.id}`;
     return row.id;
   };
-  const remaining = async () => (await sql<{ eventKey: string }[]>`select event_key from deliveries where hook_id = ${hookId} order by id`).map((r) => r.eventKey);
+  const remaining = async () =>
+    (await sql<{ eventKey: string }[]>`select event_key from deliveries where hook_id = ${hookId} order by id`).map(
+      (r) => r.eventKey,
+    );
 
   it('records one delivery per event and hook, however often the event comes', async () => {
-    const first = await insertDeliveries(sql, [{ hookId, eventKey: 'test:dup', eventName: 'Push Hook', webhookId: 'msg_a', payload: '{"a":1}' }]);
-    const again = await insertDeliveries(sql, [{ hookId, eventKey: 'test:dup', eventName: 'Push Hook', webhookId: 'msg_b', payload: '{"a":2}' }]);
+    const first = await insertDeliveries(sql, [
+      { hookId, eventKey: 'test:dup', eventName: 'Push Hook', webhookId: 'msg_a', payload: '{"a":1}' },
+    ]);
+    const again = await insertDeliveries(sql, [
+      { hookId, eventKey: 'test:dup', eventName: 'Push Hook', webhookId: 'msg_b', payload: '{"a":2}' },
+    ]);
     expect(again).toEqual(first);
     expect(again[0]).toMatchObject({ webhookId: 'msg_a', payload: '{"a":1}', state: 'pending' });
     // A delivery reaches its project through its hook: the row keeps no project of its own (0003).
-    expect(Object.keys(again[0]).sort()).toEqual(['createdAt', 'deliveredAt', 'eventKey', 'eventName', 'hookId', 'id', 'payload', 'state', 'webhookId']);
+    expect(Object.keys(again[0]).sort()).toEqual([
+      'createdAt',
+      'deliveredAt',
+      'eventKey',
+      'eventName',
+      'hookId',
+      'id',
+      'payload',
+      'state',
+      'webhookId',
+    ]);
     await sql`delete from deliveries where hook_id = ${hookId}`;
   });
 

@@ -6,7 +6,10 @@ import { unique } from '../support/api';
 import { stackInfo } from '../support/stack-info';
 
 // Every service schema gets the common migrations first, whatever their number.
-const COMMON = readdirSync(COMMON_MIGRATIONS_DIR).filter((name) => name.endsWith('.sql')).sort().map((name) => `common/${name}`);
+const COMMON = readdirSync(COMMON_MIGRATIONS_DIR)
+  .filter((name) => name.endsWith('.sql'))
+  .sort()
+  .map((name) => `common/${name}`);
 
 describe('per-service migrations', () => {
   const logger = createLogger('migrate-test', 'silent');
@@ -37,8 +40,15 @@ describe('per-service migrations', () => {
     const m = setup({ '0001_things.sql': 'create table things (id int primary key);' });
     expect(await m.run()).toEqual([...COMMON, `${m.schema}/0001_things.sql`]);
     expect(await m.run()).toEqual([]);
-    const tables = await m.sql`select table_name from information_schema.tables where table_schema = ${m.schema} order by 1`;
-    expect(tables.map((t) => t.tableName)).toEqual(['consumed_events', 'deleted_projects', 'outbox', 'schema_migrations', 'things']);
+    const tables =
+      await m.sql`select table_name from information_schema.tables where table_schema = ${m.schema} order by 1`;
+    expect(tables.map((t) => t.tableName)).toEqual([
+      'consumed_events',
+      'deleted_projects',
+      'outbox',
+      'schema_migrations',
+      'things',
+    ]);
   });
 
   it('lets replicas start at once: concurrent runs apply each migration once', async () => {
@@ -55,7 +65,10 @@ describe('per-service migrations', () => {
   });
 
   it('applies nothing of a run that fails', async () => {
-    const m = setup({ '0001_ok.sql': 'create table ok (id int);', '0002_broken.sql': 'create table half (id int); select no_such_thing;' });
+    const m = setup({
+      '0001_ok.sql': 'create table ok (id int);',
+      '0002_broken.sql': 'create table half (id int); select no_such_thing;',
+    });
     await expect(m.run()).rejects.toThrow();
     const tables = await m.sql`select table_name from information_schema.tables where table_schema = ${m.schema}`;
     expect(tables).toEqual([]);

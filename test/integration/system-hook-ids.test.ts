@@ -16,9 +16,12 @@ describe('the system hooks a system event goes to', () => {
 
   it('every system hook by id, in id order, and no project hook', async () => {
     const project = await createProject();
-    const projectHook = (await api('POST', `/projects/${project.id}/hooks`, { body: { url: 'http://127.0.0.1:9/project' } })).body;
+    const projectHook = (
+      await api('POST', `/projects/${project.id}/hooks`, { body: { url: 'http://127.0.0.1:9/project' } })
+    ).body;
     const added = [];
-    for (const path of ['first', 'second']) added.push((await api('POST', '/hooks', { body: { url: `http://127.0.0.1:9/${path}` } })).body);
+    for (const path of ['first', 'second'])
+      added.push((await api('POST', '/hooks', { body: { url: `http://127.0.0.1:9/${path}` } })).body);
     try {
       const hooks = await allSystemHookIds(sql);
       expect(hooks.every((hook) => Object.keys(hook).join() === 'id')).toBe(true);

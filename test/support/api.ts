@@ -20,7 +20,11 @@ export interface RequestOptions {
 }
 
 /** One HTTP call to the facade (`path` below /api/v3, or absolute from the server root with `root:`). */
-export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const base = path.startsWith('root:') ? stack.baseUrl : stack.restUrl;
   const url = new URL(base + path.replace(/^root:/, ''));
   for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
@@ -76,7 +80,11 @@ export async function createUser(overrides: Record<string, unknown> = {}): Promi
 }
 
 /** POST to the gateway's /graphql directly, as internal teams do. */
-export async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export async function graphql<T = any>(
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(stack.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -108,7 +116,10 @@ export interface TestProject {
 }
 
 /** Creates a project as `token`'s user (root by default) with a unique name. */
-export async function createProject(token: string = stack.rootToken, attrs: Record<string, unknown> = {}): Promise<TestProject> {
+export async function createProject(
+  token: string = stack.rootToken,
+  attrs: Record<string, unknown> = {},
+): Promise<TestProject> {
   const res = await api('POST', '/projects', { token, body: { name: unique('proj'), ...attrs } });
   if (res.status !== 201) throw new Error(`creating a project failed: ${res.status} ${res.text}`);
   return res.body;
@@ -116,14 +127,19 @@ export async function createProject(token: string = stack.rootToken, attrs: Reco
 
 /** Adds a team member as root. */
 export async function addMember(projectId: number, userId: number, accessLevel: number): Promise<void> {
-  const res = await api('POST', `/projects/${projectId}/members`, { body: { user_id: userId, access_level: accessLevel } });
+  const res = await api('POST', `/projects/${projectId}/members`, {
+    body: { user_id: userId, access_level: accessLevel },
+  });
   if (res.status !== 201) throw new Error(`adding a member failed: ${res.status} ${res.text}`);
 }
 
 /** Asserts GitLab v3's pagination headers on a list response. */
 export function expectPaginationHeaders(res: ApiResponse, total: number, perPage = 20): void {
-  if (res.headers.get('x-total') !== String(total)) throw new Error(`X-Total ${res.headers.get('x-total')}, expected ${total}`);
-  if (res.headers.get('x-per-page') !== String(perPage)) throw new Error(`X-Per-Page ${res.headers.get('x-per-page')}, expected ${perPage}`);
+  if (res.headers.get('x-total') !== String(total))
+    throw new Error(`X-Total ${res.headers.get('x-total')}, expected ${total}`);
+  if (res.headers.get('x-per-page') !== String(perPage))
+    throw new Error(`X-Per-Page ${res.headers.get('x-per-page')}, expected ${perPage}`);
   const link = res.headers.get('link') ?? '';
-  if (!link.includes('rel="first"') || !link.includes('rel="last"')) throw new Error(`Link header without first/last: ${link}`);
+  if (!link.includes('rel="first"') || !link.includes('rel="last"'))
+    throw new Error(`Link header without first/last: ${link}`);
 }

@@ -15,9 +15,22 @@ export function git(cwd: string, ...args: string[]): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-c', 'user.name=Test Pusher', '-c', 'user.email=pusher@example.com', '-c', 'init.defaultBranch=master', ...args],
-      { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', SSH_ASKPASS: 'true' }, encoding: 'utf8' },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      [
+        '-c',
+        'user.name=Test Pusher',
+        '-c',
+        'user.email=pusher@example.com',
+        '-c',
+        'init.defaultBranch=master',
+        ...args,
+      ],
+      {
+        cwd,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', SSH_ASKPASS: 'true' },
+        encoding: 'utf8',
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -33,14 +46,22 @@ export function remoteUrl(pathWithNamespace: string, login?: string, secret?: st
 }
 
 /** A scratch working copy with the given files committed on `branch`. */
-export async function workingCopy(files: Record<string, string | Buffer>, branch = 'master', message = 'initial commit'): Promise<string> {
+export async function workingCopy(
+  files: Record<string, string | Buffer>,
+  branch = 'master',
+  message = 'initial commit',
+): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'hub-wc-'));
   await git(dir, 'init', '-q', '-b', branch);
   await commitFiles(dir, files, message);
   return dir;
 }
 
-export async function commitFiles(dir: string, files: Record<string, string | Buffer>, message: string): Promise<string> {
+export async function commitFiles(
+  dir: string,
+  files: Record<string, string | Buffer>,
+  message: string,
+): Promise<string> {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);

@@ -29,7 +29,12 @@ export default async function globalSetup(): Promise<void> {
     // The suites send their bad tokens and passwords from one address, more than a person would in
     // the failed-authentication window; the request limits stay at their defaults. Every limit
     // has its own test on a facade replica of its own (rate-limits.test.ts).
-    env: isolatedEnv({ PRINCIPAL_CACHE_TTL_MS: '60000', ACCESS_CACHE_TTL_MS: '60000', IMPORT_ALLOW_LOCAL: 'true', AUTH_FAILURES_PER_IP: '0' }),
+    env: isolatedEnv({
+      PRINCIPAL_CACHE_TTL_MS: '60000',
+      ACCESS_CACHE_TTL_MS: '60000',
+      IMPORT_ALLOW_LOCAL: 'true',
+      AUTH_FAILURES_PER_IP: '0',
+    }),
     freePorts: true,
     logs: { kind: 'files', dir },
     log: () => {},
@@ -48,7 +53,9 @@ export default async function globalSetup(): Promise<void> {
     databaseUrl: stack.env.DATABASE_URL!,
     redisUrl: stack.env.REDIS_URL!,
     principalSecret: stack.env.PRINCIPAL_SECRET!,
-    env: Object.fromEntries(Object.keys(CONFIG_TABLE).flatMap((name) => (stack.env[name] ? [[name, stack.env[name]!]] : []))),
+    env: Object.fromEntries(
+      Object.keys(CONFIG_TABLE).flatMap((name) => (stack.env[name] ? [[name, stack.env[name]!]] : [])),
+    ),
   };
   const file = join(dir, 'stack.json');
   writeFileSync(file, JSON.stringify(info));

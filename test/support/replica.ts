@@ -15,19 +15,28 @@ const READY_WITHIN_MS = 30_000;
  * READY_WITHIN_MS (then it is killed: nobody holds it to stop it later). Its output goes to
  * `<log>.log` in the stack's folder.
  */
-export async function startReplica(entry: string, log: string, settings: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
+export async function startReplica(
+  entry: string,
+  log: string,
+  settings: NodeJS.ProcessEnv,
+  readyUrl: string,
+): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...stack.env, ...settings };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const file = openSync(join(stack.dir, `${log}.log`), 'a');
   const child = spawn(process.execPath, [resolve(REPO_ROOT, entry)], { env, stdio: ['ignore', file, file] });
   const deadline = Date.now() + READY_WITHIN_MS;
   for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode} before it was ready (see ${log}.log)`);
+    if (child.exitCode !== null)
+      throw new Error(`${entry} exited with ${child.exitCode} before it was ready (see ${log}.log)`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${entry} was not ready within ${READY_WITHIN_MS / 1000} s (see ${log}.log)`);
     }
-    ready = await request(readyUrl).then((r) => (r.body.dump(), r.statusCode === 200), () => false);
+    ready = await request(readyUrl).then(
+      (r) => (r.body.dump(), r.statusCode === 200),
+      () => false,
+    );
   }
   return child;
 }

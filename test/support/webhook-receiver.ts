@@ -12,7 +12,10 @@ export interface ReceivedHook {
 }
 
 /** What the receiver answers a request with (default 200 "ok"). */
-export type Responder = (request: ReceivedHook, index: number) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+export type Responder = (
+  request: ReceivedHook,
+  index: number,
+) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
 /**
  * A real HTTP webhook receiver on loopback: records every request per path and answers as told,
@@ -56,12 +59,19 @@ export async function startReceiver() {
     async waitFor(path: string, count: number, timeoutMs = 10_000): Promise<ReceivedHook[]> {
       const deadline = Date.now() + timeoutMs;
       while (received.filter((r) => r.path === `/${path}`).length < count) {
-        if (Date.now() > deadline) throw new Error(`${path}: ${received.filter((r) => r.path === `/${path}`).length} of ${count} deliveries after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `${path}: ${received.filter((r) => r.path === `/${path}`).length} of ${count} deliveries after ${timeoutMs} ms`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return received.filter((r) => r.path === `/${path}`);
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

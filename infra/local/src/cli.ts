@@ -46,7 +46,9 @@ async function start(args: string[]) {
     `  REST API (v3)  ${stack.env.EXTERNAL_URL}/api/v3`,
     `  GraphQL        http://localhost:${stack.env.GATEWAY_PORT}/graphql`,
     `  root token     ${stack.rootToken}`,
-    stack.rootPassword ? `  root password  ${stack.rootPassword}` : '  root password  (unchanged; set ROOT_PASSWORD to change it)',
+    stack.rootPassword
+      ? `  root password  ${stack.rootPassword}`
+      : '  root password  (unchanged; set ROOT_PASSWORD to change it)',
     '',
     `  try: curl -H "PRIVATE-TOKEN: ${stack.rootToken}" ${stack.env.EXTERNAL_URL}/api/v3/user`,
     '',

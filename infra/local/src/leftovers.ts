@@ -91,7 +91,10 @@ export async function stopLeftovers(state: LauncherState): Promise<string[]> {
     // A pid file outlives a reboot, and the pid may now be another server (the machine's own
     // Postgres or Redis): ours runs in the folder of its pid file (both servers chdir there).
     const home = realpathOrNull(dirname(pidFile));
-    const isOurs = () => (procFile(pid, 'comm') ?? '').trim().startsWith(comm) && home !== null && realpathOrNull(`/proc/${pid}/cwd`) === home;
+    const isOurs = () =>
+      (procFile(pid, 'comm') ?? '').trim().startsWith(comm) &&
+      home !== null &&
+      realpathOrNull(`/proc/${pid}/cwd`) === home;
     // Postgres may need a while to checkpoint; SIGKILL is the last resort (it recovers from its WAL).
     if (await stopPid(pid, isOurs, signal, 60_000)) stopped.push(`${comm} (pid ${pid})`);
   }

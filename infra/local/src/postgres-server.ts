@@ -1,5 +1,17 @@
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 import { alive } from './leftovers';
@@ -45,7 +57,9 @@ async function binDir(log: (line: string) => void): Promise<string> {
   const find = () => {
     const base = '/usr/lib/postgresql';
     if (!existsSync(base)) return null;
-    const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(base)
+      .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     return versions.length ? join(base, versions[0], 'bin') : null;
   };
   const found = find();
@@ -71,7 +85,10 @@ export async function serverDir(dir: string, user: ServerUser | null): Promise<s
   mkdirSync(dir, { recursive: true });
   if (!user) return dir;
   chownSync(dir, user.uid, user.gid);
-  const reachable = await runAs(user, 'test', ['-w', dir, '-a', '-x', dir], '/').then(() => true, () => false);
+  const reachable = await runAs(user, 'test', ['-w', dir, '-a', '-x', dir], '/').then(
+    () => true,
+    () => false,
+  );
   if (reachable) return dir;
   const pointer = join(dir, 'data');
   // The link left by an earlier start names the folder, even after the clone moved (the hash of
@@ -86,7 +103,9 @@ export async function serverDir(dir: string, user: ServerUser | null): Promise<s
     if (owner === null || owner === here || !existsSync(owner)) return prepared(dirname(linked), user, here);
   }
   if (linked === null && existsSync(join(pointer, 'PG_VERSION'))) {
-    throw new Error(`${pointer} holds a Postgres cluster its server user cannot reach; run once as that user, or allow it into ${dir}`);
+    throw new Error(
+      `${pointer} holds a Postgres cluster its server user cannot reach; run once as that user, or allow it into ${dir}`,
+    );
   }
   const key = createHash('sha256').update(here).digest('hex').slice(0, 16);
   const relocated = prepared(join(RELOCATED_ROOT, `postgres-${key}`), user, here);
@@ -151,7 +170,18 @@ export async function startPostgres(options: PostgresOptions) {
   const data = join(dir, 'data');
   if (!existsSync(join(data, 'PG_VERSION'))) {
     log('initialising a Postgres data folder');
-    await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', ...(durable ? [] : ['--no-sync'])]);
+    await as('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      ...(durable ? [] : ['--no-sync']),
+    ]);
   }
   const stop = async () => {
     const pid = postmasterPid(data);
@@ -159,17 +189,38 @@ export async function startPostgres(options: PostgresOptions) {
     // pg_ctl is satisfied once the pid file is gone, a moment before the postmaster itself.
     for (let i = 0; pid && i < 200 && alive(pid); i++) await sleep(50);
   };
-  if (await as('pg_ctl', ['-D', data, 'status']).then(() => true, () => false)) {
+  if (
+    await as('pg_ctl', ['-D', data, 'status']).then(
+      () => true,
+      () => false,
+    )
+  ) {
     log('stopping a Postgres left running on this data folder');
     await stop();
   }
-  const sync = durable ? '-c fsync=on -c synchronous_commit=on -c full_page_writes=on' : '-c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const sync = durable
+    ? '-c fsync=on -c synchronous_commit=on -c full_page_writes=on'
+    : '-c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   await as('pg_ctl', [
-    '-D', data, '-l', join(dir, 'postgres.log'), '-w', '-t', '60',
-    '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200 ${sync}`,
+    '-D',
+    data,
+    '-l',
+    join(dir, 'postgres.log'),
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200 ${sync}`,
     'start',
   ]);
-  const admin = postgres({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 1, onnotice: () => {} });
+  const admin = postgres({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    database: 'postgres',
+    max: 1,
+    onnotice: () => {},
+  });
   try {
     const [exists] = await admin`select 1 from pg_database where datname = ${DATABASE}`;
     if (!exists) await admin.unsafe(`create database ${DATABASE}`);

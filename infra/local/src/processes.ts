@@ -18,14 +18,32 @@ export const PROCESSES: readonly ProcessSpec[] = [
   // Every project page is read from Postgres, resolved and serialized here: with 4 MiB garbage
   // collection was a quarter of its profile under a list page of 100, and 16 MiB took the page
   // from 99-101 to 108-143 req/s (A B A on one sitting); about 20 MB more resident after start-up.
-  { name: 'projects', entry: 'services/projects/dist/main.js', portVariable: 'PROJECTS_PORT', tier: 0, semiSpaceMiB: 16 },
+  {
+    name: 'projects',
+    entry: 'services/projects/dist/main.js',
+    portVariable: 'PROJECTS_PORT',
+    tier: 0,
+    semiSpaceMiB: 16,
+  },
   { name: 'git-worker', entry: 'services/git-worker/dist/main.js', portVariable: 'GIT_WORKER_HTTP_PORT', tier: 0 },
   { name: 'repository', entry: 'services/repository/dist/main.js', portVariable: 'REPOSITORY_PORT', tier: 0 },
   { name: 'mergerequests', entry: 'services/mergerequests/dist/main.js', portVariable: 'MERGEREQUESTS_PORT', tier: 0 },
   { name: 'notes', entry: 'services/notes/dist/main.js', portVariable: 'NOTES_PORT', tier: 0 },
   // One program, two process kinds: the hooks API, and the workers that fan events out and deliver.
-  { name: 'hooks', entry: 'services/hooks/dist/main.js', portVariable: 'HOOKS_PORT', tier: 0, env: { HOOKS_ROLE: 'subgraph' } },
-  { name: 'hooks-worker', entry: 'services/hooks/dist/main.js', portVariable: 'HOOKS_WORKER_PORT', tier: 0, env: { HOOKS_ROLE: 'worker', OTEL_SERVICE_NAME: 'hooks-worker' } },
+  {
+    name: 'hooks',
+    entry: 'services/hooks/dist/main.js',
+    portVariable: 'HOOKS_PORT',
+    tier: 0,
+    env: { HOOKS_ROLE: 'subgraph' },
+  },
+  {
+    name: 'hooks-worker',
+    entry: 'services/hooks/dist/main.js',
+    portVariable: 'HOOKS_WORKER_PORT',
+    tier: 0,
+    env: { HOOKS_ROLE: 'worker', OTEL_SERVICE_NAME: 'hooks-worker' },
+  },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVariable: 'GATEWAY_PORT', tier: 1 },
   // Every request's answer is parsed, shaped, presented and serialized here: with 4 MiB the
   // facade spent a quarter of a list page's time collecting garbage, with 16 MiB a sixth (about
@@ -78,15 +96,26 @@ const SEMI_SPACE_MIB = 4;
  */
 export const RUNTIME_V8_FLAGS: readonly string[] = ['--heap-growing-percent=100'];
 
-export function startProcess(options: { name: string; entry: string; env: NodeJS.ProcessEnv; logs: LogSink; index: number; semiSpaceMiB?: number }): RunningProcess {
+export function startProcess(options: {
+  name: string;
+  entry: string;
+  env: NodeJS.ProcessEnv;
+  logs: LogSink;
+  index: number;
+  semiSpaceMiB?: number;
+}): RunningProcess {
   const semiSpace = `--max-semi-space-size=${options.semiSpaceMiB ?? SEMI_SPACE_MIB}`;
-  const child = spawn(process.execPath, ['--enable-source-maps', semiSpace, ...RUNTIME_V8_FLAGS, '--require', LIFELINE, join(REPO_ROOT, options.entry)], {
-    // graphql-js and Express skip their development-only checks in production (graphql's
-    // instanceOf alone took 6% of a projects list under load).
-    env: { NODE_ENV: 'production', ...options.env, HUB_LIFELINE: String(LIFELINE_FD) },
-    // fd 3: the lifeline, closed by the kernel however this process ends (see lifeline.ts).
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', semiSpace, ...RUNTIME_V8_FLAGS, '--require', LIFELINE, join(REPO_ROOT, options.entry)],
+    {
+      // graphql-js and Express skip their development-only checks in production (graphql's
+      // instanceOf alone took 6% of a projects list under load).
+      env: { NODE_ENV: 'production', ...options.env, HUB_LIFELINE: String(LIFELINE_FD) },
+      // fd 3: the lifeline, closed by the kernel however this process ends (see lifeline.ts).
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    },
+  );
   if (options.logs.kind === 'files') {
     const file = createWriteStream(join(options.logs.dir, `${options.name}.log`), { flags: 'a' });
     child.stdout!.pipe(file);

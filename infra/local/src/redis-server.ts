@@ -19,8 +19,24 @@ export async function startRedis(options: { dir: string; port: number; log: (lin
   await stopLeftovers({ pid: 0, services: [], servers: [server] });
   rmSync(pidFile, { force: true });
   await run('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--daemonize', 'yes',
-    '--dir', dir, '--pidfile', pidFile, '--logfile', join(dir, 'redis.log'),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
+    '--daemonize',
+    'yes',
+    '--dir',
+    dir,
+    '--pidfile',
+    pidFile,
+    '--logfile',
+    join(dir, 'redis.log'),
   ]);
   // --daemonize returns once the fork is made; the pid file is written by the child a moment later.
   let pid = readPidFile(pidFile);
@@ -28,7 +44,8 @@ export async function startRedis(options: { dir: string; port: number; log: (lin
     await sleep(25);
     pid = readPidFile(pidFile);
   }
-  if (pid === null) throw new Error(`redis-server did not write its pid to ${pidFile} within 5 s (see ${join(dir, 'redis.log')})`);
+  if (pid === null)
+    throw new Error(`redis-server did not write its pid to ${pidFile} within 5 s (see ${join(dir, 'redis.log')})`);
   return {
     url: `redis://127.0.0.1:${port}`,
     pid,

@@ -46,10 +46,18 @@ function processNames(options: Pick<StackOptions, 'replicas' | 'shards'>) {
     if (kind === 'git-worker') throw new Error('git workers are shards, not replicas: ask for shards instead');
   }
   const replicas = PROCESSES.flatMap((spec) =>
-    Array.from({ length: Math.max(1, options.replicas?.[spec.name] ?? 1) }, (_, i) => ({ name: i === 0 ? spec.name : `${spec.name}-${i + 1}`, spec, shard: 0 })),
+    Array.from({ length: Math.max(1, options.replicas?.[spec.name] ?? 1) }, (_, i) => ({
+      name: i === 0 ? spec.name : `${spec.name}-${i + 1}`,
+      spec,
+      shard: 0,
+    })),
   );
   const git = PROCESSES.find((p) => p.name === 'git-worker')!;
-  const shards = Array.from({ length: Math.max(0, (options.shards ?? 1) - 1) }, (_, i) => ({ name: `git-worker-${i + 2}`, spec: git, shard: i + 2 }));
+  const shards = Array.from({ length: Math.max(0, (options.shards ?? 1) - 1) }, (_, i) => ({
+    name: `git-worker-${i + 2}`,
+    spec: git,
+    shard: i + 2,
+  }));
   return [...replicas, ...shards];
 }
 
@@ -100,7 +108,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   try {
     let pg: Awaited<ReturnType<typeof startPostgres>> | null = null;
     if (!env.DATABASE_URL) {
-      pg = await startPostgres({ dir: join(dataDir, 'postgres'), port: await port('LOCAL_POSTGRES_PORT', 15432), log: options.log, durable: options.durable ?? false });
+      pg = await startPostgres({
+        dir: join(dataDir, 'postgres'),
+        port: await port('LOCAL_POSTGRES_PORT', 15432),
+        log: options.log,
+        durable: options.durable ?? false,
+      });
       stops.unshift(pg.stop);
       env.DATABASE_URL = pg.url;
       // SIGINT: Postgres's fast shutdown (rolls back open transactions, checkpoints, exits).
@@ -135,7 +148,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     for (const { name, spec, shard } of names) {
       if (name === spec.name) continue;
       const own: NodeJS.ProcessEnv = { [spec.portVariable]: String(await freePort()) };
-      if (shard) Object.assign(own, { GIT_WORKER_GRPC_PORT: String(await freePort()), REPOS_ROOT: `${env.REPOS_ROOT}-shard${shard}` });
+      if (shard)
+        Object.assign(own, {
+          GIT_WORKER_GRPC_PORT: String(await freePort()),
+          REPOS_ROOT: `${env.REPOS_ROOT}-shard${shard}`,
+        });
       overrides.set(name, own);
     }
     // Locally no load balancer stands in front of a kind's replicas: replica K of a kind calls
@@ -153,15 +170,27 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       }
     }
     if (names.some((n) => n.shard)) {
-      const shardOf = (name: string, grpc: string, http: string) => `${name}=127.0.0.1:${grpc};http://127.0.0.1:${http}`;
+      const shardOf = (name: string, grpc: string, http: string) =>
+        `${name}=127.0.0.1:${grpc};http://127.0.0.1:${http}`;
       env.GIT_WORKER_SHARDS = [
         shardOf('default', env.GIT_WORKER_GRPC_PORT!, env.GIT_WORKER_HTTP_PORT!),
-        ...names.filter((n) => n.shard).map((n) => shardOf(`shard${n.shard}`, overrides.get(n.name)!.GIT_WORKER_GRPC_PORT!, overrides.get(n.name)!.GIT_WORKER_HTTP_PORT!)),
+        ...names
+          .filter((n) => n.shard)
+          .map((n) =>
+            shardOf(
+              `shard${n.shard}`,
+              overrides.get(n.name)!.GIT_WORKER_GRPC_PORT!,
+              overrides.get(n.name)!.GIT_WORKER_HTTP_PORT!,
+            ),
+          ),
       ].join(',');
     }
 
     const seeded = JSON.parse(
-      (await run(process.execPath, [join(REPO_ROOT, 'services/identity/dist/seed-root.js')], { env })).trim().split('\n').pop()!,
+      (await run(process.execPath, [join(REPO_ROOT, 'services/identity/dist/seed-root.js')], { env }))
+        .trim()
+        .split('\n')
+        .pop()!,
     ) as { token: string; password: string | null };
 
     const supervised = new Map<string, Supervised>();
@@ -184,7 +213,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         name,
         await supervise({
           name,
-          start: () => startProcess({ name, entry: spec.entry, env: { ...env, ...spec.env, ...overrides.get(name) }, logs: options.logs, index, semiSpaceMiB: spec.semiSpaceMiB }),
+          start: () =>
+            startProcess({
+              name,
+              entry: spec.entry,
+              env: { ...env, ...spec.env, ...overrides.get(name) },
+              logs: options.logs,
+              index,
+              semiSpaceMiB: spec.semiSpaceMiB,
+            }),
           ready: (running) => waitReady(running, urlOf(name)),
           log: options.log,
           onStart: (running) => track(name, running, spec.entry),
@@ -272,7 +309,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 async function claim(dataDir: string, log: (line: string) => void): Promise<LauncherState> {
   const previous = readState(dataDir);
   if (previous && launcherAlive(previous.pid)) {
-    throw new Error(`another launcher (pid ${previous.pid}) is running on ${dataDir}: stop it first, or use another DATA_DIR`);
+    throw new Error(
+      `another launcher (pid ${previous.pid}) is running on ${dataDir}: stop it first, or use another DATA_DIR`,
+    );
   }
   if (previous) {
     const stopped = await stopLeftovers(previous);

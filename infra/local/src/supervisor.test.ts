@@ -6,7 +6,11 @@ import { supervise } from './supervisor';
 /** A stand-in process: `die()` makes it exit as SIGKILL would. */
 function fakeProcess(name: string) {
   let exit!: (code: number | null) => void;
-  const child = Object.assign(new EventEmitter(), { exitCode: null as number | null, signalCode: null as NodeJS.Signals | null, pid: 1 });
+  const child = Object.assign(new EventEmitter(), {
+    exitCode: null as number | null,
+    signalCode: null as NodeJS.Signals | null,
+    pid: 1,
+  });
   const exited = new Promise<number | null>((resolve) => (exit = resolve));
   const die = () => {
     child.signalCode = 'SIGKILL';

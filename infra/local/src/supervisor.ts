@@ -62,7 +62,9 @@ export async function supervise(options: {
     while (crashes.length && crashes[0] < now - policy.windowMs) crashes.shift();
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     if (crashes.length >= policy.maxCrashes) {
-      options.log(`${options.name} ${how}: ${crashes.length} crashes within ${policy.windowMs / 1000} s, giving up on it`);
+      options.log(
+        `${options.name} ${how}: ${crashes.length} crashes within ${policy.windowMs / 1000} s, giving up on it`,
+      );
       stopped = true;
       options.onGiveUp(options.name);
       return;
@@ -78,7 +80,8 @@ export async function supervise(options: {
       options.log(`${options.name} is back`);
     } catch (error) {
       // Dying before ready is a crash of its own, counted by the exit handler above.
-      if (running.child.exitCode === null && running.child.signalCode === null) options.log(`${options.name}: ${(error as Error).message}`);
+      if (running.child.exitCode === null && running.child.signalCode === null)
+        options.log(`${options.name}: ${(error as Error).message}`);
     }
   };
 
@@ -90,7 +93,8 @@ export async function supervise(options: {
     throw error;
   }
   watching = true;
-  if (first.child.exitCode !== null || first.child.signalCode !== null) void crashed(first.child.exitCode, first.child.signalCode);
+  if (first.child.exitCode !== null || first.child.signalCode !== null)
+    void crashed(first.child.exitCode, first.child.signalCode);
   return {
     name: options.name,
     current: () => current,

@@ -46,10 +46,14 @@ export async function which(command: string): Promise<string | null> {
 export async function ensureDebianPackage(binary: string, pkg: string, log: (line: string) => void): Promise<void> {
   if (await which(binary)) return;
   if (!isRoot() || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(`${binary} is not installed: install the Debian package ${pkg}, or set the matching *_URL variable`);
+    throw new Error(
+      `${binary} is not installed: install the Debian package ${pkg}, or set the matching *_URL variable`,
+    );
   }
   log(`installing ${pkg} with apt-get (one time)`);
-  await run('apt-get', ['install', '-y', '-q', pkg], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch(async () => {
+  await run('apt-get', ['install', '-y', '-q', pkg], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  }).catch(async () => {
     await run('apt-get', ['update', '-q']);
     await run('apt-get', ['install', '-y', '-q', pkg], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   });

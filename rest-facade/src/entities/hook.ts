@@ -14,7 +14,8 @@ export function presentHook(hook: V3HookFragment) {
   return shown;
 }
 
-const headerMap = (headers: Array<{ name: string; value: string }> | null) => headers && Object.fromEntries(headers.map((h) => [h.name, h.value]));
+const headerMap = (headers: Array<{ name: string; value: string }> | null) =>
+  headers && Object.fromEntries(headers.map((h) => [h.name, h.value]));
 
 /** A delivery of the log: the payload as JSON again, headers as objects. */
 export function presentDelivery(delivery: V3HookDeliveryFragment) {

@@ -20,7 +20,8 @@ const USER_FULL = [
 const USER_LOGIN = [...USER_FULL, 'private_token'] as const;
 
 /** The v3 entity's fields of whatever user document a route fetched; absent ones show as null. */
-const pick = (object: object, keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, (object as Record<string, unknown>)[key] ?? null]));
+const pick = (object: object, keys: readonly string[]) =>
+  Object.fromEntries(keys.map((key) => [key, (object as Record<string, unknown>)[key] ?? null]));
 
 /** What GET /users and GET /users/:id show: everything to admins, the public profile to others. */
 export const presentUser = (user: object, viewerIsAdmin: boolean) => pick(user, viewerIsAdmin ? USER_FULL : USER);

@@ -1,5 +1,14 @@
 import { presentCommitDetail, presentRepoCommit } from '../entities/repository';
-import { CommitCommentsDocument, CommitDiffByIdDocument, CommitDiffDocument, CreateCommitCommentDocument, GetCommitByIdDocument, GetCommitDocument, ListCommitsByIdDocument, ListCommitsDocument } from '../generated/operations';
+import {
+  CommitCommentsDocument,
+  CommitDiffByIdDocument,
+  CommitDiffDocument,
+  CreateCommitCommentDocument,
+  GetCommitByIdDocument,
+  GetCommitDocument,
+  ListCommitsByIdDocument,
+  ListCommitsDocument,
+} from '../generated/operations';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey, projectRepository } from './project-key';
@@ -32,7 +41,10 @@ export const commitRoutes: Route[] = [
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const sha = p.string('sha')!;
-      const commit = key.id !== null ? (await gateway(GetCommitByIdDocument, { projectId: key.id, sha })).repositoryReads.commit : (await projectRepository(gateway(GetCommitDocument, { ...key, sha }))).commit;
+      const commit =
+        key.id !== null
+          ? (await gateway(GetCommitByIdDocument, { projectId: key.id, sha })).repositoryReads.commit
+          : (await projectRepository(gateway(GetCommitDocument, { ...key, sha }))).commit;
       if (!commit) throw COMMIT_NOT_FOUND();
       return { body: presentCommitDetail(commit) };
     },
@@ -43,7 +55,10 @@ export const commitRoutes: Route[] = [
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const sha = p.string('sha')!;
-      const diff = key.id !== null ? (await gateway(CommitDiffByIdDocument, { projectId: key.id, sha })).repositoryReads.commitDiff : (await projectRepository(gateway(CommitDiffDocument, { ...key, sha }))).commitDiff;
+      const diff =
+        key.id !== null
+          ? (await gateway(CommitDiffByIdDocument, { projectId: key.id, sha })).repositoryReads.commitDiff
+          : (await projectRepository(gateway(CommitDiffDocument, { ...key, sha }))).commitDiff;
       if (!diff) throw COMMIT_NOT_FOUND();
       return { body: diff };
     },
@@ -53,7 +68,12 @@ export const commitRoutes: Route[] = [
     path: '/projects/:id/repository/commits/:sha/comments',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(CommitCommentsDocument, { ...projectKey(p), sha: p.string('sha')!, page: window.page, perPage: window.perPage });
+      const { project } = await gateway(CommitCommentsDocument, {
+        ...projectKey(p),
+        sha: p.string('sha')!,
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.commitNotes) throw COMMIT_NOT_FOUND();
       return { body: project.commitNotes.nodes, page: { window, total: project.commitNotes.total } };

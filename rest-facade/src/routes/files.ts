@@ -26,4 +26,8 @@ const write = (method: Route['method'], action: FileAction, status: number): Rou
   },
 });
 
-export const fileRoutes: Route[] = [write('post', 'CREATE', 201), write('put', 'UPDATE', 200), write('delete', 'DELETE', 200)];
+export const fileRoutes: Route[] = [
+  write('post', 'CREATE', 201),
+  write('put', 'UPDATE', 200),
+  write('delete', 'DELETE', 200),
+];

@@ -47,7 +47,11 @@ export const groupRoutes: Route[] = [
     path: '/groups',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { groups } = await gateway(ListGroupsDocument, { search: p.string('search') || null, page: window.page, perPage: window.perPage });
+      const { groups } = await gateway(ListGroupsDocument, {
+        search: p.string('search') || null,
+        page: window.page,
+        perPage: window.perPage,
+      });
       return { body: groups.nodes, page: { window, total: groups.total } };
     },
   },
@@ -56,7 +60,11 @@ export const groupRoutes: Route[] = [
     path: '/groups',
     handle: async (p, gateway) => {
       p.require('name', 'path');
-      const { createGroup } = await gateway(CreateGroupDocument, { name: p.string('name')!, path: p.string('path')!, description: p.string('description') ?? null });
+      const { createGroup } = await gateway(CreateGroupDocument, {
+        name: p.string('name')!,
+        path: p.string('path')!,
+        description: p.string('description') ?? null,
+      });
       return { body: createGroup };
     },
   },
@@ -85,7 +93,10 @@ export const groupRoutes: Route[] = [
     path: '/groups/:id/projects/:project_id',
     handle: async (p, gateway) => {
       const group = await findGroup(p, gateway);
-      await gateway(TransferProjectToGroupDocument, { groupId: group.id, projectId: await projectIdOf(p, gateway, 'project_id') });
+      await gateway(TransferProjectToGroupDocument, {
+        groupId: group.id,
+        projectId: await projectIdOf(p, gateway, 'project_id'),
+      });
       return { body: group };
     },
   },
@@ -94,7 +105,11 @@ export const groupRoutes: Route[] = [
     path: '/groups/:id/members',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { group } = await gateway(ListGroupMembersDocument, { ...groupKey(p), page: window.page, perPage: window.perPage });
+      const { group } = await gateway(ListGroupMembersDocument, {
+        ...groupKey(p),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!group) throw RECORD_NOT_FOUND();
       return { body: group.members.nodes.map(presentGroupMember), page: { window, total: group.members.total } };
     },
@@ -115,7 +130,11 @@ export const groupRoutes: Route[] = [
     handle: async (p, gateway) => {
       const groupId = await groupIdOf(p, gateway);
       p.require('user_id', 'access_level');
-      const { addGroupMember } = await gateway(AddGroupMemberDocument, { groupId, userId: p.int('user_id')!, accessLevel: p.int('access_level')! });
+      const { addGroupMember } = await gateway(AddGroupMemberDocument, {
+        groupId,
+        userId: p.int('user_id')!,
+        accessLevel: p.int('access_level')!,
+      });
       return { body: presentGroupMember(addGroupMember) };
     },
   },
@@ -125,7 +144,11 @@ export const groupRoutes: Route[] = [
     handle: async (p, gateway) => {
       const groupId = await groupIdOf(p, gateway);
       p.require('access_level');
-      const { updateGroupMember } = await gateway(UpdateGroupMemberDocument, { groupId, userId: p.id('user_id'), accessLevel: p.int('access_level')! });
+      const { updateGroupMember } = await gateway(UpdateGroupMemberDocument, {
+        groupId,
+        userId: p.id('user_id'),
+        accessLevel: p.int('access_level')!,
+      });
       return { body: presentGroupMember(updateGroupMember) };
     },
   },

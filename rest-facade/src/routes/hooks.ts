@@ -37,7 +37,11 @@ export const hookRoutes: Route[] = [
     path: '/projects/:id/hooks',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(ListHooksDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(ListHooksDocument, {
+        ...projectKey(p),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       return { body: project.hooks.nodes.map(presentHook), page: { window, total: project.hooks.total } };
     },
@@ -66,7 +70,11 @@ export const hookRoutes: Route[] = [
     path: '/projects/:id/hooks/:hook_id',
     handle: async (p, gateway) => {
       const input = hookInput(p);
-      const { updateHook } = await gateway(UpdateHookDocument, { projectId: await projectIdOf(p, gateway), id: p.id('hook_id'), input });
+      const { updateHook } = await gateway(UpdateHookDocument, {
+        projectId: await projectIdOf(p, gateway),
+        id: p.id('hook_id'),
+        input,
+      });
       return { body: presentHook(updateHook) };
     },
   },
@@ -76,7 +84,10 @@ export const hookRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/hooks/:hook_id',
     handle: async (p, gateway) => {
-      const { deleteHook } = await gateway(DeleteHookDocument, { projectId: await projectIdOf(p, gateway), id: p.id('hook_id') });
+      const { deleteHook } = await gateway(DeleteHookDocument, {
+        projectId: await projectIdOf(p, gateway),
+        id: p.id('hook_id'),
+      });
       return { body: deleteHook ? presentHook(deleteHook) : {} };
     },
   },
@@ -94,10 +105,18 @@ export const hookRoutes: Route[] = [
     path: '/projects/:id/hooks/:hook_id/events',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(HookDeliveriesDocument, { ...projectKey(p), hookId: p.id('hook_id'), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(HookDeliveriesDocument, {
+        ...projectKey(p),
+        hookId: p.id('hook_id'),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.hook) throw RECORD_NOT_FOUND();
-      return { body: project.hook.deliveries.nodes.map(presentDelivery), page: { window, total: project.hook.deliveries.total } };
+      return {
+        body: project.hook.deliveries.nodes.map(presentDelivery),
+        page: { window, total: project.hook.deliveries.total },
+      };
     },
   },
   {

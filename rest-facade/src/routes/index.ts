@@ -22,4 +22,24 @@ import { userRoutes } from './users';
 export { oauthTokenRoute } from './oauth';
 
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [...userRoutes, ...sessionRoutes, ...namespaceRoutes, ...groupRoutes, ...projectRoutes, ...memberRoutes, ...hookRoutes, ...repositoryRoutes, ...commitRoutes, ...fileRoutes, ...mergeRequestRoutes, ...issueRoutes, ...snippetRoutes, ...noteRoutes, ...settingsRoutes, ...systemHookRoutes, ...labelRoutes, ...milestoneRoutes, ...keyRoutes];
+export const apiRoutes: Route[] = [
+  ...userRoutes,
+  ...sessionRoutes,
+  ...namespaceRoutes,
+  ...groupRoutes,
+  ...projectRoutes,
+  ...memberRoutes,
+  ...hookRoutes,
+  ...repositoryRoutes,
+  ...commitRoutes,
+  ...fileRoutes,
+  ...mergeRequestRoutes,
+  ...issueRoutes,
+  ...snippetRoutes,
+  ...noteRoutes,
+  ...settingsRoutes,
+  ...systemHookRoutes,
+  ...labelRoutes,
+  ...milestoneRoutes,
+  ...keyRoutes,
+];

@@ -30,7 +30,11 @@ export const issueRoutes: Route[] = [
     path: '/issues',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { viewerIssues } = await gateway(ViewerIssuesDocument, { ...listFilters(p), page: window.page, perPage: window.perPage });
+      const { viewerIssues } = await gateway(ViewerIssuesDocument, {
+        ...listFilters(p),
+        page: window.page,
+        perPage: window.perPage,
+      });
       return { body: viewerIssues.nodes.map(presentIssue), page: { window, total: viewerIssues.total } };
     },
   },
@@ -70,7 +74,12 @@ export const issueRoutes: Route[] = [
         projectId: await projectIdOf(p, gateway),
         input: {
           title: p.string('title')!,
-          ...defined({ description: p.string('description'), assigneeId: p.int('assignee_id'), milestoneId: p.int('milestone_id'), labels: labelNamesParam(p) }),
+          ...defined({
+            description: p.string('description'),
+            assigneeId: p.int('assignee_id'),
+            milestoneId: p.int('milestone_id'),
+            labels: labelNamesParam(p),
+          }),
         },
       });
       return { body: presentIssue(createIssue) };

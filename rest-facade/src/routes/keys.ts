@@ -85,7 +85,11 @@ export const keyRoutes: Route[] = [
     path: '/users/:uid/keys',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { viewer, user } = await gateway(ListUserKeysDocument, { userId: lenientId(p, 'uid'), page: window.page, perPage: window.perPage });
+      const { viewer, user } = await gateway(ListUserKeysDocument, {
+        userId: lenientId(p, 'uid'),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!viewer) throw UNAUTHORIZED();
       if (!viewer.is_admin) throw v3Error(403, '403 Forbidden');
       if (!user?.keys) throw v3Error(404, '404 User Not Found');
@@ -104,7 +108,10 @@ export const keyRoutes: Route[] = [
     method: 'delete',
     path: '/users/:uid/keys/:id',
     handle: async (p, gateway) => {
-      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: lenientId(p, 'uid'), id: lenientId(p, 'id') });
+      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, {
+        userId: lenientId(p, 'uid'),
+        id: lenientId(p, 'id'),
+      });
       return { body: removed(deleteSshKey) };
     },
   },
@@ -113,7 +120,11 @@ export const keyRoutes: Route[] = [
     path: '/projects/:id/keys',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(ListDeployKeysDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(ListDeployKeysDocument, {
+        ...projectKey(p),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       return { body: project.deployKeys.nodes.map(presentKey), page: { window, total: project.deployKeys.total } };
     },
@@ -133,7 +144,10 @@ export const keyRoutes: Route[] = [
     method: 'post',
     path: '/projects/:id/keys',
     handle: async (p, gateway) => {
-      const { addDeployKey } = await gateway(AddDeployKeyDocument, { projectId: await projectIdOf(p, gateway), input: keyInput(p) });
+      const { addDeployKey } = await gateway(AddDeployKeyDocument, {
+        projectId: await projectIdOf(p, gateway),
+        input: keyInput(p),
+      });
       return { body: presentKey(addDeployKey) };
     },
   },
@@ -141,7 +155,10 @@ export const keyRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/keys/:key_id',
     handle: async (p, gateway) => {
-      const { removeDeployKey } = await gateway(RemoveDeployKeyDocument, { projectId: await projectIdOf(p, gateway), id: lenientId(p, 'key_id') });
+      const { removeDeployKey } = await gateway(RemoveDeployKeyDocument, {
+        projectId: await projectIdOf(p, gateway),
+        id: lenientId(p, 'key_id'),
+      });
       return { body: removed(removeDeployKey) };
     },
   },

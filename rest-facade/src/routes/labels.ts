@@ -1,4 +1,9 @@
-import { CreateLabelDocument, DeleteLabelDocument, ListLabelsDocument, UpdateLabelDocument } from '../generated/operations';
+import {
+  CreateLabelDocument,
+  DeleteLabelDocument,
+  ListLabelsDocument,
+  UpdateLabelDocument,
+} from '../generated/operations';
 import { presentLabel, presentRemovedLabel } from '../entities/label';
 import type { Route } from '../route';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
@@ -15,7 +20,11 @@ export const labelRoutes: Route[] = [
     path: '/projects/:id/labels',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(ListLabelsDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(ListLabelsDocument, {
+        ...projectKey(p),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       return { body: project.labels.nodes.map(presentLabel), page: { window, total: project.labels.total } };
     },
@@ -24,7 +33,11 @@ export const labelRoutes: Route[] = [
     method: 'post',
     path: '/projects/:id/labels',
     handle: async (p, gateway) => {
-      const { createLabel } = await gateway(CreateLabelDocument, { projectId: await projectIdOf(p, gateway), name: p.string('name') ?? null, color: p.string('color') ?? null });
+      const { createLabel } = await gateway(CreateLabelDocument, {
+        projectId: await projectIdOf(p, gateway),
+        name: p.string('name') ?? null,
+        color: p.string('color') ?? null,
+      });
       return { body: presentLabel(createLabel) };
     },
   },
@@ -45,7 +58,10 @@ export const labelRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/labels',
     handle: async (p, gateway) => {
-      const { deleteLabel } = await gateway(DeleteLabelDocument, { projectId: await projectIdOf(p, gateway), name: p.string('name') ?? null });
+      const { deleteLabel } = await gateway(DeleteLabelDocument, {
+        projectId: await projectIdOf(p, gateway),
+        name: p.string('name') ?? null,
+      });
       return { body: presentRemovedLabel(deleteLabel) };
     },
   },

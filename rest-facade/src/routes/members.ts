@@ -1,4 +1,10 @@
-import { AddMemberDocument, GetMemberDocument, ListMembersDocument, RemoveMemberDocument, UpdateMemberDocument } from '../generated/operations';
+import {
+  AddMemberDocument,
+  GetMemberDocument,
+  ListMembersDocument,
+  RemoveMemberDocument,
+  UpdateMemberDocument,
+} from '../generated/operations';
 import { presentMember } from '../entities/member';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';

@@ -18,17 +18,26 @@ import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
  * The spec names single merge requests `merge_request/:merge_request_id`; later v3 servers also
  * took the plural, and existing clients use it: both are served.
  */
-const single = (suffix = '') => [`/projects/:id/merge_request/:merge_request_id${suffix}`, `/projects/:id/merge_requests/:merge_request_id${suffix}`];
+const single = (suffix = '') => [
+  `/projects/:id/merge_request/:merge_request_id${suffix}`,
+  `/projects/:id/merge_requests/:merge_request_id${suffix}`,
+];
 
 const get: Route['handle'] = async (p, gateway) => {
-  const { project } = await gateway(GetMergeRequestDocument, { ...projectKey(p), mergeRequestId: p.id('merge_request_id') });
+  const { project } = await gateway(GetMergeRequestDocument, {
+    ...projectKey(p),
+    mergeRequestId: p.id('merge_request_id'),
+  });
   if (!project) throw PROJECT_NOT_FOUND();
   if (!project.mergeRequest) throw RECORD_NOT_FOUND();
   return { body: presentMergeRequest(project.mergeRequest) };
 };
 
 const changes: Route['handle'] = async (p, gateway) => {
-  const { project } = await gateway(MergeRequestChangesDocument, { ...projectKey(p), mergeRequestId: p.id('merge_request_id') });
+  const { project } = await gateway(MergeRequestChangesDocument, {
+    ...projectKey(p),
+    mergeRequestId: p.id('merge_request_id'),
+  });
   if (!project) throw PROJECT_NOT_FOUND();
   if (!project.mergeRequest) throw RECORD_NOT_FOUND();
   const { changes: files, ...mr } = project.mergeRequest;
@@ -77,13 +86,17 @@ export const mergeRequestRoutes: Route[] = [
         ...projectKey(p),
         iid: p.int('iid') ?? null,
         state: p.oneOf('state', ['opened', 'closed', 'merged', 'all'], 'all').toUpperCase() as MergeRequestStateFilter,
-        orderBy: p.oneOf('order_by', ['created_at', 'updated_at'], 'created_at').toUpperCase() as 'CREATED_AT' | 'UPDATED_AT',
+        orderBy: p.oneOf('order_by', ['created_at', 'updated_at'], 'created_at').toUpperCase() as
+          'CREATED_AT' | 'UPDATED_AT',
         sort: p.oneOf('sort', ['asc', 'desc'], 'desc').toUpperCase() as 'ASC' | 'DESC',
         page: window.page,
         perPage: window.perPage,
       });
       if (!project) throw PROJECT_NOT_FOUND();
-      return { body: project.mergeRequests.nodes.map(presentMergeRequest), page: { window, total: project.mergeRequests.total } };
+      return {
+        body: project.mergeRequests.nodes.map(presentMergeRequest),
+        page: { window, total: project.mergeRequests.total },
+      };
     },
   },
   {

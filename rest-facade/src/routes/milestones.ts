@@ -1,4 +1,10 @@
-import { CreateMilestoneDocument, GetMilestoneDocument, ListMilestonesDocument, MilestoneIssuesDocument, UpdateMilestoneDocument } from '../generated/operations';
+import {
+  CreateMilestoneDocument,
+  GetMilestoneDocument,
+  ListMilestonesDocument,
+  MilestoneIssuesDocument,
+  UpdateMilestoneDocument,
+} from '../generated/operations';
 import { presentIssue } from '../entities/issue';
 import { presentMilestone } from '../entities/milestone';
 import { defined } from '../params';
@@ -29,7 +35,10 @@ export const milestoneRoutes: Route[] = [
         perPage: window.perPage,
       });
       if (!project) throw PROJECT_NOT_FOUND();
-      return { body: project.milestones.nodes.map(presentMilestone), page: { window, total: project.milestones.total } };
+      return {
+        body: project.milestones.nodes.map(presentMilestone),
+        page: { window, total: project.milestones.total },
+      };
     },
   },
   {
@@ -47,10 +56,18 @@ export const milestoneRoutes: Route[] = [
     path: '/projects/:id/milestones/:milestone_id/issues',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(MilestoneIssuesDocument, { ...projectKey(p), milestoneId: p.id('milestone_id'), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(MilestoneIssuesDocument, {
+        ...projectKey(p),
+        milestoneId: p.id('milestone_id'),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.milestone) throw RECORD_NOT_FOUND();
-      return { body: project.milestone.issues.nodes.map(presentIssue), page: { window, total: project.milestone.issues.total } };
+      return {
+        body: project.milestone.issues.nodes.map(presentIssue),
+        page: { window, total: project.milestone.issues.total },
+      };
     },
   },
   {
@@ -59,7 +76,11 @@ export const milestoneRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { createMilestone } = await gateway(CreateMilestoneDocument, {
         projectId: await projectIdOf(p, gateway),
-        input: defined({ title: p.string('title'), description: p.string('description'), dueDate: p.string('due_date') }),
+        input: defined({
+          title: p.string('title'),
+          description: p.string('description'),
+          dueDate: p.string('due_date'),
+        }),
       });
       return { body: presentMilestone(createMilestone) };
     },
@@ -71,7 +92,12 @@ export const milestoneRoutes: Route[] = [
       const { updateMilestone } = await gateway(UpdateMilestoneDocument, {
         projectId: await projectIdOf(p, gateway),
         id: p.id('milestone_id'),
-        input: defined({ title: p.string('title'), description: p.string('description'), dueDate: p.string('due_date'), stateEvent: p.string('state_event') }),
+        input: defined({
+          title: p.string('title'),
+          description: p.string('description'),
+          dueDate: p.string('due_date'),
+          stateEvent: p.string('state_event'),
+        }),
       });
       return { body: presentMilestone(updateMilestone) };
     },

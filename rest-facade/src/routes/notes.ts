@@ -1,4 +1,12 @@
-import { CreateNoteDocument, NoteableNoteDocument, NoteableNotesDocument, SnippetNoteDocument, UpdateNoteDocument, type NoteableKind, type V3NoteFragment } from '../generated/operations';
+import {
+  CreateNoteDocument,
+  NoteableNoteDocument,
+  NoteableNotesDocument,
+  SnippetNoteDocument,
+  UpdateNoteDocument,
+  type NoteableKind,
+  type V3NoteFragment,
+} from '../generated/operations';
 import type { Params } from '../params';
 import type { Route, RouteResult } from '../route';
 import type { GatewayCall } from '../gateway-client';
@@ -25,7 +33,11 @@ const NOTEABLES: Noteable[] = [
     idParam: 'snippet_id',
     // The spec: the single snippet note response carries the snippet's fields (as GitLab v3 did).
     showOne: async (p, gateway) => {
-      const { project } = await gateway(SnippetNoteDocument, { ...projectKey(p), snippetId: p.id('snippet_id'), noteId: p.id('note_id') });
+      const { project } = await gateway(SnippetNoteDocument, {
+        ...projectKey(p),
+        snippetId: p.id('snippet_id'),
+        noteId: p.id('note_id'),
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.snippet?.note) throw RECORD_NOT_FOUND();
       const { note: _note, ...snippet } = project.snippet;
@@ -49,7 +61,13 @@ function routesOf({ kind, paths, idParam, showOne, comments }: Noteable): Route[
     (present: (n: V3NoteFragment) => unknown): Route['handle'] =>
     async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(NoteableNotesDocument, { ...projectKey(p), kind, noteableId: p.id(idParam), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(NoteableNotesDocument, {
+        ...projectKey(p),
+        kind,
+        noteableId: p.id(idParam),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.noteable) throw RECORD_NOT_FOUND();
       return { body: project.noteable.notes.nodes.map(present), page: { window, total: project.noteable.notes.total } };
@@ -59,12 +77,22 @@ function routesOf({ kind, paths, idParam, showOne, comments }: Noteable): Route[
     (field: 'body' | 'note', present: (n: V3NoteFragment) => unknown): Route['handle'] =>
     async (p, gateway) => {
       p.require(field);
-      const { createNote } = await gateway(CreateNoteDocument, { projectId: await projectIdOf(p, gateway), kind, noteableId: p.id(idParam), body: p.string(field)! });
+      const { createNote } = await gateway(CreateNoteDocument, {
+        projectId: await projectIdOf(p, gateway),
+        kind,
+        noteableId: p.id(idParam),
+        body: p.string(field)!,
+      });
       return { body: present(createNote) };
     };
 
   const showNote: Route['handle'] = async (p, gateway) => {
-    const { project } = await gateway(NoteableNoteDocument, { ...projectKey(p), kind, noteableId: p.id(idParam), noteId: p.id('note_id') });
+    const { project } = await gateway(NoteableNoteDocument, {
+      ...projectKey(p),
+      kind,
+      noteableId: p.id(idParam),
+      noteId: p.id('note_id'),
+    });
     if (!project) throw PROJECT_NOT_FOUND();
     if (!project.noteable?.note) throw RECORD_NOT_FOUND();
     return { body: project.noteable.note };

@@ -29,7 +29,10 @@ import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 async function adminRouteProjectId(p: Params, gateway: GatewayCall): Promise<number> {
   const key = projectKey(p);
   if (key.id !== null) return key.id;
-  const [{ project }, { viewer }] = await Promise.all([gateway(ProjectIdDocument, { fullPath: key.fullPath! }), gateway(ViewerIsAdminDocument, {})]);
+  const [{ project }, { viewer }] = await Promise.all([
+    gateway(ProjectIdDocument, { fullPath: key.fullPath! }),
+    gateway(ViewerIsAdminDocument, {}),
+  ]);
   if (!viewer?.is_admin) throw v3Error(403, '403 Forbidden');
   if (!project) throw PROJECT_NOT_FOUND();
   return project.id;
@@ -91,7 +94,11 @@ export const projectRoutes: Route[] = [
     handle: async (p, gateway) => {
       const { window, variables } = listVariables(p, 'VISIBLE', SEARCH_ORDERS);
       // GitLab 7.14 matched the name only here (the list routes' `search` looks further).
-      const { projects } = await gateway(ListProjectsDocument, { ...variables, search: null, nameContains: p.string('query') ?? '' });
+      const { projects } = await gateway(ListProjectsDocument, {
+        ...variables,
+        search: null,
+        nameContains: p.string('query') ?? '',
+      });
       return { body: projects.nodes.map(presentProject), page: { window, total: projects.total } };
     },
   },
@@ -109,7 +116,11 @@ export const projectRoutes: Route[] = [
     path: '/projects/:id/events',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(ProjectEventsDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(ProjectEventsDocument, {
+        ...projectKey(p),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       return { body: project.events.nodes, page: { window, total: project.events.total } };
     },
@@ -119,7 +130,15 @@ export const projectRoutes: Route[] = [
     path: '/projects',
     handle: async (p, gateway) => {
       p.require('name');
-      const input = { ...settings(p), ...defined({ name: p.string('name'), path: p.string('path'), namespaceId: p.int('namespace_id'), importUrl: p.string('import_url') }) };
+      const input = {
+        ...settings(p),
+        ...defined({
+          name: p.string('name'),
+          path: p.string('path'),
+          namespaceId: p.int('namespace_id'),
+          importUrl: p.string('import_url'),
+        }),
+      };
       const { createProject } = await gateway(CreateProjectDocument, { input });
       return { body: presentProject(createProject) };
     },
@@ -186,7 +205,9 @@ export const projectRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/fork',
     handle: async (p, gateway) => {
-      const { deleteForkRelation } = await gateway(DeleteForkRelationDocument, { id: await adminRouteProjectId(p, gateway) });
+      const { deleteForkRelation } = await gateway(DeleteForkRelationDocument, {
+        id: await adminRouteProjectId(p, gateway),
+      });
       return { body: presentProject(deleteForkRelation) };
     },
   },

@@ -1,7 +1,25 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { pipeline } from 'node:stream/promises';
-import { BLOB_HEADERS, DOWNLOAD_PURPOSE, DomainError, ErrorCode, GIT_ACCESS_HEADER, signClaims, type DownloadClaims, type Logger } from '@hub/common';
-import { gitDomainError, gitErrorFromHttp, GIT_ERROR_HEADER, isCancelled, type GitClients, type GitShards, type NotFoundNouns } from '@hub/protos';
+import {
+  BLOB_HEADERS,
+  clientAddress,
+  DOWNLOAD_PURPOSE,
+  DomainError,
+  ErrorCode,
+  GIT_ACCESS_HEADER,
+  signClaims,
+  type DownloadClaims,
+  type Logger,
+} from '@hub/common';
+import {
+  gitDomainError,
+  gitErrorFromHttp,
+  GIT_ERROR_HEADER,
+  isCancelled,
+  type GitClients,
+  type GitShards,
+  type NotFoundNouns,
+} from '@hub/protos';
 import type { NextFunction, Request, Response, Router } from 'express';
 import express from 'express';
 import type { Dispatcher } from 'undici';
@@ -20,7 +38,8 @@ const ARCHIVE_TYPES: Record<string, string> = {
   zip: 'application/zip',
 };
 
-const WORKER_UNAVAILABLE = () => fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
+const WORKER_UNAVAILABLE = () =>
+  fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
 
 /**
  * A worker failure before any byte was sent, as the v3 error it means (the one kind → error map);
@@ -30,7 +49,10 @@ function downloadError(error: unknown, nouns: NotFoundNouns, fields: Record<stri
   const mapped = gitDomainError(error, nouns);
   if (!(mapped instanceof DomainError)) return mapped;
   const invalid = mapped.extensions.fields as Record<string, string[]> | undefined;
-  if (invalid) mapped.extensions.fields = Object.fromEntries(Object.entries(invalid).map(([field, messages]) => [fields[field] ?? field, messages]));
+  if (invalid)
+    mapped.extensions.fields = Object.fromEntries(
+      Object.entries(invalid).map(([field, messages]) => [fields[field] ?? field, messages]),
+    );
   return fromGraphQLError(mapped);
 }
 
@@ -124,11 +146,21 @@ type Opener<T> = (git: GitClients, projectId: number) => ClientReadableStream<T>
  * git worker to the client: blobs and archives over the worker's HTTP port, the base64 files API
  * over a gRPC stream (GetBlob).
  */
-export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitShards; workers: WorkerPools; secret: string; logger: Logger }): Router {
+export function createDownloadRoutes(deps: {
+  gateway: GatewayClient;
+  git: GitShards;
+  workers: WorkerPools;
+  secret: string;
+  logger: Logger;
+}): Router {
   const router = express.Router();
 
-  const authorize = async (req: Request, headers: ReturnType<typeof credentialHeaders>, key: ReturnType<typeof projectKey>) => {
-    const { project } = await deps.gateway.forRequest(headers, req.socket.remoteAddress ?? 'unknown')(RepositoryDownloadDocument, key);
+  const authorize = async (
+    req: Request,
+    headers: ReturnType<typeof credentialHeaders>,
+    key: ReturnType<typeof projectKey>,
+  ) => {
+    const { project } = await deps.gateway.forRequest(headers, clientAddress(req))(RepositoryDownloadDocument, key);
     if (!project) throw PROJECT_NOT_FOUND();
     // The answer Project.repository's authorization gives: the project is visible, its code is not.
     if (!project.canDownloadCode) throw v3Error(403, '403 Forbidden');
@@ -212,7 +244,14 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
     const answer = deps.workers.of(storage).request({
       method: 'GET',
       path: `/${what}/${projectId}?${query}`,
-      headers: { [GIT_ACCESS_HEADER]: signClaims({ projectId } satisfies DownloadClaims, deps.secret, Date.now(), DOWNLOAD_PURPOSE) },
+      headers: {
+        [GIT_ACCESS_HEADER]: signClaims(
+          { projectId } satisfies DownloadClaims,
+          deps.secret,
+          Date.now(),
+          DOWNLOAD_PURPOSE,
+        ),
+      },
       signal: abort.signal,
     });
     answer.catch(() => {}); // a request given up on fails unread
@@ -224,7 +263,13 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
    * failure before the first byte is the v3 error its kind means (`nouns` name what was not
    * found); an unreachable worker, or one refusing the facade's claims, a 503.
    */
-  const relayAnswer = async (worker: ReturnType<ReturnType<typeof askWorker>>, req: Request, res: Response, nouns: NotFoundNouns, head: (upstream: Dispatcher.ResponseData) => void) => {
+  const relayAnswer = async (
+    worker: ReturnType<ReturnType<typeof askWorker>>,
+    req: Request,
+    res: Response,
+    nouns: NotFoundNouns,
+    head: (upstream: Dispatcher.ResponseData) => void,
+  ) => {
     let upstream;
     try {
       upstream = await worker.answer;
@@ -240,7 +285,10 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
         logWorkerRefusal(deps.logger, { storage: worker.storage, path: req.path });
         throw WORKER_UNAVAILABLE();
       }
-      throw downloadError(gitErrorFromHttp(upstream.headers[GIT_ERROR_HEADER] as string | undefined, upstream.statusCode), nouns);
+      throw downloadError(
+        gitErrorFromHttp(upstream.headers[GIT_ERROR_HEADER] as string | undefined, upstream.statusCode),
+        nouns,
+      );
     }
     head(upstream);
     await pipeline(upstream.body, res).catch(() => {
@@ -251,15 +299,30 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
 
   const blob = (raw: boolean) => async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const worker = await startBesideAuthorization(req, (p) => new URLSearchParams(raw ? { oid: p.string('sha')! } : filepath(p)).toString(), askWorker('blobs'));
-      await relayAnswer(worker, req, res, raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' }, (upstream) => {
-        // Text as text; anything else as bytes, never with a charset.
-        res.status(200).setHeader('Content-Type', upstream.headers[BLOB_HEADERS.text] === '1' ? 'text/plain; charset=utf-8' : 'application/octet-stream');
-        // The worker always sends the blob's size; without it the answer would go out chunked.
-        const length = upstream.headers['content-length'];
-        if (typeof length === 'string') res.setHeader('Content-Length', length);
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-      });
+      const worker = await startBesideAuthorization(
+        req,
+        (p) => new URLSearchParams(raw ? { oid: p.string('sha')! } : filepath(p)).toString(),
+        askWorker('blobs'),
+      );
+      await relayAnswer(
+        worker,
+        req,
+        res,
+        raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' },
+        (upstream) => {
+          // Text as text; anything else as bytes, never with a charset.
+          res
+            .status(200)
+            .setHeader(
+              'Content-Type',
+              upstream.headers[BLOB_HEADERS.text] === '1' ? 'text/plain; charset=utf-8' : 'application/octet-stream',
+            );
+          // The worker always sends the blob's size; without it the answer would go out chunked.
+          const length = upstream.headers['content-length'];
+          if (typeof length === 'string') res.setHeader('Content-Length', length);
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+        },
+      );
     } catch (error) {
       next(error);
     }
@@ -303,13 +366,21 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
           const info = first.info!;
           res.status(200).type('application/json');
           const name = path.split('/').filter(Boolean).at(-1) ?? path;
-          const head = JSON.stringify({ file_name: name, file_path: path, size: Number(info.size), encoding: 'base64' });
+          const head = JSON.stringify({
+            file_name: name,
+            file_path: path,
+            size: Number(info.size),
+            encoding: 'base64',
+          });
           // Everything after the content is known now too; it is written when the bytes end.
           tail = `","ref":${JSON.stringify(ref)},"blob_id":${JSON.stringify(info.oid)},"commit_id":${JSON.stringify(info.commitId)}}`;
           return Buffer.from(`${head.slice(0, -1)},"content":"`);
         },
         (message) => (message.data ? encode(message.data) : null),
-        { fields: { filepath: 'file_path', sha: 'ref' }, onEnd: () => Buffer.concat([Buffer.from(carry.toString('base64')), Buffer.from(tail)]) },
+        {
+          fields: { filepath: 'file_path', sha: 'ref' },
+          onEnd: () => Buffer.concat([Buffer.from(carry.toString('base64')), Buffer.from(tail)]),
+        },
       );
     } catch (error) {
       next(error);
@@ -328,10 +399,16 @@ export function createDownloadRoutes(deps: { gateway: GatewayClient; git: GitSha
       const ref = sha ?? `refs/heads/${project.defaultBranch}`;
       const query = new URLSearchParams({ ref, format, prefix: name }).toString();
       // GitLab 7.14's archive route answered any failure to build the archive with not_found!('File').
-      await relayAnswer(askWorker('archives')(project.repositoryStorage, project.id, query), req, res, { REF_NOT_FOUND: 'File' }, () => {
-        res.status(200).setHeader('Content-Type', type);
-        res.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);
-      });
+      await relayAnswer(
+        askWorker('archives')(project.repositoryStorage, project.id, query),
+        req,
+        res,
+        { REF_NOT_FOUND: 'File' },
+        () => {
+          res.status(200).setHeader('Content-Type', type);
+          res.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);
+        },
+      );
     } catch (error) {
       next(error);
     }

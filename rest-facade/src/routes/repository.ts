@@ -30,7 +30,10 @@ export const repositoryRoutes: Route[] = [
     path: '/projects/:id/repository/branches',
     handle: async (p, gateway) => {
       const key = projectKey(p);
-      const branches = key.id !== null ? (await gateway(ListBranchesByIdDocument, { projectId: key.id })).repositoryReads.branches : (await projectRepository(gateway(ListBranchesDocument, key))).branches;
+      const branches =
+        key.id !== null
+          ? (await gateway(ListBranchesByIdDocument, { projectId: key.id })).repositoryReads.branches
+          : (await projectRepository(gateway(ListBranchesDocument, key))).branches;
       return { body: branches.map(presentBranch) };
     },
   },
@@ -40,7 +43,10 @@ export const repositoryRoutes: Route[] = [
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const name = p.string('branch')!;
-      const branch = key.id !== null ? (await gateway(GetBranchByIdDocument, { projectId: key.id, name })).repositoryReads.branch : (await projectRepository(gateway(GetBranchDocument, { ...key, name }))).branch;
+      const branch =
+        key.id !== null
+          ? (await gateway(GetBranchByIdDocument, { projectId: key.id, name })).repositoryReads.branch
+          : (await projectRepository(gateway(GetBranchDocument, { ...key, name }))).branch;
       if (!branch) throw BRANCH_NOT_FOUND();
       return { body: presentBranch(branch) };
     },
@@ -52,7 +58,11 @@ export const repositoryRoutes: Route[] = [
     handle: async (p, gateway) => {
       if (!p.string('branch_name')) throw v3Error(400, 'Branch name invalid');
       if (!p.string('ref')) throw v3Error(400, 'Invalid reference name');
-      const { createBranch } = await gateway(CreateBranchDocument, { projectId: await projectIdOf(p, gateway), name: p.string('branch_name')!, ref: p.string('ref')! });
+      const { createBranch } = await gateway(CreateBranchDocument, {
+        projectId: await projectIdOf(p, gateway),
+        name: p.string('branch_name')!,
+        ref: p.string('ref')!,
+      });
       return { body: presentBranch(createBranch) };
     },
   },
@@ -60,7 +70,10 @@ export const repositoryRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/repository/branches/:branch',
     handle: async (p, gateway) => {
-      const { deleteBranch } = await gateway(DeleteBranchDocument, { projectId: await projectIdOf(p, gateway), name: p.string('branch')! });
+      const { deleteBranch } = await gateway(DeleteBranchDocument, {
+        projectId: await projectIdOf(p, gateway),
+        name: p.string('branch')!,
+      });
       return { body: { branch_name: deleteBranch } };
     },
   },
@@ -68,7 +81,10 @@ export const repositoryRoutes: Route[] = [
     method: 'put',
     path: '/projects/:id/repository/branches/:branch/protect',
     handle: async (p, gateway) => {
-      const { protectBranch } = await gateway(ProtectBranchDocument, { projectId: await projectIdOf(p, gateway), branch: p.string('branch')! });
+      const { protectBranch } = await gateway(ProtectBranchDocument, {
+        projectId: await projectIdOf(p, gateway),
+        branch: p.string('branch')!,
+      });
       return { body: presentBranch(protectBranch) };
     },
   },
@@ -76,7 +92,10 @@ export const repositoryRoutes: Route[] = [
     method: 'put',
     path: '/projects/:id/repository/branches/:branch/unprotect',
     handle: async (p, gateway) => {
-      const { unprotectBranch } = await gateway(UnprotectBranchDocument, { projectId: await projectIdOf(p, gateway), branch: p.string('branch')! });
+      const { unprotectBranch } = await gateway(UnprotectBranchDocument, {
+        projectId: await projectIdOf(p, gateway),
+        branch: p.string('branch')!,
+      });
       return { body: presentBranch(unprotectBranch) };
     },
   },
@@ -85,7 +104,10 @@ export const repositoryRoutes: Route[] = [
     path: '/projects/:id/repository/tags',
     handle: async (p, gateway) => {
       const key = projectKey(p);
-      const tags = key.id !== null ? (await gateway(ListTagsByIdDocument, { projectId: key.id })).repositoryReads.tags : (await projectRepository(gateway(ListTagsDocument, key))).tags;
+      const tags =
+        key.id !== null
+          ? (await gateway(ListTagsByIdDocument, { projectId: key.id })).repositoryReads.tags
+          : (await projectRepository(gateway(ListTagsDocument, key))).tags;
       return { body: tags.map(presentTag) };
     },
   },
@@ -111,7 +133,8 @@ export const repositoryRoutes: Route[] = [
       const key = projectKey(p);
       const [ref, path] = [p.string('ref_name') ?? null, p.string('path') ?? null];
       // Without a ref the project names the default branch; by id at a ref, the repository subgraph answers alone.
-      if (key.id !== null && ref) return { body: (await gateway(TreeAtRefDocument, { projectId: key.id, ref, path })).repositoryReads.tree };
+      if (key.id !== null && ref)
+        return { body: (await gateway(TreeAtRefDocument, { projectId: key.id, ref, path })).repositoryReads.tree };
       return { body: (await projectRepository(gateway(TreeDocument, { ...key, ref, path }))).tree };
     },
   },
@@ -122,7 +145,10 @@ export const repositoryRoutes: Route[] = [
       p.require('from', 'to');
       const key = projectKey(p);
       const refs = { from: p.string('from')!, to: p.string('to')! };
-      const c = key.id !== null ? (await gateway(CompareByIdDocument, { projectId: key.id, ...refs })).repositoryReads.compare : (await projectRepository(gateway(CompareDocument, { ...key, ...refs }))).compare;
+      const c =
+        key.id !== null
+          ? (await gateway(CompareByIdDocument, { projectId: key.id, ...refs })).repositoryReads.compare
+          : (await projectRepository(gateway(CompareDocument, { ...key, ...refs }))).compare;
       return {
         body: {
           commit: c.commit ? presentRepoCommit(c.commit) : null,
@@ -139,7 +165,10 @@ export const repositoryRoutes: Route[] = [
     path: '/projects/:id/repository/contributors',
     handle: async (p, gateway) => {
       const key = projectKey(p);
-      const contributors = key.id !== null ? (await gateway(ContributorsByIdDocument, { projectId: key.id })).repositoryReads.contributors : (await projectRepository(gateway(ContributorsDocument, key))).contributors;
+      const contributors =
+        key.id !== null
+          ? (await gateway(ContributorsByIdDocument, { projectId: key.id })).repositoryReads.contributors
+          : (await projectRepository(gateway(ContributorsDocument, key))).contributors;
       return { body: contributors };
     },
   },

@@ -14,7 +14,11 @@ export const sessionRoutes: Route[] = [
       const login = p.string('login');
       const email = p.string('email');
       if (!password || !(login || email)) throw UNAUTHORIZED();
-      const { createSession } = await gateway(CreateSessionDocument, { login: login ?? null, email: email ?? null, password });
+      const { createSession } = await gateway(CreateSessionDocument, {
+        login: login ?? null,
+        email: email ?? null,
+        password,
+      });
       return { body: presentUserLogin({ ...createSession.user, private_token: createSession.private_token }) };
     },
   },

@@ -1,6 +1,10 @@
 import type { FieldErrors } from '@hub/common';
 import { presentApplicationSetting } from '../entities/application-setting';
-import { ApplicationSettingsDocument, UpdateApplicationSettingsDocument, type ApplicationSettingsInput } from '../generated/operations';
+import {
+  ApplicationSettingsDocument,
+  UpdateApplicationSettingsDocument,
+  type ApplicationSettingsInput,
+} from '../generated/operations';
 import type { Params } from '../params';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
@@ -21,7 +25,11 @@ const BOOLEANS = {
   user_oauth_applications: 'userOauthApplications',
 } as const;
 /** Text settings; sent empty, they are cleared. */
-const TEXTS = { sign_in_text: 'signInText', home_page_url: 'homePageUrl', after_sign_out_path: 'afterSignOutPath' } as const;
+const TEXTS = {
+  sign_in_text: 'signInText',
+  home_page_url: 'homePageUrl',
+  after_sign_out_path: 'afterSignOutPath',
+} as const;
 
 const INTEGER = /^-?\d+$/;
 const MAX_INT32 = 2 ** 31 - 1;
@@ -46,18 +54,34 @@ function settingsInput(p: Params): { input: ApplicationSettingsInput; problems: 
   };
   for (const [name, field] of Object.entries(INTEGERS)) attempt(name, 'is not a number', () => p.int(name), field);
   for (const [name, field] of Object.entries(BOOLEANS)) attempt(name, 'is invalid', () => p.bool(name), field);
-  for (const [name, field] of Object.entries(TEXTS)) attempt(name, 'is invalid', () => (p.sentEmpty(name) ? '' : p.string(name)), field);
+  for (const [name, field] of Object.entries(TEXTS))
+    attempt(name, 'is invalid', () => (p.sentEmpty(name) ? '' : p.string(name)), field);
 
-  attempt('restricted_visibility_levels', 'is invalid', () => {
-    const levels = p.list('restricted_visibility_levels');
-    if (levels === undefined) return undefined;
-    const bad = levels.filter((level) => !isLevelNumber(level.trim()));
-    // ApplicationSetting's own words for a level it does not know.
-    for (const level of bad) (problems.restricted_visibility_levels ??= []).push(`'${level}' is not a valid visibility level`);
-    return bad.length ? undefined : levels.map((level) => Number(level.trim()));
-  }, 'restrictedVisibilityLevels');
+  attempt(
+    'restricted_visibility_levels',
+    'is invalid',
+    () => {
+      const levels = p.list('restricted_visibility_levels');
+      if (levels === undefined) return undefined;
+      const bad = levels.filter((level) => !isLevelNumber(level.trim()));
+      // ApplicationSetting's own words for a level it does not know.
+      for (const level of bad)
+        (problems.restricted_visibility_levels ??= []).push(`'${level}' is not a valid visibility level`);
+      return bad.length ? undefined : levels.map((level) => Number(level.trim()));
+    },
+    'restrictedVisibilityLevels',
+  );
   // GitLab's restricted_signup_domains_raw rule: commas, semicolons or whitespace separate domains.
-  attempt('restricted_signup_domains', 'is invalid', () => p.list('restricted_signup_domains')?.flatMap((item) => item.split(/[\s,;]+/)).filter((d) => d !== ''), 'restrictedSignupDomains');
+  attempt(
+    'restricted_signup_domains',
+    'is invalid',
+    () =>
+      p
+        .list('restricted_signup_domains')
+        ?.flatMap((item) => item.split(/[\s,;]+/))
+        .filter((d) => d !== ''),
+    'restrictedSignupDomains',
+  );
   return { input: input as ApplicationSettingsInput, problems };
 }
 

@@ -18,7 +18,11 @@ export const snippetRoutes: Route[] = [
     path: '/projects/:id/snippets',
     handle: async (p, gateway) => {
       const window = p.window();
-      const { project } = await gateway(ListSnippetsDocument, { ...projectKey(p), page: window.page, perPage: window.perPage });
+      const { project } = await gateway(ListSnippetsDocument, {
+        ...projectKey(p),
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!project) throw PROJECT_NOT_FOUND();
       return { body: project.snippets.nodes, page: { window, total: project.snippets.total } };
     },
@@ -51,7 +55,12 @@ export const snippetRoutes: Route[] = [
       p.require('title', 'file_name', 'code', 'visibility_level');
       const { createSnippet } = await gateway(CreateSnippetDocument, {
         projectId: await projectIdOf(p, gateway),
-        input: { title: p.string('title')!, fileName: p.string('file_name')!, code: p.string('code')!, visibilityLevel: p.int('visibility_level')! },
+        input: {
+          title: p.string('title')!,
+          fileName: p.string('file_name')!,
+          code: p.string('code')!,
+          visibilityLevel: p.int('visibility_level')!,
+        },
       });
       return { body: createSnippet };
     },
@@ -63,7 +72,12 @@ export const snippetRoutes: Route[] = [
       const { updateSnippet } = await gateway(UpdateSnippetDocument, {
         projectId: await projectIdOf(p, gateway),
         id: p.id('snippet_id'),
-        input: defined({ title: p.string('title'), fileName: p.string('file_name'), code: p.string('code'), visibilityLevel: p.int('visibility_level') }),
+        input: defined({
+          title: p.string('title'),
+          fileName: p.string('file_name'),
+          code: p.string('code'),
+          visibilityLevel: p.int('visibility_level'),
+        }),
       });
       return { body: updateSnippet };
     },
@@ -73,7 +87,10 @@ export const snippetRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/snippets/:snippet_id',
     handle: async (p, gateway) => {
-      const { deleteSnippet } = await gateway(DeleteSnippetDocument, { projectId: await projectIdOf(p, gateway), id: p.id('snippet_id') });
+      const { deleteSnippet } = await gateway(DeleteSnippetDocument, {
+        projectId: await projectIdOf(p, gateway),
+        id: p.id('snippet_id'),
+      });
       return { body: deleteSnippet ?? {} };
     },
   },

@@ -59,7 +59,8 @@ export const systemHookRoutes: Route[] = [
         return { body: presentSystemHook(addSystemHook) };
       } catch (error) {
         // A hook that did not save (an invalid url) was GitLab 7.14's not_found!.
-        if (error instanceof V3Error && error.status === 422 && error.message === 'Invalid url given') throw NOT_FOUND();
+        if (error instanceof V3Error && error.status === 422 && error.message === 'Invalid url given')
+          throw NOT_FOUND();
         throw error;
       }
     },
@@ -95,9 +96,16 @@ export const systemHookRoutes: Route[] = [
       const window = p.window();
       const id = await hookIdOf(p, gateway);
       if (id === null) throw RECORD_NOT_FOUND();
-      const { systemHook } = await gateway(SystemHookDeliveriesDocument, { id, page: window.page, perPage: window.perPage });
+      const { systemHook } = await gateway(SystemHookDeliveriesDocument, {
+        id,
+        page: window.page,
+        perPage: window.perPage,
+      });
       if (!systemHook) throw RECORD_NOT_FOUND();
-      return { body: systemHook.deliveries.nodes.map(presentDelivery), page: { window, total: systemHook.deliveries.total } };
+      return {
+        body: systemHook.deliveries.nodes.map(presentDelivery),
+        page: { window, total: systemHook.deliveries.total },
+      };
     },
   },
   {

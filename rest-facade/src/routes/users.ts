@@ -74,7 +74,12 @@ export const userRoutes: Route[] = [
     path: '/users',
     handle: async (p, gateway) => {
       p.require('email', 'password', 'name', 'username');
-      const required = { email: p.string('email')!, password: p.string('password')!, name: p.string('name')!, username: p.string('username')! };
+      const required = {
+        email: p.string('email')!,
+        password: p.string('password')!,
+        name: p.string('name')!,
+        username: p.string('username')!,
+      };
       const { createUser } = await gateway(CreateUserDocument, { input: { ...userInput(p), ...required } });
       return { body: presentUserFull(createUser) };
     },

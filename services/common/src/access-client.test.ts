@@ -62,7 +62,12 @@ describe('access client', () => {
     const { client, calls } = fakeMembership();
     const access = createAccessClient({ membership: client, ttlMs: 0 });
     const loader = access.loader({ ...alice });
-    expect(await Promise.all([loader.load(0), loader.load(-5), loader.load(2 ** 31), loader.load(1)])).toEqual([null, null, null, expect.objectContaining({ projectId: 1 })]);
+    expect(await Promise.all([loader.load(0), loader.load(-5), loader.load(2 ** 31), loader.load(1)])).toEqual([
+      null,
+      null,
+      null,
+      expect.objectContaining({ projectId: 1 }),
+    ]);
     expect(calls).toEqual([{ userId: 1, projectIds: [1] }]);
   });
 

@@ -7,7 +7,6 @@ import type { Logger } from './logger';
 import type { Redis } from './redis';
 import type { Principal } from './principal';
 
-
 const MAX_CACHED = 50_000;
 const MAX_ID = 2 ** 31 - 1;
 
@@ -57,29 +56,35 @@ export function createAccessClient(options: { membership: InternalClient; ttlMs:
       const existing = loaders.get(principal);
       if (existing) return existing;
       const user = userKey(principal);
-      const loader = new DataLoader<number, ProjectAccess | null>(async (ids) => {
-        const results = new Map<number, ProjectAccess | null>();
-        const missing: number[] = [];
-        for (const id of new Set(ids)) {
-          // No project has an id outside 1..2^31-1: such an id names nothing (404), not a bad call.
-          if (!Number.isInteger(id) || id < 1 || id > MAX_ID) results.set(id, null);
-          else {
-            const hit = cached(id, user);
-            if (hit) results.set(id, hit.value);
-            else missing.push(id);
+      const loader = new DataLoader<number, ProjectAccess | null>(
+        async (ids) => {
+          const results = new Map<number, ProjectAccess | null>();
+          const missing: number[] = [];
+          for (const id of new Set(ids)) {
+            // No project has an id outside 1..2^31-1: such an id names nothing (404), not a bad call.
+            if (!Number.isInteger(id) || id < 1 || id > MAX_ID) results.set(id, null);
+            else {
+              const hit = cached(id, user);
+              if (hit) results.set(id, hit.value);
+              else missing.push(id);
+            }
           }
-        }
-        if (missing.length) {
-          const { access } = await options.membership.call(accessLookup, { userId: principal.userId, projectIds: missing });
-          missing.forEach((id, i) => {
-            results.set(id, access[i] ?? null);
-            remember(id, user, access[i] ?? null);
-          });
-        }
-        return ids.map((id) => results.get(id) ?? null);
-        // No memo of its own: answers live in the TTL cache above, which membership's events
-        // clear; a loader that outlived its request must never hold a revoked answer.
-      }, { cache: false });
+          if (missing.length) {
+            const { access } = await options.membership.call(accessLookup, {
+              userId: principal.userId,
+              projectIds: missing,
+            });
+            missing.forEach((id, i) => {
+              results.set(id, access[i] ?? null);
+              remember(id, user, access[i] ?? null);
+            });
+          }
+          return ids.map((id) => results.get(id) ?? null);
+          // No memo of its own: answers live in the TTL cache above, which membership's events
+          // clear; a loader that outlived its request must never hold a revoked answer.
+        },
+        { cache: false },
+      );
       loaders.set(principal, loader);
       return loader;
     },
@@ -106,7 +111,10 @@ export type AccessClient = ReturnType<typeof createAccessClient>;
  * features, deletion) publish an event about it, on every replica.
  */
 export function accessChangeHandler(access: AccessClient, logger: Logger): ChangeHandler {
-  const read = createEventReader<EventOf<typeof membershipEvents> | EventOf<typeof projectsEvents>>([membershipEvents, projectsEvents], logger);
+  const read = createEventReader<EventOf<typeof membershipEvents> | EventOf<typeof projectsEvents>>(
+    [membershipEvents, projectsEvents],
+    logger,
+  );
   return {
     services: ['membership', 'projects'],
     onEvent: (event) => {
@@ -120,5 +128,9 @@ export function accessChangeHandler(access: AccessClient, logger: Logger): Chang
 
 /** `accessChangeHandler` on a Redis connection of its own (see `followChanges` to share one). */
 export function followAccessChanges(options: { redis: Redis; access: AccessClient; logger: Logger }) {
-  return followChanges({ redis: options.redis, logger: options.logger, handlers: [accessChangeHandler(options.access, options.logger)] });
+  return followChanges({
+    redis: options.redis,
+    logger: options.logger,
+    handlers: [accessChangeHandler(options.access, options.logger)],
+  });
 }

@@ -7,7 +7,12 @@ import type { Principal } from './principal';
 export const AccessLevel = { NONE: 0, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MASTER: 40, OWNER: 50 } as const;
 
 /** The levels a team member may be given through the API (Owner comes from owning the namespace). */
-export const MEMBER_ACCESS_LEVELS: readonly number[] = [AccessLevel.GUEST, AccessLevel.REPORTER, AccessLevel.DEVELOPER, AccessLevel.MASTER];
+export const MEMBER_ACCESS_LEVELS: readonly number[] = [
+  AccessLevel.GUEST,
+  AccessLevel.REPORTER,
+  AccessLevel.DEVELOPER,
+  AccessLevel.MASTER,
+];
 
 export const Visibility = { PRIVATE: 0, INTERNAL: 10, PUBLIC: 20 } as const;
 export const VISIBILITY_LEVELS: readonly number[] = [Visibility.PRIVATE, Visibility.INTERNAL, Visibility.PUBLIC];
@@ -66,7 +71,15 @@ const MIN_LEVEL: Record<Ability, number> = {
 };
 
 /** What any signed-in user may do on internal and public projects (GitLab's public_project_rules). */
-const OPEN_PROJECT_ABILITIES = new Set<Ability>(['read_project', 'read_merge_request', 'read_milestone', 'download_code', 'fork_project', 'create_issue', 'create_note']);
+const OPEN_PROJECT_ABILITIES = new Set<Ability>([
+  'read_project',
+  'read_merge_request',
+  'read_milestone',
+  'download_code',
+  'fork_project',
+  'create_issue',
+  'create_note',
+]);
 /** What anybody, signed in or not, may do on public projects (anonymous clone). */
 const ANONYMOUS_PUBLIC_ABILITIES = new Set<Ability>(['read_project', 'download_code']);
 
@@ -96,7 +109,12 @@ const FEATURE_OF: Partial<Record<Ability, readonly Feature[]>> = {
  * and pushes only. Issues, comments and snippets go on (the spec says nothing of archived projects
  * beyond the flag, so GitLab's rules hold).
  */
-const ARCHIVED_TAKES = new Set<Ability>(['create_merge_request', 'admin_merge_request', 'push_code', 'push_code_to_protected_branches']);
+const ARCHIVED_TAKES = new Set<Ability>([
+  'create_merge_request',
+  'admin_merge_request',
+  'push_code',
+  'push_code_to_protected_branches',
+]);
 
 /**
  * The user's level on the project: Owner for the namespace owner, else the higher of the project
@@ -116,7 +134,9 @@ export function can(access: ProjectAccess, principal: Principal, ability: Abilit
   if (principal.isAdmin) return true;
   if (accessLevelOf(access, principal) >= MIN_LEVEL[ability]) return true;
   if (access.visibilityLevel === Visibility.PUBLIC && ANONYMOUS_PUBLIC_ABILITIES.has(ability)) return true;
-  return principal.userId !== null && access.visibilityLevel >= Visibility.INTERNAL && OPEN_PROJECT_ABILITIES.has(ability);
+  return (
+    principal.userId !== null && access.visibilityLevel >= Visibility.INTERNAL && OPEN_PROJECT_ABILITIES.has(ability)
+  );
 }
 
 /**

@@ -18,7 +18,13 @@ const typeDefs = parse(`
   type User { id: Int! username: String! }
 `);
 
-const PROJECTS = [1, 2, 3].map((id) => ({ id, name: `p${id}`, tags: id === 2 ? ['a', 'b'] : [], owner: id === 3 ? null : { id: 9, username: 'ann' }, createdAt: new Date(Date.UTC(2026, 0, id)) }));
+const PROJECTS = [1, 2, 3].map((id) => ({
+  id,
+  name: `p${id}`,
+  tags: id === 2 ? ['a', 'b'] : [],
+  owner: id === 3 ? null : { id: 9, username: 'ann' },
+  createdAt: new Date(Date.UTC(2026, 0, id)),
+}));
 
 const compile = jest.fn(compileQuery) as unknown as jest.MockedFunction<typeof compileQuery>;
 
@@ -26,7 +32,8 @@ const resolvers = {
   DateTime: DateTimeScalar,
   Query: {
     projects: (_: unknown, { first }: { first: number }) => PROJECTS.slice(0, first),
-    project: (_: unknown, { id }: { id: number }) => PROJECTS.find((project) => project.id === id) ?? Promise.reject(notFound('Project')),
+    project: (_: unknown, { id }: { id: number }) =>
+      PROJECTS.find((project) => project.id === id) ?? Promise.reject(notFound('Project')),
     named: (_: unknown, { text }: { text: string }) => PROJECTS.filter((project) => project.name.includes(text)),
     broken: () => {
       throw new Error('a bug, with a secret in its message');
@@ -50,7 +57,10 @@ async function subgraph(compileWith: typeof compileQuery = compile) {
 }
 
 async function run(server: Awaited<ReturnType<typeof subgraph>>, query: string, variables?: Record<string, unknown>) {
-  const response = await server.executeOperation({ query, variables }, { contextValue: { principal: undefined as unknown as Principal } });
+  const response = await server.executeOperation(
+    { query, variables },
+    { contextValue: { principal: undefined as unknown as Principal } },
+  );
   if (response.body.kind !== 'single') throw new Error('single result expected');
   return response.body.singleResult;
 }
@@ -78,9 +88,16 @@ describe('subgraph execution on graphql-jit', () => {
 
   it('resolves entities for the gateway', async () => {
     const server = await subgraph();
-    const result = await run(server, 'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Project { id name } } }', {
-      r: [{ __typename: 'Project', id: 2 }, { __typename: 'Project', id: 5 }],
-    });
+    const result = await run(
+      server,
+      'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Project { id name } } }',
+      {
+        r: [
+          { __typename: 'Project', id: 2 },
+          { __typename: 'Project', id: 5 },
+        ],
+      },
+    );
     expect(result).toEqual({ data: { _entities: [{ id: 2, name: 'p2' }, null] } });
     await server.stop();
   });
@@ -91,17 +108,32 @@ describe('subgraph execution on graphql-jit', () => {
     expect(result.data).toEqual({ project: null, broken: null });
     // In the order they happened: the synchronous throw before the rejected promise.
     expect(result.errors).toEqual([
-      expect.objectContaining({ message: '500 Internal Server Error', path: ['broken'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
-      expect.objectContaining({ message: '404 Project Not Found', path: ['project'], extensions: { code: 'NOT_FOUND' } }),
+      expect.objectContaining({
+        message: '500 Internal Server Error',
+        path: ['broken'],
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      }),
+      expect.objectContaining({
+        message: '404 Project Not Found',
+        path: ['project'],
+        extensions: { code: 'NOT_FOUND' },
+      }),
     ]);
     await server.stop();
   });
 
   it('answers introspection and the federation service query', async () => {
     const server = await subgraph();
-    const result = await run(server, '{ __schema { queryType { name } } __type(name: "Project") { fields { name } } _service { sdl } }');
+    const result = await run(
+      server,
+      '{ __schema { queryType { name } } __type(name: "Project") { fields { name } } _service { sdl } }',
+    );
     expect(result.errors).toBeUndefined();
-    const data = result.data as { __schema: unknown; __type: { fields: Array<{ name: string }> }; _service: { sdl: string } };
+    const data = result.data as {
+      __schema: unknown;
+      __type: { fields: Array<{ name: string }> };
+      _service: { sdl: string };
+    };
     expect(data.__schema).toEqual({ queryType: { name: 'Query' } });
     expect(data.__type.fields.map((field) => field.name)).toEqual(['id', 'name', 'tags', 'owner', 'createdAt']);
     expect(data._service.sdl).toContain('type Project');
@@ -116,7 +148,7 @@ describe('subgraph execution on graphql-jit', () => {
     await server.stop();
   });
 
-  it('runs a string literal made to look like graphql-jit\'s date marker as a string, never as code', async () => {
+  it("runs a string literal made to look like graphql-jit's date marker as a string, never as code", async () => {
     const g = globalThis as { markerRan?: boolean };
     const literal = '"__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.markerRan=true,0)"';
     // graphql-jit by itself compiles the literal into code (if this starts failing, graphql-jit
@@ -141,7 +173,8 @@ describe('subgraph execution on graphql-jit', () => {
       throw new Error('graphql-jit cannot compile this');
     }) as unknown as jest.MockedFunction<typeof compileQuery>;
     const server = await subgraph(failing);
-    for (let i = 0; i < 2; i++) expect(await run(server, '{ project(id: 2) { name } }')).toEqual({ data: { project: { name: 'p2' } } });
+    for (let i = 0; i < 2; i++)
+      expect(await run(server, '{ project(id: 2) { name } }')).toEqual({ data: { project: { name: 'p2' } } });
     expect(failing).toHaveBeenCalledTimes(1);
     await server.stop();
   });

@@ -1,5 +1,14 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { BREAK, execute, GraphQLError, Kind, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  BREAK,
+  execute,
+  GraphQLError,
+  Kind,
+  visit,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
@@ -16,7 +25,10 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  * So does a document with a string literal holding one of graphql-jit's markers (see
  * hasMarkerLiteral): the compiler writes argument literals into the code it generates.
  */
-export function compiledExecution(schema: GraphQLSchema, compile: typeof compileQuery = compileQuery): GatewayInterface {
+export function compiledExecution(
+  schema: GraphQLSchema,
+  compile: typeof compileQuery = compileQuery,
+): GatewayInterface {
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
   const listeners = new Set<Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0]>();
 
@@ -30,7 +42,10 @@ export function compiledExecution(schema: GraphQLSchema, compile: typeof compile
       // graphql-js, and is not tried again.
       query = null;
       try {
-        const result = asksForIntrospection(operation) || hasMarkerLiteral(document) ? null : compile(schema, document, operationName ?? undefined);
+        const result =
+          asksForIntrospection(operation) || hasMarkerLiteral(document)
+            ? null
+            : compile(schema, document, operationName ?? undefined);
         if (result && isCompiledQuery(result)) query = result;
       } catch {
         // graphql-js below
@@ -44,7 +59,8 @@ export function compiledExecution(schema: GraphQLSchema, compile: typeof compile
     const { document, operation, operationName, context } = requestContext;
     const variables = requestContext.request.variables ?? {};
     const query = compiledFor(document, operation, operationName);
-    const onGraphqlJs = () => execute({ schema, document, operationName, contextValue: context, variableValues: variables });
+    const onGraphqlJs = () =>
+      execute({ schema, document, operationName, contextValue: context, variableValues: variables });
     if (!query) return onGraphqlJs();
     const result = await query.query(undefined, context, variables);
     // No data at all: the variables were refused before anything ran.
@@ -74,7 +90,8 @@ export function compiledExecution(schema: GraphQLSchema, compile: typeof compile
  */
 function asksForIntrospection(operation: OperationDefinitionNode): boolean {
   return operation.selectionSet.selections.some(
-    (selection) => selection.kind !== 'Field' || selection.name.value === '__schema' || selection.name.value === '__type',
+    (selection) =>
+      selection.kind !== 'Field' || selection.name.value === '__schema' || selection.name.value === '__type',
   );
 }
 
@@ -103,7 +120,11 @@ function hasMarkerLiteral(document: DocumentNode): boolean {
  * and, failing, answers "Internal server error" for the whole request).
  */
 function asGraphQLJsError(error: GraphQLError): GraphQLError {
-  const converted = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined, extensions: error.extensions });
+  const converted = new GraphQLError(error.message, {
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+    extensions: error.extensions,
+  });
   (converted as { locations: GraphQLError['locations'] }).locations = error.locations;
   return converted;
 }

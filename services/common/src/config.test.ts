@@ -4,8 +4,15 @@ import { CONFIG_TABLE, loadConfig, renderConfigTable } from './config';
 
 describe('loadConfig', () => {
   it('applies literal and derived defaults', () => {
-    const config = loadConfig(['PORT', 'GATEWAY_PORT', 'GATEWAY_URL', 'EXTERNAL_URL'] as const, { env: { GATEWAY_PORT: '4100' } });
-    expect(config).toEqual({ PORT: 8080, GATEWAY_PORT: 4100, GATEWAY_URL: 'http://127.0.0.1:4100', EXTERNAL_URL: 'http://localhost:8080' });
+    const config = loadConfig(['PORT', 'GATEWAY_PORT', 'GATEWAY_URL', 'EXTERNAL_URL'] as const, {
+      env: { GATEWAY_PORT: '4100' },
+    });
+    expect(config).toEqual({
+      PORT: 8080,
+      GATEWAY_PORT: 4100,
+      GATEWAY_URL: 'http://127.0.0.1:4100',
+      EXTERNAL_URL: 'http://localhost:8080',
+    });
   });
 
   it('treats an empty variable as unset', () => {
@@ -17,7 +24,9 @@ describe('loadConfig', () => {
       loadConfig(['DATABASE_URL', 'PORT', 'PRINCIPAL_SECRET', 'LOG_LEVEL'] as const, {
         env: { PORT: 'eighty', PRINCIPAL_SECRET: 'short', LOG_LEVEL: 'loud' },
       }),
-    ).toThrow(/DATABASE_URL is required; PORT must be an integer.*; PRINCIPAL_SECRET must be at least 32 characters; LOG_LEVEL must be one of/);
+    ).toThrow(
+      /DATABASE_URL is required; PORT must be an integer.*; PRINCIPAL_SECRET must be at least 32 characters; LOG_LEVEL must be one of/,
+    );
   });
 
   it('leaves optional variables undefined', () => {
@@ -25,23 +34,46 @@ describe('loadConfig', () => {
   });
 
   it('reads git worker shards, one named default from the single-worker settings when unset', () => {
-    expect(loadConfig(['GIT_WORKER_SHARDS'] as const, { env: { GIT_WORKER_GRPC_PORT: '5010', GIT_WORKER_HTTP_PORT: '5011' } }).GIT_WORKER_SHARDS).toEqual({
+    expect(
+      loadConfig(['GIT_WORKER_SHARDS'] as const, {
+        env: { GIT_WORKER_GRPC_PORT: '5010', GIT_WORKER_HTTP_PORT: '5011' },
+      }).GIT_WORKER_SHARDS,
+    ).toEqual({
       default: { grpcAddress: '127.0.0.1:5010', httpUrl: 'http://127.0.0.1:5011' },
     });
-    const env = { GIT_WORKER_SHARDS: 'default=gw-0.gw:4010;http://gw-0.gw:4011/, second=gw-1.gw:4010;http://gw-1.gw:4011' };
+    const env = {
+      GIT_WORKER_SHARDS: 'default=gw-0.gw:4010;http://gw-0.gw:4011/, second=gw-1.gw:4010;http://gw-1.gw:4011',
+    };
     expect(Object.entries(loadConfig(['GIT_WORKER_SHARDS'] as const, { env }).GIT_WORKER_SHARDS)).toEqual([
       ['default', { grpcAddress: 'gw-0.gw:4010', httpUrl: 'http://gw-0.gw:4011' }],
       ['second', { grpcAddress: 'gw-1.gw:4010', httpUrl: 'http://gw-1.gw:4011' }],
     ]);
-    expect(loadConfig(['GIT_WORKER_NEW_PROJECT_SHARDS'] as const, { env }).GIT_WORKER_NEW_PROJECT_SHARDS).toEqual(['default', 'second']);
-    expect(loadConfig(['GIT_WORKER_NEW_PROJECT_SHARDS'] as const, { env: { ...env, GIT_WORKER_NEW_PROJECT_SHARDS: 'second' } }).GIT_WORKER_NEW_PROJECT_SHARDS).toEqual(['second']);
-    for (const bad of ['default=gw:4010', 'a=gw:4010;http://x,a=gw:4020;http://y', 'Bad=gw:1;http://x', 'a=gw:1;not a url', ',']) {
-      expect(() => loadConfig(['GIT_WORKER_SHARDS'] as const, { env: { GIT_WORKER_SHARDS: bad } })).toThrow(/GIT_WORKER_SHARDS/);
+    expect(loadConfig(['GIT_WORKER_NEW_PROJECT_SHARDS'] as const, { env }).GIT_WORKER_NEW_PROJECT_SHARDS).toEqual([
+      'default',
+      'second',
+    ]);
+    expect(
+      loadConfig(['GIT_WORKER_NEW_PROJECT_SHARDS'] as const, {
+        env: { ...env, GIT_WORKER_NEW_PROJECT_SHARDS: 'second' },
+      }).GIT_WORKER_NEW_PROJECT_SHARDS,
+    ).toEqual(['second']);
+    for (const bad of [
+      'default=gw:4010',
+      'a=gw:4010;http://x,a=gw:4020;http://y',
+      'Bad=gw:1;http://x',
+      'a=gw:1;not a url',
+      ',',
+    ]) {
+      expect(() => loadConfig(['GIT_WORKER_SHARDS'] as const, { env: { GIT_WORKER_SHARDS: bad } })).toThrow(
+        /GIT_WORKER_SHARDS/,
+      );
     }
   });
 
   it('strips a trailing slash from URLs', () => {
-    expect(loadConfig(['EXTERNAL_URL'] as const, { env: { EXTERNAL_URL: 'https://git.example.com/' } }).EXTERNAL_URL).toBe('https://git.example.com');
+    expect(
+      loadConfig(['EXTERNAL_URL'] as const, { env: { EXTERNAL_URL: 'https://git.example.com/' } }).EXTERNAL_URL,
+    ).toBe('https://git.example.com');
   });
 });
 

@@ -4,6 +4,8 @@
  * rendered from it (`node infra/local/dist/cli.js config-table`) and a test keeps the two equal.
  */
 
+import { parseNetworkList } from './client-address';
+
 type Env = Record<string, string | undefined>;
 
 interface VariableSpec<T> {
@@ -60,9 +62,13 @@ export interface GitShard {
 /** `name=host:port;http://host:port,...` in order; the first holds the projects recorded before shards. */
 const gitShards = (raw: string, name: string): Record<string, GitShard> => {
   const shards: Record<string, GitShard> = {};
-  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = /^([a-z0-9][a-z0-9_-]*)=([^;=\s]+:\d+);(\S+)$/.exec(entry);
-    if (!match || Object.hasOwn(shards, match[1])) throw new Error(`${name} must list distinct name=host:grpcPort;httpUrl entries, got "${entry}"`);
+    if (!match || Object.hasOwn(shards, match[1]))
+      throw new Error(`${name} must list distinct name=host:grpcPort;httpUrl entries, got "${entry}"`);
     shards[match[1]] = { grpcAddress: match[2], httpUrl: url(match[3], name) };
   }
   if (Object.keys(shards).length === 0) throw new Error(`${name} names no shard`);
@@ -70,22 +76,38 @@ const gitShards = (raw: string, name: string): Record<string, GitShard> => {
 };
 
 const spec = <T>(s: VariableSpec<T>) => s;
-const local = (portVar: string) => (get: (name: string) => string | undefined) =>
-  `http://127.0.0.1:${get(portVar)}`;
+const local = (portVar: string) => (get: (name: string) => string | undefined) => `http://127.0.0.1:${get(portVar)}`;
 
 export const CONFIG_TABLE = {
-  PORT: spec({ description: 'Port of the REST facade (`/api/v3`, `/oauth/token`, git over HTTP).', fallback: '8080', parse: port }),
+  PORT: spec({
+    description: 'Port of the REST facade (`/api/v3`, `/oauth/token`, git over HTTP).',
+    fallback: '8080',
+    parse: port,
+  }),
   GATEWAY_PORT: spec({ description: 'Port of the GraphQL gateway (`/graphql`).', fallback: '4000', parse: port }),
   IDENTITY_PORT: spec({ description: 'Port of the identity subgraph.', fallback: '4001', parse: port }),
   PROJECTS_PORT: spec({ description: 'Port of the projects subgraph.', fallback: '4002', parse: port }),
   NOTES_PORT: spec({ description: 'Port of the notes subgraph.', fallback: '4006', parse: port }),
   MERGEREQUESTS_PORT: spec({ description: 'Port of the merge requests subgraph.', fallback: '4005', parse: port }),
   REPOSITORY_PORT: spec({ description: 'Port of the repository subgraph.', fallback: '4004', parse: port }),
-  GIT_WORKER_HTTP_PORT: spec({ description: 'Port of the git worker\'s HTTP side (git smart HTTP, blob and archive downloads for the facade, health, metrics).', fallback: '4011', parse: port }),
-  GIT_WORKER_GRPC_PORT: spec({ description: 'Port of the git worker\'s gRPC services.', fallback: '4010', parse: port }),
-  MEMBERSHIP_PORT: spec({ description: 'Port of the membership subgraph and its authorization API.', fallback: '4003', parse: port }),
+  GIT_WORKER_HTTP_PORT: spec({
+    description:
+      "Port of the git worker's HTTP side (git smart HTTP, blob and archive downloads for the facade, health, metrics).",
+    fallback: '4011',
+    parse: port,
+  }),
+  GIT_WORKER_GRPC_PORT: spec({ description: "Port of the git worker's gRPC services.", fallback: '4010', parse: port }),
+  MEMBERSHIP_PORT: spec({
+    description: 'Port of the membership subgraph and its authorization API.',
+    fallback: '4003',
+    parse: port,
+  }),
   HOOKS_PORT: spec({ description: 'Port of the hooks subgraph.', fallback: '4007', parse: port }),
-  HOOKS_WORKER_PORT: spec({ description: 'Port of a hook worker process (health, readiness, metrics).', fallback: '4008', parse: port }),
+  HOOKS_WORKER_PORT: spec({
+    description: 'Port of a hook worker process (health, readiness, metrics).',
+    fallback: '4008',
+    parse: port,
+  }),
   GATEWAY_MODE: spec({
     description:
       'How the facade runs its GraphQL queries: `remote` sends them to the gateway at `GATEWAY_URL`; `embedded` runs the gateway inside the facade process (one hop and one JSON round trip less per request; the facade then needs the subgraph URLs, `REDIS_URL` and `PRINCIPAL_CACHE_TTL_MS` as the gateway does).',
@@ -111,7 +133,8 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   MEMBERSHIP_URL: spec({
-    description: 'Where the gateway and the services reach membership (subgraph and authorization API; identity for groups and deploy keys).',
+    description:
+      'Where the gateway and the services reach membership (subgraph and authorization API; identity for groups and deploy keys).',
     fallback: local('MEMBERSHIP_PORT'),
     fallbackText: 'http://127.0.0.1:$MEMBERSHIP_PORT',
     parse: url,
@@ -141,7 +164,7 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   GIT_WORKER_GRPC_ADDRESS: spec({
-    description: 'host:port of the git worker\'s gRPC services, for the repository service and the facade.',
+    description: "host:port of the git worker's gRPC services, for the repository service and the facade.",
     fallback: (get) => `127.0.0.1:${get('GIT_WORKER_GRPC_PORT')}`,
     fallbackText: '127.0.0.1:$GIT_WORKER_GRPC_PORT',
     parse: text,
@@ -165,8 +188,12 @@ export const CONFIG_TABLE = {
     fallback: (get) => Object.keys(gitShards(get('GIT_WORKER_SHARDS') ?? '', 'GIT_WORKER_SHARDS')).join(','),
     fallbackText: 'the names in $GIT_WORKER_SHARDS',
     parse: (raw: string, name: string) => {
-      const names = raw.split(',').map((part) => part.trim()).filter(Boolean);
-      if (names.length === 0 || names.some((n) => !/^[a-z0-9][a-z0-9_-]*$/.test(n))) throw new Error(`${name} must list shard names, got "${raw}"`);
+      const names = raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
+      if (names.length === 0 || names.some((n) => !/^[a-z0-9][a-z0-9_-]*$/.test(n)))
+        throw new Error(`${name} must list shard names, got "${raw}"`);
       return [...new Set(names)];
     },
   }),
@@ -176,7 +203,11 @@ export const CONFIG_TABLE = {
     fallbackText: '$DATA_DIR/repositories',
     parse: text,
   }),
-  COMPARE_TIMEOUT_MS: spec({ description: 'How long a compare may compute its diff before it answers with compare_timeout.', fallback: '5000', parse: integer }),
+  COMPARE_TIMEOUT_MS: spec({
+    description: 'How long a compare may compute its diff before it answers with compare_timeout.',
+    fallback: '5000',
+    parse: integer,
+  }),
   IMPORT_ALLOW_LOCAL: spec({
     description: 'Whether `import_url` may point at loopback or private addresses (GitLab refuses them by default).',
     fallback: 'false',
@@ -188,18 +219,53 @@ export const CONFIG_TABLE = {
     parse: oneOf(['subgraph', 'worker', 'all'] as const),
   }),
   HOOKS_ALLOW_LOCAL: spec({
-    description: 'Whether hook URLs may point at loopback, private or link-local addresses (off in production; `npm start` turns it on).',
+    description:
+      'Whether hook URLs may point at loopback, private or link-local addresses (off in production; `npm start` turns it on).',
     fallback: 'false',
     parse: boolean,
   }),
-  HOOK_TIMEOUT_MS: spec({ description: 'How long one hook delivery attempt may take, connect to last byte.', fallback: '10000', parse: integer }),
-  HOOK_MAX_ATTEMPTS: spec({ description: 'Attempts per delivery (network errors, 5xx and 429 are retried) before it counts as failed.', fallback: '5', parse: integer }),
-  HOOK_RETRY_BASE_MS: spec({ description: 'First retry delay of a delivery; each next one doubles, with jitter. A `Retry-After` answer overrides it.', fallback: '1000', parse: integer }),
-  HOOK_PAUSE_AFTER_FAILURES: spec({ description: 'Failed attempts in a row after which a hook is paused (its deliveries wait, none are dropped).', fallback: '5', parse: integer }),
-  HOOK_PAUSE_BASE_MS: spec({ description: 'First pause of a failing hook; each pause in a row doubles it, up to a day. The hook resumes by itself.', fallback: '60000', parse: integer }),
-  HOOK_WORKER_CONCURRENCY: spec({ description: 'Deliveries one hook worker process sends at once.', fallback: '50', parse: integer }),
-  HOOK_LOG_MAX_AGE_DAYS: spec({ description: 'Days a hook delivery stays in the delivery log.', fallback: '7', parse: integer }),
-  HOOK_LOG_MAX_PER_HOOK: spec({ description: 'Most recent deliveries kept in the log per hook.', fallback: '500', parse: integer }),
+  HOOK_TIMEOUT_MS: spec({
+    description: 'How long one hook delivery attempt may take, connect to last byte.',
+    fallback: '10000',
+    parse: integer,
+  }),
+  HOOK_MAX_ATTEMPTS: spec({
+    description: 'Attempts per delivery (network errors, 5xx and 429 are retried) before it counts as failed.',
+    fallback: '5',
+    parse: integer,
+  }),
+  HOOK_RETRY_BASE_MS: spec({
+    description:
+      'First retry delay of a delivery; each next one doubles, with jitter. A `Retry-After` answer overrides it.',
+    fallback: '1000',
+    parse: integer,
+  }),
+  HOOK_PAUSE_AFTER_FAILURES: spec({
+    description: 'Failed attempts in a row after which a hook is paused (its deliveries wait, none are dropped).',
+    fallback: '5',
+    parse: integer,
+  }),
+  HOOK_PAUSE_BASE_MS: spec({
+    description:
+      'First pause of a failing hook; each pause in a row doubles it, up to a day. The hook resumes by itself.',
+    fallback: '60000',
+    parse: integer,
+  }),
+  HOOK_WORKER_CONCURRENCY: spec({
+    description: 'Deliveries one hook worker process sends at once.',
+    fallback: '50',
+    parse: integer,
+  }),
+  HOOK_LOG_MAX_AGE_DAYS: spec({
+    description: 'Days a hook delivery stays in the delivery log.',
+    fallback: '7',
+    parse: integer,
+  }),
+  HOOK_LOG_MAX_PER_HOOK: spec({
+    description: 'Most recent deliveries kept in the log per hook.',
+    fallback: '500',
+    parse: integer,
+  }),
   EXTERNAL_URL: spec({
     description: 'Base URL users see; web and clone URLs are built from it.',
     fallback: (get) => `http://localhost:${get('PORT')}`,
@@ -217,29 +283,69 @@ export const CONFIG_TABLE = {
     parse: text,
   }),
   PRINCIPAL_SECRET: spec({
-    description: 'Shared secret for internal signed headers: the principal the gateway resolves (subgraphs verify it), and the note with which the facade tells the gateway it has already rate-limited a call.',
+    description:
+      'Shared secret for internal signed headers: the principal the gateway resolves (subgraphs verify it), and the note with which the facade tells the gateway it has already rate-limited a call.',
     parse: (raw, name) => {
       if (raw.length < 32) throw new Error(`${name} must be at least 32 characters`);
       return raw;
     },
     secret: true,
   }),
-  RATE_LIMIT_WINDOW_S: spec({ description: 'Window of the request rate limits, in seconds.', fallback: '60', parse: integer }),
+  RATE_LIMIT_WINDOW_S: spec({
+    description: 'Window of the request rate limits, in seconds.',
+    fallback: '60',
+    parse: integer,
+  }),
   RATE_LIMIT_PER_USER: spec({
     description:
-      'Requests one credential (a user\'s token) may make per window at the facade and at the gateway\'s `/graphql`, across replicas (counted in Redis); more are answered 429 with `Retry-After`. 0: no limit.',
+      "Requests one credential (a user's token) may make per window at the facade and at the gateway's `/graphql`, across replicas (counted in Redis); more are answered 429 with `Retry-After`. 0: no limit.",
     fallback: '6000',
     parse: integer,
   }),
-  RATE_LIMIT_PER_IP: spec({ description: 'Requests without credentials one address may make per window, as `RATE_LIMIT_PER_USER`. 0: no limit.', fallback: '3000', parse: integer }),
-  AUTH_FAILURE_WINDOW_S: spec({ description: 'Window of the failed-authentication limits, in seconds.', fallback: '900', parse: integer }),
+  RATE_LIMIT_PER_IP: spec({
+    description: 'Requests without credentials one address may make per window, as `RATE_LIMIT_PER_USER`. 0: no limit.',
+    fallback: '3000',
+    parse: integer,
+  }),
+  AUTH_FAILURE_WINDOW_S: spec({
+    description: 'Window of the failed-authentication limits, in seconds.',
+    fallback: '900',
+    parse: integer,
+  }),
   AUTH_FAILURES_PER_IP: spec({
     description:
-      'Failed authentications (`POST /session` and `/oauth/token` attempts that do not succeed, requests refused for a bad token) one address may make per window; then it gets 429 on every sign-in and authenticated request until the window ends. 0: no limit.',
+      'Failed authentications (`POST /session` and `/oauth/token` attempts that do not succeed, requests refused for a bad token, git basic credentials refused) one address may make per window. Past it, a refused credential from that address is answered 429 instead of 401, and password sign-ins are checked only once per `AUTH_RETRY_INTERVAL_S`; a valid token or password still passes. 0: no limit.',
     fallback: '100',
     parse: integer,
   }),
-  AUTH_FAILURES_PER_LOGIN: spec({ description: 'Failed sign-ins for one login from one address per window (password guessing); a success starts the count again. 0: no limit.', fallback: '10', parse: integer }),
+  AUTH_FAILURES_PER_LOGIN: spec({
+    description:
+      "Failed sign-ins for one login from one address per window (password guessing); a success starts the count again. Past it, as `AUTH_FAILURES_PER_IP`: that login's sign-ins from that address are checked once per `AUTH_RETRY_INTERVAL_S`, and a wrong password gets 429. 0: no limit.",
+    fallback: '10',
+    parse: integer,
+  }),
+  AUTH_RETRY_INTERVAL_S: spec({
+    description:
+      'Once an address or a login has spent its failed-authentication budget, one password sign-in per this many seconds is still checked (per login and address, or per address): the right password passes, the rest are answered 429 unchecked. It slows guessing to one try per interval without locking the owner out. Tokens are always checked: they cannot be guessed.',
+    fallback: '10',
+    parse: (raw, name) => {
+      const value = integer(raw, name);
+      if (value < 1) throw new Error(`${name} must be at least 1`);
+      return value;
+    },
+  }),
+  TRUSTED_PROXIES: spec({
+    description:
+      "Networks (CIDRs, comma-separated) of the proxies in front of the facade and the gateway: an ingress, a load balancer. Their `X-Forwarded-For` is believed, and the client address used for limits and logs is the first hop that is not one of them. Empty: nobody's, the peer's address is the client's.",
+    fallback: '',
+    parse: (raw, name) => parseNetworkList(raw, name),
+  }),
+  RATE_LIMIT_ALLOWLIST: spec({
+    description:
+      "Client addresses or networks (CIDRs, comma-separated) no rate limit applies to, as GitLab's `ip_whitelist`: monitoring, CI runners, an office. Compared with the client address `TRUSTED_PROXIES` decides.",
+    fallback: '',
+    parse: (raw, name) => parseNetworkList(raw, name),
+  }),
   TOKEN_ENCRYPTION_KEY: spec({
     description:
       "Key identity seals users' private tokens with (AES-256-GCM; requests are matched by the tokens' SHA-256), so it can show GitLab 7's `private_token` to its owner. Keep it: tokens sealed under a lost key can no longer be shown, only reset. `npm start` keeps one in `DATA_DIR`.",
@@ -255,23 +361,37 @@ export const CONFIG_TABLE = {
     parse: integer,
   }),
   GRAPHQL_MAX_DEPTH: spec({
-    description: 'Deepest selection a GraphQL document may nest, fragments counted (the facade\'s deepest is 10).',
+    description: "Deepest selection a GraphQL document may nest, fragments counted (the facade's deepest is 10).",
     fallback: '12',
     parse: integer,
   }),
-  GRAPHQL_MAX_ALIASES: spec({ description: 'Most aliases a GraphQL document may use (the facade\'s most is 33).', fallback: '50', parse: integer }),
-  GRAPHQL_MAX_TOKENS: spec({ description: 'Most lexical tokens a GraphQL document may have (the facade\'s most is 206).', fallback: '1000', parse: integer }),
+  GRAPHQL_MAX_ALIASES: spec({
+    description: "Most aliases a GraphQL document may use (the facade's most is 33).",
+    fallback: '50',
+    parse: integer,
+  }),
+  GRAPHQL_MAX_TOKENS: spec({
+    description: "Most lexical tokens a GraphQL document may have (the facade's most is 206).",
+    fallback: '1000',
+    parse: integer,
+  }),
   GRAPHQL_MAX_COST: spec({
-    description: 'Highest cost of a GraphQL document, graphql-armor\'s estimate: objects 2, scalars 1, times 1.5 per level (the facade\'s highest is 1,380).',
+    description:
+      "Highest cost of a GraphQL document, graphql-armor's estimate: objects 2, scalars 1, times 1.5 per level (the facade's highest is 1,380).",
     fallback: '5000',
     parse: integer,
   }),
   ACCESS_CACHE_TTL_MS: spec({
-    description: "How long a service reuses membership's answer to what a user may do on a project; membership's events end it sooner.",
+    description:
+      "How long a service reuses membership's answer to what a user may do on a project; membership's events end it sooner.",
     fallback: '2000',
     parse: integer,
   }),
-  OAUTH_TOKEN_TTL_S: spec({ description: 'Lifetime of OAuth access tokens, in seconds.', fallback: '7200', parse: integer }),
+  OAUTH_TOKEN_TTL_S: spec({
+    description: 'Lifetime of OAuth access tokens, in seconds.',
+    fallback: '7200',
+    parse: integer,
+  }),
   EVENTS_STREAM_MAXLEN: spec({
     description: 'Approximate length cap of each Redis event stream fed by the outbox relays.',
     fallback: '100000',
@@ -289,20 +409,45 @@ export const CONFIG_TABLE = {
     parse: oneOf(['http/protobuf', 'http/json'] as const),
   }),
   OTEL_SERVICE_NAME: spec({
-    description: "A process's `service.name` in its spans; unset, the name of its folder (`identity`, `gateway`, `rest-facade`…). The local launcher names the hook workers `hooks-worker`.",
+    description:
+      "A process's `service.name` in its spans; unset, the name of its folder (`identity`, `gateway`, `rest-facade`…). The local launcher names the hook workers `hooks-worker`.",
     parse: text,
   }),
-  OTEL_BSP_SCHEDULE_DELAY: spec({ description: 'Milliseconds finished spans wait in a batch before they are exported.', fallback: '5000', parse: integer }),
+  OTEL_BSP_SCHEDULE_DELAY: spec({
+    description: 'Milliseconds finished spans wait in a batch before they are exported.',
+    fallback: '5000',
+    parse: integer,
+  }),
   SHUTDOWN_GRACE_MS: spec({
     description: 'How long a process waits for in-flight work on SIGTERM before exiting.',
     fallback: '10000',
     parse: integer,
   }),
-  LOCAL_POSTGRES_PORT: spec({ description: 'Port of the Postgres server `npm start` runs when `DATABASE_URL` is unset.', fallback: '15432', parse: port }),
-  LOCAL_REDIS_PORT: spec({ description: 'Port of the Redis server `npm start` runs when `REDIS_URL` is unset.', fallback: '16379', parse: port }),
-  DATA_DIR: spec({ description: 'Where `npm start` keeps local Postgres and Redis data.', fallback: '.data', parse: text }),
-  ROOT_TOKEN: spec({ description: 'Private token given to the seeded admin `root` (20 characters); generated when unset.', parse: text, secret: true }),
-  ROOT_PASSWORD: spec({ description: 'Password given to `root`; generated on first seed when unset.', parse: text, secret: true }),
+  LOCAL_POSTGRES_PORT: spec({
+    description: 'Port of the Postgres server `npm start` runs when `DATABASE_URL` is unset.',
+    fallback: '15432',
+    parse: port,
+  }),
+  LOCAL_REDIS_PORT: spec({
+    description: 'Port of the Redis server `npm start` runs when `REDIS_URL` is unset.',
+    fallback: '16379',
+    parse: port,
+  }),
+  DATA_DIR: spec({
+    description: 'Where `npm start` keeps local Postgres and Redis data.',
+    fallback: '.data',
+    parse: text,
+  }),
+  ROOT_TOKEN: spec({
+    description: 'Private token given to the seeded admin `root` (20 characters); generated when unset.',
+    parse: text,
+    secret: true,
+  }),
+  ROOT_PASSWORD: spec({
+    description: 'Password given to `root`; generated on first seed when unset.',
+    parse: text,
+    secret: true,
+  }),
 } as const;
 
 export type VariableName = keyof typeof CONFIG_TABLE;
@@ -349,11 +494,13 @@ export function renderConfigTable(): string {
     const fallback =
       typeof v.fallback === 'function'
         ? `\`${v.fallbackText}\``
-        : v.fallback !== undefined
-          ? `\`${v.fallback}\``
-          : v.secret
-            ? 'generated or none'
-            : 'none';
+        : v.fallback === ''
+          ? 'empty'
+          : v.fallback !== undefined
+            ? `\`${v.fallback}\``
+            : v.secret
+              ? 'generated or none'
+              : 'none';
     return `| \`${name}\` | ${fallback} | ${v.description} |`;
   });
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');

@@ -40,7 +40,8 @@ export class DomainError extends GraphQLError {
 const DOMAIN_CODES = new Set<string>(Object.values(ErrorCode).filter((code) => code !== ErrorCode.INTERNAL));
 export const isDomainCode = (code: unknown): code is ErrorCode => typeof code === 'string' && DOMAIN_CODES.has(code);
 
-export const notFound = (what?: string) => new DomainError(ErrorCode.NOT_FOUND, what ? `404 ${what} Not Found` : '404 Not Found');
+export const notFound = (what?: string) =>
+  new DomainError(ErrorCode.NOT_FOUND, what ? `404 ${what} Not Found` : '404 Not Found');
 /** What GitLab 7.14 answered where it looked a record up with `find` (ActiveRecord::RecordNotFound, lower-case f). */
 export const recordNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
 export const forbidden = (message = '403 Forbidden') => new DomainError(ErrorCode.FORBIDDEN, message);
@@ -60,7 +61,8 @@ export const conflict = (message: string | FieldErrors) =>
   typeof message === 'string'
     ? new DomainError(ErrorCode.CONFLICT, message)
     : new DomainError(ErrorCode.CONFLICT, '409 Conflict', { fields: message });
-export const methodNotAllowed = (message = '405 Method Not Allowed') => new DomainError(ErrorCode.METHOD_NOT_ALLOWED, message);
+export const methodNotAllowed = (message = '405 Method Not Allowed') =>
+  new DomainError(ErrorCode.METHOD_NOT_ALLOWED, message);
 export const unprocessable = (message: string | FieldErrors) =>
   typeof message === 'string'
     ? new DomainError(ErrorCode.UNPROCESSABLE, message)
@@ -78,7 +80,8 @@ const REQUEST_ERROR_CODES = new Set([
 ]);
 
 /** Whether an error with this code reaches the caller unchanged (anything else is logged and masked). */
-export const isShownAsIs = (code: unknown) => isDomainCode(code) || (typeof code === 'string' && REQUEST_ERROR_CODES.has(code));
+export const isShownAsIs = (code: unknown) =>
+  isDomainCode(code) || (typeof code === 'string' && REQUEST_ERROR_CODES.has(code));
 
 /** Collects per-field problems and throws them together, as a model's `valid?` did. */
 export class FieldErrorCollector {

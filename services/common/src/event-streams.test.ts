@@ -4,7 +4,10 @@ import type { Redis } from './redis';
 import { followChanges, type ChangeHandler } from './event-streams';
 
 const logger = { warn: () => {}, error: () => {}, info: () => {}, debug: () => {} } as unknown as Logger;
-const entry = (id: string, type: string, payload: unknown) => [id, ['outbox_id', id, 'type', type, 'payload', JSON.stringify(payload), 'occurred_at', '2026-01-01T00:00:00Z']];
+const entry = (id: string, type: string, payload: unknown) => [
+  id,
+  ['outbox_id', id, 'type', type, 'payload', JSON.stringify(payload), 'occurred_at', '2026-01-01T00:00:00Z'],
+];
 
 /** A Redis whose first XREAD answers `reply`, later ones nothing (after a moment, as BLOCK would). */
 function fakeRedis(reply: unknown) {
@@ -28,12 +31,26 @@ describe('followChanges', () => {
       [eventStream('identity'), [entry('2-0', 'settings.updated', {})]],
     ]);
     const seen: Record<string, string[]> = { access: [], settings: [] };
-    const handler = (name: string, services: string[]): ChangeHandler => ({ services, onEvent: (event) => seen[name].push(`${event.service}:${event.type}`) });
-    const follower = followChanges({ redis, logger, handlers: [handler('access', ['membership', 'projects']), handler('settings', ['identity'])] });
+    const handler = (name: string, services: string[]): ChangeHandler => ({
+      services,
+      onEvent: (event) => seen[name].push(`${event.service}:${event.type}`),
+    });
+    const follower = followChanges({
+      redis,
+      logger,
+      handlers: [handler('access', ['membership', 'projects']), handler('settings', ['identity'])],
+    });
     while (reads.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
     await follower.stop();
 
-    expect(reads[0].slice(0, 6)).toEqual(['BLOCK', 2000, 'STREAMS', eventStream('membership'), eventStream('projects'), eventStream('identity')]);
+    expect(reads[0].slice(0, 6)).toEqual([
+      'BLOCK',
+      2000,
+      'STREAMS',
+      eventStream('membership'),
+      eventStream('projects'),
+      eventStream('identity'),
+    ]);
     // The next read continues after what was seen, stream by stream.
     expect(reads[1].slice(6)).toEqual(['$', '1-0', '2-0']);
     expect(seen).toEqual({ access: ['projects:project.updated'], settings: ['identity:settings.updated'] });

@@ -185,7 +185,12 @@ export function consumeEvents(options: {
     if (fields) {
       const event = parseStreamEntry(serviceOf.get(stream)!, id, fields);
       try {
-        await continueTrace(event.traceparent, `${event.service} ${event.type} event`, { 'messaging.destination.name': stream, 'messaging.consumer.group.name': group }, () => options.handle(event));
+        await continueTrace(
+          event.traceparent,
+          `${event.service} ${event.type} event`,
+          { 'messaging.destination.name': stream, 'messaging.consumer.group.name': group },
+          () => options.handle(event),
+        );
       } catch (error) {
         // The database or a service being down is no fault of the event: it is retried until
         // they are back, without counting towards skipping it (a Postgres restart outlasted
@@ -196,7 +201,10 @@ export function consumeEvents(options: {
           logger.warn({ err: error, stream, id, type: event.type, tries }, 'event handler failed; will retry');
           return false;
         }
-        logger.error({ err: error, stream, id, type: event.type, payload: event.payload }, 'event handler keeps failing; skipping the event');
+        logger.error(
+          { err: error, stream, id, type: event.type, payload: event.payload },
+          'event handler keeps failing; skipping the event',
+        );
       }
     }
     attempts.delete(id);
@@ -233,7 +241,9 @@ export function consumeEvents(options: {
       }
       return ok;
     }
-    const entries = (reply ?? []).flatMap(([stream, list]) => list.map(([id, fields]) => ({ stream, id, fields: fields as string[] | null })));
+    const entries = (reply ?? []).flatMap(([stream, list]) =>
+      list.map(([id, fields]) => ({ stream, id, fields: fields as string[] | null })),
+    );
     const last = new Map<string, Promise<boolean>>();
     let barrier: Promise<boolean> = Promise.resolve(true);
     const started: Array<Promise<boolean>> = [];
@@ -241,7 +251,9 @@ export function consumeEvents(options: {
     for (const { stream, id, fields } of entries) {
       const keys = fields ? keysOf(stream, id, fields) : [];
       const before = keys === null ? [...started] : [barrier, ...keys.flatMap((key) => last.get(key) ?? [])];
-      const done = Promise.all(before).then((ok) => (ok.every(Boolean) ? slots.run(() => handleEntry(stream, id, fields)) : false));
+      const done = Promise.all(before).then((ok) =>
+        ok.every(Boolean) ? slots.run(() => handleEntry(stream, id, fields)) : false,
+      );
       if (keys === null) barrier = done;
       else for (const key of keys) last.set(key, done);
       started.push(done);
@@ -258,18 +270,31 @@ export function consumeEvents(options: {
     for (const stream of streams) {
       const members = (await redis.xinfo('CONSUMERS', stream, group)) as Array<Array<string | number>>;
       for (const fields of members) {
-        const info = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
+        const info = Object.fromEntries(
+          Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]),
+        );
         const name = String(info.name);
         if (name === consumer || (await redis.exists(consumerAliveKey(group, name)))) continue;
         if (Number(info.pending) === 0) {
           await redis.xgroup('DELCONSUMER', stream, group, name);
           continue;
         }
-        const owned = (await redis.xpending(stream, group, 'IDLE', ALIVE_TTL_MS / 2, '-', '+', count, name)) as Array<[string, ...unknown[]]>;
+        const owned = (await redis.xpending(stream, group, 'IDLE', ALIVE_TTL_MS / 2, '-', '+', count, name)) as Array<
+          [string, ...unknown[]]
+        >;
         if (owned.length === 0) continue;
-        const claimed = (await redis.xclaim(stream, group, consumer, ALIVE_TTL_MS / 2, ...owned.map(([id]) => id))) as Array<[string, string[] | null]>;
+        const claimed = (await redis.xclaim(
+          stream,
+          group,
+          consumer,
+          ALIVE_TTL_MS / 2,
+          ...owned.map(([id]) => id),
+        )) as Array<[string, string[] | null]>;
         if (claimed.length) {
-          logger.info({ stream, group, from: name, entries: claimed.length }, 'took over the pending entries of a consumer that is gone');
+          logger.info(
+            { stream, group, from: name, entries: claimed.length },
+            'took over the pending entries of a consumer that is gone',
+          );
           await handleReply([[stream, claimed as Array<[string, string[]]>]]);
         }
       }
@@ -281,7 +306,8 @@ export function consumeEvents(options: {
     let lastTakeOver = 0;
     // Marked before joining the group, or another member could take this one for dead. A Redis
     // that is away holds the start for a second at most; the loop then retries as it does.
-    if (marks.status !== 'ready') await Promise.race([new Promise((resolve) => marks.once('ready', resolve)), sleep(1000)]);
+    if (marks.status !== 'ready')
+      await Promise.race([new Promise((resolve) => marks.once('ready', resolve)), sleep(1000)]);
     await markAlive();
     // Created once, and again after a failure (a Redis that lost its data forgets the groups).
     let groupsReady = false;
@@ -292,7 +318,16 @@ export function consumeEvents(options: {
           groupsReady = true;
         }
         // Our own unacknowledged entries first: one whose handler failed is retried before newer ones.
-        const pending = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'STREAMS', ...streams, ...streams.map(() => '0'))) as StreamReply;
+        const pending = (await redis.xreadgroup(
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          count,
+          'STREAMS',
+          ...streams,
+          ...streams.map(() => '0'),
+        )) as StreamReply;
         if (!(await handleReply(pending))) {
           await sleep(1000);
           continue;
@@ -304,11 +339,30 @@ export function consumeEvents(options: {
         if (Date.now() - lastClaim > claimIdleMs / 2) {
           lastClaim = Date.now();
           for (const stream of streams) {
-            const [, claimed] = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', count)) as [string, Array<[string, string[] | null]>];
+            const [, claimed] = (await redis.xautoclaim(
+              stream,
+              group,
+              consumer,
+              claimIdleMs,
+              '0-0',
+              'COUNT',
+              count,
+            )) as [string, Array<[string, string[] | null]>];
             if (claimed.length) await handleReply([[stream, claimed as Array<[string, string[]]>]]);
           }
         }
-        const fresh = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', count, 'BLOCK', READ_BLOCK_MS, 'STREAMS', ...streams, ...streams.map(() => '>'))) as StreamReply;
+        const fresh = (await redis.xreadgroup(
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          count,
+          'BLOCK',
+          READ_BLOCK_MS,
+          'STREAMS',
+          ...streams,
+          ...streams.map(() => '>'),
+        )) as StreamReply;
         await handleReply(fresh);
       } catch (error) {
         if (stopped) break;
@@ -337,7 +391,11 @@ export function consumeEvents(options: {
  * changes nothing: exactly-once effects on top of at-least-once delivery. Returns false for a
  * duplicate.
  */
-export async function handleOnce(sql: Sql, event: StreamedEvent, effect: (tx: TransactionSql) => Promise<void>): Promise<boolean> {
+export async function handleOnce(
+  sql: Sql,
+  event: StreamedEvent,
+  effect: (tx: TransactionSql) => Promise<void>,
+): Promise<boolean> {
   return sql.begin(async (tx) => {
     const fresh = await tx`
       insert into consumed_events (service, outbox_id) values (${event.service}, ${event.id})

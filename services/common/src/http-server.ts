@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { clientAddress } from './client-address';
 import type { Logger } from './logger';
 import { flushTracing } from './trace-context';
 
@@ -47,19 +48,30 @@ export function createObservedApp(options: { service: string; readiness: Readine
       }),
     );
     const ready = results.every(([, state]) => state === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
   });
   app.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());
   });
   app.use((req, res, next) => {
     const end = duration.startTimer();
+    // Read now: by 'finish' a kept-alive socket may already be detached from the request.
+    const client = clientAddress(req);
     res.on('finish', () => {
       // The matched route pattern, not the raw path, keeps label cardinality bounded.
       const route = (req.route?.path as string | undefined) ?? req.baseUrl ?? 'unmatched';
       const seconds = end({ method: req.method, route: route || 'unmatched', status: String(res.statusCode) });
       // The route pattern, never the URL: query strings may carry private tokens.
-      const line = { method: req.method, route: `${req.baseUrl}${req.route?.path ?? ''}` || 'unmatched', status: res.statusCode, ms: Math.round(seconds * 1000) };
+      const line = {
+        method: req.method,
+        route: `${req.baseUrl}${req.route?.path ?? ''}` || 'unmatched',
+        status: res.statusCode,
+        // As the door's `trust proxy` (TRUSTED_PROXIES) decides it; the peer elsewhere.
+        client,
+        ms: Math.round(seconds * 1000),
+      };
       if (res.statusCode >= 500) options.logger?.warn(line, 'request failed');
       else options.logger?.debug(line, 'request');
     });

@@ -1,4 +1,5 @@
 export * from './body-limits';
+export * from './client-address';
 export * from './client-errors';
 export * from './config';
 export * from './db';

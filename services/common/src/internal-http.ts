@@ -13,7 +13,12 @@ import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal, verifyPrincipal } from './p
  * principal naming itself with the shared secret, so only our own processes get in; the pool keeps
  * connections alive between calls.
  */
-export function createInternalClient(options: { baseUrl: string; secret: string; caller: string; connections?: number }) {
+export function createInternalClient(options: {
+  baseUrl: string;
+  secret: string;
+  caller: string;
+  connections?: number;
+}) {
   const pool = new Pool(options.baseUrl, {
     connections: options.connections ?? 64,
     keepAliveTimeout: 30_000,
@@ -22,7 +27,10 @@ export function createInternalClient(options: { baseUrl: string; secret: string;
   const target = new URL(options.baseUrl).host;
 
   /** POSTs to an endpoint of the target's contract; the answer is checked against it. */
-  async function call<E extends Endpoint<z.ZodType, z.ZodType>>(endpoint: E, body: RequestOf<E>): Promise<ResponseOf<E>> {
+  async function call<E extends Endpoint<z.ZodType, z.ZodType>>(
+    endpoint: E,
+    body: RequestOf<E>,
+  ): Promise<ResponseOf<E>> {
     const { path } = endpoint;
     let statusCode: number;
     let payload: unknown;
@@ -44,13 +52,15 @@ export function createInternalClient(options: { baseUrl: string; secret: string;
       throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable', { service: target });
     }
     // The target is up but what it needs is not (its database restarting): unavailable, as if down.
-    if (statusCode === 503) throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable', { service: target });
+    if (statusCode === 503)
+      throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable', { service: target });
     if (statusCode >= 400) {
       const message = (payload as { message?: unknown })?.message;
       throw new Error(`POST ${target}${path} answered ${statusCode}: ${typeof message === 'string' ? message : ''}`);
     }
     const answer = endpoint.response.safeParse(payload);
-    if (!answer.success) throw new Error(`POST ${target}${path} answered outside its contract: ${answer.error.issues[0]?.message}`);
+    if (!answer.success)
+      throw new Error(`POST ${target}${path} answered outside its contract: ${answer.error.issues[0]?.message}`);
     return answer.data as ResponseOf<E>;
   }
 
@@ -90,13 +100,18 @@ export function serveEndpoint<E extends Endpoint<z.ZodType, z.ZodType>>(
   router.post(endpoint.path, async (req: Request, res: Response) => {
     const body = endpoint.request.safeParse(req.body ?? {});
     if (!body.success) {
-      res.status(400).json({ message: `400 (Bad request) ${body.error.issues[0]?.path.join('.') || 'body'} is invalid` });
+      res
+        .status(400)
+        .json({ message: `400 (Bad request) ${body.error.issues[0]?.path.join('.') || 'body'} is invalid` });
       return;
     }
     try {
       res.json(await handle(body.data as z.output<E['request']>));
     } catch (error) {
-      if (isDatabaseUnavailable(error) || (error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE)) {
+      if (
+        isDatabaseUnavailable(error) ||
+        (error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE)
+      ) {
         logger.warn({ err: error, path: req.path }, 'internal endpoint unavailable');
         res.status(503).json({ message: '503 Service Unavailable' });
         return;

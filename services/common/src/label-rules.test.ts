@@ -18,18 +18,26 @@ describe('label names an issue or merge request is given', () => {
 
   it("refuses blank names and names with &, ? or , in GitLab's nested shape", () => {
     expect(fieldsOf(() => labelNames(['ok', ' ', 'a&b', 'why?']))).toEqual({
-      labels: { '': { title: ["can't be blank", 'is invalid'] }, 'a&b': { title: ['is invalid'] }, 'why?': { title: ['is invalid'] } },
+      labels: {
+        '': { title: ["can't be blank", 'is invalid'] },
+        'a&b': { title: ['is invalid'] },
+        'why?': { title: ['is invalid'] },
+      },
     });
     expect(checkLabelNames(['fine', 'a,b']).errors).toEqual({ 'a,b': { title: ['is invalid'] } });
   });
 
   it('refuses names longer than 255 characters once stripped, counting characters rather than UTF-16 units', () => {
     const long = 'x'.repeat(300);
-    expect(fieldsOf(() => labelNames(['ok', long]))).toEqual({ labels: { [long]: { title: ['is too long (maximum is 255 characters)'] } } });
+    expect(fieldsOf(() => labelNames(['ok', long]))).toEqual({
+      labels: { [long]: { title: ['is too long (maximum is 255 characters)'] } },
+    });
     expect(labelNames([` ${'y'.repeat(LABEL_TITLE_MAX)} `])).toEqual(['y'.repeat(255)]);
     // 255 astral characters are 510 code units, still 255 characters.
     expect(labelNames(['😀'.repeat(255)])).toEqual(['😀'.repeat(255)]);
-    expect(checkLabelNames(['😀'.repeat(256)]).errors).toEqual({ ['😀'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] } });
+    expect(checkLabelNames(['😀'.repeat(256)]).errors).toEqual({
+      ['😀'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] },
+    });
   });
 });
 

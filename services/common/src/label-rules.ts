@@ -47,7 +47,8 @@ export function checkLabelNames(names: readonly string[]): { names: string[]; er
 }
 
 /** GitLab's answer to refused names: 400 `{"message": {"labels": {"<name>": {"title": [...]}}}}`. */
-const labelNamesRefused = (errors: LabelNameErrors) => new DomainError(ErrorCode.VALIDATION, 'Validation failed', { fields: { labels: errors } });
+const labelNamesRefused = (errors: LabelNameErrors) =>
+  new DomainError(ErrorCode.VALIDATION, 'Validation failed', { fields: { labels: errors } });
 
 /** checkLabelNames, throwing GitLab's 400 when any name is refused. */
 export function labelNames(names: readonly string[]): string[] {

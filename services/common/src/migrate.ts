@@ -30,12 +30,7 @@ function readMigrations(dir: string, prefix: string): Migration[] {
  * per schema lets any number of replicas start at once; an edited migration that was already
  * applied is refused rather than silently skipped.
  */
-export async function migrate(options: {
-  sql: Sql;
-  schema: string;
-  dir: string;
-  logger: Logger;
-}): Promise<string[]> {
+export async function migrate(options: { sql: Sql; schema: string; dir: string; logger: Logger }): Promise<string[]> {
   const { sql, schema, logger } = options;
   const migrations = [...readMigrations(COMMON_MIGRATIONS_DIR, 'common'), ...readMigrations(options.dir, schema)];
   const applied: string[] = [];

@@ -2,7 +2,20 @@ import { hostOf, InternalAddressError, isInternalAddress, pointsInside, publicOn
 
 describe('internal addresses', () => {
   it('counts loopback, private, link-local and IPv4-mapped forms as internal', () => {
-    expect(['127.0.0.1', '10.1.2.3', '192.168.0.1', '172.20.0.1', '169.254.169.254', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'fd00::1', 'not-an-ip'].every(isInternalAddress)).toBe(true);
+    expect(
+      [
+        '127.0.0.1',
+        '10.1.2.3',
+        '192.168.0.1',
+        '172.20.0.1',
+        '169.254.169.254',
+        '::1',
+        '::ffff:127.0.0.1',
+        '::ffff:7f00:1',
+        'fd00::1',
+        'not-an-ip',
+      ].every(isInternalAddress),
+    ).toBe(true);
     // As the URL parser writes an IPv4-mapped host: it must not slip through.
     expect(isInternalAddress(hostOf(new URL('http://[::ffff:127.0.0.1]/')))).toBe(true);
     expect(['8.8.8.8', '2001:4860::8888'].some(isInternalAddress)).toBe(false);

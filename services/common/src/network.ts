@@ -5,10 +5,24 @@ import { BlockList, isIP } from 'node:net';
 
 /** Loopback, private, link-local, carrier-grade NAT and unspecified ranges, v4 and v6. */
 const INTERNAL = new BlockList();
-for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const) {
   INTERNAL.addSubnet(network, prefix, 'ipv4');
 }
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) INTERNAL.addSubnet(network, prefix, 'ipv6');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  INTERNAL.addSubnet(network, prefix, 'ipv6');
 
 /** Whether an address is internal; IPv4-mapped IPv6 (::ffff:7f00:1) counts as its IPv4 address. */
 export function isInternalAddress(address: string): boolean {
@@ -57,11 +71,24 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * checked here, so a name that resolves differently a second later (DNS rebinding) cannot slip
  * through. IP literals never reach a lookup: check them with isInternalAddress before connecting.
  */
-export function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void {
-  dnsLookup(hostname, { all: true, family: options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : (options.family as number | undefined) ?? 0 }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || addresses.some((a) => isInternalAddress(a.address))) return callback(new InternalAddressError(hostname), []);
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
+export function publicOnlyLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: LookupCallback,
+): void {
+  dnsLookup(
+    hostname,
+    {
+      all: true,
+      family:
+        options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : ((options.family as number | undefined) ?? 0),
+    },
+    (error, addresses) => {
+      if (error) return callback(error, []);
+      if (addresses.length === 0 || addresses.some((a) => isInternalAddress(a.address)))
+        return callback(new InternalAddressError(hostname), []);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    },
+  );
 }

@@ -87,9 +87,22 @@ export function startOutboxRelay(options: {
       if (rows.length === 0) return 0;
       const multi = redis.multi();
       for (const row of rows) {
-        multi.xadd(stream, 'MAXLEN', '~', String(maxLen), '*',
-          'type', row.eventType, 'outbox_id', String(row.id), 'payload', JSON.stringify(row.payload),
-          'occurred_at', new Date(row.createdAt).toISOString(), ...(row.traceparent ? ['traceparent', row.traceparent] : []));
+        multi.xadd(
+          stream,
+          'MAXLEN',
+          '~',
+          String(maxLen),
+          '*',
+          'type',
+          row.eventType,
+          'outbox_id',
+          String(row.id),
+          'payload',
+          JSON.stringify(row.payload),
+          'occurred_at',
+          new Date(row.createdAt).toISOString(),
+          ...(row.traceparent ? ['traceparent', row.traceparent] : []),
+        );
       }
       const results = (await multi.exec()) ?? [];
       for (const [error] of results) if (error) throw error;
@@ -108,10 +121,12 @@ export function startOutboxRelay(options: {
       wake = done;
     });
 
-  const listening = sql.listen(channel(service), () => wake?.()).catch((error) => {
-    logger.warn({ err: error }, 'outbox relay cannot LISTEN; polling only');
-    return null;
-  });
+  const listening = sql
+    .listen(channel(service), () => wake?.())
+    .catch((error) => {
+      logger.warn({ err: error }, 'outbox relay cannot LISTEN; polling only');
+      return null;
+    });
 
   const loop = (async () => {
     // Not an outage yet: Redis is still connecting at start-up.

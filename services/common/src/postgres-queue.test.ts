@@ -4,8 +4,13 @@ import fc from 'fast-check';
 // patches/postgres@3.4.9.patch: the queue behind postgres.js's pool (its idle, busy and waiting
 // connections and queries). Unpatched, a queue that never ran empty kept every shifted slot, and
 // remove() scanned them all: each query on a pool with idle connections cost more than the last.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Queue = require(join(dirname(require.resolve('postgres')), 'queue.js')) as <T>(initial?: T[]) => { length: number; push(x: T): T; shift(): T | undefined; remove(x: T): T | null };
+
+const Queue = require(join(dirname(require.resolve('postgres')), 'queue.js')) as <T>(initial?: T[]) => {
+  length: number;
+  push(x: T): T;
+  shift(): T | undefined;
+  remove(x: T): T | null;
+};
 
 /** An array that records the largest size it reached: the queue copies it with slice(), which keeps the class. */
 class Measured<T> extends Array<T> {

@@ -13,7 +13,12 @@ export interface Principal {
   system?: string;
 }
 
-export const ANONYMOUS: Principal = Object.freeze({ userId: null, username: null, isAdmin: false, impersonatorId: null });
+export const ANONYMOUS: Principal = Object.freeze({
+  userId: null,
+  username: null,
+  isAdmin: false,
+  impersonatorId: null,
+});
 export const GATEWAY_SYSTEM: Principal = Object.freeze({ ...ANONYMOUS, system: 'gateway' as const });
 
 export const PRINCIPAL_HEADER = 'x-hub-principal';
@@ -56,10 +61,12 @@ export function verifyClaims<T>(value: string | undefined, secret: string, now =
 }
 
 /** The gateway signs one per request. */
-export const signPrincipal = (principal: Principal, secret: string, now = Date.now()) => signClaims(principal, secret, now);
+export const signPrincipal = (principal: Principal, secret: string, now = Date.now()) =>
+  signClaims(principal, secret, now);
 
 /** Returns the principal, or null when the header is missing, forged, or stale. */
-export const verifyPrincipal = (header: string | undefined, secret: string, now = Date.now()) => verifyClaims<Principal>(header, secret, now);
+export const verifyPrincipal = (header: string | undefined, secret: string, now = Date.now()) =>
+  verifyClaims<Principal>(header, secret, now);
 
 /**
  * Sent by the facade with each call it forwards to the gateway: the facade has already applied
@@ -69,7 +76,8 @@ export const verifyPrincipal = (header: string | undefined, secret: string, now 
 export const LIMITED_HEADER = 'x-hub-limited-for';
 const LIMITED = 'limited-by-facade';
 
-export const signLimited = (client: string, secret: string, now = Date.now()) => signClaims({ client }, secret, now, LIMITED);
+export const signLimited = (client: string, secret: string, now = Date.now()) =>
+  signClaims({ client }, secret, now, LIMITED);
 
 /** The client the facade limited, or null when the header is missing, forged, stale, or another kind of claims. */
 export const verifyLimited = (header: string | undefined, secret: string, now = Date.now()) =>

@@ -36,7 +36,11 @@ export async function guardProjectWrite(tx: TransactionSql, projectId: number): 
  * every write in flight on the project has committed or rolled back. Idempotent (events come at
  * least once).
  */
-export async function buryProject(sql: Sql, projectId: number, cleanup: (tx: TransactionSql) => Promise<unknown>): Promise<void> {
+export async function buryProject(
+  sql: Sql,
+  projectId: number,
+  cleanup: (tx: TransactionSql) => Promise<unknown>,
+): Promise<void> {
   await sql.begin(async (tx) => {
     await lock(tx, projectId, 'exclusive');
     await tx`insert into deleted_projects (project_id) values (${projectId}) on conflict do nothing`;

@@ -21,7 +21,9 @@ function fakeIdentity() {
       calls++;
       const answer = { settings: current };
       const failing = down;
-      return new Promise((resolve, reject) => pending.push(() => (failing ? reject(new Error('identity is down')) : resolve(answer))));
+      return new Promise((resolve, reject) =>
+        pending.push(() => (failing ? reject(new Error('identity is down')) : resolve(answer))),
+      );
     },
   } as unknown as InternalClient;
   return {
@@ -130,7 +132,14 @@ describe('settings client when identity fails', () => {
 
 describe('settingsChangeHandler', () => {
   const logger = { warn: () => {}, error: () => {}, info: () => {}, debug: () => {} } as unknown as Logger;
-  const event = (type: string, payload: Record<string, unknown>): StreamedEvent => ({ id: '1', streamId: '1-0', service: 'identity', occurredAt: '', type, payload });
+  const event = (type: string, payload: Record<string, unknown>): StreamedEvent => ({
+    id: '1',
+    streamId: '1-0',
+    service: 'identity',
+    occurredAt: '',
+    type,
+    payload,
+  });
 
   it('follows identity and drops the copy on settings.updated, not on other identity events', async () => {
     const identity = fakeIdentity();
@@ -143,7 +152,9 @@ describe('settingsChangeHandler', () => {
     handler.onEvent(event('user.created', { user_id: 5 }));
     await settings.get();
     expect(identity.calls()).toBe(1);
-    handler.onEvent(event('settings.updated', { actor_id: 1, actor_username: 'root', updated_at: '2026-01-01T00:00:00Z' }));
+    handler.onEvent(
+      event('settings.updated', { actor_id: 1, actor_username: 'root', updated_at: '2026-01-01T00:00:00Z' }),
+    );
     const next = settings.get();
     identity.release();
     await next;
@@ -159,7 +170,9 @@ describe('restricted visibility', () => {
     ['an admin, a restricted level', true, 20, null],
   ])('%s', (_case, isAdmin, level, message) => {
     const refusal = restrictedVisibilityRefusal(restricted, isAdmin, level);
-    expect(refusal ? (refusal.extensions.fields as Record<string, string[]>).visibility_level : null).toEqual(message === null ? null : [message]);
+    expect(refusal ? (refusal.extensions.fields as Record<string, string[]>).visibility_level : null).toEqual(
+      message === null ? null : [message],
+    );
     if (refusal) expect(refusal.extensions.code).toBe('VALIDATION');
   });
 });

@@ -1,4 +1,10 @@
-import { applicationSettingsLookup, createEventReader, identityEvents, type ApplicationSettings, type EventOf } from './contracts';
+import {
+  applicationSettingsLookup,
+  createEventReader,
+  identityEvents,
+  type ApplicationSettings,
+  type EventOf,
+} from './contracts';
 import type { ChangeHandler } from './event-streams';
 import { invalid, type DomainError } from './errors';
 import type { InternalClient } from './internal-http';
@@ -27,7 +33,13 @@ export const SETTINGS_RETRY_AFTER_FAILURE_MS = 5_000;
  * stale settings beat a failed push or project create); `get` fails only while no copy was ever
  * loaded, and callers that cannot wait decide their own fallback then.
  */
-export function createSettingsClient(options: { identity: InternalClient; ttlMs?: number; retryMs?: number; now?: () => number; logger?: Logger }) {
+export function createSettingsClient(options: {
+  identity: InternalClient;
+  ttlMs?: number;
+  retryMs?: number;
+  now?: () => number;
+  logger?: Logger;
+}) {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? SETTINGS_CACHE_TTL_MS;
   const retryMs = Math.min(options.retryMs ?? SETTINGS_RETRY_AFTER_FAILURE_MS, ttlMs);
@@ -96,7 +108,15 @@ const LEVEL_NAMES: Record<number, string> = { 0: 'Private', 10: 'Internal', 20: 
  * restricted ones. The refusal is the message BaseService#deny_visibility_level added to the model,
  * which the API answered through render_validation_error! (400, per field).
  */
-export function restrictedVisibilityRefusal(settings: Pick<ApplicationSettings, 'restrictedVisibilityLevels'>, isAdmin: boolean, level: number): DomainError | null {
+export function restrictedVisibilityRefusal(
+  settings: Pick<ApplicationSettings, 'restrictedVisibilityLevels'>,
+  isAdmin: boolean,
+  level: number,
+): DomainError | null {
   if (isAdmin || !settings.restrictedVisibilityLevels.includes(level)) return null;
-  return invalid({ visibility_level: [`${LEVEL_NAMES[level] ?? 'Unknown'} visibility has been restricted by your GitLab administrator`] });
+  return invalid({
+    visibility_level: [
+      `${LEVEL_NAMES[level] ?? 'Unknown'} visibility has been restricted by your GitLab administrator`,
+    ],
+  });
 }

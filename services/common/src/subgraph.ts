@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
@@ -38,12 +41,20 @@ export function createErrorFormatter(logger: Logger) {
     // Postgres class 22 (data exception: a NUL byte in text, a number out of range...) is always
     // caused by a value the caller sent, in any service: a bad request, not a server failure.
     if (isPostgresDataException(original)) {
-      return { message: '400 (Bad request) invalid value', path: formatted.path, extensions: { code: ErrorCode.BAD_REQUEST } };
+      return {
+        message: '400 (Bad request) invalid value',
+        path: formatted.path,
+        extensions: { code: ErrorCode.BAD_REQUEST },
+      };
     }
     // The database down or restarting: the service is unavailable for a moment, not broken.
     if (isDatabaseUnavailable(original)) {
       logger.warn({ err: original, path: formatted.path }, 'database unavailable');
-      return { message: '503 Service Unavailable', path: formatted.path, extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };
+      return {
+        message: '503 Service Unavailable',
+        path: formatted.path,
+        extensions: { code: ErrorCode.SERVICE_UNAVAILABLE },
+      };
     }
     logger.error({ err: original, path: formatted.path }, 'unexpected error in resolver');
     recordError(original);
@@ -68,7 +79,10 @@ export async function mountSubgraph<TContext extends { principal: Principal }>(o
   compile?: typeof compileQuery;
 }): Promise<ApolloServer<TContext>> {
   const { app, logger } = options;
-  const schema = buildSubgraphSchema({ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> });
+  const schema = buildSubgraphSchema({
+    typeDefs: options.typeDefs,
+    resolvers: options.resolvers as GraphQLResolverMap<unknown>,
+  });
   const server = new ApolloServer<TContext>({
     gateway: compiledExecution(schema, options.compile),
     formatError: createErrorFormatter(logger),
@@ -90,7 +104,9 @@ export async function mountSubgraph<TContext extends { principal: Principal }>(o
     (req, res, next) => {
       const principal = verifyPrincipal(req.header(PRINCIPAL_HEADER), options.principalSecret);
       if (!principal) {
-        res.status(401).json({ errors: [{ message: '401 Unauthorized', extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
+        res
+          .status(401)
+          .json({ errors: [{ message: '401 Unauthorized', extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
         return;
       }
       res.locals.principal = principal;

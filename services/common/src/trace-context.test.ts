@@ -17,7 +17,10 @@ class FakeQuery extends Promise<unknown[]> {
   ) {
     super(executor);
   }
-  override then<A = unknown[], B = never>(onOk?: ((value: unknown[]) => A | PromiseLike<A>) | null, onErr?: ((reason: unknown) => B | PromiseLike<B>) | null) {
+  override then<A = unknown[], B = never>(
+    onOk?: ((value: unknown[]) => A | PromiseLike<A>) | null,
+    onErr?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ) {
     this.run();
     return super.then(onOk, onErr);
   }
@@ -48,13 +51,14 @@ function fakeSql(executed: string[]) {
   });
 }
 
-const inSpan = <T>(work: () => Promise<T>) => trace.getTracer('test').startActiveSpan('request', async (span) => {
-  try {
-    return await work();
-  } finally {
-    span.end();
-  }
-});
+const inSpan = <T>(work: () => Promise<T>) =>
+  trace.getTracer('test').startActiveSpan('request', async (span) => {
+    try {
+      return await work();
+    } finally {
+      span.end();
+    }
+  });
 
 beforeAll(() => {
   provider.register();
@@ -74,7 +78,11 @@ describe('traced Postgres queries', () => {
     });
     const spans = exporter.getFinishedSpans();
     const request = spans.find((s) => s.name === 'request')!;
-    expect(spans.filter((s) => s.name !== 'request').map((s) => [s.name, s.attributes['db.query.text'], s.parentSpanContext?.spanId])).toEqual([
+    expect(
+      spans
+        .filter((s) => s.name !== 'request')
+        .map((s) => [s.name, s.attributes['db.query.text'], s.parentSpanContext?.spanId]),
+    ).toEqual([
       ['postgres select', 'select * from projects where id = $1 $2', request.spanContext().spanId],
       ['postgres update', 'update projects set name = 1', request.spanContext().spanId],
     ]);
@@ -118,13 +126,22 @@ describe('a trace carried through Redis', () => {
     const request = exporter.getFinishedSpans()[0].spanContext();
     expect(recorded).toBe(`00-${request.traceId}-${request.spanId}-01`);
     await expect(
-      continueTrace(recorded, 'git_worker push event', { 'messaging.destination.name': 'events:git_worker' }, async () => {
-        logged = traceFields();
-        throw new Error('receiver gone');
-      }),
+      continueTrace(
+        recorded,
+        'git_worker push event',
+        { 'messaging.destination.name': 'events:git_worker' },
+        async () => {
+          logged = traceFields();
+          throw new Error('receiver gone');
+        },
+      ),
     ).rejects.toThrow('receiver gone');
     const consumer = exporter.getFinishedSpans()[1];
-    expect([consumer.spanContext().traceId, consumer.parentSpanContext?.spanId, consumer.status.code]).toEqual([request.traceId, request.spanId, SpanStatusCode.ERROR]);
+    expect([consumer.spanContext().traceId, consumer.parentSpanContext?.spanId, consumer.status.code]).toEqual([
+      request.traceId,
+      request.spanId,
+      SpanStatusCode.ERROR,
+    ]);
     expect(logged).toEqual({ trace_id: request.traceId, span_id: consumer.spanContext().spanId });
   });
 

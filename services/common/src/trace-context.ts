@@ -94,14 +94,23 @@ export function traceSql<S extends (...args: never[]) => unknown>(sql: S, schema
             `postgres ${operation}`,
             {
               kind: SpanKind.CLIENT,
-              attributes: { 'db.system.name': 'postgresql', 'db.namespace': schema, 'db.operation.name': operation, 'db.query.text': text.slice(0, MAX_STATEMENT) },
+              attributes: {
+                'db.system.name': 'postgresql',
+                'db.namespace': schema,
+                'db.operation.name': operation,
+                'db.query.text': text.slice(0, MAX_STATEMENT),
+              },
             },
             parent,
           );
-          then.call(this, () => span.end(), (error: unknown) => {
-            recordError(error, span);
-            span.end();
-          });
+          then.call(
+            this,
+            () => span.end(),
+            (error: unknown) => {
+              recordError(error, span);
+              span.end();
+            },
+          );
         }
       }
       return then.apply(this, args) as never;
@@ -109,19 +118,26 @@ export function traceSql<S extends (...args: never[]) => unknown>(sql: S, schema
     return query;
   };
 
-  const isTemplate = (value: unknown): value is TemplateStringsArray => Array.isArray(value) && 'raw' in (value as object);
+  const isTemplate = (value: unknown): value is TemplateStringsArray =>
+    Array.isArray(value) && 'raw' in (value as object);
 
   const wrap = <F extends (...args: never[]) => unknown>(target: F): F =>
     new Proxy(target, {
       apply(fn, self, args: unknown[]) {
         const result = Reflect.apply(fn, self, args);
         // sql(rows) and sql(identifier) are helpers, not queries.
-        return isTemplate(args[0]) ? queryOf(args[0].reduce((text, part, i) => `${text}$${i}${part}`), result as PromiseLike<unknown>) : result;
+        return isTemplate(args[0])
+          ? queryOf(
+              args[0].reduce((text, part, i) => `${text}$${i}${part}`),
+              result as PromiseLike<unknown>,
+            )
+          : result;
       },
       get(fn, property, receiver) {
         const value = Reflect.get(fn, property, receiver);
         if (property === 'unsafe') {
-          return (text: string, ...rest: unknown[]) => queryOf(text, (value as (...a: unknown[]) => PromiseLike<unknown>).call(fn, text, ...rest));
+          return (text: string, ...rest: unknown[]) =>
+            queryOf(text, (value as (...a: unknown[]) => PromiseLike<unknown>).call(fn, text, ...rest));
         }
         if (property === 'begin' || property === 'savepoint') {
           return (...args: unknown[]) => {
@@ -130,18 +146,25 @@ export function traceSql<S extends (...args: never[]) => unknown>(sql: S, schema
             const run = (value as (...a: unknown[]) => Promise<unknown>).bind(fn);
             const parent = context.active();
             if (!trace.getSpan(parent)) return run(...args.slice(0, -1), (tx: F) => callback(wrap(tx)));
-            return tracer().startActiveSpan(`postgres ${String(property)}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql', 'db.namespace': schema } }, async (span) => {
-              const inside = context.active();
-              try {
-                // The client calls back from its own socket events: bind the callback to this span.
-                return await run(...args.slice(0, -1), context.bind(inside, (tx: F) => callback(wrap(tx))));
-              } catch (error) {
-                recordError(error, span);
-                throw error;
-              } finally {
-                span.end();
-              }
-            });
+            return tracer().startActiveSpan(
+              `postgres ${String(property)}`,
+              { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql', 'db.namespace': schema } },
+              async (span) => {
+                const inside = context.active();
+                try {
+                  // The client calls back from its own socket events: bind the callback to this span.
+                  return await run(
+                    ...args.slice(0, -1),
+                    context.bind(inside, (tx: F) => callback(wrap(tx))),
+                  );
+                } catch (error) {
+                  recordError(error, span);
+                  throw error;
+                } finally {
+                  span.end();
+                }
+              },
+            );
           };
         }
         return value;

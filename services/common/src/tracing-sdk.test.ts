@@ -9,7 +9,10 @@ describe('the URL an outgoing call leaves in its span', () => {
   });
 
   it('leaves a URL without a query as it is, and gives nothing for one it cannot read', () => {
-    expect(outgoingUrlAttributes('http://127.0.0.1:4000', '/graphql')).toEqual({ 'url.full': 'http://127.0.0.1:4000/graphql', 'url.query': '' });
+    expect(outgoingUrlAttributes('http://127.0.0.1:4000', '/graphql')).toEqual({
+      'url.full': 'http://127.0.0.1:4000/graphql',
+      'url.query': '',
+    });
     expect(outgoingUrlAttributes('not a url', 'either')).toEqual({});
   });
 });

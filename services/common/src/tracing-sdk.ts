@@ -17,7 +17,15 @@ import { markTracingStarted } from './trace-context';
  * (signed cloud URLs), which setting the option replaces and which its index does not export.
  */
 const REDACTED_QUERY_PARAMS = [
-  ...['sig', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'],
+  ...[
+    'sig',
+    'Signature',
+    'AWSAccessKeyId',
+    'X-Goog-Signature',
+    'X-Amz-Signature',
+    'X-Amz-Credential',
+    'X-Amz-Security-Token',
+  ],
   ...['private_token', 'access_token', 'sudo', 'password', 'refresh_token'],
 ];
 
@@ -56,9 +64,13 @@ export function startTracing(options: {
   scheduleDelayMs: number;
 }): void {
   const url = `${options.endpoint}/v1/traces`;
-  const exporter = options.protocol === 'http/json' ? new JsonTraceExporter({ url }) : new ProtobufTraceExporter({ url });
+  const exporter =
+    options.protocol === 'http/json' ? new JsonTraceExporter({ url }) : new ProtobufTraceExporter({ url });
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': options.serviceName, 'service.instance.id': `${hostname()}-${process.pid}` }),
+    resource: resourceFromAttributes({
+      'service.name': options.serviceName,
+      'service.instance.id': `${hostname()}-${process.pid}`,
+    }),
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: options.scheduleDelayMs })],
   });
   // Also installs the AsyncLocalStorage context manager that carries a span across awaits.
@@ -73,7 +85,11 @@ export function startTracing(options: {
         redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
         // Express has matched the route by the time the span ends: name the span after it.
         applyCustomAttributesOnSpan: (span, request) => {
-          const { method, baseUrl, route } = request as { method?: string; baseUrl?: string; route?: { path?: unknown } };
+          const { method, baseUrl, route } = request as {
+            method?: string;
+            baseUrl?: string;
+            route?: { path?: unknown };
+          };
           if (typeof route?.path !== 'string') return;
           const path = `${baseUrl ?? ''}${route.path}`;
           span.setAttribute('http.route', path);
@@ -81,7 +97,10 @@ export function startTracing(options: {
         },
       }),
       // Background calls (relays, cache refreshes) outside any request make no root spans.
-      new UndiciInstrumentation({ requireParentforSpans: true, startSpanHook: (request) => outgoingUrlAttributes(request.origin, request.path) }),
+      new UndiciInstrumentation({
+        requireParentforSpans: true,
+        startSpanHook: (request) => outgoingUrlAttributes(request.origin, request.path),
+      }),
       new GrpcInstrumentation(),
     ],
   });

@@ -16,6 +16,8 @@ if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
   // The process's folder names it (services/<name>/dist/main.js, gateway/dist/main.js).
   const entry = require.main?.filename;
   const serviceName = config.OTEL_SERVICE_NAME ?? (entry ? basename(dirname(dirname(entry))) : 'unknown');
+  // Loaded only when tracing is on, so that a process without it loads no OpenTelemetry code.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startTracing } = require('./tracing-sdk') as typeof import('./tracing-sdk');
   startTracing({
     endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,

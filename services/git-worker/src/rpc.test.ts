@@ -12,7 +12,11 @@ describe('who may call the git worker over gRPC', () => {
   });
   afterAll(() => h.stop());
 
-  const codeOf = (work: Promise<unknown>) => work.then(() => status.OK, (error: ServiceError) => error.code);
+  const codeOf = (work: Promise<unknown>) =>
+    work.then(
+      () => status.OK,
+      (error: ServiceError) => error.code,
+    );
 
   it('refuses unary and streaming calls without a credential', async () => {
     const protos = loadGitProtos();
@@ -24,7 +28,9 @@ describe('who may call the git worker over gRPC', () => {
     }
     const blobs = new protos.BlobService(h.address, credentials.createInsecure());
     try {
-      expect(await codeOf(collect(blobs, 'GetBlob', { repository: repo.repository, ref: 'master', path: 'a.txt' }))).toBe(status.UNAUTHENTICATED);
+      expect(
+        await codeOf(collect(blobs, 'GetBlob', { repository: repo.repository, ref: 'master', path: 'a.txt' })),
+      ).toBe(status.UNAUTHENTICATED);
     } finally {
       (blobs as unknown as { close: () => void }).close();
     }
@@ -34,9 +40,15 @@ describe('who may call the git worker over gRPC', () => {
     const forged = createGitClients(h.address, { caller: 'repository', secret: 'not-the-secret-'.repeat(3) });
     const other = createGitClients(h.address, { caller: 'hooks', secret: h.secret });
     try {
-      expect(await codeOf(call(forged.ref, 'ListBranches', { repository: repo.repository }))).toBe(status.UNAUTHENTICATED);
-      expect(await codeOf(call(other.ref, 'ListBranches', { repository: repo.repository }))).toBe(status.PERMISSION_DENIED);
-      expect(await codeOf(collect(other.blob, 'GetBlob', { repository: repo.repository, ref: 'master', path: 'a.txt' }))).toBe(status.PERMISSION_DENIED);
+      expect(await codeOf(call(forged.ref, 'ListBranches', { repository: repo.repository }))).toBe(
+        status.UNAUTHENTICATED,
+      );
+      expect(await codeOf(call(other.ref, 'ListBranches', { repository: repo.repository }))).toBe(
+        status.PERMISSION_DENIED,
+      );
+      expect(
+        await codeOf(collect(other.blob, 'GetBlob', { repository: repo.repository, ref: 'master', path: 'a.txt' })),
+      ).toBe(status.PERMISSION_DENIED);
     } finally {
       forged.close();
       other.close();
@@ -46,9 +58,16 @@ describe('who may call the git worker over gRPC', () => {
     const metadata = new Metadata();
     metadata.set('x-hub-principal', stale);
     const protos = loadGitProtos();
-    const raw = new protos.RefService(h.address, credentials.createInsecure()) as unknown as { ListBranches: Function; close: () => void };
+    const raw = new protos.RefService(h.address, credentials.createInsecure()) as unknown as {
+      ListBranches: (...args: unknown[]) => unknown;
+      close: () => void;
+    };
     try {
-      const code = await new Promise((resolve) => raw.ListBranches({ repository: repo.repository }, metadata, (error: ServiceError | null) => resolve(error?.code ?? status.OK)));
+      const code = await new Promise((resolve) =>
+        raw.ListBranches({ repository: repo.repository }, metadata, (error: ServiceError | null) =>
+          resolve(error?.code ?? status.OK),
+        ),
+      );
       expect(code).toBe(status.UNAUTHENTICATED);
     } finally {
       raw.close();
@@ -56,7 +75,9 @@ describe('who may call the git worker over gRPC', () => {
   });
 
   it('serves a signed caller', async () => {
-    const branches = await call<{ branches: Array<{ name: string }> }>(h.ref, 'ListBranches', { repository: repo.repository });
+    const branches = await call<{ branches: Array<{ name: string }> }>(h.ref, 'ListBranches', {
+      repository: repo.repository,
+    });
     expect(branches.branches.map((b) => b.name)).toEqual(['master']);
     const chunks = await collect(h.blob, 'GetBlob', { repository: repo.repository, ref: 'master', path: 'a.txt' });
     expect(chunks.length).toBeGreaterThan(0);

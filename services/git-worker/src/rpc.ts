@@ -1,4 +1,10 @@
-import { status, type Metadata, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
+import {
+  status,
+  type Metadata,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+} from '@grpc/grpc-js';
 import { verifyPrincipal, type Logger } from '@hub/common';
 import { GIT_CALLER_METADATA } from '@hub/protos';
 import { GitError } from './git/errors';
@@ -51,8 +57,18 @@ export const GRPC_CALLERS = ['repository', 'mergerequests', 'rest-facade'] as co
 function refusal(metadata: Metadata, deps: WorkerDeps) {
   const value = metadata.get(GIT_CALLER_METADATA)[0];
   const caller = verifyPrincipal(typeof value === 'string' ? value : undefined, deps.callers.secret);
-  if (!caller?.system) return { code: status.UNAUTHENTICATED, details: 'a signed caller is required', message: 'a signed caller is required' };
-  if (!deps.callers.allowed.includes(caller.system)) return { code: status.PERMISSION_DENIED, details: `${caller.system} may not call the git worker`, message: 'permission denied' };
+  if (!caller?.system)
+    return {
+      code: status.UNAUTHENTICATED,
+      details: 'a signed caller is required',
+      message: 'a signed caller is required',
+    };
+  if (!deps.callers.allowed.includes(caller.system))
+    return {
+      code: status.PERMISSION_DENIED,
+      details: `${caller.system} may not call the git worker`,
+      message: 'permission denied',
+    };
   return null;
 }
 
@@ -76,7 +92,11 @@ export const unary =
 
 /** A server-streaming handler: `handle` writes with backpressure and resolves when done. */
 export const streaming =
-  <Req, Res>(rpc: string, deps: WorkerDeps, handle: (request: Req, call: ServerWritableStream<Req, Res>) => Promise<void>) =>
+  <Req, Res>(
+    rpc: string,
+    deps: WorkerDeps,
+    handle: (request: Req, call: ServerWritableStream<Req, Res>) => Promise<void>,
+  ) =>
   (call: ServerWritableStream<Req, Res>) => {
     const refused = refusal(call.metadata, deps);
     if (refused) return void call.emit('error', refused);
@@ -87,4 +107,5 @@ export const streaming =
   };
 
 /** The project id a request names. */
-export const projectIdOf = (request: { repository?: { projectId?: number } | null }) => request.repository?.projectId ?? 0;
+export const projectIdOf = (request: { repository?: { projectId?: number } | null }) =>
+  request.repository?.projectId ?? 0;

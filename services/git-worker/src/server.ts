@@ -29,9 +29,13 @@ import type { WorkerDeps } from './rpc';
 export function createGrpcServer(deps: WorkerDeps): Server {
   const protos = loadGitProtos();
   // A file written through the API arrives as one message: accept what the facade let in.
-  const server = new Server({ 'grpc.max_send_message_length': 16 * 1024 * 1024, 'grpc.max_receive_message_length': INTERNAL_BODY_LIMIT });
+  const server = new Server({
+    'grpc.max_send_message_length': 16 * 1024 * 1024,
+    'grpc.max_receive_message_length': INTERNAL_BODY_LIMIT,
+  });
   // Every service goes through here so that none misses the streamed-bytes encoder.
-  const add = (service: ServiceDefinition, handlers: UntypedServiceImplementation) => server.addService(withBytesSerializers(service), handlers);
+  const add = (service: ServiceDefinition, handlers: UntypedServiceImplementation) =>
+    server.addService(withBytesSerializers(service), handlers);
   add(protos.RepositoryService.service, {
     CreateRepository: CreateRepository(deps),
     DeleteRepository: DeleteRepository(deps),
@@ -72,6 +76,8 @@ export function createGrpcServer(deps: WorkerDeps): Server {
 /** Binds and starts; port 0 picks a free one. */
 export function bindGrpc(server: Server, port: number, host = '0.0.0.0'): Promise<number> {
   return new Promise((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
   );
 }

@@ -1,4 +1,14 @@
-import { authorize, guardProjectWrite, invalid, notFound, recordNotFound, requireUser, type AccessClient, type Principal, type Sql } from '@hub/common';
+import {
+  authorize,
+  guardProjectWrite,
+  invalid,
+  notFound,
+  recordNotFound,
+  requireUser,
+  type AccessClient,
+  type Principal,
+  type Sql,
+} from '@hub/common';
 import * as deliveries from './db/deliveries';
 import * as hooks from './db/hooks';
 import type { HookRow, HookSettings } from './db/hooks';
@@ -12,13 +22,24 @@ import type { HookInput } from './generated/graphql';
 const HEADER_VALUE = /^[\x20-\x7e]{1,255}$/;
 
 /** GitLab 7.14's defaults: push events on, everything else off. */
-const DEFAULT_FLAGS = { pushEvents: true, tagPushEvents: false, issuesEvents: false, mergeRequestsEvents: false, noteEvents: false };
+const DEFAULT_FLAGS = {
+  pushEvents: true,
+  tagPushEvents: false,
+  issuesEvents: false,
+  mergeRequestsEvents: false,
+  noteEvents: false,
+};
 
 /**
  * Project hooks: managing them is GitLab's admin_project (Master and above, and admins); a
  * private project stays 404 to everyone else, as on every route.
  */
-export function createHooksService(deps: { sql: Sql; access: AccessClient; queue: DeliveryQueue; allowLocal: boolean }) {
+export function createHooksService(deps: {
+  sql: Sql;
+  access: AccessClient;
+  queue: DeliveryQueue;
+  allowLocal: boolean;
+}) {
   const { sql } = deps;
 
   async function authorizeAdmin(principal: Principal, projectId: number) {

@@ -49,7 +49,11 @@ async function startSubgraph(config: HooksConfig, sql: Sql, queue: DeliveryQueue
   const hooks = createHooksService({ sql, access, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
   const systemHooks = createSystemHooksService({ sql, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
   // Every replica drops cached access answers a team or project change made stale.
-  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
+  const invalidation = followAccessChanges({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    access,
+    logger,
+  });
   const server = await serveSubgraph<HooksContext>({
     service: SERVICE,
     port: config.HOOKS_PORT,
@@ -99,7 +103,11 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
   maintain.unref();
 
   // Readiness follows Redis (the queue) and Postgres (the log); the queue depth drives autoscaling.
-  const { app, registry } = createObservedApp({ service: `${SERVICE}-worker`, readiness: { redis: worker.ready, postgres: () => pingSql(sql) }, logger });
+  const { app, registry } = createObservedApp({
+    service: `${SERVICE}-worker`,
+    readiness: { redis: worker.ready, postgres: () => pingSql(sql) },
+    logger,
+  });
   new Gauge({
     name: 'hook_queue_depth',
     help: 'Hook deliveries waiting, delayed or being sent',

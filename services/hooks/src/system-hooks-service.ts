@@ -41,7 +41,10 @@ export function createSystemHooksService(deps: { sql: Sql; queue: DeliveryQueue;
     /** url as project hooks check it: http(s) (422 'Invalid url given'), no internal address. */
     async add(principal: Principal, url: string): Promise<SystemHookRow> {
       requireAdmin(principal);
-      return hooks.insertSystemHook(sql, { url: await checkHookUrl(url, deps.allowLocal), signingSecret: newSigningSecret() });
+      return hooks.insertSystemHook(sql, {
+        url: await checkHookUrl(url, deps.allowLocal),
+        signingSecret: newSigningSecret(),
+      });
     },
 
     /** Idempotent: the removed hook, or null when there was none. Its pending deliveries go with it. */
@@ -57,7 +60,11 @@ export function createSystemHooksService(deps: { sql: Sql; queue: DeliveryQueue;
     async test(principal: Principal, id: number): Promise<DeliveryRow> {
       requireAdmin(principal);
       const hook = await hookOr404(id);
-      const [delivery] = await deliverToHooks(deps, [hook], { eventKey: `test:${randomUUID()}`, eventName: SYSTEM_HOOK_EVENT, payload: { ...TEST_PAYLOAD } });
+      const [delivery] = await deliverToHooks(deps, [hook], {
+        eventKey: `test:${randomUUID()}`,
+        eventName: SYSTEM_HOOK_EVENT,
+        payload: { ...TEST_PAYLOAD },
+      });
       return delivery;
     },
 

@@ -19,7 +19,9 @@ const byKey = <K, V>(keys: readonly K[], rows: V[], key: (row: V) => K) => {
 /** One query per entity kind per request, however many references the gateway asks for. */
 export function createLoaders(sql: Sql) {
   return {
-    userById: new DataLoader<number, UserRow | null>(async (ids) => byKey(ids, await findUsersByIds(sql, ids), (u) => u.id)),
+    userById: new DataLoader<number, UserRow | null>(async (ids) =>
+      byKey(ids, await findUsersByIds(sql, ids), (u) => u.id),
+    ),
     namespaceById: new DataLoader<number, NamespaceRow | null>(async (ids) =>
       byKey(ids, await findNamespacesByIds(sql, ids), (n) => n.id),
     ),

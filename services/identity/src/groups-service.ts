@@ -31,7 +31,10 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
   const { sql } = deps;
 
   async function levelIn(principal: Principal, group: NamespaceRow) {
-    const { access } = await deps.membership.call(groupAccessLookup, { userId: principal.userId, groupIds: [group.id] });
+    const { access } = await deps.membership.call(groupAccessLookup, {
+      userId: principal.userId,
+      groupIds: [group.id],
+    });
     return { level: access[0]?.level ?? null, readable: principal.isAdmin || (access[0]?.readable ?? false) };
   }
 
@@ -40,11 +43,18 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
     const group = await namespaces.findGroup(sql, key);
     if (!group) throw recordNotFound();
     const access = await levelIn(principal, group);
-    if (!access.readable) throw forbidden(`${principal.username ?? 'anonymous'} lacks sufficient access to ${group.name}`);
+    if (!access.readable)
+      throw forbidden(`${principal.username ?? 'anonymous'} lacks sufficient access to ${group.name}`);
     return { group, level: access.level };
   }
 
-  const event = async (tx: TransactionSql, type: 'group.created' | 'group.deleted', group: NamespaceRow, principal: Principal, ownerId: number | null) => {
+  const event = async (
+    tx: TransactionSql,
+    type: 'group.created' | 'group.deleted',
+    group: NamespaceRow,
+    principal: Principal,
+    ownerId: number | null,
+  ) => {
     const [owner] = ownerId !== null ? await findUsersByIds(tx, [ownerId]) : [];
     await identityEvents.record(tx, type, {
       group_id: group.id,
@@ -63,9 +73,18 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
   /** Tells membership at once (the event is the backstop when this call fails). */
   async function tellMembership(group: NamespaceRow, deleted: boolean, ownerId: number | null) {
     try {
-      await deps.membership.call(applyGroup, { groupId: group.id, name: group.name, path: group.path, deleted, ownerId });
+      await deps.membership.call(applyGroup, {
+        groupId: group.id,
+        name: group.name,
+        path: group.path,
+        deleted,
+        ownerId,
+      });
     } catch (error) {
-      deps.logger.warn({ err: error, groupId: group.id }, 'membership did not take the group now; its event will carry it');
+      deps.logger.warn(
+        { err: error, groupId: group.id },
+        'membership did not take the group now; its event will carry it',
+      );
     }
   }
 
@@ -78,7 +97,9 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
      */
     async listNamespaces(principal: Principal, filter: { kind?: 'group'; search?: string | null }, window: PageWindow) {
       const userId = requireUser(principal);
-      const of = principal.isAdmin ? null : { ownerId: userId, groupIds: (await deps.membership.call(memberGroups, { userId })).groupIds };
+      const of = principal.isAdmin
+        ? null
+        : { ownerId: userId, groupIds: (await deps.membership.call(memberGroups, { userId })).groupIds };
       return namespaces.listNamespaces(sql, { of, ...filter }, window);
     },
 
@@ -102,7 +123,12 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
           // as a repeat is, naming everything it took (the index names only the first).
           if (error.code !== UNIQUE_VIOLATION) throw error;
           const taken = groupProblems(group, await namespaces.takenByNamespaces(sql, group.name, group.path));
-          throw refuse(taken ?? (error.constraint_name === 'namespaces_group_name_key' ? { name: ['has already been taken'] } : { path: ['has already been taken'] }));
+          throw refuse(
+            taken ??
+              (error.constraint_name === 'namespaces_group_name_key'
+                ? { name: ['has already been taken'] }
+                : { path: ['has already been taken'] }),
+          );
         });
       await tellMembership(created, false, userId);
       return created;
@@ -127,7 +153,9 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
 
 /** Ruby's Hash#inspect of validation messages, as GitLab 7.14 put them into "Failed to save group …". */
 function rubyHash(fields: Record<string, string[]>): string {
-  const entries = Object.entries(fields).map(([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`);
+  const entries = Object.entries(fields).map(
+    ([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`,
+  );
   return `{${entries.join(', ')}}`;
 }
 

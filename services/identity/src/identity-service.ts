@@ -1,5 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
-import { conflict, DomainError, ErrorCode, identityEvents, type Logger, type Sql, type TransactionSql } from '@hub/common';
+import {
+  conflict,
+  DomainError,
+  ErrorCode,
+  identityEvents,
+  type Logger,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 import * as namespaces from './db/namespaces';
 import { defaultProjectsLimit } from './db/settings';
 import * as oauthTokens from './db/oauth-tokens';
@@ -47,14 +55,29 @@ type UserEventType = Extract<keyof typeof identityEvents.schemas, `user.${string
 const MAX_INT32 = 2 ** 31 - 1;
 
 /** Everything identity does to its data: users, tokens, namespaces, sign-ins. */
-export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTokenTtlSeconds: number; sealer: TokenSealer }) {
+export function createIdentityService(deps: {
+  sql: Sql;
+  logger: Logger;
+  oauthTokenTtlSeconds: number;
+  sealer: TokenSealer;
+}) {
   const { sql, sealer } = deps;
 
   /** A private token as stored: its digest to match requests, its sealed copy to show its owner. */
-  const storedToken = (token: string) => ({ privateTokenDigest: digest(token), privateTokenSealed: sealer.seal(token) });
+  const storedToken = (token: string) => ({
+    privateTokenDigest: digest(token),
+    privateTokenSealed: sealer.seal(token),
+  });
 
   const event = (tx: TransactionSql, type: UserEventType, user: UserRow) =>
-    identityEvents.record(tx, type, { user_id: user.id, username: user.username, email: user.email, name: user.name, is_admin: user.isAdmin, created_at: user.createdAt.toISOString() });
+    identityEvents.record(tx, type, {
+      user_id: user.id,
+      username: user.username,
+      email: user.email,
+      name: user.name,
+      is_admin: user.isAdmin,
+      created_at: user.createdAt.toISOString(),
+    });
 
   /** 409 for a taken email or username, GitLab's order: email first. */
   async function refuseTaken(attrs: UserAttributes, exceptId: number | null): Promise<void> {
@@ -139,7 +162,10 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
       if (!(await users.findUserById(sql, id))) return null;
       await refuseTaken(attrs, id);
       validateUserAttributes(attrs, false);
-      const values = { ...userColumns(attrs), ...(attrs.password ? { passwordHash: await hashPassword(attrs.password) } : {}) };
+      const values = {
+        ...userColumns(attrs),
+        ...(attrs.password ? { passwordHash: await hashPassword(attrs.password) } : {}),
+      };
       return sql
         .begin(async (tx) => {
           const user = await users.updateUser(tx, id, values);
@@ -222,7 +248,8 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
       let user: UserRow | undefined;
       // Tokens are found by their digest: the database compares digests, never the token, so how
       // long a lookup takes says nothing about how close a guess was.
-      if (credentials.privateToken) user = await users.findUserByPrivateTokenDigest(sql, digest(credentials.privateToken));
+      if (credentials.privateToken)
+        user = await users.findUserByPrivateTokenDigest(sql, digest(credentials.privateToken));
       else if (credentials.basic) {
         // git's basic auth: the private token is accepted in place of the password, as GitLab did.
         const { login, secret } = credentials.basic;
@@ -245,7 +272,11 @@ export function createIdentityService(deps: { sql: Sql; logger: Logger; oauthTok
     /** The user's private token, for the user alone (GitLab 7's UserLogin); null if it cannot be opened. */
     privateTokenOf(user: UserRow): string | null {
       const token = user.privateTokenSealed ? sealer.open(user.privateTokenSealed) : null;
-      if (token === null) deps.logger.warn({ userId: user.id }, 'private token cannot be unsealed (TOKEN_ENCRYPTION_KEY changed?); a reset issues a new one');
+      if (token === null)
+        deps.logger.warn(
+          { userId: user.id },
+          'private token cannot be unsealed (TOKEN_ENCRYPTION_KEY changed?); a reset issues a new one',
+        );
       return token;
     },
 

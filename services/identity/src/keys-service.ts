@@ -58,7 +58,10 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
    * (GitLab's authenticated_as_admin!, even for their own id). Checked before anything else the
    * call sends; `mustExist` then looks the user up, answering `missing` for an id naming nobody.
    */
-  function keyOwner(principal: Principal, userId: number | null | undefined): { id: number; mustExist: (missing: () => Error) => Promise<void> } {
+  function keyOwner(
+    principal: Principal,
+    userId: number | null | undefined,
+  ): { id: number; mustExist: (missing: () => Error) => Promise<void> } {
     if (userId === null || userId === undefined) return { id: requireUser(principal), mustExist: async () => {} };
     requireAdmin(principal);
     return {
@@ -73,7 +76,11 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
   const maySeeKeysOf = (principal: Principal, userId: number) => principal.isAdmin || principal.userId === userId;
 
   /** Runs Key's validations (uniqueness included) and inserts; a concurrent duplicate is reported as one. */
-  async function insertValidated(attrs: KeyAttributes, owner: Pick<KeyRow, 'kind' | 'userId'>, also?: (tx: TransactionSql, row: KeyRow) => Promise<void>): Promise<KeyRow> {
+  async function insertValidated(
+    attrs: KeyAttributes,
+    owner: Pick<KeyRow, 'kind' | 'userId'>,
+    also?: (tx: TransactionSql, row: KeyRow) => Promise<void>,
+  ): Promise<KeyRow> {
     const prepared = prepareKey(attrs);
     const check = async () => {
       // A text over the length limit matches no stored key; it is not sent to the database.
@@ -83,7 +90,12 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     await check();
     try {
       return await sql.begin(async (tx) => {
-        const row = await keys.insertKey(tx, { ...owner, title: prepared.title!, key: prepared.key!, fingerprint: prepared.fingerprint! });
+        const row = await keys.insertKey(tx, {
+          ...owner,
+          title: prepared.title!,
+          key: prepared.key!,
+          fingerprint: prepared.fingerprint!,
+        });
         await also?.(tx, row);
         await keyEvent(tx, 'key.created', row);
         return row;
@@ -97,7 +109,9 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
   /** GitLab's accessible_deploy_keys: keys of projects the user belongs to (any level, or the namespace owner). */
   async function mayReuse(principal: Principal, projectIds: number[]): Promise<boolean> {
     const answers = await deps.access.loader(principal).loadMany(projectIds);
-    return answers.some((access) => access !== null && !(access instanceof Error) && accessLevelOf(access, principal) > AccessLevel.NONE);
+    return answers.some(
+      (access) => access !== null && !(access instanceof Error) && accessLevelOf(access, principal) > AccessLevel.NONE,
+    );
   }
 
   return {
@@ -111,7 +125,11 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** POST /user/keys and (admins) POST /users/:id/keys: title and key are required attributes there. */
-    async createUserKey(principal: Principal, userId: number | null | undefined, attrs: KeyAttributes): Promise<KeyRow> {
+    async createUserKey(
+      principal: Principal,
+      userId: number | null | undefined,
+      attrs: KeyAttributes,
+    ): Promise<KeyRow> {
       const owner = keyOwner(principal, userId);
       if (isBlank(attrs.title)) throw missingAttribute('title');
       if (isBlank(attrs.key)) throw missingAttribute('key');
@@ -198,7 +216,8 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     /** A deleted project: its links go, and keys no other project uses (an event, so idempotent). */
     async projectDeleted(projectId: number): Promise<void> {
       await buryProject(sql, projectId, async (tx) => {
-        for (const deleted of await keys.removeProjectDeployKeys(tx, projectId)) await keyEvent(tx, 'key.deleted', deleted);
+        for (const deleted of await keys.removeProjectDeployKeys(tx, projectId))
+          await keyEvent(tx, 'key.deleted', deleted);
       });
     },
   };

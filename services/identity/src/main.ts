@@ -43,12 +43,20 @@ async function main() {
   await sealPlainTokens(sql, sealer.seal);
   const identity = createIdentityService({ sql, logger, oauthTokenTtlSeconds: config.OAUTH_TOKEN_TTL_S, sealer });
   // Membership keeps group members and answers who may see or administer a group.
-  const membership = createInternalClient({ baseUrl: config.MEMBERSHIP_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
+  const membership = createInternalClient({
+    baseUrl: config.MEMBERSHIP_URL,
+    secret: config.PRINCIPAL_SECRET,
+    caller: SERVICE,
+  });
   const groups = createGroupsService({ sql, membership, logger });
   const settings = createApplicationSettings({ sql });
   // Deploy keys are GitLab's admin_project: membership decides, cached answers dropped on its events.
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
-  const accessChanges = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
+  const accessChanges = followAccessChanges({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    access,
+    logger,
+  });
   const keys = createKeysService({ sql, access });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({

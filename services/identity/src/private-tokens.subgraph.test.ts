@@ -32,7 +32,8 @@ describe('private tokens at rest', () => {
   it('hashes and seals the tokens an older database kept in plain text', async () => {
     await migrate({ sql, schema, dir: MIGRATIONS, logger: silent });
     expect(await sealPlainTokens(sql, sealer.seal)).toBe(1);
-    const [row] = await sql`select private_token, private_token_digest, private_token_sealed from users where username = 'legacy'`;
+    const [row] =
+      await sql`select private_token, private_token_digest, private_token_sealed from users where username = 'legacy'`;
     expect(row.privateToken).toBeNull();
     expect(row.privateTokenDigest).toBe(sha256('legacyToken123456789'));
     expect(sealer.open(row.privateTokenSealed)).toBe('legacyToken123456789');
@@ -49,7 +50,8 @@ describe('private tokens at rest', () => {
     // The older release resets by writing the plain column alone; the digest still names the old token.
     await sql`update users set private_token = 'resetByOldPod12345678' where username = 'legacy'`;
     expect(await sealPlainTokens(sql, sealer.seal)).toBe(1);
-    const [row] = await sql`select private_token, private_token_digest, private_token_sealed from users where username = 'legacy'`;
+    const [row] =
+      await sql`select private_token, private_token_digest, private_token_sealed from users where username = 'legacy'`;
     expect(row.privateToken).toBeNull();
     expect(row.privateTokenDigest).toBe(sha256('resetByOldPod12345678'));
     expect(sealer.open(row.privateTokenSealed)).toBe('resetByOldPod12345678');
@@ -61,7 +63,12 @@ describe('private tokens at rest', () => {
 
   it('stores a new user’s token and password nowhere as they are, and finds the user by either', async () => {
     const identity = createIdentityService({ sql, logger: silent, oauthTokenTtlSeconds: 60, sealer });
-    const created = await identity.createUser({ username: 'fresh', email: 'fresh@example.com', name: 'Fresh', password: 'secret-password-1' });
+    const created = await identity.createUser({
+      username: 'fresh',
+      email: 'fresh@example.com',
+      name: 'Fresh',
+      password: 'secret-password-1',
+    });
     const token = identity.privateTokenOf(created)!;
     expect(token).toHaveLength(20);
     const [row] = await sql`select * from users where id = ${created.id}`;
@@ -71,10 +78,16 @@ describe('private tokens at rest', () => {
     expect((await identity.userForCredentials({ privateToken: token }))?.id).toBe(created.id);
     expect((await identity.userForCredentials({ bearer: token }))?.id).toBe(created.id);
     expect((await identity.userForCredentials({ basic: { login: 'fresh', secret: token } }))?.id).toBe(created.id);
-    expect((await identity.userForCredentials({ basic: { login: 'fresh', secret: 'secret-password-1' } }))?.id).toBe(created.id);
+    expect((await identity.userForCredentials({ basic: { login: 'fresh', secret: 'secret-password-1' } }))?.id).toBe(
+      created.id,
+    );
 
     // OAuth tokens are kept as digests only.
-    const issued = await identity.issueOAuthToken({ grantType: 'password', username: 'fresh', password: 'secret-password-1' });
+    const issued = await identity.issueOAuthToken({
+      grantType: 'password',
+      username: 'fresh',
+      password: 'secret-password-1',
+    });
     const tokens = JSON.stringify(await sql`select * from oauth_access_tokens where user_id = ${created.id}`);
     expect(tokens).not.toContain(issued.accessToken);
     expect(tokens).not.toContain(issued.refreshToken);
@@ -87,10 +100,17 @@ describe('private tokens at rest', () => {
 
   it('rehashes a password hashed with weaker parameters at sign-in', async () => {
     const identity = createIdentityService({ sql, logger: silent, oauthTokenTtlSeconds: 60, sealer });
-    const created = await identity.createUser({ username: 'weak', email: 'weak@example.com', name: 'Weak', password: 'weak-password-1' });
+    const created = await identity.createUser({
+      username: 'weak',
+      email: 'weak@example.com',
+      name: 'Weak',
+      password: 'weak-password-1',
+    });
     // The same scheme at a quarter of today's cost, as an older release might have stored it.
     const salt = randomBytes(16);
-    const key = await new Promise<Buffer>((done, fail) => scrypt('weak-password-1', salt, 32, { N: 4096, r: 8, p: 1 }, (e, k) => (e ? fail(e) : done(k))));
+    const key = await new Promise<Buffer>((done, fail) =>
+      scrypt('weak-password-1', salt, 32, { N: 4096, r: 8, p: 1 }, (e, k) => (e ? fail(e) : done(k))),
+    );
     const weakHash = ['scrypt', 4096, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
     await sql`update users set password_hash = ${weakHash} where id = ${created.id}`;
     await identity.signIn('weak', 'weak-password-1');

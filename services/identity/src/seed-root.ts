@@ -18,10 +18,16 @@ export async function seedRoot(sql: Sql, env: { token?: string; password?: strin
   if (env.token !== undefined && !/^[A-Za-z0-9_-]{20,64}$/.test(env.token)) {
     throw new Error('ROOT_TOKEN must be 20 to 64 characters of letters, digits, "_" or "-"');
   }
-  if (env.password !== undefined && env.password.length < 8) throw new Error('ROOT_PASSWORD must be at least 8 characters');
+  if (env.password !== undefined && env.password.length < 8)
+    throw new Error('ROOT_PASSWORD must be at least 8 characters');
   const sealer = createTokenSealer(env.tokenKey);
   await users.sealPlainTokens(sql, sealer.seal);
-  const identity = createIdentityService({ sql, logger: createLogger('seed', 'silent'), oauthTokenTtlSeconds: 0, sealer });
+  const identity = createIdentityService({
+    sql,
+    logger: createLogger('seed', 'silent'),
+    oauthTokenTtlSeconds: 0,
+    sealer,
+  });
   let password: string | null = env.password ?? null;
   let root = await users.findUserByUsername(sql, ROOT.username);
   if (!root) {
@@ -29,7 +35,8 @@ export async function seedRoot(sql: Sql, env: { token?: string; password?: strin
     root = await identity.createUser({ ...ROOT, password, isAdmin: true });
   } else {
     // Keep root an active admin; a ROOT_PASSWORD given replaces the old password.
-    if (!root.isAdmin || env.password) root = (await identity.updateUser(root.id, { isAdmin: true, password: env.password }))!;
+    if (!root.isAdmin || env.password)
+      root = (await identity.updateUser(root.id, { isAdmin: true, password: env.password }))!;
     if (root.state !== 'active') root = (await identity.setState(root.id, 'active'))!;
   }
   if (env.token && digest(env.token) !== root.privateTokenDigest) await identity.resetPrivateToken(root.id, env.token);
@@ -39,11 +46,22 @@ export async function seedRoot(sql: Sql, env: { token?: string; password?: strin
 }
 
 async function run() {
-  const config = loadConfig(['DATABASE_URL', 'TOKEN_ENCRYPTION_KEY'] as const, { optional: ['ROOT_TOKEN', 'ROOT_PASSWORD'] as const });
+  const config = loadConfig(['DATABASE_URL', 'TOKEN_ENCRYPTION_KEY'] as const, {
+    optional: ['ROOT_TOKEN', 'ROOT_PASSWORD'] as const,
+  });
   const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: 2 });
   try {
-    await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger: createLogger('seed', 'warn') });
-    const result = await seedRoot(sql, { token: config.ROOT_TOKEN, password: config.ROOT_PASSWORD, tokenKey: config.TOKEN_ENCRYPTION_KEY });
+    await migrate({
+      sql,
+      schema: SERVICE,
+      dir: resolve(__dirname, '..', 'migrations'),
+      logger: createLogger('seed', 'warn'),
+    });
+    const result = await seedRoot(sql, {
+      token: config.ROOT_TOKEN,
+      password: config.ROOT_PASSWORD,
+      tokenKey: config.TOKEN_ENCRYPTION_KEY,
+    });
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     await sql.end();

@@ -18,7 +18,13 @@ import {
 import * as groups from './db/groups';
 
 /** Every level a group member may have: GitLab's options_with_owner. */
-const GROUP_ACCESS_LEVELS: readonly number[] = [AccessLevel.GUEST, AccessLevel.REPORTER, AccessLevel.DEVELOPER, AccessLevel.MASTER, AccessLevel.OWNER];
+const GROUP_ACCESS_LEVELS: readonly number[] = [
+  AccessLevel.GUEST,
+  AccessLevel.REPORTER,
+  AccessLevel.DEVELOPER,
+  AccessLevel.MASTER,
+  AccessLevel.OWNER,
+];
 
 /** Group members and the group access answers built on them (GitLab 7.14's group_members.rb and group_abilities). */
 export function createGroupsService(deps: { sql: Sql; identity: InternalClient }) {
@@ -45,7 +51,8 @@ export function createGroupsService(deps: { sql: Sql; identity: InternalClient }
     const group = await groups.findGroup(sql, groupId);
     if (!group) throw recordNotFound();
     const [access] = await accessOf(principal, [groupId]);
-    if (!access.readable) throw forbidden(`${principal.username ?? 'anonymous'} lacks sufficient access to ${group.name}`);
+    if (!access.readable)
+      throw forbidden(`${principal.username ?? 'anonymous'} lacks sufficient access to ${group.name}`);
     return { group, level: access.level };
   }
 
@@ -87,7 +94,12 @@ export function createGroupsService(deps: { sql: Sql; identity: InternalClient }
       return sql.begin(async (tx) => {
         const applied = await groups.applyGroup(tx, group);
         if (applied.group && applied.ownerAdded) {
-          const creator: Principal = { userId: applied.ownerAdded.userId, username: owner?.username ?? null, isAdmin: false, impersonatorId: null };
+          const creator: Principal = {
+            userId: applied.ownerAdded.userId,
+            username: owner?.username ?? null,
+            isAdmin: false,
+            impersonatorId: null,
+          };
           await event(tx, 'group_member.added', creator, applied.group, applied.ownerAdded, owner);
         }
         return applied.group !== null;
@@ -122,7 +134,8 @@ export function createGroupsService(deps: { sql: Sql; identity: InternalClient }
     async updateMember(principal: Principal, groupId: number, userId: number, accessLevel: number) {
       const group = await administeredGroup(principal, groupId);
       if (!(await groups.findGroupMember(sql, groupId, userId))) throw notFound('User can not be found');
-      if (!GROUP_ACCESS_LEVELS.includes(accessLevel)) throw unprocessable({ access_level: ['is not included in the list'] });
+      if (!GROUP_ACCESS_LEVELS.includes(accessLevel))
+        throw unprocessable({ access_level: ['is not included in the list'] });
       const user = await lookupUser(userId);
       return sql.begin(async (tx) => {
         const updated = await groups.updateGroupMemberLevel(tx, groupId, userId, accessLevel);
@@ -138,7 +151,11 @@ export function createGroupsService(deps: { sql: Sql; identity: InternalClient }
       const user = await lookupUser(userId);
       return sql.begin(async (tx) => {
         const removed = await groups.deleteGroupMember(tx, groupId, userId);
-        if (!removed) throw new DomainError(ErrorCode.NOT_FOUND, `404 Not Found - user_id:${userId} not a member of group ${group.name}`);
+        if (!removed)
+          throw new DomainError(
+            ErrorCode.NOT_FOUND,
+            `404 Not Found - user_id:${userId} not a member of group ${group.name}`,
+          );
         await event(tx, 'group_member.removed', principal, group, removed, user);
         return removed;
       });

@@ -28,7 +28,11 @@ async function main() {
   const logger = createLogger(SERVICE, config.LOG_LEVEL);
   const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
   const redis = createRedis(config.REDIS_URL);
-  const identity = createInternalClient({ baseUrl: config.IDENTITY_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
+  const identity = createInternalClient({
+    baseUrl: config.IDENTITY_URL,
+    secret: config.PRINCIPAL_SECRET,
+    caller: SERVICE,
+  });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 

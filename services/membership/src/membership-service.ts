@@ -28,10 +28,17 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
   }
 
   function checkLevel(accessLevel: number) {
-    if (!MEMBER_ACCESS_LEVELS.includes(accessLevel)) throw unprocessable({ access_level: ['is not included in the list'] });
+    if (!MEMBER_ACCESS_LEVELS.includes(accessLevel))
+      throw unprocessable({ access_level: ['is not included in the list'] });
   }
 
-  const event = (tx: TransactionSql, type: Extract<keyof typeof membershipEvents.schemas, `member.${string}`>, principal: Principal, member: members.MemberRow, username: string | null) =>
+  const event = (
+    tx: TransactionSql,
+    type: Extract<keyof typeof membershipEvents.schemas, `member.${string}`>,
+    principal: Principal,
+    member: members.MemberRow,
+    username: string | null,
+  ) =>
     membershipEvents.record(tx, type, {
       project_id: member.projectId,
       user_id: member.userId,
@@ -54,7 +61,9 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
       if (query) {
         const ids = await members.memberUserIds(sql, projectId);
         const needle = query.toLowerCase();
-        userIds = (await lookupUsers(ids, query)).filter((u) => u.username.toLowerCase().includes(needle)).map((u) => u.id);
+        userIds = (await lookupUsers(ids, query))
+          .filter((u) => u.username.toLowerCase().includes(needle))
+          .map((u) => u.id);
       }
       return members.listMembers(sql, projectId, userIds, window);
     },

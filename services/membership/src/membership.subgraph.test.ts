@@ -1,5 +1,14 @@
 import { resolve } from 'node:path';
-import { createTestSchema, createTestSubgraph, errorCode, testProjectFacts, userPrincipal, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
+import {
+  createTestSchema,
+  createTestSubgraph,
+  errorCode,
+  testProjectFacts,
+  userPrincipal,
+  type InternalClient,
+  type ProjectFacts,
+  type Sql,
+} from '@hub/common';
 import { createLoaders, type MembershipContext } from './context';
 import { memberProjectIds } from './db/members';
 import { applyProjectFacts } from './db/project-facts';
@@ -8,7 +17,14 @@ import { createMembershipService } from './membership-service';
 import { createResolvers } from './resolvers';
 
 // Users identity knows, for the service's user lookups (identity itself is another service).
-const USERS = [1, 2, 3, 4, 5, 6].map((id) => ({ id, username: `user${id}`, name: `User ${id}`, state: 'active', email: `u${id}@x.test`, avatarUrl: null }));
+const USERS = [1, 2, 3, 4, 5, 6].map((id) => ({
+  id,
+  username: `user${id}`,
+  name: `User ${id}`,
+  state: 'active',
+  email: `u${id}@x.test`,
+  avatarUrl: null,
+}));
 const identity = {
   call: async (_endpoint: unknown, body: { ids: number[]; query?: string }) => ({
     users: USERS.filter((u) => body.ids.includes(u.id) && (!body.query || u.username.includes(body.query))),
@@ -22,7 +38,8 @@ const DEVELOPER = 3;
 const STRANGER = 4;
 const ADMIN = userPrincipal(6, { isAdmin: true });
 let version = 0;
-const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts => testProjectFacts(projectId, OWNER, { version: ++version, ...overrides });
+const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts =>
+  testProjectFacts(projectId, OWNER, { version: ++version, ...overrides });
 
 const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", id: $id }]) { ... on Project { members { total nodes { accessLevel user { id } } } } } }`;
 const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel user { id } } }`;
@@ -74,31 +91,59 @@ describe('membership subgraph', () => {
   it('lets Masters manage the team, not Developers; strangers see no project', async () => {
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(DEVELOPER)))).toBe('FORBIDDEN');
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(STRANGER)))).toBe('NOT_FOUND');
-    expect((await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(MASTER))).data?.addProjectMember).toEqual({ accessLevel: 20, user: { id: 5 } });
+    expect((await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(MASTER))).data?.addProjectMember).toEqual({
+      accessLevel: 20,
+      user: { id: 5 },
+    });
   });
 
   it('adds idempotently, refuses levels outside 10-40 and unknown users', async () => {
     // An existing member keeps the existing membership (GitLab's 201 with it).
-    expect((await subgraph.run(ADD, { p: 100, u: DEVELOPER, l: 10 }, userPrincipal(OWNER))).data?.addProjectMember.accessLevel).toBe(30);
-    expect(errorCode(await subgraph.run(ADD, { p: 100, u: STRANGER, l: 50 }, userPrincipal(OWNER)))).toBe('UNPROCESSABLE');
+    expect(
+      (await subgraph.run(ADD, { p: 100, u: DEVELOPER, l: 10 }, userPrincipal(OWNER))).data?.addProjectMember
+        .accessLevel,
+    ).toBe(30);
+    expect(errorCode(await subgraph.run(ADD, { p: 100, u: STRANGER, l: 50 }, userPrincipal(OWNER)))).toBe(
+      'UNPROCESSABLE',
+    );
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 77, l: 30 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
   });
 
-  it('updates levels, the creator\'s row too (GitLab 7.14), and 404s a non-member', async () => {
-    expect((await subgraph.run(UPDATE, { p: 100, u: DEVELOPER, l: 20 }, userPrincipal(MASTER))).data?.updateProjectMember.accessLevel).toBe(20);
-    expect((await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 30 }, userPrincipal(MASTER))).data?.updateProjectMember.accessLevel).toBe(30);
+  it("updates levels, the creator's row too (GitLab 7.14), and 404s a non-member", async () => {
+    expect(
+      (await subgraph.run(UPDATE, { p: 100, u: DEVELOPER, l: 20 }, userPrincipal(MASTER))).data?.updateProjectMember
+        .accessLevel,
+    ).toBe(20);
+    expect(
+      (await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 30 }, userPrincipal(MASTER))).data?.updateProjectMember
+        .accessLevel,
+    ).toBe(30);
     // The namespace owner stays Owner whatever their row says: they still manage the team.
-    expect((await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 40 }, userPrincipal(OWNER))).data?.updateProjectMember.accessLevel).toBe(40);
-    expect(errorCode(await subgraph.run(UPDATE, { p: 100, u: STRANGER, l: 20 }, userPrincipal(MASTER)))).toBe('NOT_FOUND');
+    expect(
+      (await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 40 }, userPrincipal(OWNER))).data?.updateProjectMember
+        .accessLevel,
+    ).toBe(40);
+    expect(errorCode(await subgraph.run(UPDATE, { p: 100, u: STRANGER, l: 20 }, userPrincipal(MASTER)))).toBe(
+      'NOT_FOUND',
+    );
   });
 
-  it('removes idempotently; the creator\'s row goes like any other and later facts do not bring it back', async () => {
-    expect((await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed).toEqual({ accessLevel: 20 });
-    expect((await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed).toBeNull();
+  it("removes idempotently; the creator's row goes like any other and later facts do not bring it back", async () => {
+    expect(
+      (await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed,
+    ).toEqual({ accessLevel: 20 });
+    expect(
+      (await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed,
+    ).toBeNull();
     await db.sql.begin((tx) => applyProjectFacts(tx, facts(300)));
-    expect((await subgraph.run(REMOVE, { p: 300, u: OWNER }, userPrincipal(OWNER))).data?.removeProjectMember.removed).toEqual({ accessLevel: 40 });
+    expect(
+      (await subgraph.run(REMOVE, { p: 300, u: OWNER }, userPrincipal(OWNER))).data?.removeProjectMember.removed,
+    ).toEqual({ accessLevel: 40 });
     expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(300, { visibilityLevel: 10 })))).toBe(true);
-    expect((await subgraph.run(MEMBERS, { id: 300 }, userPrincipal(OWNER))).data?._entities[0].members).toEqual({ total: 0, nodes: [] });
+    expect((await subgraph.run(MEMBERS, { id: 300 }, userPrincipal(OWNER))).data?._entities[0].members).toEqual({
+      total: 0,
+      nodes: [],
+    });
   });
 
   it('lists the projects a user is in except their own (projects matches owners itself)', async () => {
@@ -119,7 +164,9 @@ describe('membership subgraph', () => {
     const stale = facts(200, { visibilityLevel: 0, version: 1 });
     expect(await db.sql.begin((tx) => applyProjectFacts(tx, stale))).toBe(false);
     // Public: any signed-in user reads the team.
-    expect((await subgraph.run(MEMBERS, { id: 200 }, userPrincipal(STRANGER))).data?._entities[0].members.total).toBe(1);
+    expect((await subgraph.run(MEMBERS, { id: 200 }, userPrincipal(STRANGER))).data?._entities[0].members.total).toBe(
+      1,
+    );
     expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(200, { deleted: true })))).toBe(true);
     expect(errorCode(await subgraph.run(MEMBERS, { id: 200 }, ADMIN))).toBe('NOT_FOUND');
     // A tombstone stays: no later fact brings the project back.
@@ -155,50 +202,80 @@ describe('membership subgraph', () => {
       createLoaders(createMembershipService({ sql: db.sql, identity }), userPrincipal(userId)).access.load(projectId);
 
     beforeAll(async () => {
-      expect(await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER })).toBe(true);
-      await db.sql.begin((tx) => applyProjectFacts(tx, facts(600, { ownerId: null, namespaceId: GROUP, creatorId: OWNER })));
+      expect(
+        await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER }),
+      ).toBe(true);
+      await db.sql.begin((tx) =>
+        applyProjectFacts(tx, facts(600, { ownerId: null, namespaceId: GROUP, creatorId: OWNER })),
+      );
     });
 
     it('makes the creator the first Owner, once however often identity says so', async () => {
       await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER });
-      expect((await subgraph.run(GROUP_MEMBERS, { id: GROUP }, userPrincipal(OWNER))).data?._entities[0].members).toEqual({
+      expect(
+        (await subgraph.run(GROUP_MEMBERS, { id: GROUP }, userPrincipal(OWNER))).data?._entities[0].members,
+      ).toEqual({
         total: 1,
         nodes: [{ accessLevel: 50, user: { id: OWNER } }],
       });
     });
 
     it('lets the Owner manage members; others get FORBIDDEN, a repeat add CONFLICT, a bad level UNPROCESSABLE', async () => {
-      expect((await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER))).data?.addGroupMember).toEqual({ accessLevel: 30, user: { id: DEVELOPER } });
-      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER)))).toBe('CONFLICT');
-      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 30 }, userPrincipal(DEVELOPER)))).toBe('FORBIDDEN');
-      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 45 }, userPrincipal(OWNER)))).toBe('UNPROCESSABLE');
-      expect(errorCode(await subgraph.run(ADD_G, { g: 9999, u: MASTER, l: 30 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+      expect(
+        (await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER))).data?.addGroupMember,
+      ).toEqual({ accessLevel: 30, user: { id: DEVELOPER } });
+      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER)))).toBe(
+        'CONFLICT',
+      );
+      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 30 }, userPrincipal(DEVELOPER)))).toBe(
+        'FORBIDDEN',
+      );
+      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 45 }, userPrincipal(OWNER)))).toBe(
+        'UNPROCESSABLE',
+      );
+      expect(errorCode(await subgraph.run(ADD_G, { g: 9999, u: MASTER, l: 30 }, userPrincipal(OWNER)))).toBe(
+        'NOT_FOUND',
+      );
       // A stranger who sees none of the group's projects may not see the group: 403, as 7.14.
       expect(errorCode(await subgraph.run(GROUP_MEMBERS, { id: GROUP }, userPrincipal(STRANGER)))).toBe('FORBIDDEN');
       expect((await subgraph.run(GROUP_MEMBERS, { id: GROUP }, ADMIN)).data?._entities[0].members.total).toBe(2);
     });
 
-    it('gives a group member their level on the group\'s projects, without being in the project team', async () => {
+    it("gives a group member their level on the group's projects, without being in the project team", async () => {
       expect(await access(DEVELOPER, 600)).toMatchObject({ memberLevel: null, groupLevel: 30 });
       expect(await access(STRANGER, 600)).toMatchObject({ memberLevel: null, groupLevel: null });
       // The group's projects are in their member list (GET /projects), not in a stranger's.
       expect(await memberProjectIds(db.sql, DEVELOPER)).toContain(600);
       expect(await memberProjectIds(db.sql, STRANGER)).not.toContain(600);
-      expect((await subgraph.run(UPDATE_G, { g: GROUP, u: DEVELOPER, l: 40 }, userPrincipal(OWNER))).data?.updateGroupMember.accessLevel).toBe(40);
+      expect(
+        (await subgraph.run(UPDATE_G, { g: GROUP, u: DEVELOPER, l: 40 }, userPrincipal(OWNER))).data?.updateGroupMember
+          .accessLevel,
+      ).toBe(40);
       expect(await access(DEVELOPER, 600)).toMatchObject({ groupLevel: 40 });
-      expect(errorCode(await subgraph.run(UPDATE_G, { g: GROUP, u: STRANGER, l: 20 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+      expect(errorCode(await subgraph.run(UPDATE_G, { g: GROUP, u: STRANGER, l: 20 }, userPrincipal(OWNER)))).toBe(
+        'NOT_FOUND',
+      );
     });
 
     it('removes a member (404 for a non-member) and takes the project access with it', async () => {
-      expect((await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER))).data?.removeGroupMember.accessLevel).toBe(40);
-      expect(errorCode(await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
+      expect(
+        (await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER))).data?.removeGroupMember
+          .accessLevel,
+      ).toBe(40);
+      expect(errorCode(await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER)))).toBe(
+        'NOT_FOUND',
+      );
       expect(await access(DEVELOPER, 600)).toMatchObject({ groupLevel: null });
       expect(await memberProjectIds(db.sql, DEVELOPER)).not.toContain(600);
     });
 
     it('a deleted group loses its members and is not revived by a late creation event', async () => {
-      expect(await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: true, ownerId: null })).toBe(false);
-      expect(await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER })).toBe(false);
+      expect(
+        await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: true, ownerId: null }),
+      ).toBe(false);
+      expect(
+        await groups.applyGroup({ groupId: GROUP, name: 'Team', path: 'team', deleted: false, ownerId: OWNER }),
+      ).toBe(false);
       expect(errorCode(await subgraph.run(GROUP_MEMBERS, { id: GROUP }, ADMIN))).toBe('NOT_FOUND');
       expect(await access(OWNER, 600)).toMatchObject({ groupLevel: null });
     });

@@ -12,7 +12,10 @@ export const isWorkInProgress = (title: string) => /^\[?WIP\]?:? /i.test(title);
  * A merge request as its events carry it (the contract's mergeRequestAttributes), so consumers
  * such as project hooks need not ask this service again.
  */
-export const mergeRequestAttributes = (mr: MergeRequestRow, lastCommit: MergeRequestAttributes['last_commit'] = null): MergeRequestAttributes => ({
+export const mergeRequestAttributes = (
+  mr: MergeRequestRow,
+  lastCommit: MergeRequestAttributes['last_commit'] = null,
+): MergeRequestAttributes => ({
   id: mr.id,
   iid: mr.iid,
   project_id: mr.projectId,

@@ -13,7 +13,11 @@ export function createLabelsAndMilestones(notes: InternalClient) {
      * answers the milestone: undefined when none was given, null for 0 or one that is not the
      * project's (later GitLab's filter_milestone; 7.14 took any id), else its id.
      */
-    async prepare(projectId: number, labels: readonly string[], milestoneId: number | null | undefined): Promise<number | null | undefined> {
+    async prepare(
+      projectId: number,
+      labels: readonly string[],
+      milestoneId: number | null | undefined,
+    ): Promise<number | null | undefined> {
       // No milestone has an id of 0 (NO_MILESTONE, which takes it away) or below.
       const asked = milestoneId != null && milestoneId > NO_MILESTONE ? milestoneId : null;
       if (labels.length === 0 && asked === null) return milestoneId == null ? undefined : null;

@@ -41,7 +41,8 @@ async function main() {
   const git = createGitShards({
     shards: config.GIT_WORKER_SHARDS,
     caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET },
-    lookup: async (projectId) => (await projects.call(projectsLookup, { ids: [projectId] })).projects[0]?.repositoryStorage ?? null,
+    lookup: async (projectId) =>
+      (await projects.call(projectsLookup, { ids: [projectId] })).projects[0]?.repositoryStorage ?? null,
   });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
@@ -59,12 +60,18 @@ async function main() {
     handle: async (event) => {
       const known = readEvent(event);
       if (known?.key === 'projects:project.deleted') await deleteProjectMergeRequests(sql, known.payload.project_id);
-      if (known?.key === 'notes:label.updated' && known.payload.title !== null) await renameLabel(sql, known.payload.project_id, known.payload.previous_title, known.payload.title);
-      if (known?.key === 'notes:label.deleted') await removeLabel(sql, known.payload.project_id, known.payload.previous_title);
+      if (known?.key === 'notes:label.updated' && known.payload.title !== null)
+        await renameLabel(sql, known.payload.project_id, known.payload.previous_title, known.payload.title);
+      if (known?.key === 'notes:label.deleted')
+        await removeLabel(sql, known.payload.project_id, known.payload.previous_title);
     },
   });
   // Every replica drops cached access answers a team or project change made stale.
-  const invalidation = followAccessChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), access, logger });
+  const invalidation = followAccessChanges({
+    redis: createRedis(config.REDIS_URL, { blocking: true }),
+    access,
+    logger,
+  });
 
   const server = await serveSubgraph<MergeRequestsContext>({
     service: SERVICE,

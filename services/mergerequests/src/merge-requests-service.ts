@@ -38,14 +38,25 @@ const NOT_A_FORK = 'Source project is not a fork of target project';
 const mergeRequestNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
 
 /** GitLab 7.14's MergeRequest#merge_commit_message, used when the accept names none. */
-export const mergeCommitMessage = (mr: Pick<MergeRequestRow, 'sourceBranch' | 'targetBranch' | 'title' | 'description' | 'iid'>) =>
+export const mergeCommitMessage = (
+  mr: Pick<MergeRequestRow, 'sourceBranch' | 'targetBranch' | 'title' | 'description' | 'iid'>,
+) =>
   `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\n${mr.description ?? ''}\n\nSee merge request !${mr.iid}`;
 
 /** GitLab's validate_branches message, naming the open merge requests already there (Ruby's Array#inspect). */
-const duplicateMessage = (titles: string[]) => `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
+const duplicateMessage = (titles: string[]) =>
+  `Cannot Create: This merge request already exists: [${titles.map((t) => JSON.stringify(t)).join(', ')}]`;
 
 /** Merge requests: their state machine, iids, and merges done by the git worker. */
-export function createMergeRequestsService(deps: { sql: Sql; access: AccessClient; git: GitShards; repository: InternalClient; projects: InternalClient; notes: InternalClient; logger: Logger }) {
+export function createMergeRequestsService(deps: {
+  sql: Sql;
+  access: AccessClient;
+  git: GitShards;
+  repository: InternalClient;
+  projects: InternalClient;
+  notes: InternalClient;
+  logger: Logger;
+}) {
   const { sql } = deps;
   const metadata = createLabelsAndMilestones(deps.notes);
   const ref = deps.git.unary('ref');
@@ -76,13 +87,23 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
     try {
       const { commit } = await ref.FindBranch({ repository: { projectId: mr.sourceProjectId }, name: mr.sourceBranch });
       if (!commit) return null;
-      return { id: commit.id, message: commit.message, timestamp: commit.author?.date ?? null, author: { name: commit.author?.name ?? '', email: commit.author?.email ?? '' } };
+      return {
+        id: commit.id,
+        message: commit.message,
+        timestamp: commit.author?.date ?? null,
+        author: { name: commit.author?.name ?? '', email: commit.author?.email ?? '' },
+      };
     } catch {
       return null;
     }
   }
 
-  const event = async (tx: TransactionSql, action: 'opened' | 'updated' | 'closed' | 'reopened' | 'merged', principal: Principal, mr: MergeRequestRow) =>
+  const event = async (
+    tx: TransactionSql,
+    action: 'opened' | 'updated' | 'closed' | 'reopened' | 'merged',
+    principal: Principal,
+    mr: MergeRequestRow,
+  ) =>
     mergeRequestsEvents.record(tx, `merge_request.${action}`, {
       project_id: mr.projectId,
       actor_id: principal.userId,
@@ -116,7 +137,12 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
    * 409 with `message`'s words when another open merge request has the pair's source and target
    * branches; `always` when the open-pair key has already refused the row.
    */
-  async function refuseOpenDuplicate(pair: Pick<MergeRequestRow, 'projectId' | 'sourceProjectId' | 'sourceBranch' | 'targetBranch'>, exceptId: number | null, message: (titles: string[]) => string, always = false) {
+  async function refuseOpenDuplicate(
+    pair: Pick<MergeRequestRow, 'projectId' | 'sourceProjectId' | 'sourceBranch' | 'targetBranch'>,
+    exceptId: number | null,
+    message: (titles: string[]) => string,
+    always = false,
+  ) {
     const titles = await db.openDuplicateTitles(sql, pair, exceptId);
     if (titles.length || always) throw conflict(message(titles));
   }
@@ -139,14 +165,20 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
    * it claimed or merged: 405), merge outside any transaction, then record the merge, or give the
    * claim back when git refused.
    */
-  async function accept(principal: Principal, projectId: number, id: number, message: string | null | undefined): Promise<MergeRequestRow> {
+  async function accept(
+    principal: Principal,
+    projectId: number,
+    id: number,
+    message: string | null | undefined,
+  ): Promise<MergeRequestRow> {
     const { mr: current } = await findOr404(principal, projectId, id);
     await authorizeMerge(principal, current);
     const { mr, claim } = await sql.begin(async (tx) => {
       await guardProjectWrite(tx, projectId);
       const row = await db.findMergeRequest(tx, projectId, id, true);
       if (!row) throw mergeRequestNotFound();
-      if (!OPEN_STATES.includes(row.state) || isWorkInProgress(row.title)) throw methodNotAllowed('405 Method Not Allowed');
+      if (!OPEN_STATES.includes(row.state) || isWorkInProgress(row.title))
+        throw methodNotAllowed('405 Method Not Allowed');
       const claimed = await db.claimForMerge(tx, row.id, db.MERGE_CLAIM_STALE_S);
       if (!claimed) throw methodNotAllowed('405 Method Not Allowed');
       return { mr: row, claim: claimed };
@@ -162,7 +194,11 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
         author: { name: principal.username ?? 'Hub', email: '' },
       }));
     } catch (error) {
-      await db.releaseMergeClaim(sql, mr.id, claim).catch((release) => deps.logger.warn({ err: release, mergeRequest: mr.id }, 'merge claim not released; it goes stale'));
+      await db
+        .releaseMergeClaim(sql, mr.id, claim)
+        .catch((release) =>
+          deps.logger.warn({ err: release, mergeRequest: mr.id }, 'merge claim not released; it goes stale'),
+        );
       // Conflicts, or a branch gone since: either way GitLab's "cannot be merged".
       if (gitFailureOf(error)) throw methodNotAllowed('Branch cannot be merged');
       throw gitDomainError(error);
@@ -190,7 +226,8 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       let targetAccess = access;
       if (targetProjectId !== projectId) {
         targetAccess = authorize(await accessOf(principal, targetProjectId), principal, 'read_project');
-        if (!targetAccess.mergeRequestsEnabled) throw unprocessable('Merge requests are disabled on the target project');
+        if (!targetAccess.mergeRequestsEnabled)
+          throw unprocessable('Merge requests are disabled on the target project');
         // GitLab 7.14's MergeRequest#validate_fork: another project may only be targeted from its fork.
         const [source] = (await deps.projects.call(projectsLookup, { ids: [projectId] })).projects;
         if (source?.forkedFromProjectId !== targetProjectId) throw unprocessable(NOT_A_FORK);
@@ -198,16 +235,31 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (targetProjectId === projectId && input.sourceBranch === input.targetBranch) {
         throw unprocessable(SAME_BRANCH);
       }
-      const [sourceOk, targetOk] = await Promise.all([branchExists(projectId, input.sourceBranch), branchExists(targetProjectId, input.targetBranch)]);
+      const [sourceOk, targetOk] = await Promise.all([
+        branchExists(projectId, input.sourceBranch),
+        branchExists(targetProjectId, input.targetBranch),
+      ]);
       if (!sourceOk || !targetOk) {
-        throw invalid({ ...(sourceOk ? {} : { source_branch: ['does not exist'] }), ...(targetOk ? {} : { target_branch: ['does not exist'] }) });
+        throw invalid({
+          ...(sourceOk ? {} : { source_branch: ['does not exist'] }),
+          ...(targetOk ? {} : { target_branch: ['does not exist'] }),
+        });
       }
-      const pair = { projectId: targetProjectId, sourceProjectId: projectId, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch };
+      const pair = {
+        projectId: targetProjectId,
+        sourceProjectId: projectId,
+        sourceBranch: input.sourceBranch,
+        targetBranch: input.targetBranch,
+      };
       // Before notes makes any label; the open-pair key still settles concurrent creates below.
       await refuseOpenDuplicate(pair, null, duplicateMessage);
       // add_labels_by_names: names the project has no label for become labels. filter_params: below
       // Developer on the target a milestone is not taken.
-      const milestoneId = await metadata.prepare(targetProjectId, labels, can(targetAccess, principal, 'admin_merge_request') ? input.milestoneId : undefined);
+      const milestoneId = await metadata.prepare(
+        targetProjectId,
+        labels,
+        can(targetAccess, principal, 'admin_merge_request') ? input.milestoneId : undefined,
+      );
       return sql
         .begin(async (tx) => {
           await guardProjectWrite(tx, targetProjectId);
@@ -226,23 +278,32 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
           return mr;
         })
         .catch(async (error) => {
-          if ((error as { code?: string }).code === UNIQUE_VIOLATION) await refuseOpenDuplicate(pair, null, duplicateMessage, true);
+          if ((error as { code?: string }).code === UNIQUE_VIOLATION)
+            await refuseOpenDuplicate(pair, null, duplicateMessage, true);
           throw error;
         });
     },
 
     /** The spec's state table: close from opened, reopen from closed (state reopened), merge as accept. */
-    async update(principal: Principal, projectId: number, id: number, input: UpdateMergeRequestInput): Promise<MergeRequestRow> {
+    async update(
+      principal: Principal,
+      projectId: number,
+      id: number,
+      input: UpdateMergeRequestInput,
+    ): Promise<MergeRequestRow> {
       const { mr, access } = await findOr404(principal, projectId, id);
       if (mr.authorId !== principal.userId) authorize(access, principal, 'admin_merge_request');
       // GitLab's message exactly, once the merge request is found and the caller may change it.
       if (input.sourceBranch != null && input.sourceBranch !== '') throw badRequest('Source branch cannot be changed');
       const labels = input.labels == null ? null : labelNames(input.labels);
-      if (input.stateEvent && !['close', 'reopen', 'merge'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
+      if (input.stateEvent && !['close', 'reopen', 'merge'].includes(input.stateEvent))
+        throw invalid({ state_event: ['is invalid'] });
       const retarget = input.targetBranch != null && input.targetBranch !== mr.targetBranch ? input.targetBranch : null;
       // The model's validate_branches, as on create: never into its own source branch.
-      if (retarget !== null && mr.sourceProjectId === mr.projectId && retarget === mr.sourceBranch) throw unprocessable(SAME_BRANCH);
-      if (retarget !== null && !(await branchExists(projectId, retarget))) throw invalid({ target_branch: ['does not exist'] });
+      if (retarget !== null && mr.sourceProjectId === mr.projectId && retarget === mr.sourceBranch)
+        throw unprocessable(SAME_BRANCH);
+      if (retarget !== null && !(await branchExists(projectId, retarget)))
+        throw invalid({ target_branch: ['does not exist'] });
       const changes: Partial<MergeRequestRow> = {};
       if (input.title != null) changes.title = input.title;
       if (input.description != null) changes.description = input.description;
@@ -261,11 +322,16 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
       if (state) changes.state = state;
       // Reopened or moved onto the branches of another open merge request: refused before notes
       // makes any label; the open-pair key still settles concurrent changes below.
-      const duplicate = (titles: string[]) => (retarget !== null ? duplicateMessage(titles) : 'Cannot Reopen: This merge request already exists');
+      const duplicate = (titles: string[]) =>
+        retarget !== null ? duplicateMessage(titles) : 'Cannot Reopen: This merge request already exists';
       const opensPair = OPEN_STATES.includes(changes.state ?? mr.state) && (action === 'reopened' || retarget !== null);
       if (opensPair) await refuseOpenDuplicate({ ...mr, ...changes }, mr.id, duplicate);
       // filter_params: below admin_merge_request (Developer) a milestone is not taken.
-      const milestoneId = await metadata.prepare(projectId, changes.labels ?? [], can(access, principal, 'admin_merge_request') ? input.milestoneId : undefined);
+      const milestoneId = await metadata.prepare(
+        projectId,
+        changes.labels ?? [],
+        can(access, principal, 'admin_merge_request') ? input.milestoneId : undefined,
+      );
       if (milestoneId !== undefined && milestoneId !== mr.milestoneId) changes.milestoneId = milestoneId;
       let updated = mr;
       if (Object.keys(changes).length) {
@@ -287,7 +353,8 @@ export function createMergeRequestsService(deps: { sql: Sql; access: AccessClien
           })
           .catch(async (error) => {
             // Another merge request opened on these branches meanwhile (GitLab's validate_branches message).
-            if ((error as { code?: string }).code === UNIQUE_VIOLATION) await refuseOpenDuplicate({ ...mr, ...changes }, mr.id, duplicate, true);
+            if ((error as { code?: string }).code === UNIQUE_VIOLATION)
+              await refuseOpenDuplicate({ ...mr, ...changes }, mr.id, duplicate, true);
             throw error;
           });
       }

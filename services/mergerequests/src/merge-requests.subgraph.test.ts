@@ -1,6 +1,17 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createLogger, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
+import {
+  createAccessClient,
+  createLogger,
+  createTestSchema,
+  createTestSubgraph,
+  errorCode,
+  membershipStandIn,
+  privateProject,
+  userPrincipal,
+  type InternalClient,
+  type Sql,
+} from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { createMergeRequestsService } from './merge-requests-service';
@@ -15,15 +26,24 @@ const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20 };
 const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 /** The repository service's protected branches (another service). */
 const protectedBranches = new Set<string>(['master']);
-const repository = { call: async () => ({ names: [...protectedBranches], developersCanPush: [] }), close: async () => {} } as unknown as InternalClient;
+const repository = {
+  call: async () => ({ names: [...protectedBranches], developersCanPush: [] }),
+  close: async () => {},
+} as unknown as InternalClient;
 /** The projects service's lookups (another service): project 10 is no fork, and is there unless a test deleted it. */
 let projectDeleted = false;
-const projects = { call: async () => ({ projects: projectDeleted ? [] : [{ id: 10, forkedFromProjectId: null }] }), close: async () => {} } as unknown as InternalClient;
+const projects = {
+  call: async () => ({ projects: projectDeleted ? [] : [{ id: 10, forkedFromProjectId: null }] }),
+  close: async () => {},
+} as unknown as InternalClient;
 
 /** The notes service's answers (labels and milestones): project 10 has milestone 7; the label names it is asked to make. */
 const ensured: string[][] = [];
 const notes = {
-  call: async (_endpoint: { path: string }, body: { projectId: number; labels: string[]; milestoneId: number | null }) => {
+  call: async (
+    _endpoint: { path: string },
+    body: { projectId: number; labels: string[]; milestoneId: number | null },
+  ) => {
     if (body.labels.length) ensured.push(body.labels);
     return { milestoneId: body.projectId === 10 && body.milestoneId === 7 ? 7 : null };
   },
@@ -41,14 +61,28 @@ const failure = (kind: string) => {
   return Object.assign(new Error(kind), { code: status.NOT_FOUND, metadata });
 };
 const merges: string[] = [];
-const commit = { id: 'c'.repeat(40), parentIds: [], treeId: 't'.repeat(40), message: 'tip\n', author: { name: 'A', email: 'a@x', date: '2026-01-01T00:00:00Z' }, committer: null };
+const commit = {
+  id: 'c'.repeat(40),
+  parentIds: [],
+  treeId: 't'.repeat(40),
+  message: 'tip\n',
+  author: { name: 'A', email: 'a@x', date: '2026-01-01T00:00:00Z' },
+  committer: null,
+};
 const git = {
   ref: {
-    FindBranch: (request: { name: string }, _options: unknown, done: (error: Error | null, response?: unknown) => void) =>
-      BRANCHES.has(request.name) ? done(null, { name: request.name, commit }) : done(failure('REF_NOT_FOUND')),
+    FindBranch: (
+      request: { name: string },
+      _options: unknown,
+      done: (error: Error | null, response?: unknown) => void,
+    ) => (BRANCHES.has(request.name) ? done(null, { name: request.name, commit }) : done(failure('REF_NOT_FOUND'))),
   },
   merge: {
-    MergeBranch: (request: { source: string; target: string }, _options: unknown, done: (error: Error | null, response?: unknown) => void) => {
+    MergeBranch: (
+      request: { source: string; target: string },
+      _options: unknown,
+      done: (error: Error | null, response?: unknown) => void,
+    ) => {
       if (request.source === 'conflicting') return done(failure('MERGE_CONFLICT'));
       if (request.source === 'slow') slowStarted();
       void (request.source === 'slow' ? slowGate : Promise.resolve()).then(() => {
@@ -69,12 +103,21 @@ describe('merge requests subgraph', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
   let subgraph: Awaited<ReturnType<typeof createTestSubgraph<MergeRequestsContext>>>;
   const as = (userId: number) => userPrincipal(userId);
-  const open = async (source: string, title = `from ${source}`) => (await subgraph.run(CREATE, { source, target: 'master', title }, as(DEVELOPER))).data!.createMergeRequest;
+  const open = async (source: string, title = `from ${source}`) =>
+    (await subgraph.run(CREATE, { source, target: 'master', title }, as(DEVELOPER))).data!.createMergeRequest;
 
   beforeAll(async () => {
     db = await createTestSchema('mergerequests', resolve(__dirname, '..', 'migrations'));
     const access = createAccessClient({ membership, ttlMs: 0 });
-    const mergeRequests = createMergeRequestsService({ sql: db.sql, access, git: shards, repository, projects, notes, logger: createLogger('mergerequests', 'silent') });
+    const mergeRequests = createMergeRequestsService({
+      sql: db.sql,
+      access,
+      git: shards,
+      repository,
+      projects,
+      notes,
+      logger: createLogger('mergerequests', 'silent'),
+    });
     subgraph = await createTestSubgraph<MergeRequestsContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
       resolvers: createResolvers({ sql: db.sql, mergeRequests, git: shards }),
@@ -89,12 +132,23 @@ describe('merge requests subgraph', () => {
   it('opens merge requests from Developer up, numbered per project; one open per source and target', async () => {
     const first = await open('feature');
     expect(first).toMatchObject({ iid: 1, state: 'opened', author: { id: DEVELOPER } });
-    expect(errorCode(await subgraph.run(CREATE, { source: 'feature', target: 'master', title: 'again' }, as(DEVELOPER)))).toBe('CONFLICT');
-    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'r' }, as(REPORTER)))).toBe('FORBIDDEN');
-    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 's' }, as(STRANGER)))).toBe('NOT_FOUND');
-    expect(errorCode(await subgraph.run(CREATE, { source: 'master', target: 'master', title: 'same' }, as(DEVELOPER)))).toBe('UNPROCESSABLE');
+    expect(
+      errorCode(await subgraph.run(CREATE, { source: 'feature', target: 'master', title: 'again' }, as(DEVELOPER))),
+    ).toBe('CONFLICT');
+    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'r' }, as(REPORTER)))).toBe(
+      'FORBIDDEN',
+    );
+    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 's' }, as(STRANGER)))).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      errorCode(await subgraph.run(CREATE, { source: 'master', target: 'master', title: 'same' }, as(DEVELOPER))),
+    ).toBe('UNPROCESSABLE');
     const missing = await subgraph.run(CREATE, { source: 'nope', target: 'master', title: 'n' }, as(DEVELOPER));
-    expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { source_branch: ['does not exist'] } });
+    expect(missing.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION',
+      fields: { source_branch: ['does not exist'] },
+    });
   });
 
   it('answers a branch gone with its project (deleted while the request ran) as the project not found', async () => {
@@ -110,16 +164,29 @@ describe('merge requests subgraph', () => {
   it('follows the state table: close, reopen (reopened), and no accepting a closed one', async () => {
     const mr = await open('other');
     expect(mr.iid).toBe(2);
-    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe('closed');
+    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe(
+      'closed',
+    );
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
-    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'reopen' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe('reopened');
+    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'reopen' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe(
+      'reopened',
+    );
     expect(errorCode(await subgraph.run(UPDATE, { id: mr.id, e: 'sideways' }, as(DEVELOPER)))).toBe('VALIDATION');
   });
 
   it('accepts with push rights on the target: UNAUTHENTICATED below Master on a protected branch, merged once', async () => {
-    const mr = (await subgraph.run(`query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(iid: 1) { nodes { id } } } } }`, {}, as(DEVELOPER))).data!._entities[0].mergeRequests.nodes[0];
+    const mr = (
+      await subgraph.run(
+        `query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(iid: 1) { nodes { id } } } } }`,
+        {},
+        as(DEVELOPER),
+      )
+    ).data!._entities[0].mergeRequests.nodes[0];
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(DEVELOPER)))).toBe('UNAUTHENTICATED');
-    expect((await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).data?.acceptMergeRequest).toEqual({ state: 'merged', mergeCommitSha: 'm'.repeat(40) });
+    expect((await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).data?.acceptMergeRequest).toEqual({
+      state: 'merged',
+      mergeCommitSha: 'm'.repeat(40),
+    });
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
     expect(merges).toEqual(['feature->master']);
   });
@@ -150,10 +217,15 @@ describe('merge requests subgraph', () => {
     // Git has not answered: an edit that locks the row answers anyway, and a second accept finds it claimed.
     const RENAME = `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { title: "renamed while merging" }) { state } }`;
     expect((await subgraph.run(RENAME, { id: mr.id }, as(OWNER))).data?.updateMergeRequest.state).toBe('locked');
-    expect(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).toMatchObject({ errors: [{ message: '405 Method Not Allowed' }] });
+    expect(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).toMatchObject({
+      errors: [{ message: '405 Method Not Allowed' }],
+    });
     release();
     expect((await accepting).data?.acceptMergeRequest.state).toBe('merged');
-    expect((await db.sql`select title, merge_locked_at from merge_requests where id = ${mr.id}`)[0]).toEqual({ title: 'renamed while merging', mergeLockedAt: null });
+    expect((await db.sql`select title, merge_locked_at from merge_requests where id = ${mr.id}`)[0]).toEqual({
+      title: 'renamed while merging',
+      mergeLockedAt: null,
+    });
 
     // A claim left by a process that died mid-merge: refused while fresh, taken over once stale.
     const orphan = await open('slow', 'orphaned claim');
@@ -167,33 +239,53 @@ describe('merge requests subgraph', () => {
 
   it('refuses conflicts and work in progress with 405', async () => {
     const conflicted = await open('conflicting');
-    expect(await subgraph.run(ACCEPT, { id: conflicted.id }, as(OWNER))).toMatchObject({ errors: [{ message: 'Branch cannot be merged', extensions: { code: 'METHOD_NOT_ALLOWED' } }] });
+    expect(await subgraph.run(ACCEPT, { id: conflicted.id }, as(OWNER))).toMatchObject({
+      errors: [{ message: 'Branch cannot be merged', extensions: { code: 'METHOD_NOT_ALLOWED' } }],
+    });
     // The failed merge gave its claim back: the next accept is refused by git again, not by a claim.
-    expect((await db.sql`select merge_locked_at from merge_requests where id = ${conflicted.id}`)[0].mergeLockedAt).toBeNull();
+    expect(
+      (await db.sql`select merge_locked_at from merge_requests where id = ${conflicted.id}`)[0].mergeLockedAt,
+    ).toBeNull();
     protectedBranches.delete('master');
     await subgraph.run(UPDATE, { id: conflicted.id, e: 'close' }, as(DEVELOPER));
     // `other` still has its reopened merge request: a second open one is a conflict, reopened counting as open.
-    expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'WIP: not yet' }, as(DEVELOPER)))).toBe('CONFLICT');
-    const draft = (await subgraph.run(CREATE, { source: 'conflicting', target: 'master', title: '[WIP] not yet' }, as(DEVELOPER))).data!.createMergeRequest;
+    expect(
+      errorCode(
+        await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'WIP: not yet' }, as(DEVELOPER)),
+      ),
+    ).toBe('CONFLICT');
+    const draft = (
+      await subgraph.run(CREATE, { source: 'conflicting', target: 'master', title: '[WIP] not yet' }, as(DEVELOPER))
+    ).data!.createMergeRequest;
     expect(errorCode(await subgraph.run(ACCEPT, { id: draft.id }, as(DEVELOPER)))).toBe('METHOD_NOT_ALLOWED');
   });
 
-  it("keeps labels and a milestone the notes service accepts for the project, and has the labels made", async () => {
+  it('keeps labels and a milestone the notes service accepts for the project, and has the labels made', async () => {
     const made = await subgraph.run(
       `mutation { createMergeRequest(projectId: 10, input: { sourceBranch: "feature", targetBranch: "other", title: "m", labels: [" ui", "api"], milestoneId: 7 }) { id labels milestoneId milestone { id } } }`,
       {},
       as(DEVELOPER),
     );
-    expect(made.data?.createMergeRequest).toMatchObject({ labels: ['api', 'ui'], milestoneId: 7, milestone: { id: 7 } });
+    expect(made.data?.createMergeRequest).toMatchObject({
+      labels: ['api', 'ui'],
+      milestoneId: 7,
+      milestone: { id: 7 },
+    });
     expect(ensured).toContainEqual(['api', 'ui']);
     const id = made.data!.createMergeRequest.id;
     const relabel = `mutation($id: Int!, $labels: [String!], $m: Int) { updateMergeRequest(projectId: 10, id: $id, input: { labels: $labels, milestoneId: $m }) { labels milestoneId } }`;
     // Another project's milestone counts as none; 0 removes it.
-    expect((await subgraph.run(relabel, { id, m: 8 }, as(DEVELOPER))).data?.updateMergeRequest).toEqual({ labels: ['api', 'ui'], milestoneId: null });
+    expect((await subgraph.run(relabel, { id, m: 8 }, as(DEVELOPER))).data?.updateMergeRequest).toEqual({
+      labels: ['api', 'ui'],
+      milestoneId: null,
+    });
     expect((await subgraph.run(relabel, { id, m: 7 }, as(DEVELOPER))).data?.updateMergeRequest.milestoneId).toBe(7);
     expect((await subgraph.run(relabel, { id, m: 0 }, as(DEVELOPER))).data?.updateMergeRequest.milestoneId).toBeNull();
     const refused = await subgraph.run(relabel, { id, labels: ['ok', 'a&b'] }, as(DEVELOPER));
-    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { labels: { 'a&b': { title: ['is invalid'] } } } });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION',
+      fields: { labels: { 'a&b': { title: ['is invalid'] } } },
+    });
   });
 
   it('checks label names itself and has no labels made for a merge request it refuses: long names (400), duplicates and reopens onto an open pair (409)', async () => {
@@ -201,17 +293,43 @@ describe('merge requests subgraph', () => {
     const long = 'l'.repeat(300);
     const create = `mutation($source: String!, $labels: [String!], $m: Int) { createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: "master", title: "t", labels: $labels, milestoneId: $m }) { id } }`;
     const tooLong = await subgraph.run(create, { source: 'feature', labels: ['fine', long] }, as(DEVELOPER));
-    expect(tooLong.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { labels: { [long]: { title: ['is too long (maximum is 255 characters)'] } } } });
+    expect(tooLong.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION',
+      fields: { labels: { [long]: { title: ['is too long (maximum is 255 characters)'] } } },
+    });
     // `other` into master is open already (reopened above).
     const duplicate = await subgraph.run(create, { source: 'other', labels: ['dup-made'], m: 7 }, as(DEVELOPER));
-    expect(duplicate.errors?.[0]).toMatchObject({ message: expect.stringContaining('Cannot Create: This merge request already exists'), extensions: { code: 'CONFLICT' } });
+    expect(duplicate.errors?.[0]).toMatchObject({
+      message: expect.stringContaining('Cannot Create: This merge request already exists'),
+      extensions: { code: 'CONFLICT' },
+    });
     // The closed `conflicting` one, while the `[WIP]` one from the same branch is open.
-    const closed = (await subgraph.run(`query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(state: CLOSED) { nodes { id sourceBranch } } } } }`, {}, as(DEVELOPER))).data!._entities[0].mergeRequests.nodes;
+    const closed = (
+      await subgraph.run(
+        `query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(state: CLOSED) { nodes { id sourceBranch } } } } }`,
+        {},
+        as(DEVELOPER),
+      )
+    ).data!._entities[0].mergeRequests.nodes;
     const conflicted = closed.find((mr: { sourceBranch: string }) => mr.sourceBranch === 'conflicting');
-    const reopen = await subgraph.run(`mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: "reopen", labels: ["reopen-made"], milestoneId: 7 }) { state } }`, { id: conflicted.id }, as(DEVELOPER));
-    expect(reopen.errors?.[0]).toMatchObject({ message: 'Cannot Reopen: This merge request already exists', extensions: { code: 'CONFLICT' } });
-    const relabel = await subgraph.run(`mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { labels: ["ok", "${'m'.repeat(256)}"] }) { state } }`, { id: conflicted.id }, as(DEVELOPER));
-    expect(relabel.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION', fields: { labels: { ['m'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] } } } });
+    const reopen = await subgraph.run(
+      `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: "reopen", labels: ["reopen-made"], milestoneId: 7 }) { state } }`,
+      { id: conflicted.id },
+      as(DEVELOPER),
+    );
+    expect(reopen.errors?.[0]).toMatchObject({
+      message: 'Cannot Reopen: This merge request already exists',
+      extensions: { code: 'CONFLICT' },
+    });
+    const relabel = await subgraph.run(
+      `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { labels: ["ok", "${'m'.repeat(256)}"] }) { state } }`,
+      { id: conflicted.id },
+      as(DEVELOPER),
+    );
+    expect(relabel.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION',
+      fields: { labels: { ['m'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] } } },
+    });
     expect(ensured.slice(before)).toEqual([]);
   });
 });

@@ -1,4 +1,9 @@
-import type { notesEvents, issueAttributes as IssueAttributesSchema, noteAttributes as NoteAttributesSchema, snippetAttributes as SnippetAttributesSchema } from '@hub/common';
+import type {
+  notesEvents,
+  issueAttributes as IssueAttributesSchema,
+  noteAttributes as NoteAttributesSchema,
+  snippetAttributes as SnippetAttributesSchema,
+} from '@hub/common';
 import type { z } from 'zod';
 import type { IssueRow } from './db/issues';
 import type { NoteRow } from './db/notes';
@@ -55,4 +60,4 @@ export const noteAttributes = (note: NoteRow): z.input<typeof NoteAttributesSche
 });
 
 /** What a note was made on, as GitLab's note hook shows it beside the note. */
-export type NoteableAttributes = z.input<typeof notesEvents.schemas['note.created']>['noteable'];
+export type NoteableAttributes = z.input<(typeof notesEvents.schemas)['note.created']>['noteable'];

@@ -9,7 +9,9 @@ const LABELS_MIGRATION = '0005_labels_milestones.sql';
 /** A folder holding the service's migrations up to (not including) `before`, or all of them. */
 function migrationsDir(before?: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'notes-migrations-'));
-  for (const file of readdirSync(MIGRATIONS)) if (file.endsWith('.sql') && (before === undefined || file < before)) copyFileSync(join(MIGRATIONS, file), join(dir, file));
+  for (const file of readdirSync(MIGRATIONS))
+    if (file.endsWith('.sql') && (before === undefined || file < before))
+      copyFileSync(join(MIGRATIONS, file), join(dir, file));
   return dir;
 }
 
@@ -30,13 +32,19 @@ describe('notes migration 0005: labels from the names issues carried', () => {
     await db.sql`insert into issues (project_id, iid, title, author_id, labels) values
       (1, 1, 'a', 1, ${['bug', long]}::text[]), (1, 2, 'b', 1, ${['bug', limit]}::text[]), (2, 1, 'c', 1, ${['bug']}::text[])`;
     const [{ schema }] = await db.sql<{ schema: string }[]>`select current_schema() as schema`;
-    expect(await migrate({ sql: db.sql, schema, dir: dirs[1], logger: createLogger('test', 'silent') })).toEqual([LABELS_MIGRATION, ...readdirSync(MIGRATIONS).filter((f) => f > LABELS_MIGRATION)].map((f) => `${schema}/${f}`));
-    const labels = await db.sql<{ projectId: number; title: string; color: string }[]>`select project_id, title, color from labels order by project_id, title`;
+    expect(await migrate({ sql: db.sql, schema, dir: dirs[1], logger: createLogger('test', 'silent') })).toEqual(
+      [LABELS_MIGRATION, ...readdirSync(MIGRATIONS).filter((f) => f > LABELS_MIGRATION)].map((f) => `${schema}/${f}`),
+    );
+    const labels = await db.sql<
+      { projectId: number; title: string; color: string }[]
+    >`select project_id, title, color from labels order by project_id, title`;
     expect(labels).toEqual([
       { projectId: 1, title: 'bug', color: '#428BCA' },
       { projectId: 1, title: limit, color: '#428BCA' },
       { projectId: 2, title: 'bug', color: '#428BCA' },
     ]);
-    expect((await db.sql<{ labels: string[] }[]>`select labels from issues where project_id = 1 and iid = 1`)[0].labels).toEqual(['bug', long]);
+    expect(
+      (await db.sql<{ labels: string[] }[]>`select labels from issues where project_id = 1 and iid = 1`)[0].labels,
+    ).toEqual(['bug', long]);
   });
 });

@@ -1,5 +1,16 @@
 import { resolve } from 'node:path';
-import { ANONYMOUS, createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
+import {
+  ANONYMOUS,
+  createAccessClient,
+  createTestSchema,
+  createTestSubgraph,
+  errorCode,
+  membershipStandIn,
+  privateProject,
+  userPrincipal,
+  type InternalClient,
+  type Sql,
+} from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
 import { createNotesService } from './notes-service';
 import { createResolvers } from './resolvers';
@@ -13,11 +24,18 @@ const LEVELS: Record<number, number> = { [MASTER]: 40, [REPORTER]: 20, [GUEST]: 
 
 /** Membership's answers: project 20 is private; 21 has issues and merge requests off; 22 is another private project. */
 const membership = membershipStandIn(
-  [privateProject(20, OWNER), privateProject(21, OWNER, { issuesEnabled: false, mergeRequestsEnabled: false }), privateProject(22, STRANGER)],
+  [
+    privateProject(20, OWNER),
+    privateProject(21, OWNER, { issuesEnabled: false, mergeRequestsEnabled: false }),
+    privateProject(22, STRANGER),
+  ],
   LEVELS,
 );
 const unused = { call: async () => ({}), close: async () => {} } as unknown as InternalClient;
-const identity = { call: async (_c: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}` })) }), close: async () => {} } as unknown as InternalClient;
+const identity = {
+  call: async (_c: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}` })) }),
+  close: async () => {},
+} as unknown as InternalClient;
 
 /** A field of Project $p, as the gateway asks for it; $id when the field uses it. */
 const on = (field: string) =>
@@ -30,7 +48,7 @@ const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String) { cre
 const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateMilestone(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state title } }`;
 const VIEWER_ISSUES = `query($labels: [String!]) { viewerIssues(labels: $labels) { total nodes { title } } }`;
 
-describe('notes subgraph: labels, milestones and the viewer\'s issues', () => {
+describe("notes subgraph: labels, milestones and the viewer's issues", () => {
   let db: { sql: Sql; drop: () => Promise<void> };
   let subgraph: Awaited<ReturnType<typeof createTestSubgraph<NotesContext>>>;
   const as = (userId: number) => userPrincipal(userId);
@@ -51,20 +69,44 @@ describe('notes subgraph: labels, milestones and the viewer\'s issues', () => {
   });
 
   it('keeps labels per project: Reporters make them, a rename or removal rewrites issues and is announced for merge requests', async () => {
-    expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(GUEST)))).toBe('FORBIDDEN');
-    expect((await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(REPORTER))).data?.createLabel).toMatchObject({ name: 'bug', color: '#FF0000' });
-    expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(REPORTER)))).toBe('CONFLICT');
+    expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(GUEST)))).toBe(
+      'FORBIDDEN',
+    );
+    expect(
+      (await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(REPORTER))).data?.createLabel,
+    ).toMatchObject({ name: 'bug', color: '#FF0000' });
+    expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(REPORTER)))).toBe(
+      'CONFLICT',
+    );
     expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'x' }, as(REPORTER)))).toBe('BAD_REQUEST');
-    const issue = (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'labelled', labels: ['bug', ' made '] }, as(GUEST))).data!.createIssue;
+    const issue = (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'labelled', labels: ['bug', ' made '] }, as(GUEST)))
+      .data!.createIssue;
     expect(issue.labels).toEqual(['bug', 'made']);
-    const labels = (await subgraph.run(on('labels { total nodes { name color } }'), { p: 20 }, as(GUEST))).data?._entities[0].labels;
-    expect(labels).toEqual({ total: 2, nodes: [{ name: 'bug', color: '#FF0000' }, { name: 'made', color: '#428BCA' }] });
+    const labels = (await subgraph.run(on('labels { total nodes { name color } }'), { p: 20 }, as(GUEST))).data
+      ?._entities[0].labels;
+    expect(labels).toEqual({
+      total: 2,
+      nodes: [
+        { name: 'bug', color: '#FF0000' },
+        { name: 'made', color: '#428BCA' },
+      ],
+    });
 
     // Renamed to a name that sorts first: the issue's names stay sorted.
-    expect((await subgraph.run(UPDATE_LABEL, { p: 20, name: 'made', newName: 'ami' }, as(REPORTER))).data?.updateLabel).toEqual({ name: 'ami', color: '#428BCA' });
-    expect((await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.id }, as(GUEST))).data?._entities[0].issue.labels).toEqual(['ami', 'bug']);
-    expect((await subgraph.run(DELETE_LABEL, { p: 20, name: 'bug' }, as(REPORTER))).data?.deleteLabel).toEqual({ name: 'bug' });
-    expect((await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.id }, as(GUEST))).data?._entities[0].issue.labels).toEqual(['ami']);
+    expect(
+      (await subgraph.run(UPDATE_LABEL, { p: 20, name: 'made', newName: 'ami' }, as(REPORTER))).data?.updateLabel,
+    ).toEqual({ name: 'ami', color: '#428BCA' });
+    expect(
+      (await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.id }, as(GUEST))).data?._entities[0].issue
+        .labels,
+    ).toEqual(['ami', 'bug']);
+    expect((await subgraph.run(DELETE_LABEL, { p: 20, name: 'bug' }, as(REPORTER))).data?.deleteLabel).toEqual({
+      name: 'bug',
+    });
+    expect(
+      (await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.id }, as(GUEST))).data?._entities[0].issue
+        .labels,
+    ).toEqual(['ami']);
     expect(errorCode(await subgraph.run(DELETE_LABEL, { p: 20, name: 'bug' }, as(REPORTER)))).toBe('NOT_FOUND');
     const events = await db.sql<{ type: string; payload: { previous_title: string; title: string | null } }[]>`
       select event_type as type, payload from outbox where event_type like 'label.%' order by id`;
@@ -77,46 +119,90 @@ describe('notes subgraph: labels, milestones and the viewer\'s issues', () => {
   it('numbers milestones per project, lets Masters make and close them, and takes them away with issues and merge requests', async () => {
     expect(errorCode(await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'x' }, as(REPORTER)))).toBe('FORBIDDEN');
     expect(errorCode(await subgraph.run(CREATE_MILESTONE, { p: 20 }, as(MASTER)))).toBe('BAD_REQUEST');
-    const first = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'one', due: '2027-02-30' }, as(MASTER))).data!.createMilestone;
-    const second = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'two', due: '2027/03/01' }, as(MASTER))).data!.createMilestone;
+    const first = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'one', due: '2027-02-30' }, as(MASTER))).data!
+      .createMilestone;
+    const second = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'two', due: '2027/03/01' }, as(MASTER))).data!
+      .createMilestone;
     expect([first, second]).toEqual([
       { id: expect.any(Number), iid: 1, title: 'one', state: 'active', dueDate: null },
       { id: expect.any(Number), iid: 2, title: 'two', state: 'active', dueDate: '2027-03-01' },
     ]);
-    expect((await subgraph.run(UPDATE_MILESTONE, { p: 20, id: first.id, e: 'close' }, as(MASTER))).data?.updateMilestone.state).toBe('closed');
-    const closed = (await subgraph.run(on('milestones(state: CLOSED) { total nodes { title } }'), { p: 20 }, as(GUEST))).data?._entities[0].milestones;
+    expect(
+      (await subgraph.run(UPDATE_MILESTONE, { p: 20, id: first.id, e: 'close' }, as(MASTER))).data?.updateMilestone
+        .state,
+    ).toBe('closed');
+    const closed = (await subgraph.run(on('milestones(state: CLOSED) { total nodes { title } }'), { p: 20 }, as(GUEST)))
+      .data?._entities[0].milestones;
     expect(closed).toEqual({ total: 1, nodes: [{ title: 'one' }] });
     expect(errorCode(await subgraph.run(on('milestones { total }'), { p: 20 }, as(STRANGER)))).toBe('NOT_FOUND');
     expect(errorCode(await subgraph.run(on('milestones { total }'), { p: 21 }, as(OWNER)))).toBe('FORBIDDEN');
     // Another project's milestone is none of this one's.
-    expect((await subgraph.run(on('milestone(id: $id) { id }'), { p: 20, id: first.id }, as(GUEST))).data?._entities[0].milestone).toEqual({ id: first.id });
-    expect((await subgraph.run(on('milestone(id: $id) { id }'), { p: 22, id: first.id }, as(STRANGER))).data?._entities[0].milestone).toBeNull();
+    expect(
+      (await subgraph.run(on('milestone(id: $id) { id }'), { p: 20, id: first.id }, as(GUEST))).data?._entities[0]
+        .milestone,
+    ).toEqual({ id: first.id });
+    expect(
+      (await subgraph.run(on('milestone(id: $id) { id }'), { p: 22, id: first.id }, as(STRANGER))).data?._entities[0]
+        .milestone,
+    ).toBeNull();
   });
 
-  it('shows a merge request\'s milestone (an entity reference) only to those who may read its project', async () => {
-    const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'referenced' }, as(OWNER))).data!.createMilestone;
+  it("shows a merge request's milestone (an entity reference) only to those who may read its project", async () => {
+    const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'referenced' }, as(OWNER))).data!
+      .createMilestone;
     const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", id: $id }]) { ... on Milestone { title issues { total } } } }`;
-    expect((await subgraph.run(REFERENCE, { id: milestone.id }, as(GUEST))).data?._entities[0]).toEqual({ title: 'referenced', issues: { total: 0 } });
+    expect((await subgraph.run(REFERENCE, { id: milestone.id }, as(GUEST))).data?._entities[0]).toEqual({
+      title: 'referenced',
+      issues: { total: 0 },
+    });
     expect((await subgraph.run(REFERENCE, { id: milestone.id }, as(STRANGER))).data?._entities[0]).toBeNull();
     expect((await subgraph.run(REFERENCE, { id: 999_999 }, as(GUEST))).data?._entities[0]).toBeNull();
   });
 
   it("hides a merge request's milestone (read_milestone) once its project has issues and merge requests both disabled, even from the owner", async () => {
     // Project 21 has both off, so nobody may make a milestone there any more: one from before.
-    const [{ id }] = await db.sql<{ id: number }[]>`insert into milestones (project_id, iid, title) values (21, 1, 'from before') returning id`;
+    const [{ id }] = await db.sql<
+      { id: number }[]
+    >`insert into milestones (project_id, iid, title) values (21, 1, 'from before') returning id`;
     const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", id: $id }]) { ... on Milestone { title } } }`;
     expect((await subgraph.run(REFERENCE, { id }, as(OWNER))).data?._entities[0]).toBeNull();
-    expect((await subgraph.run(on('issues { total }'), { p: 21 }, as(OWNER))).data?._entities[0].issues).toEqual({ total: 0 });
+    expect((await subgraph.run(on('issues { total }'), { p: 21 }, as(OWNER))).data?._entities[0].issues).toEqual({
+      total: 0,
+    });
   });
 
   it("gives issues a milestone from Reporter up, and lists the viewer's own issues across projects", async () => {
-    const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'planned' }, as(OWNER))).data!.createMilestone;
-    expect((await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by reporter', m: milestone.id }, as(REPORTER))).data?.createIssue.milestone).toEqual({ id: milestone.id, title: 'planned' });
-    expect((await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by guest', m: milestone.id, labels: ['guest-made'] }, as(GUEST))).data?.createIssue.milestone).toBeNull();
-    const ofMilestone = (await subgraph.run(on('milestone(id: $id) { issues { total nodes { title } } }'), { p: 20, id: milestone.id }, as(GUEST))).data?._entities[0].milestone.issues;
+    const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'planned' }, as(OWNER))).data!
+      .createMilestone;
+    expect(
+      (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by reporter', m: milestone.id }, as(REPORTER))).data
+        ?.createIssue.milestone,
+    ).toEqual({ id: milestone.id, title: 'planned' });
+    expect(
+      (
+        await subgraph.run(
+          CREATE_ISSUE,
+          { p: 20, title: 'by guest', m: milestone.id, labels: ['guest-made'] },
+          as(GUEST),
+        )
+      ).data?.createIssue.milestone,
+    ).toBeNull();
+    const ofMilestone = (
+      await subgraph.run(
+        on('milestone(id: $id) { issues { total nodes { title } } }'),
+        { p: 20, id: milestone.id },
+        as(GUEST),
+      )
+    ).data?._entities[0].milestone.issues;
     expect(ofMilestone).toEqual({ total: 1, nodes: [{ title: 'by reporter' }] });
-    expect((await subgraph.run(VIEWER_ISSUES, {}, as(REPORTER))).data?.viewerIssues).toEqual({ total: 1, nodes: [{ title: 'by reporter' }] });
-    expect((await subgraph.run(VIEWER_ISSUES, { labels: ['guest-made'] }, as(GUEST))).data?.viewerIssues).toEqual({ total: 1, nodes: [{ title: 'by guest' }] });
+    expect((await subgraph.run(VIEWER_ISSUES, {}, as(REPORTER))).data?.viewerIssues).toEqual({
+      total: 1,
+      nodes: [{ title: 'by reporter' }],
+    });
+    expect((await subgraph.run(VIEWER_ISSUES, { labels: ['guest-made'] }, as(GUEST))).data?.viewerIssues).toEqual({
+      total: 1,
+      nodes: [{ title: 'by guest' }],
+    });
     expect(errorCode(await subgraph.run(VIEWER_ISSUES, {}, ANONYMOUS))).toBe('UNAUTHENTICATED');
   });
 });

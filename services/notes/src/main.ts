@@ -53,7 +53,12 @@ function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesS
         // A state change nobody made (no actor) is noted as the merge request's author's.
         const authorId = p.actor_id ?? p.author_id;
         await handleOnce(sql, event, (tx) =>
-          notes.addSystemNote(tx, { projectId: p.project_id, noteableType: 'MergeRequest', noteableId: p.merge_request_id }, authorId, STATUS_NOTES[known.key]),
+          notes.addSystemNote(
+            tx,
+            { projectId: p.project_id, noteableType: 'MergeRequest', noteableId: p.merge_request_id },
+            authorId,
+            STATUS_NOTES[known.key],
+          ),
         );
         break;
       }

@@ -9,7 +9,14 @@ import { createNotes } from './domain/notes';
 import { createSnippets } from './domain/snippets';
 
 /** What this service does, one module per aggregate (issues, labels, milestones, snippets, notes, commit comments), composed for the resolvers. */
-export function createNotesService(deps: { sql: Sql; access: AccessClient; identity: InternalClient; mergeRequests: InternalClient; repository: InternalClient; settings?: SettingsClient }) {
+export function createNotesService(deps: {
+  sql: Sql;
+  access: AccessClient;
+  identity: InternalClient;
+  mergeRequests: InternalClient;
+  repository: InternalClient;
+  settings?: SettingsClient;
+}) {
   const notes = createNotes(deps);
   const labels = createLabels(deps);
   const milestones = createMilestones(deps);
@@ -28,7 +35,15 @@ export function createNotesService(deps: { sql: Sql; access: AccessClient; ident
   const { issueForNote: _issue, ...issueOperations } = issues;
   const { snippetForNote: _snippet, ...snippetOperations } = snippets;
   const commitNotes = createCommitNotes({ ...deps, notes });
-  return { ...issueOperations, ...snippetOperations, ...noteables, ...commitNotes, ...labels, ...milestones, addSystemNote: notes.addSystemNote };
+  return {
+    ...issueOperations,
+    ...snippetOperations,
+    ...noteables,
+    ...commitNotes,
+    ...labels,
+    ...milestones,
+    addSystemNote: notes.addSystemNote,
+  };
 }
 
 export type NotesService = ReturnType<typeof createNotesService>;

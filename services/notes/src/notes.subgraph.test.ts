@@ -1,5 +1,15 @@
 import { resolve } from 'node:path';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
+import {
+  createAccessClient,
+  createTestSchema,
+  createTestSubgraph,
+  errorCode,
+  membershipStandIn,
+  privateProject,
+  userPrincipal,
+  type InternalClient,
+  type Sql,
+} from '@hub/common';
 import { createLoaders, type NotesContext } from './context';
 import { createNotesService } from './notes-service';
 import { deleteProjectRows } from './db/project-rows';
@@ -12,18 +22,47 @@ const STRANGER = 4;
 const LEVELS: Record<number, number> = { [REPORTER]: 20, [GUEST]: 10 };
 
 /** Membership's answers (another service): project 11 has issues and snippets off. */
-const membership = membershipStandIn([privateProject(10, OWNER), privateProject(11, OWNER, { issuesEnabled: false, snippetsEnabled: false }), privateProject(12, OWNER)], LEVELS);
+const membership = membershipStandIn(
+  [
+    privateProject(10, OWNER),
+    privateProject(11, OWNER, { issuesEnabled: false, snippetsEnabled: false }),
+    privateProject(12, OWNER),
+  ],
+  LEVELS,
+);
 /** The merge requests service's answer: project 10 has merge request 5. */
 const MERGE_REQUEST = {
-  id: 5, iid: 1, project_id: 10, target_project_id: 10, source_project_id: 10, target_branch: 'master', source_branch: 'feature', title: 'mr', description: '',
-  state: 'opened', author_id: OWNER, assignee_id: null, milestone_id: null, merge_status: 'can_be_merged', merge_commit_sha: null, work_in_progress: false,
-  created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', last_commit: null,
+  id: 5,
+  iid: 1,
+  project_id: 10,
+  target_project_id: 10,
+  source_project_id: 10,
+  target_branch: 'master',
+  source_branch: 'feature',
+  title: 'mr',
+  description: '',
+  state: 'opened',
+  author_id: OWNER,
+  assignee_id: null,
+  milestone_id: null,
+  merge_status: 'can_be_merged',
+  merge_commit_sha: null,
+  work_in_progress: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  last_commit: null,
 };
 /** The repository service's answer: project 10's commit 'c' * 40 (also by the name "master"). */
-const COMMIT = { id: 'c'.repeat(40), message: 'tip\n', timestamp: '2026-01-01T00:00:00+00:00', author: { name: 'A', email: 'a@x' } };
+const COMMIT = {
+  id: 'c'.repeat(40),
+  message: 'tip\n',
+  timestamp: '2026-01-01T00:00:00+00:00',
+  author: { name: 'A', email: 'a@x' },
+};
 const repository = {
-  call: async (_contract: unknown, { projectId, ref }: { projectId: number; ref: string }) =>
-    ({ commit: projectId === 10 && (ref === COMMIT.id || ref === 'master') ? COMMIT : null }),
+  call: async (_contract: unknown, { projectId, ref }: { projectId: number; ref: string }) => ({
+    commit: projectId === 10 && (ref === COMMIT.id || ref === 'master') ? COMMIT : null,
+  }),
   close: async () => {},
 } as unknown as InternalClient;
 /** Identity's answer: every user's profile. */
@@ -31,7 +70,16 @@ const repository = {
 const identity = {
   call: async (contract: { request: { parse: (input: unknown) => unknown } }, request: { ids: number[] }) => {
     contract.request.parse(request);
-    return { users: request.ids.map((id) => ({ id, username: `u${id}`, name: `User ${id}`, state: 'active', email: `u${id}@x`, avatarUrl: null })) };
+    return {
+      users: request.ids.map((id) => ({
+        id,
+        username: `u${id}`,
+        name: `User ${id}`,
+        state: 'active',
+        email: `u${id}@x`,
+        avatarUrl: null,
+      })),
+    };
   },
   close: async () => {},
 } as unknown as InternalClient;
@@ -73,7 +121,12 @@ describe('notes subgraph: issues, snippets and notes', () => {
   it('opens issues with per-project iids and distinct labels; Guests may, strangers may not', async () => {
     const first = await subgraph.run(CREATE_ISSUE, { p: 10, title: 'one' }, as(GUEST));
     const second = await subgraph.run(CREATE_ISSUE, { p: 10, title: 'two' }, as(OWNER));
-    expect(first.data?.createIssue).toMatchObject({ iid: 1, state: 'opened', labels: ['bug', 'ui'], author: { id: GUEST } });
+    expect(first.data?.createIssue).toMatchObject({
+      iid: 1,
+      state: 'opened',
+      labels: ['bug', 'ui'],
+      author: { id: GUEST },
+    });
     expect(second.data?.createIssue.iid).toBe(2);
     expect(errorCode(await subgraph.run(CREATE_ISSUE, { p: 10, title: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
     // Issues disabled: GitLab's 403, even for the owner.
@@ -85,105 +138,209 @@ describe('notes subgraph: issues, snippets and notes', () => {
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(STRANGER)))).toBe('NOT_FOUND');
     // Found by the fuzz: a stranger's answer named the project for an issue that exists and the
     // record for one that does not, which told which issue ids a private project holds.
-    const [existing, absent] = await Promise.all([subgraph.run(UPDATE_ISSUE, { p: 10, id, title: 'x' }, as(STRANGER)), subgraph.run(UPDATE_ISSUE, { p: 10, id: 999999, title: 'x' }, as(STRANGER))]);
+    const [existing, absent] = await Promise.all([
+      subgraph.run(UPDATE_ISSUE, { p: 10, id, title: 'x' }, as(STRANGER)),
+      subgraph.run(UPDATE_ISSUE, { p: 10, id: 999999, title: 'x' }, as(STRANGER)),
+    ]);
     expect(existing.errors?.[0]?.message).toBe(absent.errors?.[0]?.message);
-    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(REPORTER))).data?.updateIssue.state).toBe('closed');
-    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'reopen' }, as(GUEST))).data?.updateIssue.state).toBe('reopened');
+    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(REPORTER))).data?.updateIssue.state).toBe(
+      'closed',
+    );
+    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'reopen' }, as(GUEST))).data?.updateIssue.state).toBe(
+      'reopened',
+    );
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'merge' }, as(OWNER)))).toBe('VALIDATION');
     const notes = (await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue.notes;
-    expect(notes).toEqual({ total: 2, nodes: [{ body: 'Status changed to closed', system: true, author: { id: REPORTER } }, { body: 'Status changed to reopened', system: true, author: { id: GUEST } }] });
+    expect(notes).toEqual({
+      total: 2,
+      nodes: [
+        { body: 'Status changed to closed', system: true, author: { id: REPORTER } },
+        { body: 'Status changed to reopened', system: true, author: { id: GUEST } },
+      ],
+    });
     // A title change and a new assignee leave GitLab's system notes too.
     const ASSIGN = `mutation($p: Int!, $id: Int!, $a: Int!, $title: String!) { updateIssue(projectId: $p, id: $id, input: { assigneeId: $a, title: $title }) { title } }`;
     await subgraph.run(ASSIGN, { p: 10, id, a: REPORTER, title: 'lifecycle, renamed' }, as(OWNER));
-    const after = (await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue.notes.nodes.slice(2);
+    const after = (
+      await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))
+    ).data?._entities[0].issue.notes.nodes.slice(2);
     expect(after).toEqual([
       { body: `Reassigned to @u${REPORTER}`, system: true, author: { id: OWNER } },
       { body: 'Title changed from **lifecycle** to **lifecycle, renamed**', system: true, author: { id: OWNER } },
     ]);
     const other = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'not yours' }, as(OWNER))).data!.createIssue;
-    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, title: 'mine now' }, as(GUEST)))).toBe('FORBIDDEN');
+    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, title: 'mine now' }, as(GUEST)))).toBe(
+      'FORBIDDEN',
+    );
   });
 
   it('takes an assignee id that names no user, as GitLab stored it (found by the fuzz: identity refused to look it up, a 500)', async () => {
     const { id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'unassignable' }, as(OWNER))).data!.createIssue;
     const ASSIGN_ID = `mutation($p: Int!, $id: Int!, $a: Int) { updateIssue(projectId: $p, id: $id, input: { assigneeId: $a }) { id } }`;
-    for (const a of [0, -377099161]) expect((await subgraph.run(ASSIGN_ID, { p: 12, id, a }, as(OWNER))).errors).toBeUndefined();
+    for (const a of [0, -377099161])
+      expect((await subgraph.run(ASSIGN_ID, { p: 12, id, a }, as(OWNER))).errors).toBeUndefined();
   });
 
   it('filters issues by state (opened includes reopened) and by any of the labels given', async () => {
     const opened = (await subgraph.run(ISSUES, { p: 10, state: 'OPENED' }, as(GUEST))).data?._entities[0].issues;
-    expect(opened.nodes.map((i: { state: string }) => i.state).sort()).toEqual(expect.arrayContaining(['opened', 'reopened']));
+    expect(opened.nodes.map((i: { state: string }) => i.state).sort()).toEqual(
+      expect.arrayContaining(['opened', 'reopened']),
+    );
     expect(opened.nodes.every((i: { state: string }) => i.state !== 'closed')).toBe(true);
-    const labelled = (await subgraph.run(ISSUES, { p: 10, labels: ['bug', 'ui'] }, as(GUEST))).data?._entities[0].issues;
+    const labelled = (await subgraph.run(ISSUES, { p: 10, labels: ['bug', 'ui'] }, as(GUEST))).data?._entities[0]
+      .issues;
     expect(labelled.total).toBe(4);
     // GitLab 7.14 matched any of them: issues labelled bug count, though none is labelled nope.
-    expect((await subgraph.run(ISSUES, { p: 10, labels: ['bug', 'nope'] }, as(GUEST))).data?._entities[0].issues.total).toBe(4);
-    expect((await subgraph.run(ISSUES, { p: 10, labels: ['nope'] }, as(GUEST))).data?._entities[0].issues.total).toBe(0);
+    expect(
+      (await subgraph.run(ISSUES, { p: 10, labels: ['bug', 'nope'] }, as(GUEST))).data?._entities[0].issues.total,
+    ).toBe(4);
+    expect((await subgraph.run(ISSUES, { p: 10, labels: ['nope'] }, as(GUEST))).data?._entities[0].issues.total).toBe(
+      0,
+    );
   });
 
   it('counts votes from +1/-1 notes, and lets only the author or a Master edit a note', async () => {
     const { id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'vote' }, as(OWNER))).data!.createIssue;
-    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':+1:' }, as(GUEST))).data?.createNote).toMatchObject({ upvote: true, downvote: false, system: false });
+    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':+1:' }, as(GUEST))).data?.createNote).toMatchObject(
+      { upvote: true, downvote: false, system: false },
+    );
     const note = (await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: 'hm' }, as(GUEST))).data!.createNote;
-    expect(errorCode(await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(REPORTER)))).toBe('FORBIDDEN');
-    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(GUEST))).data?.updateNote.body).toBe('edited');
-    expect((await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'by owner' }, as(OWNER))).data?.updateNote.body).toBe('by owner');
+    expect(errorCode(await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(REPORTER)))).toBe(
+      'FORBIDDEN',
+    );
+    expect(
+      (await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'edited' }, as(GUEST))).data?.updateNote.body,
+    ).toBe('edited');
+    expect(
+      (await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'by owner' }, as(OWNER))).data?.updateNote
+        .body,
+    ).toBe('by owner');
     const VOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issue(id: $id) { upvotes downvotes } } } }`;
-    expect((await subgraph.run(VOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue).toEqual({ upvotes: 1, downvotes: 0 });
+    expect((await subgraph.run(VOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue).toEqual({
+      upvotes: 1,
+      downvotes: 0,
+    });
     // GitLab 7.14: a body that starts with a vote (aliases too) is one, and each author's latest vote is the one that counts.
-    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':thumbsup: LGTM' }, as(REPORTER))).data?.createNote.upvote).toBe(true);
-    expect((await subgraph.run(VOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue).toEqual({ upvotes: 2, downvotes: 0 });
-    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: '-1 changed my mind' }, as(GUEST))).data?.createNote.downvote).toBe(true);
-    expect((await subgraph.run(VOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue).toEqual({ upvotes: 1, downvotes: 1 });
-    expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: 'I said +1' }, as(OWNER))).data?.createNote.upvote).toBe(false);
+    expect(
+      (await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':thumbsup: LGTM' }, as(REPORTER))).data?.createNote
+        .upvote,
+    ).toBe(true);
+    expect((await subgraph.run(VOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue).toEqual({
+      upvotes: 2,
+      downvotes: 0,
+    });
+    expect(
+      (await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: '-1 changed my mind' }, as(GUEST))).data?.createNote
+        .downvote,
+    ).toBe(true);
+    expect((await subgraph.run(VOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue).toEqual({
+      upvotes: 1,
+      downvotes: 1,
+    });
+    expect(
+      (await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: 'I said +1' }, as(OWNER))).data?.createNote.upvote,
+    ).toBe(false);
   });
 
   it('takes snippets from Reporters up, in projects with snippets enabled only', async () => {
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(GUEST)))).toBe('FORBIDDEN');
-    expect((await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(REPORTER))).data?.createSnippet.author).toEqual({ id: REPORTER });
+    expect((await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(REPORTER))).data?.createSnippet.author).toEqual({
+      id: REPORTER,
+    });
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 11 }, as(OWNER)))).toBe('FORBIDDEN');
   });
 
   it('takes notes on issues, snippets and merge requests through one path, the kind a parameter', async () => {
     const issue = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'noted' }, as(OWNER))).data!.createIssue;
     const snippet = (await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(OWNER))).data!.createSnippet;
-    for (const [k, i, type] of [['ISSUE', issue.id, 'Issue'], ['SNIPPET', snippet.id, 'Snippet'], ['MERGE_REQUEST', 5, 'MergeRequest']] as const) {
-      expect((await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: `on ${type}` }, as(GUEST))).data?.createNote).toMatchObject({ noteableType: type, noteableId: i });
+    for (const [k, i, type] of [
+      ['ISSUE', issue.id, 'Issue'],
+      ['SNIPPET', snippet.id, 'Snippet'],
+      ['MERGE_REQUEST', 5, 'MergeRequest'],
+    ] as const) {
+      expect(
+        (await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: `on ${type}` }, as(GUEST))).data?.createNote,
+      ).toMatchObject({ noteableType: type, noteableId: i });
       const noteable = (await subgraph.run(NOTEABLE, { p: 10, k, i }, as(GUEST))).data?._entities[0].noteable;
-      expect(noteable).toEqual({ kind: k, id: i, notes: { total: 1, nodes: [{ body: `on ${type}`, noteableType: type }] } });
+      expect(noteable).toEqual({
+        kind: k,
+        id: i,
+        notes: { total: 1, nodes: [{ body: `on ${type}`, noteableType: type }] },
+      });
       // Nothing of that kind with that id in the project: null to read, 404 to write; strangers learn nothing.
-      expect((await subgraph.run(NOTEABLE, { p: 10, k, i: 999_999 }, as(GUEST))).data?._entities[0].noteable).toBeNull();
-      expect(errorCode(await subgraph.run(CREATE_NOTE, { p: 10, k, i: 999_999, body: 'x' }, as(GUEST)))).toBe('NOT_FOUND');
+      expect(
+        (await subgraph.run(NOTEABLE, { p: 10, k, i: 999_999 }, as(GUEST))).data?._entities[0].noteable,
+      ).toBeNull();
+      expect(errorCode(await subgraph.run(CREATE_NOTE, { p: 10, k, i: 999_999, body: 'x' }, as(GUEST)))).toBe(
+        'NOT_FOUND',
+      );
       expect(errorCode(await subgraph.run(NOTEABLE, { p: 10, k, i }, as(STRANGER)))).toBe('NOT_FOUND');
       expect(errorCode(await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
     }
   });
 
-  it("leaves no row of a deleted project: writes in flight finish before its cleanup, later ones are 404 though access still says yes", async () => {
+  it('leaves no row of a deleted project: writes in flight finish before its cleanup, later ones are 404 though access still says yes', async () => {
     const { id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'first' }, as(OWNER))).data!.createIssue;
     const writes = Array.from({ length: 20 }, (_, i) =>
-      i % 2 ? subgraph.run(CREATE_ISSUE, { p: 12, title: `issue ${i}` }, as(OWNER)) : subgraph.run(CREATE_NOTE, { p: 12, i: id, body: `note ${i}` }, as(OWNER)),
+      i % 2
+        ? subgraph.run(CREATE_ISSUE, { p: 12, title: `issue ${i}` }, as(OWNER))
+        : subgraph.run(CREATE_NOTE, { p: 12, i: id, body: `note ${i}` }, as(OWNER)),
     );
     await deleteProjectRows(db.sql, 12);
     const answers = await Promise.all(writes);
     expect(answers.filter((a) => a.errors && errorCode(a) !== 'NOT_FOUND')).toEqual([]);
     // The stand-in still answers for project 12, as a stale access cache would.
     expect(errorCode(await subgraph.run(CREATE_ISSUE, { p: 12, title: 'late' }, as(OWNER)))).toBe('NOT_FOUND');
-    const [{ issues, notes }] = await db.sql`select (select count(*)::int from issues where project_id = 12) as issues, (select count(*)::int from notes where project_id = 12) as notes`;
+    const [{ issues, notes }] =
+      await db.sql`select (select count(*)::int from issues where project_id = 12) as issues, (select count(*)::int from notes where project_id = 12) as notes`;
     expect({ issues, notes }).toEqual({ issues: 0, notes: 0 });
   });
 
   it('keeps comments on commits by their full id, optionally on a diff line, for those who may read the code', async () => {
     const COMMENT = `mutation($ref: String!, $body: String!, $path: String, $line: Int, $lineType: String) { createCommitNote(projectId: 10, ref: $ref, body: $body, path: $path, line: $line, lineType: $lineType) { body noteableType noteableId commitId path line lineType } }`;
     const LIST = `query($ref: String!) { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { commitNotes(ref: $ref) { total nodes { body commitId } } } } }`;
-    expect((await subgraph.run(COMMENT, { ref: 'master', body: 'nice' }, as(REPORTER))).data?.createCommitNote).toEqual({ body: 'nice', noteableType: 'Commit', noteableId: null, commitId: COMMIT.id, path: null, line: null, lineType: null });
-    expect((await subgraph.run(COMMENT, { ref: COMMIT.id, body: 'here', path: 'a.rb', line: 3, lineType: 'new' }, as(REPORTER))).data?.createCommitNote).toMatchObject({ path: 'a.rb', line: 3, lineType: 'new' });
-    expect((await subgraph.run(LIST, { ref: 'master' }, as(REPORTER))).data?._entities[0].commitNotes).toEqual({ total: 2, nodes: [{ body: 'nice', commitId: COMMIT.id }, { body: 'here', commitId: COMMIT.id }] });
+    expect((await subgraph.run(COMMENT, { ref: 'master', body: 'nice' }, as(REPORTER))).data?.createCommitNote).toEqual(
+      {
+        body: 'nice',
+        noteableType: 'Commit',
+        noteableId: null,
+        commitId: COMMIT.id,
+        path: null,
+        line: null,
+        lineType: null,
+      },
+    );
+    expect(
+      (
+        await subgraph.run(
+          COMMENT,
+          { ref: COMMIT.id, body: 'here', path: 'a.rb', line: 3, lineType: 'new' },
+          as(REPORTER),
+        )
+      ).data?.createCommitNote,
+    ).toMatchObject({ path: 'a.rb', line: 3, lineType: 'new' });
+    expect((await subgraph.run(LIST, { ref: 'master' }, as(REPORTER))).data?._entities[0].commitNotes).toEqual({
+      total: 2,
+      nodes: [
+        { body: 'nice', commitId: COMMIT.id },
+        { body: 'here', commitId: COMMIT.id },
+      ],
+    });
     // No such commit: null; half a position or a side other than new/old: refused; Guests of a private project may not read code.
     expect((await subgraph.run(LIST, { ref: 'nope' }, as(REPORTER))).data?._entities[0].commitNotes).toBeNull();
     expect((await subgraph.run(COMMENT, { ref: 'nope', body: 'x' }, as(REPORTER))).data?.createCommitNote).toBeNull();
-    expect(errorCode(await subgraph.run(COMMENT, { ref: 'master', body: 'x', path: 'a.rb' }, as(REPORTER)))).toBe('VALIDATION');
-    expect(errorCode(await subgraph.run(COMMENT, { ref: 'master', body: 'x', path: 'a.rb', line: 1, lineType: 'sideways' }, as(REPORTER)))).toBe('VALIDATION');
+    expect(errorCode(await subgraph.run(COMMENT, { ref: 'master', body: 'x', path: 'a.rb' }, as(REPORTER)))).toBe(
+      'VALIDATION',
+    );
+    expect(
+      errorCode(
+        await subgraph.run(
+          COMMENT,
+          { ref: 'master', body: 'x', path: 'a.rb', line: 1, lineType: 'sideways' },
+          as(REPORTER),
+        ),
+      ),
+    ).toBe('VALIDATION');
     expect(errorCode(await subgraph.run(LIST, { ref: 'master' }, as(GUEST)))).toBe('FORBIDDEN');
     expect(errorCode(await subgraph.run(COMMENT, { ref: 'master', body: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
   });

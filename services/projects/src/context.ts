@@ -22,7 +22,9 @@ export function createLoaders(sql: Sql, access: AccessClient, projects: Projects
       const found = await projects.namespacesByIds(ids);
       return ids.map((id) => found.get(id) ?? null);
     }),
-    projectById: new DataLoader<number, ProjectParent | null>(async (ids) => byKey(ids, await findShownProjectsByIds(sql, ids), (p) => p.id)),
+    projectById: new DataLoader<number, ProjectParent | null>(async (ids) =>
+      byKey(ids, await findShownProjectsByIds(sql, ids), (p) => p.id),
+    ),
     forksCount: new DataLoader<number, number>(async (ids) => {
       const counts = await countForks(sql, ids);
       return ids.map((id) => counts.get(id) ?? 0);

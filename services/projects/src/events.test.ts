@@ -2,7 +2,11 @@ import type { KnownEvent } from '@hub/common';
 import { feedEntryOf } from './events';
 
 const known = (key: string, payload: Record<string, unknown>) =>
-  ({ key, event: {}, payload: { v: 1, project_id: 7, actor_id: 3, actor_username: 'alice', ...payload } }) as unknown as KnownEvent;
+  ({
+    key,
+    event: {},
+    payload: { v: 1, project_id: 7, actor_id: 3, actor_username: 'alice', ...payload },
+  }) as unknown as KnownEvent;
 
 describe('feedEntryOf: GitLab 7.14 Event#action_name and target_title', () => {
   it.each([
@@ -11,7 +15,11 @@ describe('feedEntryOf: GitLab 7.14 Event#action_name and target_title', () => {
     ['mergerequests:merge_request.reopened', 'reopened', 'opened'],
     ['mergerequests:merge_request.merged', 'merged', 'accepted'],
   ])('%s (%s) shows as "%s"', (key, action, actionName) => {
-    expect(feedEntryOf(known(key, { action, merge_request_id: 9, title: 'MR' }))).toMatchObject({ actionName, targetType: 'MergeRequest', targetTitle: 'MR' });
+    expect(feedEntryOf(known(key, { action, merge_request_id: 9, title: 'MR' }))).toMatchObject({
+      actionName,
+      targetType: 'MergeRequest',
+      targetTitle: 'MR',
+    });
   });
 
   it.each([
@@ -19,11 +27,17 @@ describe('feedEntryOf: GitLab 7.14 Event#action_name and target_title', () => {
     ['notes:issue.closed', 'closed', 'closed'],
     ['notes:issue.reopened', 'reopened', 'opened'],
   ])('%s (%s) shows as "%s"', (key, action, actionName) => {
-    expect(feedEntryOf(known(key, { action, issue_id: 9, title: 'Issue' }))).toMatchObject({ actionName, targetType: 'Issue', targetTitle: 'Issue' });
+    expect(feedEntryOf(known(key, { action, issue_id: 9, title: 'Issue' }))).toMatchObject({
+      actionName,
+      targetType: 'Issue',
+      targetTitle: 'Issue',
+    });
   });
 
   it('gives a comment no target_title (a Note has no title)', () => {
-    expect(feedEntryOf(known('notes:note.created', { note_id: 5, body: 'A long comment', system: false }))).toMatchObject({
+    expect(
+      feedEntryOf(known('notes:note.created', { note_id: 5, body: 'A long comment', system: false })),
+    ).toMatchObject({
       actionName: 'commented on',
       targetId: 5,
       targetType: 'Note',

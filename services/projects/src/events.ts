@@ -1,4 +1,12 @@
-import { createKnownEventReader, handleOnce, type KnownEvent, type Logger, type Sql, type StreamedEvent, type TransactionSql } from '@hub/common';
+import {
+  createKnownEventReader,
+  handleOnce,
+  type KnownEvent,
+  type Logger,
+  type Sql,
+  type StreamedEvent,
+  type TransactionSql,
+} from '@hub/common';
 import { insertEvent, type EventInsert } from './db/events';
 import { touchActivity } from './db/projects';
 import { projectUrlsAt } from './domain/project-urls';
@@ -9,16 +17,33 @@ type FeedEntry = Omit<EventInsert, 'createdAt'>;
 const ZERO = '0'.repeat(40);
 
 /** A feed entry without a target, authored by the payload's actor or (for joined and left) member. */
-function entry(projectId: number, actionName: string, authorId: number | null, authorUsername: string | null, data: unknown = null): FeedEntry | null {
+function entry(
+  projectId: number,
+  actionName: string,
+  authorId: number | null,
+  authorUsername: string | null,
+  data: unknown = null,
+): FeedEntry | null {
   if (authorId === null) return null;
-  return { projectId, actionName, title: null, targetId: null, targetType: null, targetTitle: null, authorId, authorUsername: authorUsername ?? '', data };
+  return {
+    projectId,
+    actionName,
+    title: null,
+    targetId: null,
+    targetType: null,
+    targetTitle: null,
+    authorId,
+    authorUsername: authorUsername ?? '',
+    data,
+  };
 }
 
 /**
  * GitLab 7.14's Event#action_name for issue and merge request events: "closed", "accepted" for a
  * merge, and "opened" for anything else, a reopen included (app/models/event.rb).
  */
-const issuableActionName = (action: string): string => (action === 'closed' ? 'closed' : action === 'merged' ? 'accepted' : 'opened');
+const issuableActionName = (action: string): string =>
+  action === 'closed' ? 'closed' : action === 'merged' ? 'accepted' : 'opened';
 
 /**
  * Which domain events show in a project's feed, and how (GitLab's Event model: the action, its
@@ -33,14 +58,20 @@ export function feedEntryOf(known: KnownEvent): FeedEntry | FeedEntry[] | null {
       const p = known.payload;
       const creatorId = p.facts.creatorId;
       const creatorUsername = p.creator_username ?? (creatorId === p.actor_id ? p.actor_username : null);
-      return [entry(p.project_id, 'created', p.actor_id, p.actor_username), entry(p.project_id, 'joined', creatorId, creatorUsername)].filter(
-        (e): e is FeedEntry => e !== null,
-      );
+      return [
+        entry(p.project_id, 'created', p.actor_id, p.actor_username),
+        entry(p.project_id, 'joined', creatorId, creatorUsername),
+      ].filter((e): e is FeedEntry => e !== null);
     }
     case 'membership:member.added':
     case 'membership:member.removed': {
       const p = known.payload;
-      return entry(p.project_id, known.key === 'membership:member.added' ? 'joined' : 'left', p.user_id, p.user_username);
+      return entry(
+        p.project_id,
+        known.key === 'membership:member.added' ? 'joined' : 'left',
+        p.user_id,
+        p.user_username,
+      );
     }
     case 'git_worker:push':
     case 'git_worker:tag_push': {
@@ -97,7 +128,18 @@ export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; 
     const project = await deps.projects.findProject(entry.projectId);
     if (!project) return entry;
     const urls = urlsOf(project);
-    return { ...entry, data: { ...data, repository: { name: project.name, url: urls.httpUrlToRepo, description: project.description, homepage: urls.webUrl } } };
+    return {
+      ...entry,
+      data: {
+        ...data,
+        repository: {
+          name: project.name,
+          url: urls.httpUrlToRepo,
+          description: project.description,
+          homepage: urls.webUrl,
+        },
+      },
+    };
   };
   return async (event: StreamedEvent): Promise<void> => {
     const known = read(event);

@@ -44,8 +44,20 @@ async function main() {
 
   const settings = createSettingsClient({ identity });
   const placeRepository = createRepositoryPlacement({ sql, shards: config.GIT_WORKER_NEW_PROJECT_SHARDS });
-  const factsPush = createFactsPush({ membership, logger, applied: (projectId) => access.invalidateProject(projectId) });
-  const projects = createProjectsService({ sql, identity, membership, access, visibility: createVisibilityRules({ settings }), placeRepository, factsPush });
+  const factsPush = createFactsPush({
+    membership,
+    logger,
+    applied: (projectId) => access.invalidateProject(projectId),
+  });
+  const projects = createProjectsService({
+    sql,
+    identity,
+    membership,
+    access,
+    visibility: createVisibilityRules({ settings }),
+    placeRepository,
+    factsPush,
+  });
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
@@ -71,7 +83,15 @@ async function main() {
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, projects, principal) }),
-    routers: [createLookupRouter({ sql, secret: config.PRINCIPAL_SECRET, logger, externalUrl: config.EXTERNAL_URL, namespacesByIds: projects.namespacesByIds })],
+    routers: [
+      createLookupRouter({
+        sql,
+        secret: config.PRINCIPAL_SECRET,
+        logger,
+        externalUrl: config.EXTERNAL_URL,
+        namespacesByIds: projects.namespacesByIds,
+      }),
+    ],
   });
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

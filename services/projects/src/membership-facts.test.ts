@@ -1,12 +1,21 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
-import { applyProjectFacts, createInternalClient, createInternalRouter, createLogger, serveEndpoint, testProjectFacts, type ProjectFacts } from '@hub/common';
+import {
+  applyProjectFacts,
+  createInternalClient,
+  createInternalRouter,
+  createLogger,
+  serveEndpoint,
+  testProjectFacts,
+  type ProjectFacts,
+} from '@hub/common';
 import { createFactsPush } from './membership-facts';
 
 const secret = 'test-secret';
 const logger = createLogger('facts-push-test', 'silent');
-const facts = (projectId: number, version: number): ProjectFacts => testProjectFacts(projectId, 1, { version, namespaceId: 1 });
+const facts = (projectId: number, version: number): ProjectFacts =>
+  testProjectFacts(projectId, 1, { version, namespaceId: 1 });
 
 /** A membership stand-in over real HTTP that records the facts it is given; down until `start`. */
 function membershipAt(port: number) {

@@ -60,9 +60,13 @@ export function createFactsPush(deps: {
         const queued = unsent.get(facts.projectId);
         if (queued && queued.facts.version <= facts.version) unsent.delete(facts.projectId);
       } else {
-        deps.logger.warn({ projectId: facts.projectId }, 'membership not told directly; telling it again in the background');
+        deps.logger.warn(
+          { projectId: facts.projectId },
+          'membership not told directly; telling it again in the background',
+        );
         const queued = unsent.get(facts.projectId);
-        if (!queued || queued.facts.version < facts.version) unsent.set(facts.projectId, { facts, giveUpAt: Date.now() + retryForMs });
+        if (!queued || queued.facts.version < facts.version)
+          unsent.set(facts.projectId, { facts, giveUpAt: Date.now() + retryForMs });
         schedule();
       }
       deps.applied(facts.projectId);

@@ -27,7 +27,12 @@ import * as namespaceCopies from './db/namespaces';
 import type { FactsPush } from './membership-facts';
 import * as projects from './db/projects';
 import type { ProjectChanges, ProjectRow } from './db/projects';
-import { pathFromName, validateProjectAttributes, visibilityOf, type ProjectAttributes } from './domain/project-attributes';
+import {
+  pathFromName,
+  validateProjectAttributes,
+  visibilityOf,
+  type ProjectAttributes,
+} from './domain/project-attributes';
 import type { VisibilityRules } from './domain/visibility-rules';
 
 const UNIQUE_VIOLATION = '23505';
@@ -106,7 +111,10 @@ export function createProjectsService(deps: {
   async function mayCreateIn(principal: Principal, namespace: NamespaceSummary): Promise<boolean> {
     if (principal.isAdmin) return true;
     if (namespace.kind === 'user') return namespace.ownerId === principal.userId;
-    const { access } = await deps.membership.call(groupAccessLookup, { userId: principal.userId, groupIds: [namespace.id] });
+    const { access } = await deps.membership.call(groupAccessLookup, {
+      userId: principal.userId,
+      groupIds: [namespace.id],
+    });
     return (access[0]?.level ?? 0) >= AccessLevel.MASTER;
   }
 
@@ -114,7 +122,11 @@ export function createProjectsService(deps: {
     return (await projects.findProjectsByIds(sql, [id]))[0];
   }
 
-  async function authorized(principal: Principal, id: number, ability: Ability): Promise<{ row: ProjectRow; access: ProjectAccess }> {
+  async function authorized(
+    principal: Principal,
+    id: number,
+    ability: Ability,
+  ): Promise<{ row: ProjectRow; access: ProjectAccess }> {
     const row = await findProject(id);
     const access = authorize(row ? await deps.access.loader(principal).load(id) : null, principal, ability);
     return { row: row!, access };
@@ -143,7 +155,12 @@ export function createProjectsService(deps: {
     repository_storage: row.repositoryStorage,
   });
 
-  async function refuseTaken(namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) {
+  async function refuseTaken(
+    namespaceId: number,
+    name: string | undefined,
+    path: string | undefined,
+    exceptId: number | null,
+  ) {
     const fields = takenErrors(await projects.takenInNamespace(sql, namespaceId, name, path, exceptId));
     if (fields) throw conflict(fields);
   }
@@ -153,14 +170,16 @@ export function createProjectsService(deps: {
    * answered as a repeat would be: the winner has committed, so refuseTaken now names every
    * field it took (the index names only the first).
    */
-  const mapUniqueViolation = (namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) => async (error: unknown): Promise<never> => {
-    const pg = error as { code?: string; constraint_name?: string };
-    if (pg.code !== UNIQUE_VIOLATION) throw error;
-    await refuseTaken(namespaceId, name, path, exceptId);
-    if (pg.constraint_name === 'projects_namespace_name_key') throw conflict({ name: ['has already been taken'] });
-    if (pg.constraint_name === 'projects_namespace_path_key') throw conflict({ path: ['has already been taken'] });
-    throw error;
-  };
+  const mapUniqueViolation =
+    (namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) =>
+    async (error: unknown): Promise<never> => {
+      const pg = error as { code?: string; constraint_name?: string };
+      if (pg.code !== UNIQUE_VIOLATION) throw error;
+      await refuseTaken(namespaceId, name, path, exceptId);
+      if (pg.constraint_name === 'projects_namespace_name_key') throw conflict({ name: ['has already been taken'] });
+      if (pg.constraint_name === 'projects_namespace_path_key') throw conflict({ path: ['has already been taken'] });
+      throw error;
+    };
 
   /**
    * `creator` is whom GitLab's CreateService ran as: the caller, or the user an admin creates the
@@ -169,7 +188,10 @@ export function createProjectsService(deps: {
   async function insert(
     principal: Principal,
     namespace: NamespaceSummary,
-    values: Omit<projects.ProjectInsert, 'namespaceId' | 'namespacePath' | 'namespaceName' | 'ownerId' | 'creatorId' | 'repositoryStorage'>,
+    values: Omit<
+      projects.ProjectInsert,
+      'namespaceId' | 'namespacePath' | 'namespaceName' | 'ownerId' | 'creatorId' | 'repositoryStorage'
+    >,
     creator: { id: number; username: string | null } = { id: principal.userId!, username: principal.username },
   ) {
     await refuseTaken(namespace.id, values.name, values.path, null);
@@ -236,20 +258,29 @@ export function createProjectsService(deps: {
       const name = attrs.name!;
       const path = attrs.path ?? pathFromName(name);
       if (path === '') throw invalid({ path: ["can't be blank"] });
-      return insert(principal, namespace, {
-        name,
-        path,
-        description: attrs.description ?? null,
-        defaultBranch: attrs.defaultBranch ?? 'master',
-        visibilityLevel: await deps.visibility.forNewProject(principal, visibilityOf(attrs), forUserId === undefined ? undefined : { id: forUserId, identity: deps.identity }),
-        issuesEnabled: attrs.issuesEnabled ?? true,
-        mergeRequestsEnabled: attrs.mergeRequestsEnabled ?? true,
-        wikiEnabled: attrs.wikiEnabled ?? true,
-        snippetsEnabled: attrs.snippetsEnabled ?? false,
-        archived: false,
-        importUrl: attrs.importUrl ?? null,
-        forkedFromProjectId: null,
-      }, forUserId !== undefined ? { id: forUserId, username: namespace.path } : undefined);
+      return insert(
+        principal,
+        namespace,
+        {
+          name,
+          path,
+          description: attrs.description ?? null,
+          defaultBranch: attrs.defaultBranch ?? 'master',
+          visibilityLevel: await deps.visibility.forNewProject(
+            principal,
+            visibilityOf(attrs),
+            forUserId === undefined ? undefined : { id: forUserId, identity: deps.identity },
+          ),
+          issuesEnabled: attrs.issuesEnabled ?? true,
+          mergeRequestsEnabled: attrs.mergeRequestsEnabled ?? true,
+          wikiEnabled: attrs.wikiEnabled ?? true,
+          snippetsEnabled: attrs.snippetsEnabled ?? false,
+          archived: false,
+          importUrl: attrs.importUrl ?? null,
+          forkedFromProjectId: null,
+        },
+        forUserId !== undefined ? { id: forUserId, username: namespace.path } : undefined,
+      );
     },
 
     /**
@@ -315,7 +346,8 @@ export function createProjectsService(deps: {
       requireAdmin(principal);
       const row = await findProject(id);
       if (!row) throw recordNotFound();
-      const refuse = (message: string) => badRequest(`Failed to transfer project {:new_namespace=>[${JSON.stringify(message)}]}`);
+      const refuse = (message: string) =>
+        badRequest(`Failed to transfer project {:new_namespace=>[${JSON.stringify(message)}]}`);
       const [namespace] = await lookupNamespaces({ ids: [namespaceId] });
       if (!namespace || namespace.kind !== 'group' || namespace.id === row.namespaceId) throw refuse('is invalid');
       // Names are unique per namespace here as well as paths: either collision refuses the move.
@@ -326,17 +358,20 @@ export function createProjectsService(deps: {
       const moved = await sql
         .begin(async (tx) => {
           await namespaceCopies.upsertNamespaces(tx, [namespace]);
-          const after = stillThere(await projects.updateProject(tx, id, {
-            namespaceId: namespace.id,
-            namespacePath: namespace.path,
-            namespaceName: namespace.name,
-            ownerId: namespace.ownerId,
-          }));
+          const after = stillThere(
+            await projects.updateProject(tx, id, {
+              namespaceId: namespace.id,
+              namespacePath: namespace.path,
+              namespaceName: namespace.name,
+              ownerId: namespace.ownerId,
+            }),
+          );
           await projectsEvents.record(tx, 'project.updated', projectPayload(principal, after));
           return after;
         })
         .catch((error: { code?: string }) => {
-          if (error.code === UNIQUE_VIOLATION) throw refuse('Project with same path in target namespace already exists');
+          if (error.code === UNIQUE_VIOLATION)
+            throw refuse('Project with same path in target namespace already exists');
           throw error;
         });
       await tellMembership(moved);

@@ -1,10 +1,19 @@
-import { notFound, type ApplicationSettings, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
+import {
+  notFound,
+  type ApplicationSettings,
+  type Logger,
+  type SettingsClient,
+  type Sql,
+  type StreamedEvent,
+} from '@hub/common';
 import { createEventHandler, createEventOrder, firstPushProtection } from './events';
 import type { Git } from './git';
 
 const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger;
 
-const settingsAnswering = (defaultBranchProtection: number) => ({ get: async () => ({ defaultBranchProtection }) as ApplicationSettings });
+const settingsAnswering = (defaultBranchProtection: number) => ({
+  get: async () => ({ defaultBranchProtection }) as ApplicationSettings,
+});
 const settingsFailing = () => ({
   get: async (): Promise<ApplicationSettings> => {
     throw new Error('identity is down');
@@ -63,19 +72,40 @@ describe('default_branch_protection on a first push', () => {
     ['settings say 1', settingsAnswering(1), true],
     ['settings say 2', settingsAnswering(2), false],
     ['settings cannot be read', settingsFailing(), false],
-  ])('protects the default branch when %s (developers_can_push as the level says)', async (_case, settings, developersCanPush) => {
-    const { sql, statements } = recordingSql();
-    const handle = createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settings as unknown as SettingsClient });
-    await handle(firstPush());
-    expect(statements).toHaveLength(1);
-    expect(statements[0].text).toContain('insert into protected_branches');
-    expect(statements[0].values).toEqual([7, 'main', developersCanPush]);
-  });
+  ])(
+    'protects the default branch when %s (developers_can_push as the level says)',
+    async (_case, settings, developersCanPush) => {
+      const { sql, statements } = recordingSql();
+      const handle = createEventHandler({
+        sql,
+        git: {} as Git,
+        shards: { remember: () => {} },
+        logger,
+        settings: settings as unknown as SettingsClient,
+      });
+      await handle(firstPush());
+      expect(statements).toHaveLength(1);
+      expect(statements[0].text).toContain('insert into protected_branches');
+      expect(statements[0].values).toEqual([7, 'main', developersCanPush]);
+    },
+  );
 
   it('protects nothing when the settings say 0, or when the push was not the first', async () => {
     const { sql, statements } = recordingSql();
-    await createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(0) as unknown as SettingsClient })(firstPush());
-    await createEventHandler({ sql, git: {} as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(2) as unknown as SettingsClient })(firstPush({ first_push_to_default_branch: false }));
+    await createEventHandler({
+      sql,
+      git: {} as Git,
+      shards: { remember: () => {} },
+      logger,
+      settings: settingsAnswering(0) as unknown as SettingsClient,
+    })(firstPush());
+    await createEventHandler({
+      sql,
+      git: {} as Git,
+      shards: { remember: () => {} },
+      logger,
+      settings: settingsAnswering(2) as unknown as SettingsClient,
+    })(firstPush({ first_push_to_default_branch: false }));
     expect(statements).toEqual([]);
   });
 });
@@ -95,7 +125,18 @@ describe('project.created', () => {
       namespace_id: 3,
       actor_id: 1,
       actor_username: 'u',
-      facts: { projectId: 9, ownerId: 1, visibilityLevel: 0, archived: false, issuesEnabled: true, mergeRequestsEnabled: true, snippetsEnabled: false, wikiEnabled: true, version: 1, deleted: false },
+      facts: {
+        projectId: 9,
+        ownerId: 1,
+        visibilityLevel: 0,
+        archived: false,
+        issuesEnabled: true,
+        mergeRequestsEnabled: true,
+        snippetsEnabled: false,
+        wikiEnabled: true,
+        version: 1,
+        deleted: false,
+      },
       forked_from_project_id: 4,
       default_branch: 'master',
       import_url: null,
@@ -108,8 +149,17 @@ describe('project.created', () => {
     const { sql, statements } = recordingSql();
     const remembered: Array<[number, string]> = [];
     const git = { forkRepository: jest.fn(async () => {}) } as unknown as Git;
-    await createEventHandler({ sql, git, shards: { remember: (id, storage) => void remembered.push([id, storage]) }, logger, settings: settingsAnswering(2) as unknown as SettingsClient })(created({}));
-    expect(statements[0]).toMatchObject({ text: expect.stringContaining('insert into project_storages'), values: [9, 'shard2'] });
+    await createEventHandler({
+      sql,
+      git,
+      shards: { remember: (id, storage) => void remembered.push([id, storage]) },
+      logger,
+      settings: settingsAnswering(2) as unknown as SettingsClient,
+    })(created({}));
+    expect(statements[0]).toMatchObject({
+      text: expect.stringContaining('insert into project_storages'),
+      values: [9, 'shard2'],
+    });
     expect(remembered).toEqual([[9, 'shard2']]);
     expect(git.forkRepository).toHaveBeenCalledWith(9, 4);
   });
@@ -117,12 +167,20 @@ describe('project.created', () => {
   it('makes an empty fork only when the source has no repository; a shard out of reach fails the event (redelivered)', async () => {
     const { sql } = recordingSql();
     const handle = (forkRepository: () => Promise<void>, createRepository = jest.fn(async () => {})) =>
-      createEventHandler({ sql, git: { forkRepository, createRepository } as unknown as Git, shards: { remember: () => {} }, logger, settings: settingsAnswering(2) as unknown as SettingsClient });
+      createEventHandler({
+        sql,
+        git: { forkRepository, createRepository } as unknown as Git,
+        shards: { remember: () => {} },
+        logger,
+        settings: settingsAnswering(2) as unknown as SettingsClient,
+      });
     const empty = jest.fn(async () => {});
     await handle(async () => Promise.reject(notFound('Repository')), empty)(created({}));
     expect(empty).toHaveBeenCalledWith(9, 'master');
     const never = jest.fn(async () => {});
-    await expect(handle(async () => Promise.reject(new Error('connect ECONNREFUSED')), never)(created({}))).rejects.toThrow('ECONNREFUSED');
+    await expect(
+      handle(async () => Promise.reject(new Error('connect ECONNREFUSED')), never)(created({})),
+    ).rejects.toThrow('ECONNREFUSED');
     expect(never).not.toHaveBeenCalled();
   });
 
@@ -133,6 +191,8 @@ describe('project.created', () => {
     expect(order(firstPush())).toEqual(['project:7']);
     expect(order({ ...created({}), type: 'project.deleted' })).toEqual(['project:9']);
     // Events the handler ignores wait for nothing.
-    expect(order({ ...firstPush(), type: 'tag_push', payload: { ...firstPush().payload, ref: 'refs/tags/v1' } })).toEqual([]);
+    expect(
+      order({ ...firstPush(), type: 'tag_push', payload: { ...firstPush().payload, ref: 'refs/tags/v1' } }),
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,12 @@
-import { createKnownEventReader, DomainError, ErrorCode, type Logger, type SettingsClient, type Sql, type StreamedEvent } from '@hub/common';
+import {
+  createKnownEventReader,
+  DomainError,
+  ErrorCode,
+  type Logger,
+  type SettingsClient,
+  type Sql,
+  type StreamedEvent,
+} from '@hub/common';
 import type { GitShards } from '@hub/protos';
 import { forgetStorage, recordStorage } from './db/project-storages';
 import { forgetProject, protect } from './db/protected-branches';
@@ -51,7 +59,13 @@ export function createEventOrder(logger: Logger) {
  * on the shard projects chose, removed with it. Each step is idempotent, so a redelivered event is
  * harmless. An event acted on here needs its order keys in createEventOrder.
  */
-export function createEventHandler(deps: { sql: Sql; git: Git; shards: Pick<GitShards, 'remember'>; logger: Logger; settings: SettingsClient }) {
+export function createEventHandler(deps: {
+  sql: Sql;
+  git: Git;
+  shards: Pick<GitShards, 'remember'>;
+  logger: Logger;
+  settings: SettingsClient;
+}) {
   const read = createKnownEventReader(deps.logger);
   return async (event: StreamedEvent): Promise<void> => {
     const known = read(event);
@@ -64,12 +78,23 @@ export function createEventHandler(deps: { sql: Sql; git: Git; shards: Pick<GitS
         if (!push.first_push_to_default_branch) break;
         const defaultBranchProtection = await firstPushProtection(deps.settings, deps.logger);
         if (defaultBranchProtection !== BRANCH_PROTECTION.NONE) {
-          await protect(deps.sql, push.project_id, push.default_branch, defaultBranchProtection === BRANCH_PROTECTION.DEVELOPERS_CAN_PUSH);
+          await protect(
+            deps.sql,
+            push.project_id,
+            push.default_branch,
+            defaultBranchProtection === BRANCH_PROTECTION.DEVELOPERS_CAN_PUSH,
+          );
         }
         break;
       }
       case 'projects:project.created': {
-        const { project_id: projectId, forked_from_project_id: forkedFrom, default_branch: defaultBranch, import_url: importUrl, repository_storage: storage } = known.payload;
+        const {
+          project_id: projectId,
+          forked_from_project_id: forkedFrom,
+          default_branch: defaultBranch,
+          import_url: importUrl,
+          repository_storage: storage,
+        } = known.payload;
         // Recorded first: the other replicas find the shard here when asked about the project.
         await recordStorage(deps.sql, projectId, storage);
         deps.shards.remember(projectId, storage);
@@ -81,13 +106,18 @@ export function createEventHandler(deps: { sql: Sql; git: Git; shards: Pick<GitS
             // Only a source without a repository makes an empty fork; a shard out of reach fails
             // the event, which is delivered again.
             if (!(error instanceof DomainError && error.code === ErrorCode.NOT_FOUND)) throw error;
-            deps.logger.warn({ err: error, projectId, forkedFrom }, 'fork source has no repository; creating an empty one');
+            deps.logger.warn(
+              { err: error, projectId, forkedFrom },
+              'fork source has no repository; creating an empty one',
+            );
           }
         }
         await deps.git.createRepository(projectId, defaultBranch);
         if (importUrl) {
           // An import that fails leaves an empty repository, as in GitLab; the reason is logged.
-          await deps.git.importRepository(projectId, importUrl).catch((error) => deps.logger.warn({ err: error, projectId }, 'import failed'));
+          await deps.git
+            .importRepository(projectId, importUrl)
+            .catch((error) => deps.logger.warn({ err: error, projectId }, 'import failed'));
         }
         break;
       }

@@ -1,5 +1,14 @@
 import { badRequest, DomainError, ErrorCode } from '@hub/common';
-import { gitDomainError, gitFailureOf, type Commit, type CommitFileRequest, type Pusher, type GitErrorKind, type GitShards, type NotFoundNouns } from '@hub/protos';
+import {
+  gitDomainError,
+  gitFailureOf,
+  type Commit,
+  type CommitFileRequest,
+  type Pusher,
+  type GitErrorKind,
+  type GitShards,
+  type NotFoundNouns,
+} from '@hub/protos';
 
 export type CommitValue = Commit;
 export interface BranchValue {
@@ -17,14 +26,19 @@ const kindOf = (error: unknown) => gitFailureOf(error)?.kind;
 const oneOf = (error: unknown, kinds: GitErrorKind[]) => kinds.includes(kindOf(error) as GitErrorKind);
 
 /** GitLab's 405 wording for each refused part of a tag create. */
-const TAG_REFUSALS: Record<string, string> = { tag_name: 'Tag name invalid', ref: 'Invalid reference name', message: 'Tag message invalid' };
+const TAG_REFUSALS: Record<string, string> = {
+  tag_name: 'Tag name invalid',
+  ref: 'Invalid reference name',
+  message: 'Tag message invalid',
+};
 
 /**
  * The git worker calls this service makes, with errors already in API terms, each sent to the
  * shard holding the project's repository (a fork's source on another shard is fetched from there).
  */
 export function createGit(shards: GitShards) {
-  const api = <T>(work: Promise<T>, nouns?: NotFoundNouns): Promise<T> => work.catch((error) => Promise.reject(gitDomainError(error, nouns)));
+  const api = <T>(work: Promise<T>, nouns?: NotFoundNouns): Promise<T> =>
+    work.catch((error) => Promise.reject(gitDomainError(error, nouns)));
   /** A repository the worker has not made yet lists as empty. */
   const orEmpty = async <T>(work: Promise<T>, empty: T): Promise<T> => {
     try {
@@ -42,7 +56,11 @@ export function createGit(shards: GitShards) {
   const commits = shards.unary('commit');
 
   return {
-    listBranches: (projectId: number) => orEmpty(ref.ListBranches({ repository: repository(projectId) }).then((r) => r.branches), []),
+    listBranches: (projectId: number) =>
+      orEmpty(
+        ref.ListBranches({ repository: repository(projectId) }).then((r) => r.branches),
+        [],
+      ),
     findBranch: async (projectId: number, name: string) => {
       try {
         return await ref.FindBranch({ repository: repository(projectId), name });
@@ -51,18 +69,31 @@ export function createGit(shards: GitShards) {
         throw gitDomainError(error);
       }
     },
-    listTags: (projectId: number) => orEmpty(ref.ListTags({ repository: repository(projectId) }).then((r) => r.tags), []),
+    listTags: (projectId: number) =>
+      orEmpty(
+        ref.ListTags({ repository: repository(projectId) }).then((r) => r.tags),
+        [],
+      ),
     /** The v3 spec answers any refusal (bad name, ref naming no commit, existing tag) with 405 and the reason. */
-    createTag: async (projectId: number, name: string, target: string, message: string, tagger: { name: string; email: string }, pusher: Pusher) => {
+    createTag: async (
+      projectId: number,
+      name: string,
+      target: string,
+      message: string,
+      tagger: { name: string; email: string },
+      pusher: Pusher,
+    ) => {
       try {
         return await ref.CreateTag({ repository: repository(projectId), name, ref: target, message, tagger, pusher });
       } catch (error) {
         const failure = gitFailureOf(error);
         if (!failure) throw gitDomainError(error);
         const reason =
-          failure.kind === 'ALREADY_EXISTS' ? 'Tag already exists' // GitLab 7.14's words (8.x named the tag)
-          : failure.kind === 'INVALID_ARGUMENT' ? (TAG_REFUSALS[failure.field] ?? TAG_REFUSALS.tag_name)
-          : TAG_REFUSALS.ref; // an empty repository or a ref naming nothing
+          failure.kind === 'ALREADY_EXISTS'
+            ? 'Tag already exists' // GitLab 7.14's words (8.x named the tag)
+            : failure.kind === 'INVALID_ARGUMENT'
+              ? (TAG_REFUSALS[failure.field] ?? TAG_REFUSALS.tag_name)
+              : TAG_REFUSALS.ref; // an empty repository or a ref naming nothing
         throw new DomainError(ErrorCode.METHOD_NOT_ALLOWED, reason);
       }
     },
@@ -72,9 +103,11 @@ export function createGit(shards: GitShards) {
         return await ref.CreateBranch({ repository: repository(projectId), name, ref: target, pusher });
       } catch (error) {
         const kind = kindOf(error);
-        if (kind === 'INVALID_ARGUMENT' && gitFailureOf(error)?.field === 'branch_name') throw badRequest('Branch name invalid');
+        if (kind === 'INVALID_ARGUMENT' && gitFailureOf(error)?.field === 'branch_name')
+          throw badRequest('Branch name invalid');
         if (kind === 'ALREADY_EXISTS') throw badRequest('Branch already exists');
-        if (kind === 'INVALID_ARGUMENT' || kind === 'REF_NOT_FOUND' || kind === 'EMPTY_REPOSITORY') throw badRequest('Invalid reference name');
+        if (kind === 'INVALID_ARGUMENT' || kind === 'REF_NOT_FOUND' || kind === 'EMPTY_REPOSITORY')
+          throw badRequest('Invalid reference name');
         throw gitDomainError(error);
       }
     },
@@ -88,7 +121,8 @@ export function createGit(shards: GitShards) {
       }
     },
     /** The branch HEAD names (GitLab's root_ref). */
-    headBranch: (projectId: number) => api(repos.RepositoryInfo({ repository: repository(projectId) })).then((info) => info.defaultBranch),
+    headBranch: (projectId: number) =>
+      api(repos.RepositoryInfo({ repository: repository(projectId) })).then((info) => info.defaultBranch),
     findCommit: async (projectId: number, target: string) => {
       try {
         return await ref.FindCommit({ repository: repository(projectId), ref: target });
@@ -111,21 +145,30 @@ export function createGit(shards: GitShards) {
       try {
         return await diff.CompareRefs({ repository: repository(projectId), from, to });
       } catch (error) {
-        if (oneOf(error, ['REF_NOT_FOUND', 'REPOSITORY_NOT_FOUND', 'EMPTY_REPOSITORY'])) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: false };
+        if (oneOf(error, ['REF_NOT_FOUND', 'REPOSITORY_NOT_FOUND', 'EMPTY_REPOSITORY']))
+          return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: false };
         throw gitDomainError(error);
       }
     },
-    contributors: (projectId: number) => orEmpty(diff.ListContributors({ repository: repository(projectId) }).then((r) => r.contributors), []),
-    createRepository: (projectId: number, defaultBranch: string) => api(repos.CreateRepository({ repository: repository(projectId), defaultBranch })),
+    contributors: (projectId: number) =>
+      orEmpty(
+        diff.ListContributors({ repository: repository(projectId) }).then((r) => r.contributors),
+        [],
+      ),
+    createRepository: (projectId: number, defaultBranch: string) =>
+      api(repos.CreateRepository({ repository: repository(projectId), defaultBranch })),
     deleteRepository: (projectId: number) => api(repos.DeleteRepository({ repository: repository(projectId) })),
-    forkRepository: (projectId: number, sourceId: number) => api(repos.ForkRepository({ repository: repository(projectId), source: repository(sourceId) })),
-    importRepository: (projectId: number, url: string) => api(repos.ImportRepository({ repository: repository(projectId), url })),
+    forkRepository: (projectId: number, sourceId: number) =>
+      api(repos.ForkRepository({ repository: repository(projectId), source: repository(sourceId) })),
+    importRepository: (projectId: number, url: string) =>
+      api(repos.ImportRepository({ repository: repository(projectId), url })),
     /** A ref naming nothing lists no commits, as gitlab_git's log answered. */
     listCommits: async (projectId: number, target: string, offset: number, limit: number) => {
       try {
         return await commits.ListCommits({ repository: repository(projectId), ref: target, offset, limit });
       } catch (error) {
-        if (oneOf(error, ['REF_NOT_FOUND', 'REPOSITORY_NOT_FOUND', 'EMPTY_REPOSITORY'])) return { commits: [], total: 0 };
+        if (oneOf(error, ['REF_NOT_FOUND', 'REPOSITORY_NOT_FOUND', 'EMPTY_REPOSITORY']))
+          return { commits: [], total: 0 };
         throw gitDomainError(error);
       }
     },

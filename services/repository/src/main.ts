@@ -32,9 +32,17 @@ async function main() {
   const config = loadRepositoryConfig();
   const logger = createLogger(SERVICE, config.LOG_LEVEL);
   const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
-  const membership = createInternalClient({ baseUrl: config.MEMBERSHIP_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
+  const membership = createInternalClient({
+    baseUrl: config.MEMBERSHIP_URL,
+    secret: config.PRINCIPAL_SECRET,
+    caller: SERVICE,
+  });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
-  const identity = createInternalClient({ baseUrl: config.IDENTITY_URL, secret: config.PRINCIPAL_SECRET, caller: SERVICE });
+  const identity = createInternalClient({
+    baseUrl: config.IDENTITY_URL,
+    secret: config.PRINCIPAL_SECRET,
+    caller: SERVICE,
+  });
   // default_branch_protection decides how a first push protects the default branch.
   const settings = createSettingsClient({ identity, logger });
   const shards = createGitShards({

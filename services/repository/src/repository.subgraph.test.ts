@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createTestSchema, createTestSubgraph, errorCode, membershipStandIn, privateProject, userPrincipal, type InternalClient, type Sql } from '@hub/common';
+import {
+  createAccessClient,
+  createTestSchema,
+  createTestSubgraph,
+  errorCode,
+  membershipStandIn,
+  privateProject,
+  userPrincipal,
+  type InternalClient,
+  type Sql,
+} from '@hub/common';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
 import { branchProtectionOf, forgetProject, protect, unprotect } from './db/protected-branches';
@@ -19,15 +29,27 @@ const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 const failure = (kind: string, field = '') => {
   const metadata = new Metadata();
   metadata.set(ERROR_DETAIL_TRAILER, encodeErrorDetail({ kind, message: kind, field }));
-  return Object.assign(new Error(kind), { code: kind === 'ALREADY_EXISTS' ? status.ALREADY_EXISTS : status.INVALID_ARGUMENT, metadata });
+  return Object.assign(new Error(kind), {
+    code: kind === 'ALREADY_EXISTS' ? status.ALREADY_EXISTS : status.INVALID_ARGUMENT,
+    metadata,
+  });
 };
-const commit = { id: 'c'.repeat(40), parentIds: [], treeId: 't'.repeat(40), message: 'tip\n', author: { name: 'A', email: 'a@x', date: '2026-01-01T00:00:00Z' }, committer: { name: 'A', email: 'a@x', date: '2026-01-01T00:00:00Z' } };
+const commit = {
+  id: 'c'.repeat(40),
+  parentIds: [],
+  treeId: 't'.repeat(40),
+  message: 'tip\n',
+  author: { name: 'A', email: 'a@x', date: '2026-01-01T00:00:00Z' },
+  committer: { name: 'A', email: 'a@x', date: '2026-01-01T00:00:00Z' },
+};
 const BRANCHES = ['feature', 'master'];
 type Done = (error: Error | null, response?: unknown) => void;
 const clients = {
   ref: {
-    ListBranches: (_r: unknown, _o: unknown, done: Done) => done(null, { branches: BRANCHES.map((name) => ({ name, commit })) }),
-    FindBranch: (r: { name: string }, _o: unknown, done: Done) => (BRANCHES.includes(r.name) ? done(null, { name: r.name, commit }) : done(failure('REF_NOT_FOUND', 'branch'))),
+    ListBranches: (_r: unknown, _o: unknown, done: Done) =>
+      done(null, { branches: BRANCHES.map((name) => ({ name, commit })) }),
+    FindBranch: (r: { name: string }, _o: unknown, done: Done) =>
+      BRANCHES.includes(r.name) ? done(null, { name: r.name, commit }) : done(failure('REF_NOT_FOUND', 'branch')),
     CreateBranch: (r: { name: string; ref: string }, _o: unknown, done: Done) => {
       if (r.name.includes(' ')) return done(failure('INVALID_ARGUMENT', 'branch_name'));
       if (BRANCHES.includes(r.name)) return done(failure('ALREADY_EXISTS', 'branch_name'));
@@ -46,12 +68,21 @@ const clients = {
     },
   },
   repository: {
-    RepositoryInfo: (_r: unknown, _o: unknown, done: Done) => done(null, { exists: true, empty: false, defaultBranch: 'master' }),
+    RepositoryInfo: (_r: unknown, _o: unknown, done: Done) =>
+      done(null, { exists: true, empty: false, defaultBranch: 'master' }),
   },
   commit: {
     // The worker's refusals by path, so each of GitLab's wordings can be asked for.
-    CommitFile: (r: { path: string; branch: string; author: { name: string; email: string } }, _o: unknown, done: Done) => {
-      const refusal = { 'taken.txt': 'ALREADY_EXISTS', 'missing.txt': 'PATH_NOT_FOUND', 'racing.txt': 'CONCURRENT_UPDATE' }[r.path];
+    CommitFile: (
+      r: { path: string; branch: string; author: { name: string; email: string } },
+      _o: unknown,
+      done: Done,
+    ) => {
+      const refusal = {
+        'taken.txt': 'ALREADY_EXISTS',
+        'missing.txt': 'PATH_NOT_FOUND',
+        'racing.txt': 'CONCURRENT_UPDATE',
+      }[r.path];
       if (!BRANCHES.includes(r.branch)) return done(failure('REF_NOT_FOUND', 'branch_name'));
       if (refusal) return done(failure(refusal, 'file_path'));
       authors.push(r.author);
@@ -63,7 +94,16 @@ const authors: Array<{ name: string; email: string }> = [];
 const deleted: string[] = [];
 /** Identity's answer: every user's profile. */
 const identity = {
-  call: async (_contract: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}`, name: `User ${id}`, state: 'active', email: `u${id}@example.com`, avatarUrl: null })) }),
+  call: async (_contract: unknown, { ids }: { ids: number[] }) => ({
+    users: ids.map((id) => ({
+      id,
+      username: `u${id}`,
+      name: `User ${id}`,
+      state: 'active',
+      email: `u${id}@example.com`,
+      avatarUrl: null,
+    })),
+  }),
   close: async () => {},
 } as unknown as InternalClient;
 
@@ -94,20 +134,32 @@ describe('repository subgraph', () => {
   it('protects and unprotects idempotently, Masters only, and shows it on the branch list', async () => {
     expect(errorCode(await subgraph.run(PROTECT, { b: 'feature' }, as(DEVELOPER)))).toBe('FORBIDDEN');
     expect(errorCode(await subgraph.run(PROTECT, { b: 'feature' }, as(STRANGER)))).toBe('NOT_FOUND');
-    for (let i = 0; i < 2; i++) expect((await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER))).data?.protectBranch).toEqual({ name: 'feature', protected: true });
+    for (let i = 0; i < 2; i++)
+      expect((await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER))).data?.protectBranch).toEqual({
+        name: 'feature',
+        protected: true,
+      });
     expect((await subgraph.run(BRANCH_LIST, {}, as(DEVELOPER))).data?._entities[0].repository.branches).toEqual([
       { name: 'feature', protected: true },
       { name: 'master', protected: false },
     ]);
-    for (let i = 0; i < 2; i++) expect((await subgraph.run(UNPROTECT, { b: 'feature' }, as(OWNER))).data?.unprotectBranch).toEqual({ name: 'feature', protected: false });
+    for (let i = 0; i < 2; i++)
+      expect((await subgraph.run(UNPROTECT, { b: 'feature' }, as(OWNER))).data?.unprotectBranch).toEqual({
+        name: 'feature',
+        protected: false,
+      });
   });
 
-  it('answers GitLab\'s 404s for a branch that is not there', async () => {
-    expect(await subgraph.run(PROTECT, { b: 'nope' }, as(MASTER))).toMatchObject({ errors: [{ message: '404 Branch Not Found' }] });
-    expect(await subgraph.run(UNPROTECT, { b: 'nope' }, as(MASTER))).toMatchObject({ errors: [{ message: '404 Branch does not exist Not Found' }] });
+  it("answers GitLab's 404s for a branch that is not there", async () => {
+    expect(await subgraph.run(PROTECT, { b: 'nope' }, as(MASTER))).toMatchObject({
+      errors: [{ message: '404 Branch Not Found' }],
+    });
+    expect(await subgraph.run(UNPROTECT, { b: 'nope' }, as(MASTER))).toMatchObject({
+      errors: [{ message: '404 Branch does not exist Not Found' }],
+    });
   });
 
-  it('tags for Developers, and answers each refusal with 405 and the spec\'s reason', async () => {
+  it("tags for Developers, and answers each refusal with 405 and the spec's reason", async () => {
     expect((await subgraph.run(TAG, { n: 'v1', r: 'master' }, as(DEVELOPER))).data?.createTag).toEqual({ name: 'v1' });
     const refusal = async (n: string, r: string) => {
       const result = await subgraph.run(TAG, { n, r }, as(DEVELOPER));
@@ -118,31 +170,58 @@ describe('repository subgraph', () => {
     expect(await refusal('v2', 'nowhere')).toEqual(['METHOD_NOT_ALLOWED', 'Invalid reference name']);
   });
 
-  it('commits a file as the viewer, refusing in GitLab 7.14\'s words for each action', async () => {
+  it("commits a file as the viewer, refusing in GitLab 7.14's words for each action", async () => {
     const FILE = `mutation($a: FileAction!, $b: String!, $p: String!) { commitFile(projectId: 10, action: $a, input: { branch: $b, path: $p, content: "aGk=", encoding: "base64", commitMessage: "m" }) { filePath branchName commitId } }`;
     const answer = async (a: string, p: string, who: number, b = 'master') => {
       const result = await subgraph.run(FILE, { a, b, p }, as(who));
       return result.errors ? [result.errors[0].extensions?.code, result.errors[0].message] : result.data?.commitFile;
     };
-    expect(await answer('CREATE', 'new.txt', DEVELOPER)).toEqual({ filePath: 'new.txt', branchName: 'master', commitId: 'd'.repeat(40) });
+    expect(await answer('CREATE', 'new.txt', DEVELOPER)).toEqual({
+      filePath: 'new.txt',
+      branchName: 'master',
+      commitId: 'd'.repeat(40),
+    });
     expect(authors.at(-1)).toEqual({ name: `User ${DEVELOPER}`, email: `u${DEVELOPER}@example.com` });
     expect(await answer('CREATE', 'new.txt', STRANGER)).toEqual(['NOT_FOUND', '404 Project Not Found']);
-    expect(await answer('CREATE', 'dir/bad name.txt', DEVELOPER)).toEqual(['BAD_REQUEST', "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-' and '.'. "]);
-    expect(await answer('CREATE', 'taken.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'Your changes could not be committed, because file with such name exists']);
+    expect(await answer('CREATE', 'dir/bad name.txt', DEVELOPER)).toEqual([
+      'BAD_REQUEST',
+      "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-' and '.'. ",
+    ]);
+    expect(await answer('CREATE', 'taken.txt', DEVELOPER)).toEqual([
+      'BAD_REQUEST',
+      'Your changes could not be committed, because file with such name exists',
+    ]);
     expect(await answer('UPDATE', 'missing.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'You can only edit text files']);
     expect(await answer('DELETE', 'missing.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'You can only edit text files']);
-    expect(await answer('UPDATE', 'taken.txt', DEVELOPER)).toEqual(['CONFLICT', 'Your changes could not be committed. Maybe there was nothing to commit?']);
-    expect(await answer('UPDATE', 'racing.txt', DEVELOPER)).toEqual(['CONFLICT', 'Your changes could not be committed. Maybe the file was changed by another process?']);
-    expect(await answer('CREATE', 'x.txt', DEVELOPER, 'nowhere')).toEqual(['BAD_REQUEST', 'You can only create files if you are on top of a branch']);
+    expect(await answer('UPDATE', 'taken.txt', DEVELOPER)).toEqual([
+      'CONFLICT',
+      'Your changes could not be committed. Maybe there was nothing to commit?',
+    ]);
+    expect(await answer('UPDATE', 'racing.txt', DEVELOPER)).toEqual([
+      'CONFLICT',
+      'Your changes could not be committed. Maybe the file was changed by another process?',
+    ]);
+    expect(await answer('CREATE', 'x.txt', DEVELOPER, 'nowhere')).toEqual([
+      'BAD_REQUEST',
+      'You can only create files if you are on top of a branch',
+    ]);
     // A protected branch: Masters only, in the words of each action.
     await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER));
-    expect(await answer('CREATE', 'x.txt', DEVELOPER, 'feature')).toEqual(['BAD_REQUEST', 'You are not allowed to create file in this branch']);
-    expect(await answer('UPDATE', 'x.txt', DEVELOPER, 'feature')).toEqual(['BAD_REQUEST', 'You are not allowed to push into this branch']);
-    expect((await answer('CREATE', 'x.txt', MASTER, 'feature')) as { commitId: string }).toMatchObject({ branchName: 'feature' });
+    expect(await answer('CREATE', 'x.txt', DEVELOPER, 'feature')).toEqual([
+      'BAD_REQUEST',
+      'You are not allowed to create file in this branch',
+    ]);
+    expect(await answer('UPDATE', 'x.txt', DEVELOPER, 'feature')).toEqual([
+      'BAD_REQUEST',
+      'You are not allowed to push into this branch',
+    ]);
+    expect((await answer('CREATE', 'x.txt', MASTER, 'feature')) as { commitId: string }).toMatchObject({
+      branchName: 'feature',
+    });
     await subgraph.run(UNPROTECT, { b: 'feature' }, as(MASTER));
   });
 
-  it('creates and deletes branches for Developers, refusing in GitLab 7.14\'s words', async () => {
+  it("creates and deletes branches for Developers, refusing in GitLab 7.14's words", async () => {
     const CREATE = `mutation($n: String!, $r: String!) { createBranch(projectId: 10, name: $n, ref: $r) { name } }`;
     const DELETE = `mutation($n: String!) { deleteBranch(projectId: 10, name: $n) }`;
     const answer = async (query: string, variables: Record<string, unknown>, who = DEVELOPER) => {
@@ -183,18 +262,35 @@ describe('repository subgraph', () => {
     try {
       const GIT_ACCESS = `query { _entities(representations: [{ __typename: "Project", id: 10, defaultBranch: "master" }]) { ... on Project { gitAccess { push pushProtected protectedBranches developersCanPush } repository { branches { name protected } } } } }`;
       expect((await counted.run(GIT_ACCESS, {}, as(DEVELOPER))).data?._entities[0]).toEqual({
-        gitAccess: { push: true, pushProtected: false, protectedBranches: ['feature', 'master'], developersCanPush: ['feature'] },
-        repository: { branches: [{ name: 'feature', protected: true }, { name: 'master', protected: true }] },
+        gitAccess: {
+          push: true,
+          pushProtected: false,
+          protectedBranches: ['feature', 'master'],
+          developersCanPush: ['feature'],
+        },
+        repository: {
+          branches: [
+            { name: 'feature', protected: true },
+            { name: 'master', protected: true },
+          ],
+        },
       });
       expect(statements).toBe(1);
 
       const FILE = `mutation($b: String!) { commitFile(projectId: 10, action: CREATE, input: { branch: $b, path: "n.txt", content: "aGk=", encoding: "base64", commitMessage: "m" }) { branchName } }`;
       statements = 0;
-      expect((await counted.run(FILE, { b: 'feature' }, as(DEVELOPER))).data?.commitFile).toEqual({ branchName: 'feature' });
+      expect((await counted.run(FILE, { b: 'feature' }, as(DEVELOPER))).data?.commitFile).toEqual({
+        branchName: 'feature',
+      });
       expect(statements).toBe(1);
-      expect((await counted.run(FILE, { b: 'master' }, as(DEVELOPER))).errors?.[0]?.message).toBe('You are not allowed to create file in this branch');
+      expect((await counted.run(FILE, { b: 'master' }, as(DEVELOPER))).errors?.[0]?.message).toBe(
+        'You are not allowed to create file in this branch',
+      );
 
-      expect(await branchProtectionOf(db.sql, 10)).toEqual({ protected: ['feature', 'master'], developersCanPush: ['feature'] });
+      expect(await branchProtectionOf(db.sql, 10)).toEqual({
+        protected: ['feature', 'master'],
+        developersCanPush: ['feature'],
+      });
       expect(await branchProtectionOf(db.sql, 11)).toEqual({ protected: [], developersCanPush: [] });
     } finally {
       await counted.stop();

@@ -14,6 +14,7 @@ export function gitCli(repo: string) {
     logNumstat: (ref: string): Probe => git('log', '--numstat', ref),
     shortlog: (ref: string): Probe => git('shortlog', '-sne', ref),
     /** tar then gzip, as a tar.gz download does. */
-    archive: (ref: string): Probe => commandProbe('sh', ['-c', `git -C '${repo}' archive --format=tar ${ref} | gzip -n`]),
+    archive: (ref: string): Probe =>
+      commandProbe('sh', ['-c', `git -C '${repo}' archive --format=tar ${ref} | gzip -n`]),
   };
 }

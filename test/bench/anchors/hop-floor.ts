@@ -69,7 +69,9 @@ function serve(config: HopConfig) {
   const server = createServer(async (_req, res) => {
     try {
       for (const step of config.steps) await Promise.all(step.map(call));
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) }).end(body);
+      res
+        .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) })
+        .end(body);
     } catch {
       res.writeHead(502).end();
     }

@@ -33,9 +33,15 @@ async function ensureInstalled(log: (line: string) => void): Promise<string | nu
   log('installing cgit and lighttpd (apt-get) for the CGI anchors');
   try {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    await execFileAsync('apt-get', ['install', '-y', '--no-install-recommends', 'cgit', 'lighttpd'], { env, maxBuffer: 16 * 1024 * 1024 }).catch(async () => {
+    await execFileAsync('apt-get', ['install', '-y', '--no-install-recommends', 'cgit', 'lighttpd'], {
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch(async () => {
       await execFileAsync('apt-get', ['update'], { env, maxBuffer: 16 * 1024 * 1024 });
-      await execFileAsync('apt-get', ['install', '-y', '--no-install-recommends', 'cgit', 'lighttpd'], { env, maxBuffer: 16 * 1024 * 1024 });
+      await execFileAsync('apt-get', ['install', '-y', '--no-install-recommends', 'cgit', 'lighttpd'], {
+        env,
+        maxBuffer: 16 * 1024 * 1024,
+      });
     });
   } catch (error) {
     const e = error as { stderr?: string; message: string };
@@ -44,7 +50,11 @@ async function ensureInstalled(log: (line: string) => void): Promise<string | nu
   return missing() ? 'cgit or lighttpd still missing after apt-get install' : null;
 }
 
-export async function startCgiAnchors(repoPath: string, dir: string, log: (line: string) => void): Promise<CgiAnchorsOrWhy> {
+export async function startCgiAnchors(
+  repoPath: string,
+  dir: string,
+  log: (line: string) => void,
+): Promise<CgiAnchorsOrWhy> {
   const why = await ensureInstalled(log);
   if (why) return { ok: false, why };
   const root = join(dir, 'lighttpd');
@@ -86,7 +96,9 @@ export async function startCgiAnchors(repoPath: string, dir: string, log: (line:
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn('/usr/sbin/lighttpd', ['-D', '-f', join(root, 'lighttpd.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn('/usr/sbin/lighttpd', ['-D', '-f', join(root, 'lighttpd.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const stop = async () => {
@@ -113,7 +125,10 @@ export async function startCgiAnchors(repoPath: string, dir: string, log: (line:
         };
       }
       await stop();
-      return { ok: false, why: `git http-backend under lighttpd answered ${response.status}: ${(await response.text()).slice(0, 300)}` };
+      return {
+        ok: false,
+        why: `git http-backend under lighttpd answered ${response.status}: ${(await response.text()).slice(0, 300)}`,
+      };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

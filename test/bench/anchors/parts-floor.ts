@@ -43,7 +43,10 @@ export async function startPartsFloor(stack: Stack): Promise<PartsFloor> {
     );
     return {
       restUrl: `${facade.url}/api/v3`,
-      pids: [{ name: 'floor rest-facade', pid: facade.child.pid! }, ...standIns.map((s) => ({ name: `floor ${s.name}`, pid: s.pid }))],
+      pids: [
+        { name: 'floor rest-facade', pid: facade.child.pid! },
+        ...standIns.map((s) => ({ name: `floor ${s.name}`, pid: s.pid })),
+      ],
       stop: async () => {
         await facade.stop();
         await stop();
@@ -59,13 +62,23 @@ export async function startPartsFloor(stack: Stack): Promise<PartsFloor> {
  * Fails unless the floor answers `path` as the stack does (same status, same JSON): a floor that
  * answered something else would measure something else.
  */
-export async function assertSameAnswer(stackRestUrl: string, floor: PartsFloor, path: string, headers: Record<string, string>): Promise<void> {
+export async function assertSameAnswer(
+  stackRestUrl: string,
+  floor: PartsFloor,
+  path: string,
+  headers: Record<string, string>,
+): Promise<void> {
   const read = async (base: string) => {
     const response = await fetch(base + path, { headers });
     return { status: response.status, body: await response.text() };
   };
   const [real, replayed] = [await read(stackRestUrl), await read(floor.restUrl)];
-  if (real.status !== replayed.status || JSON.stringify(JSON.parse(real.body)) !== JSON.stringify(JSON.parse(replayed.body))) {
-    throw new Error(`the parts floor answers ${path} otherwise: ${replayed.status} ${replayed.body.slice(0, 300)} (the stack: ${real.status} ${real.body.slice(0, 300)})`);
+  if (
+    real.status !== replayed.status ||
+    JSON.stringify(JSON.parse(real.body)) !== JSON.stringify(JSON.parse(replayed.body))
+  ) {
+    throw new Error(
+      `the parts floor answers ${path} otherwise: ${replayed.status} ${replayed.body.slice(0, 300)} (the stack: ${real.status} ${real.body.slice(0, 300)})`,
+    );
   }
 }

@@ -1,5 +1,22 @@
-import { Kind, print, type DefinitionNode, type DocumentNode, type GraphQLResolveInfo, type OperationDefinitionNode } from 'graphql';
-import { boundPort, createLogger, createObservedApp, listen, loadSdl, mountSubgraph, PRINCIPAL_HEADER, signPrincipal, type Principal } from '@hub/common';
+import {
+  Kind,
+  print,
+  type DefinitionNode,
+  type DocumentNode,
+  type GraphQLResolveInfo,
+  type OperationDefinitionNode,
+} from 'graphql';
+import {
+  boundPort,
+  createLogger,
+  createObservedApp,
+  listen,
+  loadSdl,
+  mountSubgraph,
+  PRINCIPAL_HEADER,
+  signPrincipal,
+  type Principal,
+} from '@hub/common';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 /**
@@ -30,8 +47,11 @@ export async function startReplaySubgraph(config: ReplayConfig): Promise<ReplayS
 
 /** The names of the root query fields a subgraph's SDL declares, with federation's `_entities`. */
 export function rootQueryFields(sdl: DocumentNode): string[] {
-  const isQuery = (d: DefinitionNode) => (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && d.name.value === 'Query';
-  const declared = sdl.definitions.filter(isQuery).flatMap((d) => ('fields' in d && d.fields ? d.fields.map((f) => f.name.value) : []));
+  const isQuery = (d: DefinitionNode) =>
+    (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && d.name.value === 'Query';
+  const declared = sdl.definitions
+    .filter(isQuery)
+    .flatMap((d) => ('fields' in d && d.fields ? d.fields.map((f) => f.name.value) : []));
   return [...new Set([...declared, '_entities'])];
 }
 
@@ -40,8 +60,17 @@ export function rootQueryFields(sdl: DocumentNode): string[] {
  * gateway passes the caller's aliases on (`default_branch: defaultBranch`), so a recorded object
  * is keyed by them, where graphql's default resolver would read the field's name.
  */
-export function byResponseKey(sdl: DocumentNode): Record<string, Record<string, (parent: Record<string, unknown>, _args: unknown, _context: unknown, info: GraphQLResolveInfo) => unknown>> {
-  const read = (parent: Record<string, unknown>, _args: unknown, _context: unknown, info: GraphQLResolveInfo) => parent[info.path.key as string];
+export function byResponseKey(
+  sdl: DocumentNode,
+): Record<
+  string,
+  Record<
+    string,
+    (parent: Record<string, unknown>, _args: unknown, _context: unknown, info: GraphQLResolveInfo) => unknown
+  >
+> {
+  const read = (parent: Record<string, unknown>, _args: unknown, _context: unknown, info: GraphQLResolveInfo) =>
+    parent[info.path.key as string];
   const resolvers: ReturnType<typeof byResponseKey> = {};
   for (const d of sdl.definitions) {
     if (d.kind !== Kind.OBJECT_TYPE_DEFINITION && d.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
@@ -66,8 +95,13 @@ export function createRecorder(ask: (query: string, variables: unknown, principa
     const key = JSON.stringify(info.variableValues);
     let answer = byVariables.get(key);
     if (!answer) {
-      const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [info.operation, ...Object.values(info.fragments)] };
-      answer = ask(print(document), info.variableValues, context.principal).then((data) => withEntityTypes(data, info.variableValues.representations));
+      const document: DocumentNode = {
+        kind: Kind.DOCUMENT,
+        definitions: [info.operation, ...Object.values(info.fragments)],
+      };
+      answer = ask(print(document), info.variableValues, context.principal).then((data) =>
+        withEntityTypes(data, info.variableValues.representations),
+      );
       byVariables.set(key, answer);
       // A failed first ask is asked again next time, not replayed.
       answer.catch(() => byVariables.delete(key));
@@ -84,7 +118,9 @@ function withEntityTypes(data: Answer, representations: unknown): Answer {
   const entities = data._entities;
   if (!Array.isArray(representations) || !Array.isArray(entities)) return data;
   const typed = entities.map((entity: Answer | null, i) =>
-    entity && entity.__typename === undefined ? { ...entity, __typename: (representations[i] as { __typename: string }).__typename } : entity,
+    entity && entity.__typename === undefined
+      ? { ...entity, __typename: (representations[i] as { __typename: string }).__typename }
+      : entity,
   );
   return { ...data, _entities: typed };
 }
@@ -94,11 +130,15 @@ async function serve(config: ReplayConfig): Promise<void> {
   const ask = async (query: string, variables: unknown, principal: Principal): Promise<Answer> => {
     const response = await fetch(`${config.upstream}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(principal, config.principalSecret) },
+      headers: {
+        'content-type': 'application/json',
+        [PRINCIPAL_HEADER]: signPrincipal(principal, config.principalSecret),
+      },
       body: JSON.stringify({ query, variables }),
     });
     const body = (await response.json()) as { data?: Answer; errors?: unknown[] };
-    if (!body.data || body.errors?.length) throw new Error(`${config.service} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (!body.data || body.errors?.length)
+      throw new Error(`${config.service} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
     return body.data;
   };
   const answer = createRecorder(ask);
@@ -107,7 +147,10 @@ async function serve(config: ReplayConfig): Promise<void> {
   await mountSubgraph<{ principal: Principal }>({
     app,
     typeDefs,
-    resolvers: { ...byResponseKey(typeDefs), Query: Object.fromEntries(rootQueryFields(typeDefs).map((field) => [field, answer])) },
+    resolvers: {
+      ...byResponseKey(typeDefs),
+      Query: Object.fromEntries(rootQueryFields(typeDefs).map((field) => [field, answer])),
+    },
     principalSecret: config.principalSecret,
     logger,
     createContext: (principal) => ({ principal }),

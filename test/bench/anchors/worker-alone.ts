@@ -17,7 +17,10 @@ export function workerAlone(address: string, secret: string) {
   return {
     tree:
       (projectId: number, ref: string): Probe =>
-      async () => (await unary((done) => git.blob.GetTreeEntries({ repository: { projectId }, ref, path: '' }, done)), none),
+      async () => (
+        await unary((done) => git.blob.GetTreeEntries({ repository: { projectId }, ref, path: '' }, done)),
+        none
+      ),
     compare:
       (projectId: number, from: string, to: string): Probe =>
       async () => (await unary((done) => git.diff.CompareRefs({ repository: { projectId }, from, to }, done)), none),

@@ -56,17 +56,28 @@ export async function benchHooks(ctx: BenchContext): Promise<void> {
     const hooks = 20;
     const events = quick ? 50 : 150;
     const project = await root.post<{ id: number }>('/projects', { name: 'bench-hooks' });
-    for (let i = 0; i < hooks; i++) await root.post(`/projects/${project.id}/hooks`, { url: receiver.url('/burst'), issues_events: true, push_events: false });
+    for (let i = 0; i < hooks; i++)
+      await root.post(`/projects/${project.id}/hooks`, {
+        url: receiver.url('/burst'),
+        issues_events: true,
+        push_events: false,
+      });
     await stack.stopProcess('hooks-worker');
     for (let i = 0; i < events; i++) await root.post(`/projects/${project.id}/issues`, { title: `bench ${i}` });
     await stack.restart('hooks-worker');
     const { ms } = await ctx.runner.timed('webhooks drain', () => receiver.waitFor('/burst', hooks * events, 120_000));
     const rate = (hooks * events) / (ms / 1000);
 
-    const pushed = await root.post<{ id: number; path_with_namespace: string }>('/projects', { name: 'bench-push-latency' });
+    const pushed = await root.post<{ id: number; path_with_namespace: string }>('/projects', {
+      name: 'bench-push-latency',
+    });
     await root.post(`/projects/${pushed.id}/hooks`, { url: receiver.url('/push') });
     const work = mkdtempSync(join(ctx.work, 'push-'));
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: work, stdio: 'pipe' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], {
+        cwd: work,
+        stdio: 'pipe',
+      });
     const remote = root.gitUrl(pushed.path_with_namespace);
     git('init', '-q', '-b', 'master');
     const latencies: number[] = [];
@@ -81,7 +92,14 @@ export async function benchHooks(ctx: BenchContext): Promise<void> {
       latencies.push(Math.max(0, receiver.arrivals('/push')[i] - pushedAt));
     }
     rmSync(work, { recursive: true, force: true });
-    const figures = { deliveries: hooks * events, seconds: ms / 1000, rate, pushes, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    const figures = {
+      deliveries: hooks * events,
+      seconds: ms / 1000,
+      rate,
+      pushes,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+    };
     report.record('webhooks', figures);
     report.row({
       order: 14,

@@ -20,7 +20,7 @@ export async function benchLargeArchive(outer: BenchContext, options: { mib: num
   const project = await user.post<{ id: number }>('/projects', { name: 'bench-large-archive' });
   // The repository is made from the project's creation event.
   const bare = join(stack.env.REPOS_ROOT!, `${project.id}.git`);
-  for (const deadline = Date.now() + 30_000; !existsSync(join(bare, 'HEAD')); ) {
+  for (const deadline = Date.now() + 30_000; !existsSync(join(bare, 'HEAD'));) {
     if (Date.now() > deadline) throw new Error(`no repository at ${bare} 30 s after the project was created`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -38,7 +38,9 @@ export async function benchLargeArchive(outer: BenchContext, options: { mib: num
       const { ms, value } = await runner.timed(label, () => httpProbe(url, auth)());
       const growth = serviceGrowth(ctx, label);
       if (growth.growth > largest.growth) largest = growth;
-      figures.push(`${format} ${(value.bytes / 1e6).toFixed(0)} MB in ${(ms / 1000).toFixed(1)} s (${fmtMBps((value.bytes / ms) * 1000)}), largest RSS growth ${growth.name} +${fmtBytes(growth.growth)}`);
+      figures.push(
+        `${format} ${(value.bytes / 1e6).toFixed(0)} MB in ${(ms / 1000).toFixed(1)} s (${fmtMBps((value.bytes / ms) * 1000)}), largest RSS growth ${growth.name} +${fmtBytes(growth.growth)}`,
+      );
       ctx.log(`  ${label}: ${figures.at(-1)}`);
     } catch (error) {
       ok = false;

@@ -24,8 +24,12 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
   try {
     ctx.log('seeding 1,000 projects');
     await seeder.topUp(1_000);
-    const small = await runner.load([{ name: 'list page 1 @ 1,000 projects', load: { url: stack.restUrl + listPath, headers: auth } }]);
-    const smallAlone = await runner.serial([{ name: 'list page 1 one at a time @ 1,000 projects', probe: httpProbe(stack.restUrl + listPath, auth) }]);
+    const small = await runner.load([
+      { name: 'list page 1 @ 1,000 projects', load: { url: stack.restUrl + listPath, headers: auth } },
+    ]);
+    const smallAlone = await runner.serial([
+      { name: 'list page 1 one at a time @ 1,000 projects', probe: httpProbe(stack.restUrl + listPath, auth) },
+    ]);
 
     ctx.log(`seeding ${options.listProjects.toLocaleString('en-US')} projects`);
     const projectId = await seeder.topUp(options.listProjects);
@@ -46,15 +50,31 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
     try {
       await assertSameAnswer(stack.restUrl, floor, projectPath, auth);
       await assertSameAnswer(stack.restUrl, floor, listPath, auth);
-      const gatewayBody = JSON.stringify({ query: facadeOperation('projects.graphql', 'GetProject'), variables: { id: projectId } });
-      const check = await fetch(stack.graphqlUrl, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: gatewayBody });
+      const gatewayBody = JSON.stringify({
+        query: facadeOperation('projects.graphql', 'GetProject'),
+        variables: { id: projectId },
+      });
+      const check = await fetch(stack.graphqlUrl, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: gatewayBody,
+      });
       const checked = (await check.json()) as { data?: { project?: { id: number } }; errors?: unknown };
-      if (!checked.data?.project) throw new Error(`the gateway did not answer the project query: ${JSON.stringify(checked).slice(0, 500)}`);
+      if (!checked.data?.project)
+        throw new Error(`the gateway did not answer the project query: ${JSON.stringify(checked).slice(0, 500)}`);
       const one = await runner.load([
         { name: 'facade GET /projects/:id', load: { url: stack.restUrl + projectPath, headers: auth } },
         { name: 'memory anchor GET /projects/:id', load: { url: `${memory.url}/api/v3${projectPath}` } },
         { name: 'parts floor GET /projects/:id', load: { url: floor.restUrl + projectPath, headers: auth } },
-        { name: 'gateway GetProject', load: { url: stack.graphqlUrl, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: gatewayBody } },
+        {
+          name: 'gateway GetProject',
+          load: {
+            url: stack.graphqlUrl,
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: gatewayBody,
+          },
+        },
       ]);
       const facade = one['facade GET /projects/:id'];
       const anchor = one['memory anchor GET /projects/:id'];
@@ -80,7 +100,10 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
       });
 
       const list = await runner.load([
-        { name: `facade list page (${options.listProjects} projects)`, load: { url: stack.restUrl + listPath, headers: auth } },
+        {
+          name: `facade list page (${options.listProjects} projects)`,
+          load: { url: stack.restUrl + listPath, headers: auth },
+        },
         { name: 'memory anchor list page', load: { url: `${memory.url}/api/v3${listPath}` } },
         { name: 'parts floor list page', load: { url: floor.restUrl + listPath, headers: auth } },
       ]);
@@ -116,10 +139,20 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
     }
     ctx.log(`seeding ${options.largeProjects.toLocaleString('en-US')} projects`);
     await seeder.topUp(options.largeProjects);
-    report.note(`seeding: ${(options.largeProjects - options.listProjects).toLocaleString('en-US')} projects copied in ${seeder.lastCopySeconds.toFixed(1)} s (one INSERT … SELECT per table, the tables' triggers included)`);
+    report.note(
+      `seeding: ${(options.largeProjects - options.listProjects).toLocaleString('en-US')} projects copied in ${seeder.lastCopySeconds.toFixed(1)} s (one INSERT … SELECT per table, the tables' triggers included)`,
+    );
     const largeName = `list page 1 one at a time @ ${options.largeProjects} projects`;
-    const alone100k = (await runner.serial([{ name: largeName, probe: httpProbe(stack.restUrl + listPath, auth) }]))[largeName];
-    const large = await runner.load([{ name: `list page 1 @ ${options.largeProjects} projects`, load: { url: stack.restUrl + listPath, headers: auth }, minDuration: 10 }]);
+    const alone100k = (await runner.serial([{ name: largeName, probe: httpProbe(stack.restUrl + listPath, auth) }]))[
+      largeName
+    ];
+    const large = await runner.load([
+      {
+        name: `list page 1 @ ${options.largeProjects} projects`,
+        load: { url: stack.restUrl + listPath, headers: auth },
+        minDuration: 10,
+      },
+    ]);
     const at100k = large[`list page 1 @ ${options.largeProjects} projects`];
     // The cost of page 1 is its time alone (one request at a time): at 32 connections a slow
     // page queues, and requests still in flight when a round ends are not counted at all.

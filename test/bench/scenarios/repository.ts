@@ -33,21 +33,25 @@ const cloneProbe =
 export function serviceGrowth(ctx: BenchContext, label: string): { name: string; growth: number } {
   const services = new Set(ctx.stack.processes.map((p) => p.name));
   const figures = Object.entries(ctx.report.processes[label] ?? {}).filter(([name]) => services.has(name));
-  return figures.map(([name, f]) => ({ name, growth: f.growth })).sort((a, b) => b.growth - a.growth)[0] ?? { name: 'none', growth: 0 };
+  return (
+    figures.map(([name, f]) => ({ name, growth: f.growth })).sort((a, b) => b.growth - a.growth)[0] ?? {
+      name: 'none',
+      growth: 0,
+    }
+  );
 }
 
 /**
  * A probe that takes the next pair on each call and fails once they run out: past that, pairs
  * would come again and be answered from the worker's cache, which is not what it measures.
  */
-const eachPairOnce =
-  <T>(pairs: T[], probeOf: (pair: T) => Probe): Probe => {
-    let next = 0;
-    return async () => {
-      if (next >= pairs.length) throw new Error(`all ${pairs.length} distinct pairs used`);
-      return probeOf(pairs[next++])();
-    };
+const eachPairOnce = <T>(pairs: T[], probeOf: (pair: T) => Probe): Probe => {
+  let next = 0;
+  return async () => {
+    if (next >= pairs.length) throw new Error(`all ${pairs.length} distinct pairs used`);
+    return probeOf(pairs[next++])();
   };
+};
 
 /** Throughput of one-at-a-time downloads: bytes of one answer over the median time. */
 const mbps = (f: SerialFigures) => (f.bytes / f.p50) * 1000;
@@ -57,14 +61,21 @@ const mbps = (f: SerialFigures) => (f.bytes / f.p50) * 1000;
  * snapshots, and `git http-backend` for clone; contributors cold, warm and at full concurrency
  * with the git worker's and repository's memory watched.
  */
-export async function benchRepository(outer: BenchContext, spec: { commits: number; headMiB: number; historyMiB: number }): Promise<void> {
+export async function benchRepository(
+  outer: BenchContext,
+  spec: { commits: number; headMiB: number; historyMiB: number },
+): Promise<void> {
   // A user of its own: the list user's 100,000 memberships must not weigh on these routes.
   const ctx = { ...outer, user: await outer.newUser('bench-git') };
   const { report, stack, user } = ctx;
-  ctx.log(`generating and pushing a repository of ${spec.commits} commits (${spec.headMiB} MiB tree, ${spec.historyMiB} MiB more history)`);
+  ctx.log(
+    `generating and pushing a repository of ${spec.commits} commits (${spec.headMiB} MiB tree, ${spec.historyMiB} MiB more history)`,
+  );
   const started = performance.now();
   const repo = await seedRepository(user, { ...spec, rootFiles: 300 }, ctx.work, stack.env.REPOS_ROOT!);
-  ctx.log(`  pushed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${repo.commits} commits, ${fmtBytes(repo.packBytes)} on disk at ${repo.diskPath}`);
+  ctx.log(
+    `  pushed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${repo.commits} commits, ${fmtBytes(repo.packBytes)} on disk at ${repo.diskPath}`,
+  );
   report.record('repository', repo);
   const cgi = await startCgiAnchors(repo.diskPath, ctx.work, ctx.log);
   if (cgi.ok) ctx.sample('lighttpd (cgit, http-backend)', cgi.anchors.pid);
@@ -82,7 +93,15 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   const api = `${stack.restUrl}/projects/${repo.projectId}/repository`;
   const cli = gitCli(repo.diskPath);
   const na = (what: string) => `${what}: not available (${cgiWhy})`;
-  const ratioRow = (order: number, path: string, ours: SerialFigures, anchorName: string, anchor: SerialFigures, limit: number, more = '') =>
+  const ratioRow = (
+    order: number,
+    path: string,
+    ours: SerialFigures,
+    anchorName: string,
+    anchor: SerialFigures,
+    limit: number,
+    more = '',
+  ) =>
     report.row({
       order,
       path,
@@ -114,7 +133,8 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   // The floor each route's hops set (plain Node stand-ins, same calls, same answer sizes): where it
   // is slower than the git CLI already, the ratio cannot reach the target with these parts.
   const treePath = `/projects/${repo.projectId}/repository/tree?ref_name=${repo.head}`;
-  const comparePathOf = (from: string, to: string) => `/projects/${repo.projectId}/repository/compare?from=${from}&to=${to}`;
+  const comparePathOf = (from: string, to: string) =>
+    `/projects/${repo.projectId}/repository/compare?from=${from}&to=${to}`;
   const comparePath = comparePathOf(repo.compareFrom, repo.head);
   // The worker keeps compares by commit pair: a cold compare is one of a pair never asked before.
   // Pairs as far apart as the repeated one, each a commit further down master (the first is the
@@ -146,7 +166,10 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
       { name: 'facade raw_blobs one at a time', probe: httpProbe(rawUrl, auth) },
       { name: 'git cat-file -p <blob>', probe: cli.rawBlob(repo.assetBlob) },
       { name: 'hop floor raw_blobs', probe: httpProbe(floors.raw.url) },
-      { name: 'facade blobs/:sha?filepath= one at a time', probe: httpProbe(`${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, auth) },
+      {
+        name: 'facade blobs/:sha?filepath= one at a time',
+        probe: httpProbe(`${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, auth),
+      },
       { name: 'git cat-file -p <commit>:<path>', probe: cli.blobAtPath(repo.head, repo.assetPath) },
       { name: 'hop floor blobs', probe: httpProbe(floors.blob.url) },
       { name: 'facade tree root one at a time', probe: httpProbe(stack.restUrl + treePath, auth) },
@@ -154,12 +177,21 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
       { name: 'hop floor tree', probe: httpProbe(floors.tree.url) },
       { name: 'parts floor tree', probe: httpProbe(parts.restUrl + treePath, auth) },
       { name: 'git worker alone tree', probe: worker.tree(repo.projectId, repo.head) },
-      { name: 'facade compare 100 commits, a new pair each time', probe: eachPairOnce(coldPairs, ({ from, to }) => httpProbe(stack.restUrl + comparePathOf(from, to), auth)) },
-      { name: 'git diff + git log (100 commits), a new pair each time', probe: eachPairOnce(coldPairs, ({ from, to }) => cli.compare(from, to)) },
+      {
+        name: 'facade compare 100 commits, a new pair each time',
+        probe: eachPairOnce(coldPairs, ({ from, to }) => httpProbe(stack.restUrl + comparePathOf(from, to), auth)),
+      },
+      {
+        name: 'git diff + git log (100 commits), a new pair each time',
+        probe: eachPairOnce(coldPairs, ({ from, to }) => cli.compare(from, to)),
+      },
       { name: 'facade compare 100 commits, the same pair again', probe: httpProbe(stack.restUrl + comparePath, auth) },
       { name: 'hop floor compare', probe: httpProbe(floors.compare.url) },
       { name: 'parts floor compare', probe: httpProbe(parts.restUrl + comparePath, auth) },
-      { name: 'git worker alone compare, a new pair each time', probe: eachPairOnce(workerPairs, ({ from, to }) => worker.compare(repo.projectId, from, to)) },
+      {
+        name: 'git worker alone compare, a new pair each time',
+        probe: eachPairOnce(workerPairs, ({ from, to }) => worker.compare(repo.projectId, from, to)),
+      },
     ]);
   } finally {
     worker.close();
@@ -167,15 +199,36 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   }
   const floorNote = (floor: SerialFigures, anchor: SerialFigures) =>
     `; hop floor (the same hops, no work) ${fmtMs(floor.p50)} = ${fmtRatio(floor.p50 / anchor.p50)} the anchor`;
-  ratioRow(5, '`raw_blobs/:sha`, one at a time', serial['facade raw_blobs one at a time'], '`git cat-file -p`', serial['git cat-file -p <blob>'], 1.0, floorNote(serial['hop floor raw_blobs'], serial['git cat-file -p <blob>']));
+  ratioRow(
+    5,
+    '`raw_blobs/:sha`, one at a time',
+    serial['facade raw_blobs one at a time'],
+    '`git cat-file -p`',
+    serial['git cat-file -p <blob>'],
+    1.0,
+    floorNote(serial['hop floor raw_blobs'], serial['git cat-file -p <blob>']),
+  );
   const partsNote = (floor: SerialFigures, anchor: SerialFigures) =>
     `; parts floor (the same parts, subgraph answers replayed from memory) ${fmtMs(floor.p50)} = ${fmtRatio(floor.p50 / anchor.p50)} the anchor`;
   const workerNote = (alone: SerialFigures, anchor: SerialFigures) =>
     `; the git worker alone (over gRPC, no subgraph or facade) ${fmtMs(alone.p50)} = ${fmtRatio(alone.p50 / anchor.p50)} the anchor`;
-  const [lsTree, diffLog] = [serial['git ls-tree <commit>'], serial['git diff + git log (100 commits), a new pair each time']];
+  const [lsTree, diffLog] = [
+    serial['git ls-tree <commit>'],
+    serial['git diff + git log (100 commits), a new pair each time'],
+  ];
   const repeated = serial['facade compare 100 commits, the same pair again'];
   const repeatedNote = `; the same pair again (the worker's cache by commit pair) ${fmtMs(repeated.p50)} = ${fmtRatio(repeated.p50 / diffLog.p50)} the anchor`;
-  ratioRow(7, '`repository/tree` root, one at a time', serial['facade tree root one at a time'], '`git ls-tree`', lsTree, 1.0, floorNote(serial['hop floor tree'], lsTree) + partsNote(serial['parts floor tree'], lsTree) + workerNote(serial['git worker alone tree'], lsTree));
+  ratioRow(
+    7,
+    '`repository/tree` root, one at a time',
+    serial['facade tree root one at a time'],
+    '`git ls-tree`',
+    lsTree,
+    1.0,
+    floorNote(serial['hop floor tree'], lsTree) +
+      partsNote(serial['parts floor tree'], lsTree) +
+      workerNote(serial['git worker alone tree'], lsTree),
+  );
   ratioRow(
     8,
     '`repository/compare` over 100 commits, a pair not asked before',
@@ -183,13 +236,29 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
     '`git diff` + `git log` (the same pairs)',
     diffLog,
     1.5,
-    repeatedNote + floorNote(serial['hop floor compare'], diffLog) + partsNote(serial['parts floor compare'], diffLog) + workerNote(serial['git worker alone compare, a new pair each time'], diffLog),
+    repeatedNote +
+      floorNote(serial['hop floor compare'], diffLog) +
+      partsNote(serial['parts floor compare'], diffLog) +
+      workerNote(serial['git worker alone compare, a new pair each time'], diffLog),
   );
 
-  const blobLoad = await runner.load([{ name: 'facade blobs/:sha?filepath= 1 MiB', load: { url: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, headers: auth } }]);
+  const blobLoad = await runner.load([
+    {
+      name: 'facade blobs/:sha?filepath= 1 MiB',
+      load: { url: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, headers: auth },
+    },
+  ]);
   const blob32 = blobLoad['facade blobs/:sha?filepath= 1 MiB'];
   const at32 = `; at 32 connections ${fmtRate(blob32.rps)} (${fmtMBps(blob32.bytesPerSecond)}), p99 ${fmtMs(blob32.p99)}, ${blob32.errors} errors`;
-  ratioRow(6, '`blobs/:sha?filepath=` (1 MiB), one at a time', serial['facade blobs/:sha?filepath= one at a time'], '`git cat-file -p sha:path`', serial['git cat-file -p <commit>:<path>'], 1.0, at32 + floorNote(serial['hop floor blobs'], serial['git cat-file -p <commit>:<path>']));
+  ratioRow(
+    6,
+    '`blobs/:sha?filepath=` (1 MiB), one at a time',
+    serial['facade blobs/:sha?filepath= one at a time'],
+    '`git cat-file -p sha:path`',
+    serial['git cat-file -p <commit>:<path>'],
+    1.0,
+    at32 + floorNote(serial['hop floor blobs'], serial['git cat-file -p <commit>:<path>']),
+  );
 
   // Archive (tar.gz of the head tree) and clone, one at a time, in MB/s.
   const archiveFigures = await runner.serial([
@@ -243,10 +312,30 @@ async function benchContributors(ctx: BenchContext, repo: SeededRepository, api:
   let head = repo.head;
   for (let r = 0; r < runner.options.rounds; r++) {
     const tree = await git(['rev-parse', `${head}^{tree}`], source);
-    const env = { GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@bench.example', GIT_AUTHOR_DATE: `${1_500_000_000 + r} +0000` };
-    head = await git(['-c', `user.name=${env.GIT_AUTHOR_NAME}`, '-c', `user.email=${env.GIT_AUTHOR_EMAIL}`, 'commit-tree', tree, '-p', head, '-m', `cold round ${r}`], source);
+    const env = {
+      GIT_AUTHOR_NAME: 'Bench',
+      GIT_AUTHOR_EMAIL: 'bench@bench.example',
+      GIT_AUTHOR_DATE: `${1_500_000_000 + r} +0000`,
+    };
+    head = await git(
+      [
+        '-c',
+        `user.name=${env.GIT_AUTHOR_NAME}`,
+        '-c',
+        `user.email=${env.GIT_AUTHOR_EMAIL}`,
+        'commit-tree',
+        tree,
+        '-p',
+        head,
+        '-m',
+        `cold round ${r}`,
+      ],
+      source,
+    );
     await git(['push', '-q', user.gitUrl(repo.pathWithNamespace), `${head}:refs/heads/master`], source);
-    cold.push((await runner.timed('facade contributors, first request', () => httpProbe(`${api}/contributors`, auth)())).ms);
+    cold.push(
+      (await runner.timed('facade contributors, first request', () => httpProbe(`${api}/contributors`, auth)())).ms,
+    );
     coldCli.push((await runner.timed('git log --numstat (first)', () => cli.logNumstat(head)())).ms);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -256,14 +345,23 @@ async function benchContributors(ctx: BenchContext, repo: SeededRepository, api:
     { name: 'git log --numstat', probe: cli.logNumstat(head) },
   ]);
   // At least 10 s even in --quick: 32 slow requests in flight must finish inside the round to count.
-  const loaded = await runner.load([{ name: 'facade contributors, 32 connections', load: { url: `${api}/contributors`, headers: auth }, minDuration: 10 }]);
+  const loaded = await runner.load([
+    {
+      name: 'facade contributors, 32 connections',
+      load: { url: `${api}/contributors`, headers: auth },
+      minDuration: 10,
+    },
+  ]);
   const load = loaded['facade contributors, 32 connections'];
   const procs = report.processes['facade contributors, 32 connections'] ?? {};
-  const peak = (name: string) => (procs[name] ? `${name} ${fmtBytes(procs[name].peakTreeRss)} (+${fmtBytes(procs[name].growth)})` : `${name} n/a`);
+  const peak = (name: string) =>
+    procs[name] ? `${name} ${fmtBytes(procs[name].peakTreeRss)} (+${fmtBytes(procs[name].growth)})` : `${name} n/a`;
   // The bound is per request: measured while requests run one at a time (the first after a push
   // computes the whole history; a repeated one answers from the cache). At 32 connections every
   // process's heap grows with the requests in flight, which the row shows beside it.
-  const perRequest = ['facade contributors, first request', 'facade contributors repeated'].map((label) => serviceGrowth(ctx, label)).sort((a, b) => b.growth - a.growth)[0];
+  const perRequest = ['facade contributors, first request', 'facade contributors repeated']
+    .map((label) => serviceGrowth(ctx, label))
+    .sort((a, b) => b.growth - a.growth)[0];
   const growth = perRequest.growth;
   const coldMs = median(cold);
   const numstat = warm['git log --numstat'];
@@ -292,11 +390,23 @@ const PROJECT_ANSWER = 1024;
  */
 async function startFloors(auth: Record<string, string>, urls: Record<'raw' | 'blob' | 'tree' | 'compare', string>) {
   const sizeOf = async (url: string) => Buffer.from(await (await fetch(url, { headers: auth })).arrayBuffer()).length;
-  const download = (bytes: number): Hop => ({ name: 'rest-facade', bytes, steps: [[{ name: 'projects', bytes: PROJECT_ANSWER }, { name: 'git-worker', bytes }]] });
+  const download = (bytes: number): Hop => ({
+    name: 'rest-facade',
+    bytes,
+    steps: [
+      [
+        { name: 'projects', bytes: PROJECT_ANSWER },
+        { name: 'git-worker', bytes },
+      ],
+    ],
+  });
   const read = (bytes: number): Hop => ({
     name: 'rest-facade',
     bytes,
-    steps: [[{ name: 'projects', bytes: PROJECT_ANSWER }], [{ name: 'repository', bytes, steps: [[{ name: 'git-worker', bytes }]] }]],
+    steps: [
+      [{ name: 'projects', bytes: PROJECT_ANSWER }],
+      [{ name: 'repository', bytes, steps: [[{ name: 'git-worker', bytes }]] }],
+    ],
   });
   const floors: Record<string, HopFloor> = {};
   try {

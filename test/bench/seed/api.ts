@@ -17,7 +17,10 @@ export function benchApi(restUrl: string, token: string, username: string): Benc
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    if (response.status !== expect) throw new Error(`seeding: ${method} ${path} answered ${response.status}, wanted ${expect}: ${text.slice(0, 2000)}`);
+    if (response.status !== expect)
+      throw new Error(
+        `seeding: ${method} ${path} answered ${response.status}, wanted ${expect}: ${text.slice(0, 2000)}`,
+      );
     return JSON.parse(text);
   };
   return {
@@ -38,14 +41,20 @@ export function benchApi(restUrl: string, token: string, username: string): Benc
 /** Creates a non-admin user (as root) and signs in as them: the bench reads as an ordinary member would. */
 export async function createBenchUser(root: BenchApi, username: string): Promise<BenchApi & { userId: number }> {
   const password = 'bench-password-1';
-  const user = await root.post<{ id: number }>('/users', { email: `${username}@bench.example`, password, username, name: `Bench ${username}` });
+  const user = await root.post<{ id: number }>('/users', {
+    email: `${username}@bench.example`,
+    password,
+    username,
+    name: `Bench ${username}`,
+  });
   const response = await fetch(`${root.restUrl}/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ login: username, password }),
   });
   const text = await response.text();
-  if (response.status !== 201) throw new Error(`seeding: POST /session answered ${response.status}: ${text.slice(0, 2000)}`);
+  if (response.status !== 201)
+    throw new Error(`seeding: POST /session answered ${response.status}: ${text.slice(0, 2000)}`);
   const { private_token } = JSON.parse(text) as { private_token: string };
   return { ...benchApi(root.restUrl, private_token, username), userId: user.id };
 }

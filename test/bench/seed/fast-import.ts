@@ -50,16 +50,20 @@ const assetName = (i: number) => `assets/asset-${String(i).padStart(3, '0')}.bin
 
 /** The stream, in chunks; `refs/heads/master` ends at the last commit. */
 export function* fastImportStream(spec: RepositorySpec): Generator<Buffer> {
-  if (spec.historyMiB > spec.headMiB || spec.commits < 2 + spec.headMiB + spec.historyMiB + COMPARE_SPAN) throw new Error('too few commits for the repository shape');
+  if (spec.historyMiB > spec.headMiB || spec.commits < 2 + spec.headMiB + spec.historyMiB + COMPARE_SPAN)
+    throw new Error('too few commits for the repository shape');
   const files: string[][] = [];
   for (let f = 0; f < spec.rootFiles; f++) {
-    files.push(Array.from({ length: 20 }, (_, l) => `${fileName(f)} line ${l}: the quick brown fox jumps over the lazy dog`));
+    files.push(
+      Array.from({ length: 20 }, (_, l) => `${fileName(f)} line ${l}: the quick brown fox jumps over the lazy dog`),
+    );
   }
   // Which middle commits rewrite an asset: spread evenly, clear of the first commits and the compare range.
   const first = 2 + spec.headMiB;
   const last = spec.commits - COMPARE_SPAN - 1;
   const rewrites = new Map<number, number>();
-  for (let k = 0; k < spec.historyMiB; k++) rewrites.set(first + Math.floor(((k + 1) * (last - first)) / (spec.historyMiB + 1)), k);
+  for (let k = 0; k < spec.historyMiB; k++)
+    rewrites.set(first + Math.floor(((k + 1) * (last - first)) / (spec.historyMiB + 1)), k);
   let mark = 0;
   for (let c = 1; c <= spec.commits; c++) {
     const [name, email] = AUTHORS[c % AUTHORS.length];
@@ -68,8 +72,13 @@ export function* fastImportStream(spec: RepositorySpec): Generator<Buffer> {
     let message: string;
     if (c === 1) {
       message = 'Initial tree';
-      for (let f = 0; f < spec.rootFiles; f++) changes.push(Buffer.from(`M 100644 inline ${fileName(f)}\n`), ...data(files[f].join('\n') + '\n'));
-      for (const doc of ['README.md', 'docs/guide.md', 'docs/api.md']) changes.push(Buffer.from(`M 100644 inline ${doc}\n`), ...data(`# ${doc}\n\n${'Benchmark repository. '.repeat(50)}\n`));
+      for (let f = 0; f < spec.rootFiles; f++)
+        changes.push(Buffer.from(`M 100644 inline ${fileName(f)}\n`), ...data(files[f].join('\n') + '\n'));
+      for (const doc of ['README.md', 'docs/guide.md', 'docs/api.md'])
+        changes.push(
+          Buffer.from(`M 100644 inline ${doc}\n`),
+          ...data(`# ${doc}\n\n${'Benchmark repository. '.repeat(50)}\n`),
+        );
     } else if (c < first || rewrites.has(c)) {
       const asset = c < first ? c - 2 : rewrites.get(c)!;
       // An asset rewritten later starts as another version: the old one stays in history only,
@@ -88,7 +97,9 @@ export function* fastImportStream(spec: RepositorySpec): Generator<Buffer> {
       message = `Edit ${fileName(f)} (${c})`;
     }
     yield Buffer.concat([
-      Buffer.from(`commit refs/heads/master\nauthor ${name} <${email}> ${when}\ncommitter ${name} <${email}> ${when}\n`),
+      Buffer.from(
+        `commit refs/heads/master\nauthor ${name} <${email}> ${when}\ncommitter ${name} <${email}> ${when}\n`,
+      ),
       ...data(`${message}\n`),
       ...changes,
       Buffer.from('\n'),
@@ -112,7 +123,9 @@ export function* largeTreeStream(mib: number, fileMiB = 16): Generator<Buffer> {
   yield Buffer.concat([
     Buffer.from(`commit refs/heads/master\nauthor ${name} <${email}> ${when}\ncommitter ${name} <${email}> ${when}\n`),
     ...data(`${mib} MiB of large files\n`),
-    ...Array.from({ length: files }, (_, f) => Buffer.from(`M 100644 :${f + 1} large/part-${String(f).padStart(3, '0')}.bin\n`)),
+    ...Array.from({ length: files }, (_, f) =>
+      Buffer.from(`M 100644 :${f + 1} large/part-${String(f).padStart(3, '0')}.bin\n`),
+    ),
     Buffer.from('\n'),
   ]);
 }

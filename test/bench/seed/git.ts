@@ -10,7 +10,7 @@ export async function git(args: string[], cwd?: string): Promise<string> {
     return stdout.trim();
   } catch (error) {
     const e = error as { stderr?: string; message: string };
-    throw new Error(`git ${args.join(' ')} failed: ${e.stderr || e.message}`);
+    throw new Error(`git ${args.join(' ')} failed: ${e.stderr || e.message}`, { cause: error });
   }
 }
 
@@ -21,7 +21,9 @@ export function gitWithInput(args: string[], cwd: string, input: Iterable<Buffer
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args.join(' ')}: exit ${code}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`git ${args.join(' ')}: exit ${code}: ${stderr}`)),
+    );
     const iterator = input[Symbol.iterator]();
     const pump = () => {
       for (let next = iterator.next(); !next.done; next = iterator.next()) {

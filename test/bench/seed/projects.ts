@@ -62,9 +62,9 @@ export class ProjectSeeder {
     const sql = this.sql;
     const template = this.template!;
     const columns = async (schema: string, table: string) =>
-      (await sql`select column_name, column_default from information_schema.columns where table_schema = ${schema} and table_name = ${table} order by ordinal_position`).map(
-        (c) => ({ name: c.columnName as string, serial: String(c.columnDefault ?? '').startsWith('nextval(') }),
-      );
+      (
+        await sql`select column_name, column_default from information_schema.columns where table_schema = ${schema} and table_name = ${table} order by ordinal_position`
+      ).map((c) => ({ name: c.columnName as string, serial: String(c.columnDefault ?? '').startsWith('nextval(') }));
     const q = (name: string) => `"${name}"`;
     // projects.projects: new ids from the sequence, names and paths unique per copy.
     const projectColumns = (await columns('projects', 'projects')).filter((c) => !c.serial);
@@ -117,10 +117,14 @@ export class ProjectSeeder {
 
   /** The list's total must be what was seeded, or the figures would be of another size. */
   private async verify(expected: number): Promise<void> {
-    const response = await fetch(`${this.api.restUrl}/projects?per_page=1`, { headers: { 'PRIVATE-TOKEN': this.api.token } });
+    const response = await fetch(`${this.api.restUrl}/projects?per_page=1`, {
+      headers: { 'PRIVATE-TOKEN': this.api.token },
+    });
     const total = Number(response.headers.get('x-total'));
     if (response.status !== 200 || total !== expected) {
-      throw new Error(`seeding: GET /projects shows ${total} projects for the bench user (status ${response.status}), ${expected} were seeded: ${(await response.text()).slice(0, 500)}`);
+      throw new Error(
+        `seeding: GET /projects shows ${total} projects for the bench user (status ${response.status}), ${expected} were seeded: ${(await response.text()).slice(0, 500)}`,
+      );
     }
   }
 

@@ -53,7 +53,12 @@ async function findOnDisk(root: string, head: string, depth = 3): Promise<string
  * a project and pushes master to it with a real `git push` over the facade's git HTTP, the way a
  * user's repository arrives.
  */
-export async function seedRepository(api: BenchApi, spec: RepositorySpec, work: string, reposRoot: string): Promise<SeededRepository> {
+export async function seedRepository(
+  api: BenchApi,
+  spec: RepositorySpec,
+  work: string,
+  reposRoot: string,
+): Promise<SeededRepository> {
   const source = join(work, 'source.git');
   await git(['init', '-q', '--bare', '-b', 'master', source]);
   await gitWithInput(['fast-import', '--quiet'], source, fastImportStream(spec));
@@ -63,7 +68,10 @@ export async function seedRepository(api: BenchApi, spec: RepositorySpec, work: 
   const remote = api.gitUrl(project.path_with_namespace);
   await git(['push', '-q', remote, 'refs/heads/master:refs/heads/master'], source);
   const diskPath = await findOnDisk(reposRoot, head);
-  if (!diskPath) throw new Error(`pushed ${head} to ${project.path_with_namespace}, but found no bare repository with that master under ${reposRoot}`);
+  if (!diskPath)
+    throw new Error(
+      `pushed ${head} to ${project.path_with_namespace}, but found no bare repository with that master under ${reposRoot}`,
+    );
   return {
     projectId: project.id,
     pathWithNamespace: project.path_with_namespace,

@@ -3,7 +3,14 @@ import pino from 'pino';
 import { createKnownEventReader } from './index';
 import type { StreamedEvent } from '../outbox';
 
-const entry = (service: string, type: string, payload: Record<string, unknown>): StreamedEvent => ({ id: '9', streamId: '9-0', service, type, payload, occurredAt: new Date().toISOString() });
+const entry = (service: string, type: string, payload: Record<string, unknown>): StreamedEvent => ({
+  id: '9',
+  streamId: '9-0',
+  service,
+  type,
+  payload,
+  occurredAt: new Date().toISOString(),
+});
 const member = { project_id: 1, user_id: 2, user_username: 'u', access_level: 30, actor_id: 1, actor_username: 'root' };
 
 /** A reader whose log lines are kept, to count what it reported. */
@@ -13,7 +20,7 @@ function reader() {
   return { read: createKnownEventReader(pino({ level: 'info' }, sink) as never), lines };
 }
 
-describe('event contracts at the consumer\'s edge', () => {
+describe("event contracts at the consumer's edge", () => {
   it('gives a declared event back checked and typed, under its key', () => {
     const { read } = reader();
     const known = read(entry('membership', 'member.added', { v: 1, ...member, extra: 'dropped' }));

@@ -10,7 +10,8 @@ import { recordEvent, type StreamedEvent } from '../outbox';
 export const EVENT_VERSION = 1;
 
 /** An event payload: its fields plus `v` (events recorded before versions existed read as 1). */
-export const payload = <Shape extends z.ZodRawShape>(shape: Shape) => z.object({ v: z.literal(EVENT_VERSION).default(EVENT_VERSION), ...shape });
+export const payload = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.object({ v: z.literal(EVENT_VERSION).default(EVENT_VERSION), ...shape });
 
 export type EventSchemas = Record<string, z.ZodObject>;
 
@@ -19,21 +20,31 @@ export interface EventContract<Service extends string, Schemas extends EventSche
   service: Service;
   schemas: Schemas;
   /** Records one of this producer's events in the caller's transaction, typed and versioned. */
-  record<T extends keyof Schemas & string>(tx: TransactionSql, type: T, payload: Omit<z.input<Schemas[T]>, 'v'>): Promise<void>;
+  record<T extends keyof Schemas & string>(
+    tx: TransactionSql,
+    type: T,
+    payload: Omit<z.input<Schemas[T]>, 'v'>,
+  ): Promise<void>;
 }
 
-export function defineEvents<const Service extends string, Schemas extends EventSchemas>(service: Service, schemas: Schemas): EventContract<Service, Schemas> {
+export function defineEvents<const Service extends string, Schemas extends EventSchemas>(
+  service: Service,
+  schemas: Schemas,
+): EventContract<Service, Schemas> {
   return {
     service,
     schemas,
-    record: (tx, type, fields) => recordEvent(tx, service, { type, payload: { v: EVENT_VERSION, ...(fields as object) } }),
+    record: (tx, type, fields) =>
+      recordEvent(tx, service, { type, payload: { v: EVENT_VERSION, ...(fields as object) } }),
   };
 }
 
 /** One event of a contract as a consumer gets it: `key` names it, `payload` is checked and typed. */
 export type EventOf<C> =
   C extends EventContract<infer Service, infer Schemas>
-    ? { [T in keyof Schemas & string]: { key: `${Service}:${T}`; event: StreamedEvent; payload: z.output<Schemas[T]> } }[keyof Schemas & string]
+    ? {
+        [T in keyof Schemas & string]: { key: `${Service}:${T}`; event: StreamedEvent; payload: z.output<Schemas[T]> };
+      }[keyof Schemas & string]
     : never;
 
 /**
@@ -41,7 +52,10 @@ export type EventOf<C> =
  * no contract declares comes back null; one whose payload does not match (a newer version, a
  * producer bug) is logged once per type and skipped, so it never stops a consumer group.
  */
-export function createEventReader<Known extends { key: string }>(contracts: ReadonlyArray<{ service: string; schemas: EventSchemas }>, logger: Logger) {
+export function createEventReader<Known extends { key: string }>(
+  contracts: ReadonlyArray<{ service: string; schemas: EventSchemas }>,
+  logger: Logger,
+) {
   const byService = new Map(contracts.map((c) => [c.service, c]));
   const reported = new Set<string>();
   return (event: StreamedEvent): Known | null => {
@@ -52,7 +66,10 @@ export function createEventReader<Known extends { key: string }>(contracts: Read
     if (!parsed.success) {
       if (!reported.has(key)) {
         reported.add(key);
-        logger.error({ type: key, id: event.id, issues: parsed.error.issues.slice(0, 5) }, 'cannot read this event; skipping events like it');
+        logger.error(
+          { type: key, id: event.id, issues: parsed.error.issues.slice(0, 5) },
+          'cannot read this event; skipping events like it',
+        );
       }
       return null;
     }
@@ -70,7 +87,11 @@ export interface Endpoint<Request extends z.ZodType, Response extends z.ZodType>
   response: Response;
 }
 
-export const endpoint = <Request extends z.ZodType, Response extends z.ZodType>(path: string, request: Request, response: Response): Endpoint<Request, Response> => ({
+export const endpoint = <Request extends z.ZodType, Response extends z.ZodType>(
+  path: string,
+  request: Request,
+  response: Response,
+): Endpoint<Request, Response> => ({
   path,
   request,
   response,

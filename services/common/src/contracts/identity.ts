@@ -156,4 +156,8 @@ export const applicationSettings = z.object({
 export type ApplicationSettings = z.output<typeof applicationSettings>;
 
 /** The current application settings (the settings client caches the answer until `settings.updated`). */
-export const applicationSettingsLookup = endpoint('/internal/application-settings', z.object({}), z.object({ settings: applicationSettings }));
+export const applicationSettingsLookup = endpoint(
+  '/internal/application-settings',
+  z.object({}),
+  z.object({ settings: applicationSettings }),
+);

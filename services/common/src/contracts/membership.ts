@@ -4,7 +4,13 @@ import { defineEvents, endpoint, payload } from './define';
 import { projectFacts } from './projects';
 import { actor, id, ids } from './shared';
 
-const member = payload({ project_id: id, user_id: id, user_username: z.string().nullable(), access_level: z.number().int(), ...actor });
+const member = payload({
+  project_id: id,
+  user_id: id,
+  user_username: z.string().nullable(),
+  access_level: z.number().int(),
+  ...actor,
+});
 
 /** A group member; the group's name and path ride along for system hooks. */
 const groupMember = payload({
@@ -61,7 +67,11 @@ export const accessLookup = endpoint(
  * callers match the owner themselves (projects.owner_id), so a user with thousands of personal
  * projects costs a short list, not one id per project on every request.
  */
-export const memberProjects = endpoint('/internal/member-projects', z.object({ userId: id }), z.object({ projectIds: z.array(id) }));
+export const memberProjects = endpoint(
+  '/internal/member-projects',
+  z.object({ userId: id }),
+  z.object({ projectIds: z.array(id) }),
+);
 
 /**
  * What projects tells membership about a project so it can decide access. Applied only when
@@ -85,4 +95,8 @@ export const groupAccessLookup = endpoint(
 );
 
 /** The groups a user is a member of. */
-export const memberGroups = endpoint('/internal/groups/of-member', z.object({ userId: id }), z.object({ groupIds: z.array(id) }));
+export const memberGroups = endpoint(
+  '/internal/groups/of-member',
+  z.object({ userId: id }),
+  z.object({ groupIds: z.array(id) }),
+);

@@ -115,7 +115,14 @@ export const NO_MILESTONE = 0;
  * each one a title a label may have): a name the rules refuse is refused here too, never made.
  */
 const checkedLabelNames = z
-  .array(z.string().refine((name) => name === name.trim() && titleProblems(name).length === 0, 'a label title the label rules refuse'))
+  .array(
+    z
+      .string()
+      .refine(
+        (name) => name === name.trim() && titleProblems(name).length === 0,
+        'a label title the label rules refuse',
+      ),
+  )
   .max(1000);
 
 /**

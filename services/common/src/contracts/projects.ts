@@ -81,4 +81,8 @@ export const projectSummary = z.object({
 export type ProjectSummary = z.output<typeof projectSummary>;
 
 /** What hook payloads and other non-graph callers show of projects; unknown ids are left out. */
-export const projectsLookup = endpoint('/internal/projects/lookup', z.object({ ids }), z.object({ projects: z.array(projectSummary) }));
+export const projectsLookup = endpoint(
+  '/internal/projects/lookup',
+  z.object({ ids }),
+  z.object({ projects: z.array(projectSummary) }),
+);

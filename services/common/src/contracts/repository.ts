@@ -18,4 +18,8 @@ export const protectedBranches = endpoint(
  * The commit a ref (a sha, branch or tag) names in a project's repository, as push events show
  * commits; null when it names none (notes: may a comment be made on it, and what is its full id?).
  */
-export const commitFind = endpoint('/internal/commits/find', z.object({ projectId: id, ref: z.string().min(1).max(1024) }), z.object({ commit: pushedCommit.nullable() }));
+export const commitFind = endpoint(
+  '/internal/commits/find',
+  z.object({ projectId: id, ref: z.string().min(1).max(1024) }),
+  z.object({ commit: pushedCommit.nullable() }),
+);

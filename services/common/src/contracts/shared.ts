@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** Ids as producers write them: positive 32-bit integers. */
-export const id = z.number().int().positive().max(2 ** 31 - 1);
+export const id = z
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
 /** Who acted; null for changes no user made (a system note, a seed). */
 export const actor = { actor_id: id.nullable(), actor_username: z.string().nullable() };
 /** ISO 8601 text. */

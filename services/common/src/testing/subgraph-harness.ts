@@ -22,7 +22,10 @@ const silent = createLogger('subgraph-test', 'silent');
  * A fresh schema of one service in the test Postgres, migrated as the service migrates itself;
  * `drop` removes it. Each test file gets its own, so files run in parallel.
  */
-export async function createTestSchema(service: string, migrationsDir: string): Promise<{ sql: Sql; drop: () => Promise<void> }> {
+export async function createTestSchema(
+  service: string,
+  migrationsDir: string,
+): Promise<{ sql: Sql; drop: () => Promise<void> }> {
   const url = process.env[TEST_DATABASE_VARIABLE];
   if (!url) throw new Error(`${TEST_DATABASE_VARIABLE} is not set: run subgraph tests through jest (npm test)`);
   const schema = `${service}_test_${randomBytes(4).toString('hex')}`;
@@ -47,7 +50,10 @@ export async function createTestSubgraph<Context extends { principal: Principal 
   createContext: (principal: Principal) => Context;
 }) {
   const server = new ApolloServer<Context>({
-    schema: buildSubgraphSchema({ typeDefs: loadSdl(options.sdlPath), resolvers: options.resolvers as GraphQLResolverMap<unknown> }),
+    schema: buildSubgraphSchema({
+      typeDefs: loadSdl(options.sdlPath),
+      resolvers: options.resolvers as GraphQLResolverMap<unknown>,
+    }),
     formatError: createErrorFormatter(silent),
     includeStacktraceInErrorResponses: false,
     plugins: [ApolloServerPluginInlineTraceDisabled()],
@@ -55,8 +61,15 @@ export async function createTestSubgraph<Context extends { principal: Principal 
   await server.start();
   return {
     /** Runs one operation as `principal`: data, and errors with their codes. */
-    async run<T = any>(query: string, variables: Record<string, unknown>, principal: Principal): Promise<{ data?: T | null; errors?: readonly GraphQLFormattedError[] }> {
-      const response = await server.executeOperation({ query, variables }, { contextValue: options.createContext(principal) });
+    async run<T = any>(
+      query: string,
+      variables: Record<string, unknown>,
+      principal: Principal,
+    ): Promise<{ data?: T | null; errors?: readonly GraphQLFormattedError[] }> {
+      const response = await server.executeOperation(
+        { query, variables },
+        { contextValue: options.createContext(principal) },
+      );
       if (response.body.kind !== 'single') throw new Error('incremental delivery is not used here');
       return response.body.singleResult as { data?: T | null; errors?: readonly GraphQLFormattedError[] };
     },
@@ -65,7 +78,8 @@ export async function createTestSubgraph<Context extends { principal: Principal 
 }
 
 /** The code of the first error of a result (NOT_FOUND, FORBIDDEN, ...), or null. */
-export const errorCode = (result: { errors?: readonly GraphQLFormattedError[] }) => (result.errors?.[0]?.extensions?.code as string | undefined) ?? null;
+export const errorCode = (result: { errors?: readonly GraphQLFormattedError[] }) =>
+  (result.errors?.[0]?.extensions?.code as string | undefined) ?? null;
 
 /** A signed-in user's principal, for tests. */
 export const userPrincipal = (userId: number, options: { isAdmin?: boolean; username?: string } = {}): Principal => ({
@@ -79,13 +93,23 @@ export const userPrincipal = (userId: number, options: { isAdmin?: boolean; user
  * Membership's authorization API as a subgraph test needs it (membership is another service):
  * the given projects, and each user's level on every one of them.
  */
-export function membershipStandIn(projects: Array<Omit<ProjectAccess, 'memberLevel' | 'groupLevel' | 'notificationLevel'>>, levels: Record<number, number>): InternalClient {
+export function membershipStandIn(
+  projects: Array<Omit<ProjectAccess, 'memberLevel' | 'groupLevel' | 'notificationLevel'>>,
+  levels: Record<number, number>,
+): InternalClient {
   const byId = new Map(projects.map((p) => [p.projectId, p]));
   return {
     call: async (_endpoint: unknown, body: { userId: number | null; projectIds: number[] }) => ({
       access: body.projectIds.map((id) => {
         const project = byId.get(id);
-        return project ? { ...project, memberLevel: body.userId === null ? null : (levels[body.userId] ?? null), groupLevel: null, notificationLevel: null } : null;
+        return project
+          ? {
+              ...project,
+              memberLevel: body.userId === null ? null : (levels[body.userId] ?? null),
+              groupLevel: null,
+              notificationLevel: null,
+            }
+          : null;
       }),
     }),
     close: async () => {},
@@ -93,7 +117,11 @@ export function membershipStandIn(projects: Array<Omit<ProjectAccess, 'memberLev
 }
 
 /** The facts projects publishes of a private project owned by `ownerId` (its creator too), every feature on but snippets. */
-export const testProjectFacts = (projectId: number, ownerId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts => ({
+export const testProjectFacts = (
+  projectId: number,
+  ownerId: number,
+  overrides: Partial<ProjectFacts> = {},
+): ProjectFacts => ({
   projectId,
   ownerId,
   visibilityLevel: 0,
@@ -110,7 +138,11 @@ export const testProjectFacts = (projectId: number, ownerId: number, overrides: 
 });
 
 /** A private project owned by `ownerId`, with every feature on unless `overrides` says otherwise. */
-export const privateProject = (projectId: number, ownerId: number, overrides: Partial<ProjectAccess> = {}): Omit<ProjectAccess, 'memberLevel' | 'groupLevel' | 'notificationLevel'> => ({
+export const privateProject = (
+  projectId: number,
+  ownerId: number,
+  overrides: Partial<ProjectAccess> = {},
+): Omit<ProjectAccess, 'memberLevel' | 'groupLevel' | 'notificationLevel'> => ({
   projectId,
   visibilityLevel: 0,
   ownerId,

@@ -24,7 +24,9 @@ const headOf = (parts: Buffer[]) => {
  * each) up to READER_LIMIT, or from a `git cat-file blob` of its own beyond, so that a blob of any
  * size never sits whole in memory. A large blob's text flag is decided on its first chunk.
  */
-export async function blobBytes(found: FoundBlob): Promise<{ parts: Buffer[]; text: boolean } | { process: GitProcess }> {
+export async function blobBytes(
+  found: FoundBlob,
+): Promise<{ parts: Buffer[]; text: boolean } | { process: GitProcess }> {
   if (found.info.size <= READER_LIMIT) {
     const parts = (await found.reader.contents(found.info.oid))?.parts ?? [];
     return { parts, text: isText(headOf(parts)) };

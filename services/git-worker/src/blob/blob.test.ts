@@ -7,36 +7,57 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-const bytesOf = (messages: Array<{ data?: Buffer; info?: unknown }>) => Buffer.concat(messages.filter((m) => m.data).map((m) => m.data!));
+const bytesOf = (messages: Array<{ data?: Buffer; info?: unknown }>) =>
+  Buffer.concat(messages.filter((m) => m.data).map((m) => m.data!));
 
 describe('BlobService', () => {
   const binary = randomBytes(600 * 1024); // more than two messages of bytes
   let r: Awaited<ReturnType<typeof h.repo>>;
   beforeAll(async () => {
-    r = await h.repo([{ files: { 'README.md': '# hi\n', 'src/deep/nested/ünï cödé.txt': 'grüße\n', 'bin/data.bin': binary } }]);
+    r = await h.repo([
+      { files: { 'README.md': '# hi\n', 'src/deep/nested/ünï cödé.txt': 'grüße\n', 'bin/data.bin': binary } },
+    ]);
   });
 
-  it('GetTreeEntries: the root and nested folders, folders first (GitLab\'s sorted_entries)', async () => {
+  it("GetTreeEntries: the root and nested folders, folders first (GitLab's sorted_entries)", async () => {
     const root = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '' });
     expect(root.entries.map((e: { name: string; type: string; mode: string }) => [e.name, e.type, e.mode])).toEqual([
       ['bin', 'tree', '040000'],
       ['src', 'tree', '040000'],
       ['README.md', 'blob', '100644'],
     ]);
-    const nested = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '/src/deep/nested/' });
+    const nested = await call(h.blob, 'GetTreeEntries', {
+      repository: r.repository,
+      ref: 'master',
+      path: '/src/deep/nested/',
+    });
     expect(nested.entries.map((e: { name: string }) => e.name)).toEqual(['ünï cödé.txt']);
   });
 
   it('GetTreeEntries: missing paths, files, escapes and bad refs are refused', async () => {
-    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'nope' }))).toBe('PATH_NOT_FOUND');
-    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'README.md' }))).toBe('PATH_NOT_FOUND');
-    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '../..' }))).toBe('INVALID_ARGUMENT');
-    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'nope', path: '' }))).toBe('REF_NOT_FOUND');
-    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'nope', path: 'src' }))).toBe('REF_NOT_FOUND');
+    expect(
+      await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'nope' })),
+    ).toBe('PATH_NOT_FOUND');
+    expect(
+      await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'README.md' })),
+    ).toBe('PATH_NOT_FOUND');
+    expect(
+      await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: '../..' })),
+    ).toBe('INVALID_ARGUMENT');
+    expect(await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'nope', path: '' }))).toBe(
+      'REF_NOT_FOUND',
+    );
+    expect(
+      await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'nope', path: 'src' })),
+    ).toBe('REF_NOT_FOUND');
   });
 
   it('GetBlob: metadata first, then the bytes in chunks, for text and binary files', async () => {
-    const text = await collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'src/deep/nested/ünï cödé.txt' });
+    const text = await collect(h.blob, 'GetBlob', {
+      repository: r.repository,
+      ref: 'master',
+      path: 'src/deep/nested/ünï cödé.txt',
+    });
     expect(text[0].info).toMatchObject({ size: Buffer.byteLength('grüße\n'), text: true });
     expect(bytesOf(text).toString('utf8')).toBe('grüße\n');
     const bin = await collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'bin/data.bin' });
@@ -46,14 +67,28 @@ describe('BlobService', () => {
   });
 
   it('GetBlob: parallel streams of a large file each arrive whole (every call encodes into one shared scratch buffer)', async () => {
-    const streams = await Promise.all(Array.from({ length: 6 }, () => collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'bin/data.bin' })));
+    const streams = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'bin/data.bin' }),
+      ),
+    );
     for (const messages of streams) expect(bytesOf(messages).equals(binary)).toBe(true);
   });
 
   it('GetBlob: missing files and hostile paths', async () => {
-    expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'missing.txt' }))).toBe('PATH_NOT_FOUND');
-    expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: '../../etc/passwd' }))).toBe('INVALID_ARGUMENT');
-    expect(await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: '--output=/tmp/x', path: 'README.md' }))).toBe('INVALID_ARGUMENT');
+    expect(
+      await failureKind(collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: 'missing.txt' })),
+    ).toBe('PATH_NOT_FOUND');
+    expect(
+      await failureKind(
+        collect(h.blob, 'GetBlob', { repository: r.repository, ref: 'master', path: '../../etc/passwd' }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
+    expect(
+      await failureKind(
+        collect(h.blob, 'GetBlob', { repository: r.repository, ref: '--output=/tmp/x', path: 'README.md' }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('GetBlob: a blob larger than the warm reader takes streams from its own process', async () => {
@@ -66,7 +101,10 @@ describe('BlobService', () => {
 
   it('the warm reader sees what a later push brought', async () => {
     const fresh = await h.repo([{ files: { 'f.txt': 'one\n' } }]);
-    const read = async () => bytesOf(await collect(h.blob, 'GetBlob', { repository: fresh.repository, ref: 'master', path: 'f.txt' })).toString();
+    const read = async () =>
+      bytesOf(
+        await collect(h.blob, 'GetBlob', { repository: fresh.repository, ref: 'master', path: 'f.txt' }),
+      ).toString();
     expect(await read()).toBe('one\n');
     require('node:fs').writeFileSync(require('node:path').join(fresh.work, 'f.txt'), 'two\n');
     fresh.git('commit', '--quiet', '-am', 'two');

@@ -14,7 +14,11 @@ export interface FoundBlob {
 }
 
 /** A blob by its object id; fields are named as the v3 route names them (`sha`). */
-export async function findRawBlob(deps: Pick<WorkerDeps, 'root' | 'readers'>, projectId: number, oid: string): Promise<FoundBlob> {
+export async function findRawBlob(
+  deps: Pick<WorkerDeps, 'root' | 'readers'>,
+  projectId: number,
+  oid: string,
+): Promise<FoundBlob> {
   const repo = existingRepo(deps.root, projectId);
   const reader = deps.readers.get(repo);
   const info = await reader.info(validateOid(oid));
@@ -23,7 +27,12 @@ export async function findRawBlob(deps: Pick<WorkerDeps, 'root' | 'readers'>, pr
 }
 
 /** A file at a commit or branch, by path: two lookups in the warm reader. */
-export async function findBlobAtPath(deps: Pick<WorkerDeps, 'root' | 'readers'>, projectId: number, refName: string, filePath: string): Promise<FoundBlob> {
+export async function findBlobAtPath(
+  deps: Pick<WorkerDeps, 'root' | 'readers'>,
+  projectId: number,
+  refName: string,
+  filePath: string,
+): Promise<FoundBlob> {
   const repo = existingRepo(deps.root, projectId);
   const ref = validateRef(refName, 'sha');
   const path = validatePath(filePath, 'filepath');

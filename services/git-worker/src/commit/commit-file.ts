@@ -10,7 +10,11 @@ import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 const ATTEMPTS = 3;
 
 /** The tree entry at `path` in `commit` (mode, type, id), or null. */
-async function entryAt(repo: string, commit: string, path: string): Promise<{ mode: string; type: string; id: string } | null> {
+async function entryAt(
+  repo: string,
+  commit: string,
+  path: string,
+): Promise<{ mode: string; type: string; id: string } | null> {
   const result = await runGit(repo, ['ls-tree', '-z', '--full-tree', '--end-of-options', commit, '--', path]);
   const line = result.stdout.toString('utf8').split('\0')[0];
   if (result.code !== 0 || !line) return null;
@@ -35,35 +39,63 @@ export const CommitFile = (deps: WorkerDeps): CommitServiceHandlers['CommitFile'
     const ref = `refs/heads/${branch}`;
     const name = signatureText(request.author?.name ?? '') || 'Hub';
     const email = signatureText(request.author?.email ?? '');
-    const env = { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+    const env = {
+      GIT_AUTHOR_NAME: name,
+      GIT_AUTHOR_EMAIL: email,
+      GIT_COMMITTER_NAME: name,
+      GIT_COMMITTER_EMAIL: email,
+    };
     const scratch = await mkdtemp(join(tmpdir(), 'hub-commit-'));
     try {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const parent = await findCommit(repo, ref);
         // Only a first file may start a branch, and only in a repository with nothing in it yet.
         const wasEmpty = !parent && (await isEmptyRepo(repo));
-        if (!parent && !(request.action === 'CREATE' && wasEmpty)) throw gitError('REF_NOT_FOUND', 'no such branch', 'branch_name');
+        if (!parent && !(request.action === 'CREATE' && wasEmpty))
+          throw gitError('REF_NOT_FOUND', 'no such branch', 'branch_name');
         const existing = parent ? await entryAt(repo, parent, path) : null;
-        if (request.action === 'CREATE' && existing) throw gitError('ALREADY_EXISTS', 'a file exists at this path', 'file_path');
-        if (request.action !== 'CREATE' && existing?.type !== 'blob') throw gitError('PATH_NOT_FOUND', 'no file at this path', 'file_path');
+        if (request.action === 'CREATE' && existing)
+          throw gitError('ALREADY_EXISTS', 'a file exists at this path', 'file_path');
+        if (request.action !== 'CREATE' && existing?.type !== 'blob')
+          throw gitError('PATH_NOT_FOUND', 'no file at this path', 'file_path');
 
         const index = { ...env, GIT_INDEX_FILE: join(scratch, `index-${attempt}`) };
-        await gitText(repo, parent ? ['read-tree', '--end-of-options', parent] : ['read-tree', '--empty'], { env: index });
+        await gitText(repo, parent ? ['read-tree', '--end-of-options', parent] : ['read-tree', '--empty'], {
+          env: index,
+        });
         if (request.action === 'DELETE') {
           // --index-info with mode 0 removes an entry; --force-remove would want a working tree.
           await gitText(repo, ['update-index', '-z', '--index-info'], { env: index, input: `0 ${ZERO}\t${path}\0` });
         } else {
-          const blob = (await gitText(repo, ['hash-object', '-w', '--stdin'], { input: request.content ?? Buffer.alloc(0) })).trim();
-          if (request.action === 'UPDATE' && blob === existing!.id) throw gitError('ALREADY_EXISTS', 'the file already has this content', 'content');
+          const blob = (
+            await gitText(repo, ['hash-object', '-w', '--stdin'], { input: request.content ?? Buffer.alloc(0) })
+          ).trim();
+          if (request.action === 'UPDATE' && blob === existing!.id)
+            throw gitError('ALREADY_EXISTS', 'the file already has this content', 'content');
           // An update keeps the file's mode (an executable stays executable).
           const mode = existing?.mode ?? '100644';
-          const added = await runGit(repo, ['update-index', '--add', '--cacheinfo', `${mode},${blob},${path}`], { env: index });
+          const added = await runGit(repo, ['update-index', '--add', '--cacheinfo', `${mode},${blob},${path}`], {
+            env: index,
+          });
           // A folder in the path is a file already (a.txt/b when a.txt is a file).
           if (added.code !== 0) throw gitError('INVALID_ARGUMENT', 'the path runs through a file', 'file_path');
         }
         const tree = (await gitText(repo, ['write-tree'], { env: index })).trim();
-        const commit = (await gitText(repo, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: request.message, env })).trim();
-        const moved = await runGit(repo, ['update-ref', '-m', 'commit through the API', '--', ref, commit, parent ?? ZERO]);
+        const commit = (
+          await gitText(repo, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
+            input: request.message,
+            env,
+          })
+        ).trim();
+        const moved = await runGit(repo, [
+          'update-ref',
+          '-m',
+          'commit through the API',
+          '--',
+          ref,
+          commit,
+          parent ?? ZERO,
+        ]);
         if (moved.code !== 0) continue;
         await deps.recordPush({
           projectId,

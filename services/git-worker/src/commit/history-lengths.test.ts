@@ -11,7 +11,9 @@ describe('history lengths', () => {
   it('counts a history with git, once for concurrent asks, then from the cache; another commit is counted again', async () => {
     const r = await h.repo([1, 2, 3].map((n) => ({ files: { 'n.txt': `${n}\n` } })));
     const counted: string[] = [];
-    const lengths = createHistoryLengths({ count: (repo, commit) => (counted.push(commit), createHistoryLengths().of(repo, commit)) });
+    const lengths = createHistoryLengths({
+      count: (repo, commit) => (counted.push(commit), createHistoryLengths().of(repo, commit)),
+    });
     const [tip, parent] = ['HEAD', 'HEAD~1'].map((ref) => r.git('rev-parse', ref));
     expect(await Promise.all(Array.from({ length: 8 }, () => lengths.of(r.bare, tip)))).toEqual(Array(8).fill(3));
     expect(await lengths.of(r.bare, tip)).toBe(3);
@@ -22,7 +24,13 @@ describe('history lengths', () => {
 
   it('keeps at most max counts, dropping the least recently used, and does not keep a failed count', async () => {
     const counted: string[] = [];
-    const lengths = createHistoryLengths({ max: 2, count: async (_repo, commit) => (counted.push(commit), commit === 'bad' ? Promise.reject(new Error('no such commit')) : commit.length) });
+    const lengths = createHistoryLengths({
+      max: 2,
+      count: async (_repo, commit) => (
+        counted.push(commit),
+        commit === 'bad' ? Promise.reject(new Error('no such commit')) : commit.length
+      ),
+    });
     await lengths.of('r', 'a');
     await lengths.of('r', 'bb');
     await lengths.of('r', 'a'); // a is now the most recently used
@@ -39,8 +47,18 @@ describe('history lengths', () => {
   it('gives ListCommits the same total for a branch and for the sha it names, page after page', async () => {
     const r = await h.repo([1, 2, 3, 4, 5].map((n) => ({ files: { 'n.txt': `${n}\n` }, message: `commit ${n}` })));
     const first = await call(h.commit, 'ListCommits', { repository: r.repository, ref: 'master', offset: 0, limit: 2 });
-    const second = await call(h.commit, 'ListCommits', { repository: r.repository, ref: r.git('rev-parse', 'HEAD'), offset: 2, limit: 2 });
+    const second = await call(h.commit, 'ListCommits', {
+      repository: r.repository,
+      ref: r.git('rev-parse', 'HEAD'),
+      offset: 2,
+      limit: 2,
+    });
     expect([first.total, second.total]).toEqual([5, 5]);
-    expect([...first.commits, ...second.commits].map((c: { message: string }) => c.message.trim())).toEqual(['commit 5', 'commit 4', 'commit 3', 'commit 2']);
+    expect([...first.commits, ...second.commits].map((c: { message: string }) => c.message.trim())).toEqual([
+      'commit 5',
+      'commit 4',
+      'commit 3',
+      'commit 2',
+    ]);
   });
 });

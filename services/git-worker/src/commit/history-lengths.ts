@@ -2,7 +2,8 @@ import { createPerCommitCache } from '../git/per-commit-cache';
 import { gitText } from '../git/run';
 
 /** `git rev-list --count`: the commits reachable from `commit`, one walk of the whole history. */
-const countHistory = async (repo: string, commit: string) => Number((await gitText(repo, ['rev-list', '--count', '--end-of-options', commit], { launched: true })).trim());
+const countHistory = async (repo: string, commit: string) =>
+  Number((await gitText(repo, ['rev-list', '--count', '--end-of-options', commit], { launched: true })).trim());
 
 /**
  * How many commits the history of a commit holds: a commits page's total. A history never changes

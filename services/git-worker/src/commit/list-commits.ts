@@ -22,7 +22,9 @@ export const ListCommits = (deps: WorkerDeps): CommitServiceHandlers['ListCommit
     const limit = Math.min(Math.max(request.limit, 1), MAX_PAGE);
     const offset = Math.max(request.offset, 0);
     const [page, total] = await Promise.all([
-      gitText(repo, ['rev-list', `--max-count=${limit}`, `--skip=${offset}`, '--end-of-options', found.oid], { launched: true }),
+      gitText(repo, ['rev-list', `--max-count=${limit}`, `--skip=${offset}`, '--end-of-options', found.oid], {
+        launched: true,
+      }),
       deps.historyLengths.of(repo, found.oid),
     ]);
     return { commits: await readCommitsFrom(reader, page.split('\n').filter(Boolean)), total };

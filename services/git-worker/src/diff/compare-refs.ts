@@ -63,8 +63,27 @@ function splitPatch(patch: string): string[] {
 const MAX_DIFF_OUTPUT = 12 * 1024 * 1024;
 
 /** Diff entries of `git diff <revisions>` from one git process, cut short after `timeoutMs` or MAX_DIFF_OUTPUT (then `timedOut`). */
-async function runDiff(repo: string, revisions: string[], timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean; code: number | null }> {
-  const result = await runGit(repo, ['diff', '--raw', '-p', '-z', '--full-index', '-M', '--no-color', '--no-ext-diff', '--end-of-options', ...revisions], { timeoutMs, maxOutput: MAX_DIFF_OUTPUT, launched: true });
+async function runDiff(
+  repo: string,
+  revisions: string[],
+  timeoutMs: number,
+): Promise<{ diffs: Diff[]; timedOut: boolean; code: number | null }> {
+  const result = await runGit(
+    repo,
+    [
+      'diff',
+      '--raw',
+      '-p',
+      '-z',
+      '--full-index',
+      '-M',
+      '--no-color',
+      '--no-ext-diff',
+      '--end-of-options',
+      ...revisions,
+    ],
+    { timeoutMs, maxOutput: MAX_DIFF_OUTPUT, launched: true },
+  );
   if (result.code === null) return { diffs: [], timedOut: true, code: null };
   const { files, patch } = parseRawThenPatch(result.stdout);
   const texts = splitPatch(patch);
@@ -72,7 +91,12 @@ async function runDiff(repo: string, revisions: string[], timeoutMs: number): Pr
 }
 
 /** Diff entries between two commits. */
-export async function diffBetween(repo: string, base: string, head: string, timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean }> {
+export async function diffBetween(
+  repo: string,
+  base: string,
+  head: string,
+  timeoutMs: number,
+): Promise<{ diffs: Diff[]; timedOut: boolean }> {
   const { diffs, timedOut } = await runDiff(repo, [base, head], timeoutMs);
   return { diffs, timedOut };
 }
@@ -82,7 +106,12 @@ export async function diffBetween(repo: string, base: string, head: string, time
  * dots), so the diff needs no merge-base process before it. Histories with no common commit are
  * diffed from `from` itself, as GitLab did.
  */
-async function diffFromMergeBase(repo: string, from: string, to: string, timeoutMs: number): Promise<{ diffs: Diff[]; timedOut: boolean }> {
+async function diffFromMergeBase(
+  repo: string,
+  from: string,
+  to: string,
+  timeoutMs: number,
+): Promise<{ diffs: Diff[]; timedOut: boolean }> {
   const threeDot = await runDiff(repo, [`${from}...${to}`], timeoutMs);
   if (threeDot.code === null || threeDot.code === 0) return threeDot;
   return diffBetween(repo, from, to, timeoutMs);
@@ -107,7 +136,8 @@ export function approximateJsonLength(value: unknown): number {
   if (value === null || typeof value !== 'object') return 6;
   let length = 2;
   if (Array.isArray(value)) for (const item of value) length += approximateJsonLength(item) + 1;
-  else for (const key in value) length += key.length + 4 + approximateJsonLength((value as Record<string, unknown>)[key]);
+  else
+    for (const key in value) length += key.length + 4 + approximateJsonLength((value as Record<string, unknown>)[key]);
   return length;
 }
 
@@ -137,7 +167,8 @@ export function createCompareCache(options: { maxEntries?: number; maxBytes?: nu
     keep: (answer) => !answer.timedOut,
   });
   return {
-    of: (repo: string, from: string, to: string, compute: () => Promise<CompareRefsResponse>) => cache.of(repo, `${from}...${to}`, compute),
+    of: (repo: string, from: string, to: string, compute: () => Promise<CompareRefsResponse>) =>
+      cache.of(repo, `${from}...${to}`, compute),
   };
 }
 
@@ -160,7 +191,9 @@ export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'
     return deps.compares.of(repo, from, to, async () => {
       const [commits, { diffs, timedOut }] = await Promise.all([
         // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
-        gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`], { launched: true }).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
+        gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`], {
+          launched: true,
+        }).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
         diffFromMergeBase(repo, from, to, deps.compareTimeoutMs),
       ]);
       return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };

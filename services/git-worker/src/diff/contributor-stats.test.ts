@@ -54,7 +54,10 @@ describe('contributor stats: cache and single flight', () => {
   /** A stats instance whose `git log` runs are counted (the rev-list that looks for a middle is not). */
   const counted = (options: { maxEntries?: number } = {}) => {
     const runs: string[][] = [];
-    const stats = createContributorStats({ ...options, spawn: (cwd, args, env) => (args[0] === 'log' && runs.push(args), spawnGit(cwd, args, env)) });
+    const stats = createContributorStats({
+      ...options,
+      spawn: (cwd, args, env) => (args[0] === 'log' && runs.push(args), spawnGit(cwd, args, env)),
+    });
     return { stats, runs };
   };
   const head = (r: { git: (...args: string[]) => string }) => r.git('rev-parse', 'HEAD');
@@ -92,7 +95,11 @@ describe('contributor stats: cache and single flight', () => {
   });
 
   it('keeps at most maxEntries answers, dropping the least recently used', async () => {
-    const r = await h.repo([{ files: { 'a.txt': '1\n' } }, { files: { 'a.txt': '2\n' } }, { files: { 'a.txt': '3\n' } }]);
+    const r = await h.repo([
+      { files: { 'a.txt': '1\n' } },
+      { files: { 'a.txt': '2\n' } },
+      { files: { 'a.txt': '3\n' } },
+    ]);
     const [c1, c2, c3] = ['HEAD~2', 'HEAD~1', 'HEAD'].map((ref) => r.git('rev-parse', ref));
     const { stats, runs } = counted({ maxEntries: 2 });
     await stats.of(r.bare, c1);
@@ -113,7 +120,8 @@ describe('contributor stats: cache and single flight', () => {
       r.git('add', '-A');
       r.git('-c', `user.name=${name}`, '-c', `user.email=${email}`, 'commit', '--quiet', '-m', file);
     };
-    for (let i = 0; i < 6; i++) commit(i % 2 ? 'Bob' : 'Ada', i % 2 ? 'bob@example.com' : 'ada@example.com', `f${i}.txt`, `${i}\n`.repeat(i + 1));
+    for (let i = 0; i < 6; i++)
+      commit(i % 2 ? 'Bob' : 'Ada', i % 2 ? 'bob@example.com' : 'ada@example.com', `f${i}.txt`, `${i}\n`.repeat(i + 1));
     // A side branch merged in, and the newest commit by Bob under another name and spelling.
     r.git('checkout', '--quiet', '-b', 'side', 'HEAD~3');
     commit('Cy', 'cy@example.com', 'side.txt', 's\n');
@@ -122,7 +130,10 @@ describe('contributor stats: cache and single flight', () => {
     commit('Robert', 'BOB@example.com', 'g.txt', 'x\ny\n');
     r.git('push', '--quiet', 'origin', 'HEAD');
     const logs: string[][] = [];
-    const split = createContributorStats({ splitFrom: 2, spawn: (cwd, args, env) => (args[0] === 'log' && logs.push(args), spawnGit(cwd, args, env)) });
+    const split = createContributorStats({
+      splitFrom: 2,
+      spawn: (cwd, args, env) => (args[0] === 'log' && logs.push(args), spawnGit(cwd, args, env)),
+    });
     const whole = await createContributorStats({ splitFrom: Number.MAX_SAFE_INTEGER }).of(r.bare, head(r));
     expect(await split.of(r.bare, head(r))).toEqual(whole);
     expect(logs).toHaveLength(2);
@@ -133,17 +144,30 @@ describe('contributor stats: cache and single flight', () => {
     ]);
   });
 
-  it('splits a repository\'s next count by its last one\'s length: both halves start at once, no rev-list, the answer one walk gives', async () => {
+  it("splits a repository's next count by its last one's length: both halves start at once, no rev-list, the answer one walk gives", async () => {
     const r = await h.repo([{ files: { 'a.txt': '1\n' } }]);
     for (let i = 0; i < 8; i++) {
       writeFileSync(join(r.work, `f${i}.txt`), `${i}\n`.repeat(i + 1));
       r.git('add', '-A');
-      r.git('-c', `user.name=${i % 3 ? 'Bob' : 'Ada'}`, '-c', `user.email=${i % 3 ? 'bob' : 'ada'}@example.com`, 'commit', '--quiet', '-m', `f${i}`);
+      r.git(
+        '-c',
+        `user.name=${i % 3 ? 'Bob' : 'Ada'}`,
+        '-c',
+        `user.email=${i % 3 ? 'bob' : 'ada'}@example.com`,
+        'commit',
+        '--quiet',
+        '-m',
+        `f${i}`,
+      );
     }
     r.git('push', '--quiet', 'origin', 'HEAD');
     const runs: string[][] = [];
-    const stats = createContributorStats({ splitFrom: 2, spawn: (cwd, args, env) => (runs.push(args), spawnGit(cwd, args, env)) });
-    const whole = (ref: string) => createContributorStats({ splitFrom: Number.MAX_SAFE_INTEGER }).of(r.bare, r.git('rev-parse', ref));
+    const stats = createContributorStats({
+      splitFrom: 2,
+      spawn: (cwd, args, env) => (runs.push(args), spawnGit(cwd, args, env)),
+    });
+    const whole = (ref: string) =>
+      createContributorStats({ splitFrom: Number.MAX_SAFE_INTEGER }).of(r.bare, r.git('rev-parse', ref));
     // The first count knows no length: a rev-list finds the middle. It saw 8 of the 9 commits.
     expect(await stats.of(r.bare, r.git('rev-parse', 'HEAD~1'))).toEqual(await whole('HEAD~1'));
     expect(runs.map((args) => args[0])).toEqual(['rev-list', 'log', 'log']);
@@ -156,7 +180,9 @@ describe('contributor stats: cache and single flight', () => {
     // A much shorter history than the last count's: the older half is empty, the answer still whole.
     runs.length = 0;
     expect(await stats.of(r.bare, r.git('rev-parse', 'HEAD~7'))).toEqual(await whole('HEAD~7'));
-    expect(runs.map((args) => args.find((arg) => arg.startsWith('--skip')) ?? args.find((arg) => arg.startsWith('--max')))).toEqual(['--max-count=4', '--skip=4']);
+    expect(
+      runs.map((args) => args.find((arg) => arg.startsWith('--skip')) ?? args.find((arg) => arg.startsWith('--max'))),
+    ).toEqual(['--max-count=4', '--skip=4']);
   });
 
   it('does not cache a failed count', async () => {

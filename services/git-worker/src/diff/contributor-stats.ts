@@ -115,9 +115,21 @@ interface Walk {
 /** Contributors of one walk, read from one streamed `git log`. */
 function logContributors(repo: string, walk: Walk, spawn: typeof launchGit): Promise<NumstatLogParser> {
   return new Promise((resolve, reject) => {
-    const limits = [...(walk.skip === undefined ? [] : [`--skip=${walk.skip}`]), ...(walk.max === undefined ? [] : [`--max-count=${walk.max}`])];
+    const limits = [
+      ...(walk.skip === undefined ? [] : [`--skip=${walk.skip}`]),
+      ...(walk.max === undefined ? [] : [`--max-count=${walk.max}`]),
+    ];
     const revisions = [walk.from, ...(walk.exclude ? [`^${walk.exclude}`] : [])];
-    const child = spawn(repo, ['log', '--no-merges', '--numstat', '--format=%x00%aN%x00%aE', ...limits, '--end-of-options', ...revisions, '--']);
+    const child = spawn(repo, [
+      'log',
+      '--no-merges',
+      '--numstat',
+      '--format=%x00%aN%x00%aE',
+      ...limits,
+      '--end-of-options',
+      ...revisions,
+      '--',
+    ]);
     const parser = new NumstatLogParser();
     const timer = setTimeout(() => child.kill('SIGKILL'), LOG_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
@@ -152,7 +164,11 @@ function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof
       const list = Buffer.concat(chunks);
       const width = list.indexOf(0x0a) + 1;
       const count = width > 0 ? list.length / width : 0;
-      resolve(count >= splitFrom ? list.toString('latin1', Math.floor(count / 2) * width, Math.floor(count / 2) * width + width - 1) : null);
+      resolve(
+        count >= splitFrom
+          ? list.toString('latin1', Math.floor(count / 2) * width, Math.floor(count / 2) * width + width - 1)
+          : null,
+      );
     });
   });
 }
@@ -164,7 +180,13 @@ function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof
  * walk, which splits any history exactly whatever its real length. Without it, one `rev-list`
  * finds the middle first.
  */
-async function walksOf(repo: string, commit: string, knownLength: number | undefined, splitFrom: number, spawn: typeof launchGit): Promise<Walk[]> {
+async function walksOf(
+  repo: string,
+  commit: string,
+  knownLength: number | undefined,
+  splitFrom: number,
+  spawn: typeof launchGit,
+): Promise<Walk[]> {
   if (knownLength !== undefined) {
     if (knownLength < splitFrom) return [{ from: commit }];
     const half = Math.floor(knownLength / 2);
@@ -181,7 +203,13 @@ async function walksOf(repo: string, commit: string, knownLength: number | undef
 const commitsIn = (contributors: Contributor[]) => contributors.reduce((sum, c) => sum + c.commits!, 0);
 
 /** Contributors of the history up to `commit`: one walk, or two halves at once for a long history. */
-async function countContributors(repo: string, commit: string, knownLength: number | undefined, spawn: typeof launchGit, splitFrom: number): Promise<Contributor[]> {
+async function countContributors(
+  repo: string,
+  commit: string,
+  knownLength: number | undefined,
+  spawn: typeof launchGit,
+  splitFrom: number,
+): Promise<Contributor[]> {
   const walks = await walksOf(repo, commit, knownLength, splitFrom, spawn);
   const [newest, ...older] = await Promise.all(walks.map((walk) => logContributors(repo, walk, spawn)));
   return older.reduce((joined, part) => joined.joinOlder(part), newest).end();
@@ -193,12 +221,18 @@ async function countContributors(repo: string, commit: string, knownLength: numb
  * least recently used going first past `maxEntries` answers or `maxAuthors` authors in all.
  * Concurrent requests for the same commit share one `git log` (single flight).
  */
-export function createContributorStats(options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof launchGit; splitFrom?: number } = {}) {
+export function createContributorStats(
+  options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof launchGit; splitFrom?: number } = {},
+) {
   const maxEntries = options.maxEntries ?? 256;
   const splitFrom = options.splitFrom ?? SPLIT_FROM_COMMITS;
   const maxAuthors = options.maxAuthors ?? 100_000;
   const spawn = options.spawn ?? launchGit;
-  const cache = createPerCommitCache<Contributor[]>({ maxEntries, maxWeight: maxAuthors, weigh: (contributors) => contributors.length });
+  const cache = createPerCommitCache<Contributor[]>({
+    maxEntries,
+    maxWeight: maxAuthors,
+    weigh: (contributors) => contributors.length,
+  });
   /** Per repository, how many commits its last count saw: the next count splits by it without a rev-list. */
   const lengths = new Map<string, number>();
 

@@ -13,8 +13,15 @@ afterAll(() => h.stop());
 describe('DiffService', () => {
   it('CompareRefs: commits oldest first and per-file diffs from the merge base', async () => {
     const r = await h.repo([
-      { files: { 'keep.txt': 'one\n', 'gone.txt': 'bye\n', 'old name.txt': 'same content here\n'.repeat(5) }, message: 'base' },
-      { files: { 'keep.txt': 'one\ntwo\n', 'gone.txt': null, 'new.txt': 'new\n' }, branch: 'feature', message: 'change one' },
+      {
+        files: { 'keep.txt': 'one\n', 'gone.txt': 'bye\n', 'old name.txt': 'same content here\n'.repeat(5) },
+        message: 'base',
+      },
+      {
+        files: { 'keep.txt': 'one\ntwo\n', 'gone.txt': null, 'new.txt': 'new\n' },
+        branch: 'feature',
+        message: 'change one',
+      },
       { files: { 'old name.txt': null, 'new name.txt': 'same content here\n'.repeat(5) }, message: 'rename' },
     ]);
     const result = await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'feature' });
@@ -23,7 +30,13 @@ describe('DiffService', () => {
     expect(result.commits.map((c: { message: string }) => c.message.trim())).toEqual(['change one', 'rename']);
     expect(result.commit.message.trim()).toBe('rename');
     const byPath = Object.fromEntries(result.diffs.map((d: { newPath: string }) => [d.newPath, d]));
-    expect(byPath['keep.txt']).toMatchObject({ oldPath: 'keep.txt', aMode: '100644', bMode: '100644', newFile: false, deletedFile: false });
+    expect(byPath['keep.txt']).toMatchObject({
+      oldPath: 'keep.txt',
+      aMode: '100644',
+      bMode: '100644',
+      newFile: false,
+      deletedFile: false,
+    });
     expect(byPath['keep.txt'].diff).toContain('+two');
     expect(byPath['keep.txt'].diff.startsWith('--- a/keep.txt')).toBe(true);
     expect(byPath['gone.txt']).toMatchObject({ deletedFile: true, bMode: '' });
@@ -32,10 +45,17 @@ describe('DiffService', () => {
   });
 
   it('CompareRefs: a repeated compare of the same commits answers from memory; a push is a new compare at once', async () => {
-    const r = await h.repo([{ files: { 'a.txt': 'a\n' } }, { files: { 'a.txt': 'a\nb\n' }, branch: 'feature', message: 'one' }]);
+    const r = await h.repo([
+      { files: { 'a.txt': 'a\n' } },
+      { files: { 'a.txt': 'a\nb\n' }, branch: 'feature', message: 'one' },
+    ]);
     const computed: string[] = [];
     const of = h.deps.compares.of;
-    const spy = jest.spyOn(h.deps.compares, 'of').mockImplementation((repo, from, to, compute) => of(repo, from, to, () => (computed.push(`${from}...${to}`), compute())));
+    const spy = jest
+      .spyOn(h.deps.compares, 'of')
+      .mockImplementation((repo, from, to, compute) =>
+        of(repo, from, to, () => (computed.push(`${from}...${to}`), compute())),
+      );
     try {
       const ask = () => call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'feature' });
       const first = await ask();
@@ -55,7 +75,24 @@ describe('DiffService', () => {
 
   it('keeps no compare cut short by time, nor one too large for its room', async () => {
     const cache = createCompareCache({ maxBytes: 8192 });
-    const answer = (timedOut: boolean, patch = '+x'): CompareRefsResponse => ({ commit: null, commits: [], diffs: [{ oldPath: 'a', newPath: 'a', aMode: '', bMode: '', newFile: false, deletedFile: false, renamedFile: false, diff: patch }], timedOut, sameRef: false });
+    const answer = (timedOut: boolean, patch = '+x'): CompareRefsResponse => ({
+      commit: null,
+      commits: [],
+      diffs: [
+        {
+          oldPath: 'a',
+          newPath: 'a',
+          aMode: '',
+          bMode: '',
+          newFile: false,
+          deletedFile: false,
+          renamedFile: false,
+          diff: patch,
+        },
+      ],
+      timedOut,
+      sameRef: false,
+    });
     let runs = 0;
     const compute = (value: CompareRefsResponse) => async () => (runs++, value);
     await cache.of('/repo', 'a', 'b', compute(answer(true)));
@@ -68,8 +105,12 @@ describe('DiffService', () => {
   });
 
   it('weighs a compare at about its length as JSON, without serializing it', async () => {
-    const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i}: "quoted" \\ tab\t end`).join('\n') + '\n';
-    const r = await h.repo([{ files: { 'a.txt': lines(40, 'a'), 'b.md': lines(10, 'b') } }, { files: { 'a.txt': lines(60, 'A'), 'c/d.txt': lines(30, 'c') }, branch: 'feature' }]);
+    const lines = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => `${tag} line ${i}: "quoted" \\ tab\t end`).join('\n') + '\n';
+    const r = await h.repo([
+      { files: { 'a.txt': lines(40, 'a'), 'b.md': lines(10, 'b') } },
+      { files: { 'a.txt': lines(60, 'A'), 'c/d.txt': lines(30, 'c') }, branch: 'feature' },
+    ]);
     const answer = await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'feature' });
     expect(answer.diffs.length).toBeGreaterThan(1);
     const actual = JSON.stringify(answer).length;
@@ -80,9 +121,17 @@ describe('DiffService', () => {
 
   it('CompareRefs: the same ref, and refs that do not exist or are hostile', async () => {
     const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
-    expect(await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'master' })).toMatchObject({ sameRef: true, commits: [], diffs: [] });
-    expect(await failureKind(call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'nope' }))).toBe('REF_NOT_FOUND');
-    expect(await failureKind(call(h.diff, 'CompareRefs', { repository: r.repository, from: '--output=/tmp/pwned', to: 'master' }))).toBe('INVALID_ARGUMENT');
+    expect(await call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'master' })).toMatchObject(
+      { sameRef: true, commits: [], diffs: [] },
+    );
+    expect(
+      await failureKind(call(h.diff, 'CompareRefs', { repository: r.repository, from: 'master', to: 'nope' })),
+    ).toBe('REF_NOT_FOUND');
+    expect(
+      await failureKind(
+        call(h.diff, 'CompareRefs', { repository: r.repository, from: '--output=/tmp/pwned', to: 'master' }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('CompareRefs: histories with no common commit are diffed from `from` itself', async () => {
@@ -113,7 +162,11 @@ describe('DiffService', () => {
   it('ListContributors: commits, additions and deletions per author on the default branch', async () => {
     const r = await h.repo([{ files: { 'a.txt': 'one\ntwo\n' } }, { files: { 'a.txt': 'one\n' } }]);
     const { contributors } = await call(h.diff, 'ListContributors', { repository: r.repository });
-    expect(contributors).toEqual([{ name: 'Ada Lovelace', email: 'ada@example.com', commits: 2, additions: 2, deletions: 1 }]);
-    expect((await call(h.diff, 'ListContributors', { repository: (await h.repo()).repository })).contributors).toEqual([]);
+    expect(contributors).toEqual([
+      { name: 'Ada Lovelace', email: 'ada@example.com', commits: 2, additions: 2, deletions: 1 },
+    ]);
+    expect((await call(h.diff, 'ListContributors', { repository: (await h.repo()).repository })).contributors).toEqual(
+      [],
+    );
   });
 });

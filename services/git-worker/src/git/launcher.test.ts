@@ -7,7 +7,10 @@ import { createGitLauncher, type GitLauncher } from './launcher';
 import { runGit, startGitWith, type GitProcess } from './run';
 
 /** Everything a run gave back: stdout's bytes, stderr's text, and how it ended. */
-function finish(run: GitProcess, input?: Buffer | string): Promise<{ stdout: Buffer; stderr: string; code: number | null; signal: NodeJS.Signals | null; errors: Error[] }> {
+function finish(
+  run: GitProcess,
+  input?: Buffer | string,
+): Promise<{ stdout: Buffer; stderr: string; code: number | null; signal: NodeJS.Signals | null; errors: Error[] }> {
   return new Promise((resolve) => {
     const out: Buffer[] = [];
     let stderr = '';
@@ -28,7 +31,8 @@ function launcherPids(): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('launcher-process.js')) pids.push(Number(entry));
+      if (parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('launcher-process.js'))
+        pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -59,11 +63,18 @@ describe('git launcher', () => {
 
   it('streams a large output whole, with the environment it was given', async () => {
     const blob = randomBytes(5 * 1024 * 1024);
-    const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob }).toString('utf8').trim();
+    const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob })
+      .toString('utf8')
+      .trim();
     const result = await finish(launcher.spawn('git', ['cat-file', 'blob', oid], repo, { GIT_TRACE: '0' }));
     expect(result.code).toBe(0);
     expect(result.stdout.equals(blob)).toBe(true);
-    const env = await finish(launcher.spawn('git', ['var', 'GIT_AUTHOR_IDENT'], repo, { GIT_AUTHOR_NAME: 'Grace', GIT_AUTHOR_EMAIL: 'grace@example.com' }));
+    const env = await finish(
+      launcher.spawn('git', ['var', 'GIT_AUTHOR_IDENT'], repo, {
+        GIT_AUTHOR_NAME: 'Grace',
+        GIT_AUTHOR_EMAIL: 'grace@example.com',
+      }),
+    );
     expect(env.stdout.toString('utf8')).toMatch(/^Grace <grace@example.com> /);
   });
 
@@ -76,7 +87,9 @@ describe('git launcher', () => {
 
   it('keeps parallel runs apart: each answer goes to the run that asked', async () => {
     const inputs = Array.from({ length: 24 }, (_, i) => `input ${i} ${randomBytes(8).toString('hex')}\n`);
-    const results = await Promise.all(inputs.map((input) => finish(launcher.spawn('git', ['hash-object', '--stdin'], repo, {}), input)));
+    const results = await Promise.all(
+      inputs.map((input) => finish(launcher.spawn('git', ['hash-object', '--stdin'], repo, {}), input)),
+    );
     const expected = inputs.map((input) => execFileSync('git', ['hash-object', '--stdin'], { input }).toString('utf8'));
     expect(results.map((r) => r.stdout.toString('utf8'))).toEqual(expected);
   });
@@ -106,7 +119,9 @@ describe('git launcher', () => {
     expect(result.errors.map((e) => e.message)).toContain('the git launcher exited');
     expect(result.code).toBeNull();
     const after = await finish(launcher.spawn('git', ['hash-object', '--stdin'], repo, {}), 'again\n');
-    expect(after.stdout.toString('utf8')).toBe(execFileSync('git', ['hash-object', '--stdin'], { input: 'again\n' }).toString('utf8'));
+    expect(after.stdout.toString('utf8')).toBe(
+      execFileSync('git', ['hash-object', '--stdin'], { input: 'again\n' }).toString('utf8'),
+    );
   });
 
   it('is what runGit uses for launched runs once the composition root says so, output cap included; other runs spawn here', async () => {
@@ -117,7 +132,9 @@ describe('git launcher', () => {
     });
     try {
       const blob = randomBytes(2 * 1024 * 1024);
-      const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob }).toString('utf8').trim();
+      const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob })
+        .toString('utf8')
+        .trim();
       const capped = await runGit(repo, ['cat-file', 'blob', oid], { maxOutput: 64 * 1024, launched: true });
       expect(capped.code).toBeNull();
       const whole = await runGit(repo, ['cat-file', 'blob', oid], { launched: true });

@@ -109,7 +109,11 @@ export function createGitLauncher(): GitLauncher {
       // exists; here the folder can be deleted in between (a project deleted mid-request). That
       // is the repository not being found, as the check would have said, not a failure.
       const gone = !existsSync(run.cwd);
-      return run.failed(gone ? gitError('REPOSITORY_NOT_FOUND', 'the repository was removed before git started') : new Error(reply.message));
+      return run.failed(
+        gone
+          ? gitError('REPOSITORY_NOT_FOUND', 'the repository was removed before git started')
+          : new Error(reply.message),
+      );
     }
     runs.delete(reply.id);
     run.ended(reply.code, reply.signal, reply.stderr);
@@ -128,7 +132,11 @@ export function createGitLauncher(): GitLauncher {
   };
 
   const start = (): ChildProcess => {
-    const child = fork(LAUNCHER_ENTRY, [], { execArgv: LAUNCHER_FLAGS, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+    const child = fork(LAUNCHER_ENTRY, [], {
+      execArgv: LAUNCHER_FLAGS,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'json',
+    });
     child.on('message', onReply);
     child.on('exit', () => {
       if (launcher === child) launcher = null;

@@ -15,14 +15,22 @@ const output = Buffer.concat([
 
 async function parseInChunks(chunks: Buffer[]) {
   const parser = new BatchParser();
-  const answers = [parser.expect('info'), parser.expect('contents'), parser.expect('contents'), parser.expect('contents')];
+  const answers = [
+    parser.expect('info'),
+    parser.expect('contents'),
+    parser.expect('contents'),
+    parser.expect('contents'),
+  ];
   for (const chunk of chunks) parser.push(chunk);
   return Promise.all(answers);
 }
 
 describe('BatchParser', () => {
   it('answers requests in order, whatever the chunk boundaries (every split point, and byte by byte)', async () => {
-    const splits = [...Array.from({ length: output.length + 1 }, (_, at) => [output.subarray(0, at), output.subarray(at)]), [...output].map((byte) => Buffer.from([byte]))];
+    const splits = [
+      ...Array.from({ length: output.length + 1 }, (_, at) => [output.subarray(0, at), output.subarray(at)]),
+      [...output].map((byte) => Buffer.from([byte])),
+    ];
     for (const chunks of splits) {
       const [info, blob, missing, empty] = await parseInChunks(chunks);
       expect(info).toEqual({ oid: oid('a'), type: 'tree', size: 123 });

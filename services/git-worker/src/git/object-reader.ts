@@ -64,7 +64,9 @@ export class BatchParser {
         this.head = Buffer.concat([this.head, chunk.subarray(at)]);
         return;
       }
-      const line = (this.head.length ? Buffer.concat([this.head, chunk.subarray(at, eol)]) : chunk.subarray(at, eol)).toString('utf8');
+      const line = (
+        this.head.length ? Buffer.concat([this.head, chunk.subarray(at, eol)]) : chunk.subarray(at, eol)
+      ).toString('utf8');
       this.head = Buffer.alloc(0);
       at = eol + 1;
       this.answer(line);
@@ -101,8 +103,14 @@ export class ObjectReader {
   private closed = false;
   lastUsed = Date.now();
 
-  constructor(readonly repo: string, onExit: () => void) {
-    this.child = spawn('git', ['-c', 'safe.directory=*', 'cat-file', '--batch-command'], { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' } });
+  constructor(
+    readonly repo: string,
+    onExit: () => void,
+  ) {
+    this.child = spawn('git', ['-c', 'safe.directory=*', 'cat-file', '--batch-command'], {
+      cwd: repo,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' },
+    });
     this.child.stdout.on('data', (chunk: Buffer) => this.parser.push(chunk));
     this.child.stderr.resume();
     const fail = () => {
@@ -162,7 +170,10 @@ export function createReaderPool(options: { max?: number; idleMs?: number } = {}
           const oldest = [...readers.values()].sort((a, b) => a.lastUsed - b.lastUsed)[0];
           evict(oldest.repo);
         }
-        const created: ObjectReader = new ObjectReader(repo, () => readers.get(repo) === created && readers.delete(repo));
+        const created: ObjectReader = new ObjectReader(
+          repo,
+          () => readers.get(repo) === created && readers.delete(repo),
+        );
         reader = created;
         readers.set(repo, reader);
       }

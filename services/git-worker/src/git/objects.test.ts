@@ -9,7 +9,10 @@ describe('readObjects', () => {
   let commit: string;
   beforeAll(() => {
     repo = mkdtempSync(join(tmpdir(), 'hub-objects-'));
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=A', '-c', 'user.email=a@example.com', ...args]).toString().trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, '-c', 'user.name=A', '-c', 'user.email=a@example.com', ...args])
+        .toString()
+        .trim();
     git('init', '-q', '-b', 'master');
     writeFileSync(join(repo, 'a.txt'), 'a\n');
     git('add', '.');
@@ -22,13 +25,19 @@ describe('readObjects', () => {
     const [found, missing] = await readObjects(repo, [commit, 'f'.repeat(40)]);
     expect(found).toMatchObject({ oid: commit, type: 'commit' });
     expect(missing).toBeNull();
-    expect((await readCommits(repo, [commit]))[0]).toMatchObject({ id: commit, message: 'first\n', author: { name: 'A' } });
+    expect((await readCommits(repo, [commit]))[0]).toMatchObject({
+      id: commit,
+      message: 'first\n',
+      author: { name: 'A' },
+    });
   });
 
   it('fails with git’s reason where there is no repository (one emptied mid-push), not as output that ended early', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'hub-no-repository-'));
     try {
-      await expect(readObjects(empty, [commit])).rejects.toThrow(/cat-file failed \(128\): fatal: not a git repository/);
+      await expect(readObjects(empty, [commit])).rejects.toThrow(
+        /cat-file failed \(128\): fatal: not a git repository/,
+      );
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -66,12 +66,11 @@ function splitObject(body: Buffer): { headers: Map<string, string[]>; message: s
   const end = text.indexOf('\n\n');
   const head = end < 0 ? text : text.slice(0, end);
   const headers = new Map<string, string[]>();
-  let last = '';
   for (const line of head.split('\n')) {
     if (line.startsWith(' ')) continue; // continuation of a multi-line header (gpgsig)
     const space = line.indexOf(' ');
-    last = line.slice(0, space);
-    headers.set(last, [...(headers.get(last) ?? []), line.slice(space + 1)]);
+    const name = line.slice(0, space);
+    headers.set(name, [...(headers.get(name) ?? []), line.slice(space + 1)]);
   }
   return { headers, message: end < 0 ? '' : text.slice(end + 2) };
 }
@@ -93,13 +92,19 @@ export function parseTag(body: Buffer): { object: string; type: string; message:
   const { headers, message } = splitObject(body);
   // A signed tag's signature follows the message.
   const signature = message.indexOf('-----BEGIN PGP SIGNATURE-----');
-  return { object: headers.get('object')?.[0] ?? '', type: headers.get('type')?.[0] ?? '', message: signature >= 0 ? message.slice(0, signature) : message };
+  return {
+    object: headers.get('object')?.[0] ?? '',
+    type: headers.get('type')?.[0] ?? '',
+    message: signature >= 0 ? message.slice(0, signature) : message,
+  };
 }
 
 /** The commits of `oids`, in order; a sha that is not a commit is skipped. */
 export async function readCommits(repo: string, oids: string[]): Promise<Commit[]> {
   const objects = await readObjects(repo, oids);
-  return objects.filter((o): o is RawObject => o !== null && o.type === 'commit').map((o) => parseCommit(o.oid, o.body));
+  return objects
+    .filter((o): o is RawObject => o !== null && o.type === 'commit')
+    .map((o) => parseCommit(o.oid, o.body));
 }
 
 /** The commit a validated ref names, read in the warm reader in one round trip (resolved and read together), or null. */
@@ -111,5 +116,7 @@ export async function commitNamed(reader: ObjectReader, ref: string): Promise<Co
 /** The commits of `oids` read in the warm reader (requests pipelined, answered in order); a sha that is not a commit is skipped. */
 export async function readCommitsFrom(reader: ObjectReader, oids: string[]): Promise<Commit[]> {
   const objects = await Promise.all(oids.map((oid) => reader.contents(oid)));
-  return objects.filter((o) => o !== null && o.type === 'commit').map((o) => parseCommit(o!.oid, Buffer.concat(o!.parts)));
+  return objects
+    .filter((o) => o !== null && o.type === 'commit')
+    .map((o) => parseCommit(o!.oid, Buffer.concat(o!.parts)));
 }

@@ -5,7 +5,12 @@
  * an answer `keep` refuses (one cut short by time), and one computation serves everyone asking
  * for the same key at once (single flight).
  */
-export function createPerCommitCache<T>(options: { maxEntries: number; maxWeight?: number; weigh?: (value: T) => number; keep?: (value: T) => boolean }) {
+export function createPerCommitCache<T>(options: {
+  maxEntries: number;
+  maxWeight?: number;
+  weigh?: (value: T) => number;
+  keep?: (value: T) => boolean;
+}) {
   const { maxEntries, maxWeight = Infinity, weigh = () => 0, keep = () => true } = options;
   // Each answer with its weight, weighed once: a compare's weight walks the whole answer.
   const kept = new Map<string, { value: T; weight: number }>();

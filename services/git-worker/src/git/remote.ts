@@ -15,7 +15,10 @@ export interface RemoteRepository {
  * answers 404). The header travels in git's environment (GIT_CONFIG_*), never in its arguments,
  * so it is not in the process list.
  */
-export function remoteRepository(secret: string, repository: { projectId: number; remoteUrl?: string } | null | undefined): RemoteRepository | null {
+export function remoteRepository(
+  secret: string,
+  repository: { projectId: number; remoteUrl?: string } | null | undefined,
+): RemoteRepository | null {
   if (!repository?.remoteUrl) return null;
   const claims: GitAccessClaims = {
     projectId: repository.projectId,

@@ -22,7 +22,8 @@ const BASE_ARGS = ['-c', 'core.quotepath=false', '-c', 'safe.directory=*'];
 
 /** The bare repository of a project: REPOS_ROOT/<project id>.git. */
 export function repoPath(root: string, projectId: number): string {
-  if (!Number.isInteger(projectId) || projectId < 1) throw gitError('INVALID_ARGUMENT', 'project id is invalid', 'repository');
+  if (!Number.isInteger(projectId) || projectId < 1)
+    throw gitError('INVALID_ARGUMENT', 'project id is invalid', 'repository');
   return join(root, `${projectId}.git`);
 }
 
@@ -76,12 +77,18 @@ export function startGitWith(start: StartGit): () => void {
 }
 
 /** Starts git with an argument array (never a shell) in `cwd`; through the launcher when `launched` (see startGitWith). */
-export function spawnGit(cwd: string, args: string[], env: Record<string, string> = {}, options: { launched?: boolean } = {}): GitProcess {
+export function spawnGit(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: { launched?: boolean } = {},
+): GitProcess {
   return (options.launched ? startGit : spawnHere)('git', [...BASE_ARGS, ...args], cwd, { ...GIT_ENV, ...env });
 }
 
 /** spawnGit through the launcher: for the expensive runs startGitWith names. */
-export const launchGit = (cwd: string, args: string[], env: Record<string, string> = {}): GitProcess => spawnGit(cwd, args, env, { launched: true });
+export const launchGit = (cwd: string, args: string[], env: Record<string, string> = {}): GitProcess =>
+  spawnGit(cwd, args, env, { launched: true });
 
 /** Collected output is for answers that fit in a response; anything bigger streams instead. */
 const MAX_OUTPUT = 128 * 1024 * 1024;
@@ -100,7 +107,17 @@ const DEFAULT_TIMEOUT_MS = 120_000;
  * whole outputs. Blobs, archives and http-backend stream from their own processes (stream.ts), and
  * hot reads go to the warm cat-file readers (object-reader.ts).
  */
-export function runGit(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number; maxOutput?: number; launched?: boolean } = {}): Promise<GitResult> {
+export function runGit(
+  cwd: string,
+  args: string[],
+  options: {
+    input?: string | Buffer;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    maxOutput?: number;
+    launched?: boolean;
+  } = {},
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(cwd, args, options.env, { launched: options.launched });
     const out: Buffer[] = [];
@@ -129,7 +146,11 @@ export function runGit(cwd: string, args: string[], options: { input?: string | 
 }
 
 /** Runs git and returns stdout as text; a non-zero exit is an unexpected failure. */
-export async function gitText(cwd: string, args: string[], options: Parameters<typeof runGit>[2] = {}): Promise<string> {
+export async function gitText(
+  cwd: string,
+  args: string[],
+  options: Parameters<typeof runGit>[2] = {},
+): Promise<string> {
   const result = await runGit(cwd, args, options);
   if (result.code !== 0) throw new Error(`git ${args[0]} failed (${result.code}): ${result.stderr.trim()}`);
   return result.stdout.toString('utf8');

@@ -7,4 +7,10 @@ import { simpleGit, type SimpleGit } from 'simple-git';
  * which run often enough to go through the launcher); see the note there.
  */
 export const gitAt = (dir: string, options: { timeoutMs?: number; config?: string[] } = {}): SimpleGit =>
-  simpleGit({ baseDir: dir, timeout: { block: options.timeoutMs ?? 60_000 }, config: options.config ?? [], maxConcurrentProcesses: 16, trimmed: false });
+  simpleGit({
+    baseDir: dir,
+    timeout: { block: options.timeoutMs ?? 60_000 },
+    config: options.config ?? [],
+    maxConcurrentProcesses: 16,
+    trimmed: false,
+  });

@@ -17,7 +17,12 @@ describe('messagesOf', () => {
   });
 
   it('gathers to a smaller least size when asked (blobs from the warm reader), copying only pieces below it', () => {
-    const pieces = [Buffer.alloc(40 * 1024, 1), Buffer.alloc(8 * 1024, 2), Buffer.alloc(30 * 1024, 3), Buffer.alloc(5, 4)];
+    const pieces = [
+      Buffer.alloc(40 * 1024, 1),
+      Buffer.alloc(8 * 1024, 2),
+      Buffer.alloc(30 * 1024, 3),
+      Buffer.alloc(5, 4),
+    ];
     const messages = [...messagesOf(pieces, 32 * 1024)];
     expect(messages.map((m) => m.length)).toEqual([40 * 1024, 38 * 1024, 5]);
     expect(messages[0]).toBe(pieces[0]);

@@ -18,7 +18,11 @@ const large = randomBytes(1536 * 1024); // past the warm reader: its own cat-fil
 beforeAll(async () => {
   h = await startHarness();
   const app = express();
-  const downloads = createDownloadHandlers({ ...h.deps, secret, logger: createLogger('downloads-http-test', 'silent') });
+  const downloads = createDownloadHandlers({
+    ...h.deps,
+    secret,
+    logger: createLogger('downloads-http-test', 'silent'),
+  });
   app.get('/blobs/:projectId', downloads.blob);
   app.get('/archives/:projectId', downloads.archive);
   server = await new Promise<Server>((resolve) => {
@@ -32,12 +36,21 @@ afterAll(async () => {
   await h.stop();
 });
 
-const claimsFor = (projectId: number, purpose = DOWNLOAD_PURPOSE) => signClaims({ projectId }, secret, Date.now(), purpose);
-const get = async (query: Record<string, string>, claims = claimsFor(r.projectId), projectId = r.projectId, what = 'blobs') => {
-  const res = await fetch(`${base}/${what}/${projectId}?${new URLSearchParams(query)}`, { headers: { [GIT_ACCESS_HEADER]: claims } });
+const claimsFor = (projectId: number, purpose = DOWNLOAD_PURPOSE) =>
+  signClaims({ projectId }, secret, Date.now(), purpose);
+const get = async (
+  query: Record<string, string>,
+  claims = claimsFor(r.projectId),
+  projectId = r.projectId,
+  what = 'blobs',
+) => {
+  const res = await fetch(`${base}/${what}/${projectId}?${new URLSearchParams(query)}`, {
+    headers: { [GIT_ACCESS_HEADER]: claims },
+  });
   return { res, body: Buffer.from(await res.arrayBuffer()) };
 };
-const kindOf = (res: Response) => gitFailureOf(gitErrorFromHttp(res.headers.get(GIT_ERROR_HEADER) ?? undefined, res.status))?.kind;
+const kindOf = (res: Response) =>
+  gitFailureOf(gitErrorFromHttp(res.headers.get(GIT_ERROR_HEADER) ?? undefined, res.status))?.kind;
 
 describe('GET /blobs/:projectId (blob bytes over HTTP)', () => {
   it('sends a file at a ref: its bytes, size, id, commit and whether it is text', async () => {
@@ -90,9 +103,14 @@ describe('GET /blobs/:projectId (blob bytes over HTTP)', () => {
       await get({ ref: 'master', path: 'README.md' }, claimsFor(r.projectId + 1)),
       // A clone's or push's claims (another purpose) open no blob read.
       await get({ ref: 'master', path: 'README.md' }, claimsFor(r.projectId, '')),
-      await get({ ref: 'master', path: 'README.md' }, signClaims({ projectId: r.projectId }, 'another-secret', Date.now(), DOWNLOAD_PURPOSE)),
+      await get(
+        { ref: 'master', path: 'README.md' },
+        signClaims({ projectId: r.projectId }, 'another-secret', Date.now(), DOWNLOAD_PURPOSE),
+      ),
     ];
-    expect(refused.map(({ res, body }) => [res.status, body.toString()])).toEqual(refused.map(() => [403, 'Forbidden\n']));
+    expect(refused.map(({ res, body }) => [res.status, body.toString()])).toEqual(
+      refused.map(() => [403, 'Forbidden\n']),
+    );
   });
 });
 
@@ -105,7 +123,12 @@ describe('GET /archives/:projectId (archives over HTTP)', () => {
       ['tar', (b) => b.subarray(257, 262).toString() === 'ustar' && b.includes('proj-master/README.md')],
     ];
     for (const [format, check] of checks) {
-      const { res, body } = await get({ ref: 'master', format, prefix: 'proj-master' }, undefined, undefined, 'archives');
+      const { res, body } = await get(
+        { ref: 'master', format, prefix: 'proj-master' },
+        undefined,
+        undefined,
+        'archives',
+      );
       expect([format, res.status, check(body)]).toEqual([format, 200, true]);
     }
     // The whole tree, the large file included (streamed by git, not read whole).
@@ -124,7 +147,12 @@ describe('GET /archives/:projectId (archives over HTTP)', () => {
       const { res } = await get(query, undefined, undefined, 'archives');
       expect([query, res.status, kindOf(res)]).toEqual([query, status, kind]);
     }
-    const refused = await get({ ref: 'master', format: 'tar', prefix: 'p' }, claimsFor(r.projectId, ''), undefined, 'archives');
+    const refused = await get(
+      { ref: 'master', format: 'tar', prefix: 'p' },
+      claimsFor(r.projectId, ''),
+      undefined,
+      'archives',
+    );
     expect(refused.res.status).toBe(403);
   });
 });

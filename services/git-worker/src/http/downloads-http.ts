@@ -1,4 +1,11 @@
-import { BLOB_HEADERS, DOWNLOAD_PURPOSE, downloadClaims, GIT_ACCESS_HEADER, verifyClaims, type Logger } from '@hub/common';
+import {
+  BLOB_HEADERS,
+  DOWNLOAD_PURPOSE,
+  downloadClaims,
+  GIT_ACCESS_HEADER,
+  verifyClaims,
+  type Logger,
+} from '@hub/common';
 import { encodeErrorDetail, GIT_ERROR_HEADER } from '@hub/protos';
 import type { Request, Response } from 'express';
 import { GitError } from '../git/errors';
@@ -11,7 +18,12 @@ import { archiveCommand } from '../repository/archive-command';
 type Deps = Pick<WorkerDeps, 'root' | 'readers'> & { secret: string; logger: Logger };
 
 /** What a failure of each kind answers over HTTP; the kind itself travels in GIT_ERROR_HEADER. */
-const statusOf = (error: GitError) => (error.kind === 'INVALID_ARGUMENT' ? 400 : error.kind.endsWith('NOT_FOUND') || error.kind === 'EMPTY_REPOSITORY' ? 404 : 409);
+const statusOf = (error: GitError) =>
+  error.kind === 'INVALID_ARGUMENT'
+    ? 400
+    : error.kind.endsWith('NOT_FOUND') || error.kind === 'EMPTY_REPOSITORY'
+      ? 404
+      : 409;
 
 /**
  * Pipes a git process's stdout into the answer, pausing git while the client is slow, so an
@@ -34,7 +46,9 @@ async function pipeToResponse(git: GitProcess, res: Response, head: (first: Buff
   });
   await new Promise<void>((resolve, reject) => {
     git.on('error', reject);
-    git.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git exited with ${code}: ${stderr.trim()}`))));
+    git.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`git exited with ${code}: ${stderr.trim()}`)),
+    );
   });
   if (!res.headersSent) head(null);
   res.end();
@@ -71,38 +85,55 @@ async function sendBlob(found: FoundBlob, res: Response): Promise<void> {
  * in GIT_ERROR_HEADER (the ErrorDetail the gRPC calls send as a trailer).
  */
 export function createDownloadHandlers(deps: Deps) {
-  const serve = (send: (projectId: number, query: (name: string) => string, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
-    const projectId = Number(req.params.projectId);
-    const claims = downloadClaims.safeParse(verifyClaims(req.header(GIT_ACCESS_HEADER), deps.secret, Date.now(), DOWNLOAD_PURPOSE)).data;
-    if (!claims || claims.projectId !== projectId) {
-      res.status(403).type('text/plain').send('Forbidden\n');
-      return;
-    }
-    const params = req.query as Record<string, unknown>;
-    const query = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
-    try {
-      await send(projectId, query, res);
-    } catch (error) {
-      if (res.headersSent) {
-        deps.logger.warn({ err: error, projectId, path: req.path }, 'download failed after its first bytes');
-        res.destroy();
-      } else if (error instanceof GitError) {
-        res.status(statusOf(error)).setHeader(GIT_ERROR_HEADER, encodeErrorDetail({ kind: error.kind, message: error.message, field: error.field }).toString('base64'));
-        res.type('text/plain').send(`${error.message}\n`);
-      } else {
-        deps.logger.error({ err: error, projectId, path: req.path }, 'download failed');
-        res.status(500).type('text/plain').send('Internal Server Error\n');
+  const serve =
+    (send: (projectId: number, query: (name: string) => string, res: Response) => Promise<void>) =>
+    async (req: Request, res: Response) => {
+      const projectId = Number(req.params.projectId);
+      const claims = downloadClaims.safeParse(
+        verifyClaims(req.header(GIT_ACCESS_HEADER), deps.secret, Date.now(), DOWNLOAD_PURPOSE),
+      ).data;
+      if (!claims || claims.projectId !== projectId) {
+        res.status(403).type('text/plain').send('Forbidden\n');
+        return;
       }
-    }
-  };
+      const params = req.query as Record<string, unknown>;
+      const query = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : '');
+      try {
+        await send(projectId, query, res);
+      } catch (error) {
+        if (res.headersSent) {
+          deps.logger.warn({ err: error, projectId, path: req.path }, 'download failed after its first bytes');
+          res.destroy();
+        } else if (error instanceof GitError) {
+          res
+            .status(statusOf(error))
+            .setHeader(
+              GIT_ERROR_HEADER,
+              encodeErrorDetail({ kind: error.kind, message: error.message, field: error.field }).toString('base64'),
+            );
+          res.type('text/plain').send(`${error.message}\n`);
+        } else {
+          deps.logger.error({ err: error, projectId, path: req.path }, 'download failed');
+          res.status(500).type('text/plain').send('Internal Server Error\n');
+        }
+      }
+    };
   return {
     blob: serve(async (projectId, query, res) => {
-      const found = query('oid') ? await findRawBlob(deps, projectId, query('oid')) : await findBlobAtPath(deps, projectId, query('ref'), query('path'));
+      const found = query('oid')
+        ? await findRawBlob(deps, projectId, query('oid'))
+        : await findBlobAtPath(deps, projectId, query('ref'), query('path'));
       await sendBlob(found, res);
     }),
     archive: serve(async (projectId, query, res) => {
-      const { repo, args } = await archiveCommand(deps, projectId, { ref: query('ref'), format: query('format'), prefix: query('prefix') });
-      await pipeToResponse(launchGit(repo, args), res, () => res.writeHead(200, { 'content-type': 'application/octet-stream' }));
+      const { repo, args } = await archiveCommand(deps, projectId, {
+        ref: query('ref'),
+        format: query('format'),
+        prefix: query('prefix'),
+      });
+      await pipeToResponse(launchGit(repo, args), res, () =>
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }),
+      );
     }),
   };
 }

@@ -3,7 +3,14 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GIT_ACCESS_HEADER, gitAccessClaims, verifyClaims, type GitAccessClaims, type Logger, type Sql } from '@hub/common';
+import {
+  GIT_ACCESS_HEADER,
+  gitAccessClaims,
+  verifyClaims,
+  type GitAccessClaims,
+  type Logger,
+  type Sql,
+} from '@hub/common';
 import type { Request, Response } from 'express';
 import { headBranch, isEmptyRepo, repoPath } from '../git/run';
 import { createRepository } from '../repository/create-repository';
@@ -43,7 +50,10 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
     // Signed by the facade, and in the shape the contract says (a signature alone proves no shape).
     const claims = gitAccessClaims.safeParse(verifyClaims(req.header(GIT_ACCESS_HEADER), deps.secret)).data;
     if (!match || !claims || claims.projectId !== Number(match[1])) {
-      res.status(match ? 403 : 404).type('text/plain').send(match ? 'Forbidden\n' : 'Not Found\n');
+      res
+        .status(match ? 403 : 404)
+        .type('text/plain')
+        .send(match ? 'Forbidden\n' : 'Not Found\n');
       return;
     }
     const projectId = claims.projectId;
@@ -60,7 +70,10 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
     try {
       // The repository comes with the project; a push or clone that arrives first finds it made here.
       // Another shard reading a source asks for one that exists: a missing one is news to it, not to make.
-      const repo = claims.create !== false ? await createRepository(deps, projectId, claims.defaultBranch) : repoPath(deps.root, projectId);
+      const repo =
+        claims.create !== false
+          ? await createRepository(deps, projectId, claims.defaultBranch)
+          : repoPath(deps.root, projectId);
       if (claims.create === false && !existsSync(join(repo, 'HEAD'))) {
         res.status(404).type('text/plain').send('Not Found\n');
         return;
@@ -78,7 +91,15 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
   };
 }
 
-async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims: GitAccessClaims, pathInfo: string, repo: string, logPush: boolean) {
+async function runBackend(
+  deps: GitHttpDeps,
+  req: Request,
+  res: Response,
+  claims: GitAccessClaims,
+  pathInfo: string,
+  repo: string,
+  logPush: boolean,
+) {
   const logDir = logPush ? await mkdtemp(join(tmpdir(), 'hub-push-')) : null;
   // A first push into an empty repository is when GitLab protected the default branch.
   const wasEmpty = logPush ? await isEmptyRepo(repo) : false;
@@ -170,7 +191,9 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
   // at most PUSH_RECORD_WAIT_MS; the recording goes on after it, still inside the project's push
   // lock, so the next push's events come after this one's.
   const recording = recordPush(deps, claims, repo, wasEmpty, pushLog)
-    .catch((error: unknown) => deps.logger.error({ err: error, projectId: claims.projectId }, 'push events were not recorded'))
+    .catch((error: unknown) =>
+      deps.logger.error({ err: error, projectId: claims.projectId }, 'push events were not recorded'),
+    )
     .finally(() => rm(logDir, { recursive: true, force: true }));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([recording, new Promise((resolve) => (timer = setTimeout(resolve, PUSH_RECORD_WAIT_MS)))]);
@@ -180,7 +203,13 @@ async function runBackend(deps: GitHttpDeps, req: Request, res: Response, claims
 }
 
 /** Records the ref updates post-receive logged, as push events; a repository removed meanwhile (its project deleted) has none. */
-async function recordPush(deps: GitHttpDeps, claims: GitAccessClaims, repo: string, wasEmpty: boolean, pushLog: string): Promise<void> {
+async function recordPush(
+  deps: GitHttpDeps,
+  claims: GitAccessClaims,
+  repo: string,
+  wasEmpty: boolean,
+  pushLog: string,
+): Promise<void> {
   const updates = parseRefUpdates(await readFile(pushLog, 'utf8').catch(() => ''));
   if (!updates.length) return;
   try {

@@ -40,7 +40,10 @@ if [ -n "$HUB_PUSH_LOG" ]; then cat >> "$HUB_PUSH_LOG"; else cat > /dev/null; fi
 /** Writes the hooks into `dir` (pointed at with core.hooksPath for pushes through the worker only). */
 export function installHooks(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  for (const [name, body] of [['pre-receive', PRE_RECEIVE], ['post-receive', POST_RECEIVE]]) {
+  for (const [name, body] of [
+    ['pre-receive', PRE_RECEIVE],
+    ['post-receive', POST_RECEIVE],
+  ]) {
     writeFileSync(join(dir, name), body);
     chmodSync(join(dir, name), 0o755);
   }

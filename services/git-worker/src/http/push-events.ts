@@ -68,7 +68,8 @@ export async function recordPushEvents(deps: {
       total_commits_count: ids.length,
       default_branch: deps.defaultBranch,
       // The push that created the default branch of an empty repository (which then gets protected).
-      first_push_to_default_branch: deps.wasEmpty && update.before === ZERO && update.ref === `refs/heads/${deps.defaultBranch}`,
+      first_push_to_default_branch:
+        deps.wasEmpty && update.before === ZERO && update.ref === `refs/heads/${deps.defaultBranch}`,
     };
     const type = update.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
     await deps.sql.begin((tx) => gitWorkerEvents.record(tx, type, payload));

@@ -9,7 +9,14 @@ export const CheckMergeability = (deps: WorkerDeps): MergeServiceHandlers['Check
     const projectId = projectIdOf(request);
     const repo = existingRepo(deps.root, projectId);
     const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, 'target');
-    const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository, projectId, deps.callers.secret);
+    const source = await mergeSource(
+      deps.root,
+      repo,
+      request.source,
+      request.sourceRepository,
+      projectId,
+      deps.callers.secret,
+    );
     try {
       const { conflicts } = await mergeTree(repo, target, source.sha);
       return { mergeable: conflicts.length === 0, conflicts };

@@ -25,9 +25,24 @@ export const MergeBranch = (deps: WorkerDeps): MergeServiceHandlers['MergeBranch
     const projectId = projectIdOf(request);
     const repo = existingRepo(deps.root, projectId);
     const targetRef = `refs/heads/${validateBranchName(request.target)}`;
-    const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository, projectId, deps.callers.secret);
-    const author = { name: signatureText(request.author?.name ?? '') || 'Hub', email: signatureText(request.author?.email ?? '') };
-    const env = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email };
+    const source = await mergeSource(
+      deps.root,
+      repo,
+      request.source,
+      request.sourceRepository,
+      projectId,
+      deps.callers.secret,
+    );
+    const author = {
+      name: signatureText(request.author?.name ?? '') || 'Hub',
+      email: signatureText(request.author?.email ?? ''),
+    };
+    const env = {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
+    };
     try {
       return await mergeTurns(`${repo}\0${targetRef}`, async () => {
         for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -35,7 +50,10 @@ export const MergeBranch = (deps: WorkerDeps): MergeServiceHandlers['MergeBranch
           const { tree, conflicts } = await mergeTree(repo, target, source.sha);
           if (conflicts.length) throw gitError('MERGE_CONFLICT', 'the branches conflict');
           const message = request.message || `Merge branch '${request.source}' into '${request.target}'`;
-          const commit = await runGit(repo, ['commit-tree', tree, '-p', target, '-p', source.sha, '-F', '-'], { input: message, env });
+          const commit = await runGit(repo, ['commit-tree', tree, '-p', target, '-p', source.sha, '-F', '-'], {
+            input: message,
+            env,
+          });
           if (commit.code !== 0) throw new Error(`git commit-tree failed: ${commit.stderr.trim()}`);
           const commitId = commit.stdout.toString('utf8').trim();
           const moved = await runGit(repo, ['update-ref', '-m', 'merge', '--', targetRef, commitId, target]);

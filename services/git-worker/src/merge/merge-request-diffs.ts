@@ -11,9 +11,18 @@ export const MergeRequestDiffs = (deps: WorkerDeps): MergeServiceHandlers['Merge
     const projectId = projectIdOf(request);
     const repo = existingRepo(deps.root, projectId);
     const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, 'target');
-    const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository, projectId, deps.callers.secret);
+    const source = await mergeSource(
+      deps.root,
+      repo,
+      request.source,
+      request.sourceRepository,
+      projectId,
+      deps.callers.secret,
+    );
     try {
-      const base = (await runGit(repo, ['merge-base', '--end-of-options', target, source.sha])).stdout.toString('utf8').trim() || target;
+      const base =
+        (await runGit(repo, ['merge-base', '--end-of-options', target, source.sha])).stdout.toString('utf8').trim() ||
+        target;
       const { diffs, timedOut } = await diffBetween(repo, base, source.sha, deps.compareTimeoutMs);
       return { diffs, timedOut };
     } finally {

@@ -25,7 +25,11 @@ export async function mergeSource(
   const remote = remoteRepository(secret, sourceRepository);
   const fork = remote ? remote.url : existingRepo(root, sourceProjectId);
   const temp = `refs/hub/merge-source/${randomBytes(8).toString('hex')}`;
-  const fetched = await runGit(repo, ['fetch', '--quiet', '--no-tags', '--end-of-options', fork, `+refs/heads/${branch}:${temp}`], { env: remote?.env });
+  const fetched = await runGit(
+    repo,
+    ['fetch', '--quiet', '--no-tags', '--end-of-options', fork, `+refs/heads/${branch}:${temp}`],
+    { env: remote?.env },
+  );
   if (fetched.code !== 0) throw gitError('REF_NOT_FOUND', 'no such source branch', 'source');
   return {
     sha: await resolveCommit(repo, temp, 'source'),
@@ -34,8 +38,20 @@ export async function mergeSource(
 }
 
 /** `git merge-tree --write-tree`: the merged tree, or the conflicting paths. */
-export async function mergeTree(repo: string, target: string, source: string): Promise<{ tree: string; conflicts: string[] }> {
-  const result = await runGit(repo, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '--end-of-options', target, source]);
+export async function mergeTree(
+  repo: string,
+  target: string,
+  source: string,
+): Promise<{ tree: string; conflicts: string[] }> {
+  const result = await runGit(repo, [
+    'merge-tree',
+    '--write-tree',
+    '--name-only',
+    '--no-messages',
+    '--end-of-options',
+    target,
+    source,
+  ]);
   const lines = result.stdout.toString('utf8').split('\n').filter(Boolean);
   if (result.code === 0) return { tree: lines[0], conflicts: [] };
   if (result.code === 1) return { tree: lines[0], conflicts: lines.slice(1) };

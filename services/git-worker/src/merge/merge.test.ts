@@ -18,10 +18,18 @@ describe('MergeService', () => {
     r.git('checkout', '--quiet', 'master');
     r.git('-c', 'user.name=X', '-c', 'user.email=x@x', 'commit', '--quiet', '--allow-empty', '-m', 'master moves on');
     r.git('push', '--quiet', 'origin', 'master');
-    expect(await call(h.merge, 'CheckMergeability', { repository: r.repository, source: 'feature', target: 'master' })).toEqual({ mergeable: true, conflicts: [] });
+    expect(
+      await call(h.merge, 'CheckMergeability', { repository: r.repository, source: 'feature', target: 'master' }),
+    ).toEqual({ mergeable: true, conflicts: [] });
     const before = bareGit(r.bare, 'rev-parse', 'master');
     const feature = bareGit(r.bare, 'rev-parse', 'feature');
-    const { commitId } = await call(h.merge, 'MergeBranch', { repository: r.repository, source: 'feature', target: 'master', message: 'Merge it', author: { name: 'Root\n<evil>', email: 'root@example.com' } });
+    const { commitId } = await call(h.merge, 'MergeBranch', {
+      repository: r.repository,
+      source: 'feature',
+      target: 'master',
+      message: 'Merge it',
+      author: { name: 'Root\n<evil>', email: 'root@example.com' },
+    });
     expect(bareGit(r.bare, 'rev-parse', 'master')).toBe(commitId);
     expect(bareGit(r.bare, 'log', '-1', '--format=%P|%an|%s', commitId)).toBe(`${before} ${feature}|Rootevil|Merge it`);
     expect(bareGit(r.bare, 'ls-tree', '--name-only', 'master').split('\n')).toEqual(['a.txt', 'b.txt']);
@@ -29,7 +37,10 @@ describe('MergeService', () => {
 
   it('merges every one of many branches merged into one target at once (they take turns, none is refused)', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `f${i}`);
-    const r = await h.repo([{ files: { 'base.txt': 'base\n' } }, ...names.map((name) => ({ files: { [`${name}.txt`]: `${name}\n` }, branch: name }))]);
+    const r = await h.repo([
+      { files: { 'base.txt': 'base\n' } },
+      ...names.map((name) => ({ files: { [`${name}.txt`]: `${name}\n` }, branch: name })),
+    ]);
     // Each branch off master, not off the one before.
     for (const name of names) {
       r.git('checkout', '--quiet', '-B', name, 'master');
@@ -39,25 +50,39 @@ describe('MergeService', () => {
       r.git('commit', '--quiet', '-m', name);
       r.git('push', '--quiet', '--force', 'origin', name);
     }
-    const results = await Promise.allSettled(names.map((source) => call(h.merge, 'MergeBranch', { repository: r.repository, source, target: 'master', message: `merge ${source}` })));
+    const results = await Promise.allSettled(
+      names.map((source) =>
+        call(h.merge, 'MergeBranch', {
+          repository: r.repository,
+          source,
+          target: 'master',
+          message: `merge ${source}`,
+        }),
+      ),
+    );
     expect(results.map((result) => result.status)).toEqual(names.map(() => 'fulfilled'));
-    expect(bareGit(r.bare, 'ls-tree', '--name-only', 'master').split('\n').sort()).toEqual(['base.txt', ...names.map((n) => `${n}.txt`)].sort());
+    expect(bareGit(r.bare, 'ls-tree', '--name-only', 'master').split('\n').sort()).toEqual(
+      ['base.txt', ...names.map((n) => `${n}.txt`)].sort(),
+    );
     expect(bareGit(r.bare, 'rev-list', '--merges', '--count', 'master')).toBe(String(names.length));
   });
 
   it('refuses a conflicting merge with MERGE_CONFLICT and names the paths', async () => {
-    const r = await h.repo([
-      { files: { 'a.txt': 'base\n' } },
-      { files: { 'a.txt': 'feature\n' }, branch: 'feature' },
-    ]);
+    const r = await h.repo([{ files: { 'a.txt': 'base\n' } }, { files: { 'a.txt': 'feature\n' }, branch: 'feature' }]);
     r.git('checkout', '--quiet', 'master');
     r.git('-c', 'user.name=X', '-c', 'user.email=x@x', 'commit', '--quiet', '-am', 'x', '--allow-empty');
     require('node:fs').writeFileSync(require('node:path').join(r.work, 'a.txt'), 'master\n');
     r.git('-c', 'user.name=X', '-c', 'user.email=x@x', 'commit', '--quiet', '-am', 'master change');
     r.git('push', '--quiet', 'origin', 'master');
-    expect(await call(h.merge, 'CheckMergeability', { repository: r.repository, source: 'feature', target: 'master' })).toEqual({ mergeable: false, conflicts: ['a.txt'] });
+    expect(
+      await call(h.merge, 'CheckMergeability', { repository: r.repository, source: 'feature', target: 'master' }),
+    ).toEqual({ mergeable: false, conflicts: ['a.txt'] });
     const tip = bareGit(r.bare, 'rev-parse', 'master');
-    expect(await failureKind(call(h.merge, 'MergeBranch', { repository: r.repository, source: 'feature', target: 'master', message: '' }))).toBe('MERGE_CONFLICT');
+    expect(
+      await failureKind(
+        call(h.merge, 'MergeBranch', { repository: r.repository, source: 'feature', target: 'master', message: '' }),
+      ),
+    ).toBe('MERGE_CONFLICT');
     expect(bareGit(r.bare, 'rev-parse', 'master')).toBe(tip);
   });
 
@@ -71,16 +96,34 @@ describe('MergeService', () => {
     upstream.git('add', '-A');
     upstream.git('-c', 'user.name=X', '-c', 'user.email=x@x', 'commit', '--quiet', '-m', 'topic');
     upstream.git('push', '--quiet', `${h.root}/900.git`, 'topic');
-    const diffs = await call(h.merge, 'MergeRequestDiffs', { repository: upstream.repository, source: 'topic', target: 'master', sourceRepository: fork });
-    expect(diffs.diffs.map((d: { newPath: string; newFile: boolean }) => [d.newPath, d.newFile])).toEqual([['c.txt', true]]);
-    const { commitId } = await call(h.merge, 'MergeBranch', { repository: upstream.repository, source: 'topic', target: 'master', sourceRepository: fork });
+    const diffs = await call(h.merge, 'MergeRequestDiffs', {
+      repository: upstream.repository,
+      source: 'topic',
+      target: 'master',
+      sourceRepository: fork,
+    });
+    expect(diffs.diffs.map((d: { newPath: string; newFile: boolean }) => [d.newPath, d.newFile])).toEqual([
+      ['c.txt', true],
+    ]);
+    const { commitId } = await call(h.merge, 'MergeBranch', {
+      repository: upstream.repository,
+      source: 'topic',
+      target: 'master',
+      sourceRepository: fork,
+    });
     expect(bareGit(upstream.bare, 'rev-parse', 'master')).toBe(commitId);
     expect(bareGit(upstream.bare, 'for-each-ref', 'refs/hub')).toBe('');
   });
 
   it('refuses hostile and unknown branches', async () => {
     const r = await h.repo([{ files: { 'a.txt': 'a' } }]);
-    expect(await failureKind(call(h.merge, 'CheckMergeability', { repository: r.repository, source: '--output=x', target: 'master' }))).toBe('INVALID_ARGUMENT');
-    expect(await failureKind(call(h.merge, 'MergeBranch', { repository: r.repository, source: 'nope', target: 'master' }))).toBe('REF_NOT_FOUND');
+    expect(
+      await failureKind(
+        call(h.merge, 'CheckMergeability', { repository: r.repository, source: '--output=x', target: 'master' }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
+    expect(
+      await failureKind(call(h.merge, 'MergeBranch', { repository: r.repository, source: 'nope', target: 'master' })),
+    ).toBe('REF_NOT_FOUND');
   });
 });

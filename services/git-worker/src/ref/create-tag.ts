@@ -5,7 +5,6 @@ import { signatureText, validateRef, validateTagName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 import { describeTags } from './list-tags';
 
-
 /** A lightweight tag, or an annotated one when a message is given; never moves an existing tag. */
 export const CreateTag = (deps: WorkerDeps): RefServiceHandlers['CreateTag'] =>
   unary('CreateTag', deps, async (request) => {

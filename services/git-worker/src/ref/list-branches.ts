@@ -9,6 +9,13 @@ export const ListBranches = (deps: WorkerDeps): RefServiceHandlers['ListBranches
   unary('ListBranches', deps, async (request) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
     const refs = await listRefs(repo, 'refs/heads');
-    const commits = new Map((await readCommitsFrom(deps.readers.get(repo), refs.map((r) => r.oid))).map((c) => [c.id, c]));
+    const commits = new Map(
+      (
+        await readCommitsFrom(
+          deps.readers.get(repo),
+          refs.map((r) => r.oid),
+        )
+      ).map((c) => [c.id, c]),
+    );
     return { branches: refs.map((r) => ({ name: r.name, commit: commits.get(r.oid) ?? null })) };
   });

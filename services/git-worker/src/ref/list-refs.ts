@@ -1,8 +1,13 @@
 import { gitText } from '../git/run';
 
 /** `name → oid` of the refs under `prefix` (refs/heads or refs/tags), sorted by name; one run through the launcher. */
-export async function listRefs(repo: string, prefix: 'refs/heads' | 'refs/tags'): Promise<Array<{ name: string; oid: string }>> {
-  const out = await gitText(repo, ['for-each-ref', '--sort=refname', '--format=%(objectname) %(refname)', prefix], { launched: true });
+export async function listRefs(
+  repo: string,
+  prefix: 'refs/heads' | 'refs/tags',
+): Promise<Array<{ name: string; oid: string }>> {
+  const out = await gitText(repo, ['for-each-ref', '--sort=refname', '--format=%(objectname) %(refname)', prefix], {
+    launched: true,
+  });
   return out
     .split('\n')
     .filter(Boolean)

@@ -14,8 +14,20 @@ export async function describeTags(reader: ObjectReader, refs: Array<{ name: str
     const tag = parseTag(Buffer.concat(object.parts));
     return { ref, annotated: true, message: tag.message.replace(/\n$/, ''), target: tag.object };
   });
-  const commits = new Map<string, Commit>((await readCommitsFrom(reader, targets.map((t) => t.target))).map((c) => [c.id, c]));
-  return targets.map((t) => ({ name: t.ref.name, message: t.message, annotated: t.annotated, commit: commits.get(t.target) ?? null }));
+  const commits = new Map<string, Commit>(
+    (
+      await readCommitsFrom(
+        reader,
+        targets.map((t) => t.target),
+      )
+    ).map((c) => [c.id, c]),
+  );
+  return targets.map((t) => ({
+    name: t.ref.name,
+    message: t.message,
+    annotated: t.annotated,
+    commit: commits.get(t.target) ?? null,
+  }));
 }
 
 export const ListTags = (deps: WorkerDeps): RefServiceHandlers['ListTags'] =>

@@ -16,7 +16,9 @@ export async function createRepository(deps: WorkerDeps, projectId: number, defa
   const temp = buildingPath(path);
   await mkdir(deps.root, { recursive: true });
   try {
-    await gitText(deps.root, ['init', '--bare', '--quiet', `--initial-branch=${branch}`, '--', temp], { launched: true });
+    await gitText(deps.root, ['init', '--bare', '--quiet', `--initial-branch=${branch}`, '--', temp], {
+      launched: true,
+    });
     await rename(temp, path).catch(async (error) => {
       if (!existsSync(join(path, 'HEAD'))) throw error;
     });

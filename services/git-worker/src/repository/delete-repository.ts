@@ -38,7 +38,10 @@ async function detachForks(root: string, source: string): Promise<void> {
     if (!entry.endsWith('.git') && !entry.includes('.git.tmp-')) continue;
     const repo = join(root, entry);
     const alternates = join(repo, 'objects', 'info', 'alternates');
-    const lines = (await readFile(alternates, 'utf8').catch(() => '')).split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = (await readFile(alternates, 'utf8').catch(() => ''))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const own = lines.map((line) => resolve(repo, 'objects', line));
     if (!own.includes(objects)) continue;
     await absorbObjects(objects, join(repo, 'objects'));

@@ -26,14 +26,21 @@ export const ForkRepository = (deps: WorkerDeps): RepositoryServiceHandlers['For
     const temp = buildingPath(target);
     if (!source) {
       try {
-        const cloned = await runGit(deps.root, ['clone', '--bare', '--quiet', '--', remote!.url, temp], { env: remote!.env, timeoutMs: REMOTE_TIMEOUT_MS });
+        const cloned = await runGit(deps.root, ['clone', '--bare', '--quiet', '--', remote!.url, temp], {
+          env: remote!.env,
+          timeoutMs: REMOTE_TIMEOUT_MS,
+        });
         if (cloned.code !== 0) {
           const reason = cloned.stderr.trim();
-          deps.logger.warn({ projectId: projectIdOf(request), source: request.source?.projectId, reason }, 'fork copy from another shard failed');
+          deps.logger.warn(
+            { projectId: projectIdOf(request), source: request.source?.projectId, reason },
+            'fork copy from another shard failed',
+          );
           // The source's shard knows no such repository (404): as a missing source on this disk.
           // Anything else is a plain failure the caller retries: the shard unreachable, a cut
           // connection, or a refusal (403: the shards' secrets differ, a misconfiguration to mend).
-          if (/error: 404\b|\bnot found\b/i.test(reason)) throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
+          if (/error: 404\b|\bnot found\b/i.test(reason))
+            throw gitError('REPOSITORY_NOT_FOUND', 'the fork source could not be copied from its shard');
           throw new Error(`copying the fork source from its shard failed: ${reason}`);
         }
         await rename(temp, target);

@@ -43,10 +43,20 @@ export const ImportRepository = (deps: WorkerDeps): RepositoryServiceHandlers['I
     // Ten minutes without a byte of progress ends it.
     const git = gitAt(repo, { timeoutMs: 10 * 60_000, config: pinned });
     try {
-      await git.raw(['fetch', '--quiet', '--end-of-options', request.url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+      await git.raw([
+        'fetch',
+        '--quiet',
+        '--end-of-options',
+        request.url,
+        '+refs/heads/*:refs/heads/*',
+        '+refs/tags/*:refs/tags/*',
+      ]);
     } catch (error) {
       // git's own words stay in the log: they would tell a caller which internal ports are open.
-      deps.logger.warn({ projectId: projectIdOf(request), reason: (error as Error).message.trim() }, 'import fetch failed');
+      deps.logger.warn(
+        { projectId: projectIdOf(request), reason: (error as Error).message.trim() },
+        'import fetch failed',
+      );
       throw gitError('INVALID_ARGUMENT', 'import failed', 'import_url');
     }
     return {};

@@ -14,8 +14,16 @@ describe('RepositoryService', () => {
     await call(h.repository, 'CreateRepository', { repository: { projectId: 500 }, defaultBranch: 'main' });
     await call(h.repository, 'CreateRepository', { repository: { projectId: 500 }, defaultBranch: 'other' });
     expect(readFileSync(join(h.root, '500.git', 'HEAD'), 'utf8').trim()).toBe('ref: refs/heads/main');
-    expect(await call(h.repository, 'RepositoryInfo', { repository: { projectId: 500 } })).toEqual({ exists: true, empty: true, defaultBranch: 'main' });
-    expect(await failureKind(call(h.repository, 'CreateRepository', { repository: { projectId: 501 }, defaultBranch: '-x' }))).toBe('INVALID_ARGUMENT');
+    expect(await call(h.repository, 'RepositoryInfo', { repository: { projectId: 500 } })).toEqual({
+      exists: true,
+      empty: true,
+      defaultBranch: 'main',
+    });
+    expect(
+      await failureKind(
+        call(h.repository, 'CreateRepository', { repository: { projectId: 501 }, defaultBranch: '-x' }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('ForkRepository: shares objects through alternates, and keeps working when the source is deleted', async () => {
@@ -29,8 +37,12 @@ describe('RepositoryService', () => {
     await call(h.repository, 'ForkRepository', { repository: { projectId: 601 }, source: { projectId: 600 } });
     await call(h.repository, 'DeleteRepository', { repository: source.repository });
     expect(existsSync(source.bare)).toBe(false);
-    expect(execFileSync('git', ['fsck', '--no-progress'], { cwd: join(h.root, '601.git'), stdio: 'pipe' }).toString()).toBe('');
-    expect(readFileSync(join(source.bare.replace(/\d+\.git$/, '600.git'), 'HEAD'), 'utf8')).toContain('refs/heads/master');
+    expect(
+      execFileSync('git', ['fsck', '--no-progress'], { cwd: join(h.root, '601.git'), stdio: 'pipe' }).toString(),
+    ).toBe('');
+    expect(readFileSync(join(source.bare.replace(/\d+\.git$/, '600.git'), 'HEAD'), 'utf8')).toContain(
+      'refs/heads/master',
+    );
     expect(existsSync(join(fork, 'objects', 'info', 'alternates'))).toBe(false);
     expect(execFileSync('git', ['fsck', '--no-progress'], { cwd: fork, stdio: 'pipe' }).toString()).toBe('');
     const blob = await collect(h.blob, 'GetBlob', { repository: { projectId: 600 }, ref: 'master', path: 'b.txt' });
@@ -43,7 +55,13 @@ describe('RepositoryService', () => {
     source.git('tag', 'v1');
     source.git('push', '--quiet', 'origin', 'v1');
     await call(h.repository, 'CreateRepository', { repository: { projectId: 700 }, defaultBranch: 'master' });
-    expect(await failureKind(call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: 'file:///etc' }))).toBe('INVALID_ARGUMENT');
-    expect(await failureKind(call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: '--upload-pack=touch /tmp/x' }))).toBe('INVALID_ARGUMENT');
+    expect(
+      await failureKind(call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: 'file:///etc' })),
+    ).toBe('INVALID_ARGUMENT');
+    expect(
+      await failureKind(
+        call(h.repository, 'ImportRepository', { repository: { projectId: 700 }, url: '--upload-pack=touch /tmp/x' }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
   });
 });

@@ -20,7 +20,14 @@ beforeAll(async () => {
   b = await startHarness();
   const app = express();
   // `b` signs its reads with its secret: the shards share one in a deployment.
-  app.use(createGitHttpHandler({ ...a.deps, secret: b.deps.callers.secret, hooksDir: installHooks(join(a.root, '.hooks')), sql: {} as Sql }));
+  app.use(
+    createGitHttpHandler({
+      ...a.deps,
+      secret: b.deps.callers.secret,
+      hooksDir: installHooks(join(a.root, '.hooks')),
+      sql: {} as Sql,
+    }),
+  );
   aHttp = app.listen(0, '127.0.0.1');
   await new Promise((done) => aHttp.once('listening', done));
   aUrl = `http://127.0.0.1:${(aHttp.address() as AddressInfo).port}`;
@@ -32,11 +39,14 @@ afterAll(async () => {
 });
 
 describe('a source on another shard', () => {
-  it('ForkRepository copies it over the source shard\'s git HTTP: own objects, no alternates, branches and tags', async () => {
+  it("ForkRepository copies it over the source shard's git HTTP: own objects, no alternates, branches and tags", async () => {
     const source = await a.repo([{ files: { 'a.txt': 'a' } }, { files: { 'b.txt': 'b' }, branch: 'feature' }]);
     source.git('tag', 'v1');
     source.git('push', '--quiet', 'origin', 'v1');
-    await call(b.repository, 'ForkRepository', { repository: { projectId: 700 }, source: { ...source.repository, remoteUrl: aUrl } });
+    await call(b.repository, 'ForkRepository', {
+      repository: { projectId: 700 },
+      source: { ...source.repository, remoteUrl: aUrl },
+    });
     const fork = join(b.root, '700.git');
     expect(existsSync(join(fork, 'objects', 'info', 'alternates'))).toBe(false);
     const { branches } = await call(b.ref, 'ListBranches', { repository: { projectId: 700 } });
@@ -47,14 +57,21 @@ describe('a source on another shard', () => {
     await call(a.repository, 'DeleteRepository', { repository: source.repository });
     const blob = await call(b.blob, 'GetTreeEntries', { repository: { projectId: 700 }, ref: 'feature', path: '' });
     expect(blob.entries.map((e: { name: string }) => e.name).sort()).toEqual(['a.txt', 'b.txt']);
-    expect((await call(b.repository, 'RepositoryInfo', { repository: { projectId: 700 } })).defaultBranch).toBe('master');
+    expect((await call(b.repository, 'RepositoryInfo', { repository: { projectId: 700 } })).defaultBranch).toBe(
+      'master',
+    );
   });
 
   it('ForkRepository from a shard that refuses (wrong secret) is a plain failure (to be retried) and leaves nothing', async () => {
     const other = await startHarness();
     try {
       const source = await a.repo([{ files: { 'a.txt': 'a' } }]);
-      const kind = await failureKind(call(other.repository, 'ForkRepository', { repository: { projectId: 701 }, source: { ...source.repository, remoteUrl: aUrl } }));
+      const kind = await failureKind(
+        call(other.repository, 'ForkRepository', {
+          repository: { projectId: 701 },
+          source: { ...source.repository, remoteUrl: aUrl },
+        }),
+      );
       // A refusal is a misconfiguration (the shards' secrets differ), not a source without a repository.
       expect(kind).not.toBe('REPOSITORY_NOT_FOUND');
       expect(kind).not.toBe('ok');
@@ -65,7 +82,12 @@ describe('a source on another shard', () => {
   });
 
   it('ForkRepository from a source with no repository on its shard: not found, and nothing made on either shard', async () => {
-    const kind = await failureKind(call(b.repository, 'ForkRepository', { repository: { projectId: 703 }, source: { projectId: 704, remoteUrl: aUrl } }));
+    const kind = await failureKind(
+      call(b.repository, 'ForkRepository', {
+        repository: { projectId: 703 },
+        source: { projectId: 704, remoteUrl: aUrl },
+      }),
+    );
     expect(kind).toBe('REPOSITORY_NOT_FOUND');
     // The read across shards never makes the source it asks for (an orphan there, an empty fork here).
     expect(existsSync(join(a.root, '704.git'))).toBe(false);
@@ -74,7 +96,12 @@ describe('a source on another shard', () => {
 
   it('ForkRepository from a shard out of reach is a plain failure (to be retried), not a missing source', async () => {
     const source = await a.repo([{ files: { 'a.txt': 'a' } }]);
-    const kind = await failureKind(call(b.repository, 'ForkRepository', { repository: { projectId: 702 }, source: { ...source.repository, remoteUrl: 'http://127.0.0.1:1' } }));
+    const kind = await failureKind(
+      call(b.repository, 'ForkRepository', {
+        repository: { projectId: 702 },
+        source: { ...source.repository, remoteUrl: 'http://127.0.0.1:1' },
+      }),
+    );
     expect(kind).not.toBe('REPOSITORY_NOT_FOUND');
     expect(kind).not.toBe('ok');
     expect(existsSync(join(b.root, '702.git'))).toBe(false);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Metadata, type ServiceError } from '@grpc/grpc-js';
+import { type Metadata, type ServiceError } from '@grpc/grpc-js';
 import { createLogger } from '@hub/common';
 import { createGitClients, decodeErrorDetail, ERROR_DETAIL_TRAILER } from '@hub/protos';
 import { createGitLauncher } from '../git/launcher';
@@ -54,12 +54,18 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     secret,
     ...clients,
     /** A new repository, filled by pushing commits made with the git CLI in a scratch clone. */
-    async repo(commits: Array<{ files: Record<string, string | Buffer | null>; message?: string; branch?: string }> = [], defaultBranch = 'master') {
+    async repo(
+      commits: Array<{ files: Record<string, string | Buffer | null>; message?: string; branch?: string }> = [],
+      defaultBranch = 'master',
+    ) {
       const projectId = nextId++;
       await call(clients.repository, 'CreateRepository', { repository: { projectId }, defaultBranch });
       const bare = join(root, `${projectId}.git`);
       const work = mkdtempSync(join(tmpdir(), 'git-work-'));
-      const git = (...args: string[]) => execFileSync('git', [...AUTHOR, ...args], { cwd: work, stdio: 'pipe' }).toString('utf8').trim();
+      const git = (...args: string[]) =>
+        execFileSync('git', [...AUTHOR, ...args], { cwd: work, stdio: 'pipe' })
+          .toString('utf8')
+          .trim();
       git('init', '--quiet', `--initial-branch=${defaultBranch}`);
       git('remote', 'add', 'origin', bare);
       for (const commit of commits) {
@@ -92,8 +98,9 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
 /** A unary call as a promise. */
 export function call<T = any>(client: object, method: string, request: object): Promise<T> {
   return new Promise((resolve, reject) =>
-    (client as Record<string, (req: object, cb: (e: ServiceError | null, r: T) => void) => void>)[method](request, (error, response) =>
-      error ? reject(error) : resolve(response),
+    (client as Record<string, (req: object, cb: (e: ServiceError | null, r: T) => void) => void>)[method](
+      request,
+      (error, response) => (error ? reject(error) : resolve(response)),
     ),
   );
 }

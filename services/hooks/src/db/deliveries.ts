@@ -49,11 +49,27 @@ export async function insertDeliveries(sql: Db, deliveries: NewDelivery[]): Prom
 
 /** A delivery with the hook it goes to, for the worker. */
 /** What sending a delivery needs of its hook. */
-export type HookTarget = Pick<HookRow, 'id' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures'>;
+export type HookTarget = Pick<
+  HookRow,
+  'id' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures'
+>;
 
 /** A delivery with the hook it goes to, in one query, for the worker. */
-export async function findDeliveryWithHook(sql: Db, id: number): Promise<{ delivery: DeliveryRow; hook: HookTarget } | undefined> {
-  const [row] = await sql<Array<DeliveryRow & { hookUrl: string; hookToken: string | null; hookSigningSecret: string; hookPausedUntil: Date | null; hookConsecutiveFailures: number }>>`
+export async function findDeliveryWithHook(
+  sql: Db,
+  id: number,
+): Promise<{ delivery: DeliveryRow; hook: HookTarget } | undefined> {
+  const [row] = await sql<
+    Array<
+      DeliveryRow & {
+        hookUrl: string;
+        hookToken: string | null;
+        hookSigningSecret: string;
+        hookPausedUntil: Date | null;
+        hookConsecutiveFailures: number;
+      }
+    >
+  >`
     select d.*, h.url as hook_url, h.token as hook_token, h.signing_secret as hook_signing_secret,
       h.paused_until as hook_paused_until, h.consecutive_failures as hook_consecutive_failures
     from deliveries d join hooks h on h.id = d.hook_id where d.id = ${id}`;
@@ -61,7 +77,14 @@ export async function findDeliveryWithHook(sql: Db, id: number): Promise<{ deliv
   const { hookUrl, hookToken, hookSigningSecret, hookPausedUntil, hookConsecutiveFailures, ...delivery } = row;
   return {
     delivery: asDelivery(delivery),
-    hook: { id: delivery.hookId, url: hookUrl, token: hookToken, signingSecret: hookSigningSecret, pausedUntil: hookPausedUntil, consecutiveFailures: hookConsecutiveFailures },
+    hook: {
+      id: delivery.hookId,
+      url: hookUrl,
+      token: hookToken,
+      signingSecret: hookSigningSecret,
+      pausedUntil: hookPausedUntil,
+      consecutiveFailures: hookConsecutiveFailures,
+    },
   };
 }
 
@@ -70,16 +93,24 @@ export async function findDelivery(sql: Db, hookId: number, id: number): Promise
   return row && asDelivery(row);
 }
 
-export async function listDeliveries(sql: Db, hookId: number, window: PageWindow): Promise<{ rows: DeliveryRow[]; total: number }> {
+export async function listDeliveries(
+  sql: Db,
+  hookId: number,
+  window: PageWindow,
+): Promise<{ rows: DeliveryRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    sql<DeliveryRow[]>`select * from deliveries where hook_id = ${hookId} order by id desc limit ${window.perPage} offset ${window.offset}`,
+    sql<
+      DeliveryRow[]
+    >`select * from deliveries where hook_id = ${hookId} order by id desc limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from deliveries where hook_id = ${hookId}`,
   ]);
   return { rows: rows.map(asDelivery), total: count };
 }
 
 export async function attemptsOf(sql: Db, deliveryIds: readonly number[]): Promise<Map<number, AttemptRow[]>> {
-  const rows = await sql<AttemptRow[]>`select * from delivery_attempts where delivery_id in ${sql(deliveryIds as number[])} order by id`;
+  const rows = await sql<
+    AttemptRow[]
+  >`select * from delivery_attempts where delivery_id in ${sql(deliveryIds as number[])} order by id`;
   const byDelivery = new Map<number, AttemptRow[]>();
   for (const row of rows) {
     const key = Number(row.deliveryId);
@@ -114,7 +145,8 @@ export async function setDeliveryState(sql: Db, id: number, state: DeliveryRow['
 
 /** Drops deliveries older than `maxAgeDays`, and beyond the newest `maxPerHook` of each hook. */
 export async function trimDeliveries(sql: Db, maxAgeDays: number, maxPerHook: number): Promise<number> {
-  const old = await sql`delete from deliveries where created_at < now() - ${maxAgeDays} * interval '1 day' and state <> 'pending'`;
+  const old =
+    await sql`delete from deliveries where created_at < now() - ${maxAgeDays} * interval '1 day' and state <> 'pending'`;
   const excess = await sql`
     delete from deliveries d using (
       select id from (

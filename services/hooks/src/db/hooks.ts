@@ -32,9 +32,15 @@ export type HookSettings = Pick<HookRow, 'url' | 'token' | EventFlag>;
 
 type Db = Sql | TransactionSql;
 
-export async function listHooks(sql: Db, projectId: number, window: PageWindow): Promise<{ rows: HookRow[]; total: number }> {
+export async function listHooks(
+  sql: Db,
+  projectId: number,
+  window: PageWindow,
+): Promise<{ rows: HookRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    sql<HookRow[]>`select * from hooks where project_id = ${projectId} order by id limit ${window.perPage} offset ${window.offset}`,
+    sql<
+      HookRow[]
+    >`select * from hooks where project_id = ${projectId} order by id limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from hooks where project_id = ${projectId}`,
   ]);
   return { rows, total: count };
@@ -50,13 +56,18 @@ export async function hooksFor(sql: Db, projectId: number, flag: EventFlag): Pro
   return sql<HookRow[]>`select * from hooks where project_id = ${projectId} and ${sql(flag)} order by id`;
 }
 
-export async function insertHook(sql: Db, values: HookSettings & { projectId: number; signingSecret: string }): Promise<HookRow> {
+export async function insertHook(
+  sql: Db,
+  values: HookSettings & { projectId: number; signingSecret: string },
+): Promise<HookRow> {
   const [row] = await sql<HookRow[]>`insert into hooks ${sql(values)} returning *`;
   return row;
 }
 
 export async function updateHook(sql: Db, id: number, changes: Partial<HookSettings>): Promise<HookRow> {
-  const [row] = await sql<HookRow[]>`update hooks set ${sql({ ...changes, updatedAt: new Date() })} where id = ${id} returning *`;
+  const [row] = await sql<
+    HookRow[]
+  >`update hooks set ${sql({ ...changes, updatedAt: new Date() })} where id = ${id} returning *`;
   return row;
 }
 
@@ -78,7 +89,12 @@ export async function recordHookSuccess(sql: Db, id: number): Promise<void> {
  * Counts a failed attempt; once `pauseAfter` failed in a row, pauses the hook for
  * `pauseBaseMs × 2^(pauses so far)` (at most a day). Returns the pause end, if any.
  */
-export async function recordHookFailure(sql: Db, id: number, pauseAfter: number, pauseBaseMs: number): Promise<Date | null> {
+export async function recordHookFailure(
+  sql: Db,
+  id: number,
+  pauseAfter: number,
+  pauseBaseMs: number,
+): Promise<Date | null> {
   const [row] = await sql<{ pausedUntil: Date | null }[]>`
     update hooks set
       consecutive_failures = consecutive_failures + 1,
@@ -93,7 +109,9 @@ export async function recordHookFailure(sql: Db, id: number, pauseAfter: number,
 
 export async function listSystemHooks(sql: Db, window: PageWindow): Promise<{ rows: SystemHookRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    sql<SystemHookRow[]>`select * from hooks where kind = 'system' order by id limit ${window.perPage} offset ${window.offset}`,
+    sql<
+      SystemHookRow[]
+    >`select * from hooks where kind = 'system' order by id limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from hooks where kind = 'system'`,
   ]);
   return { rows, total: count };
@@ -109,8 +127,13 @@ export async function findSystemHook(sql: Db, id: number): Promise<SystemHookRow
   return row;
 }
 
-export async function insertSystemHook(sql: Db, values: { url: string; signingSecret: string }): Promise<SystemHookRow> {
-  const [row] = await sql<SystemHookRow[]>`insert into hooks ${sql({ ...values, kind: 'system', projectId: null })} returning *`;
+export async function insertSystemHook(
+  sql: Db,
+  values: { url: string; signingSecret: string },
+): Promise<SystemHookRow> {
+  const [row] = await sql<
+    SystemHookRow[]
+  >`insert into hooks ${sql({ ...values, kind: 'system', projectId: null })} returning *`;
   return row;
 }
 

@@ -17,10 +17,12 @@ const jobData = (deliveryId: number): DeliveryJobData => {
 };
 
 /** Deterministic: the event and the hook. A relayed-twice event adds no second job. */
-export const jobIdOf = (delivery: Pick<DeliveryRow, 'eventKey' | 'hookId'>) => `${delivery.eventKey.replace(/:/g, '-')}-h${delivery.hookId}`;
+export const jobIdOf = (delivery: Pick<DeliveryRow, 'eventKey' | 'hookId'>) =>
+  `${delivery.eventKey.replace(/:/g, '-')}-h${delivery.hookId}`;
 
 /** A producer's Redis connection: commands wait for a reconnect briefly, then fail (never hang). */
-const producerConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
+const producerConnection = (url: string) =>
+  new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
 
 /** Where deliveries wait for a hook worker; jobs carry only the delivery's id (Postgres has the rest). */
 export function createDeliveryQueue(options: { redisUrl: string; maxAttempts: number }) {
@@ -39,7 +41,9 @@ export function createDeliveryQueue(options: { redisUrl: string; maxAttempts: nu
   return {
     async enqueue(deliveries: DeliveryRow[]): Promise<void> {
       if (deliveries.length === 0) return;
-      await queue.addBulk(deliveries.map((d) => ({ name: d.eventName, data: jobData(d.id), opts: { jobId: jobIdOf(d) } })));
+      await queue.addBulk(
+        deliveries.map((d) => ({ name: d.eventName, data: jobData(d.id), opts: { jobId: jobIdOf(d) } })),
+      );
     },
     /** A new series of attempts for a logged delivery. */
     async resend(delivery: DeliveryRow): Promise<void> {

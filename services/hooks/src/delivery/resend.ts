@@ -3,7 +3,10 @@ import { setDeliveryState, type DeliveryRow } from '../db/deliveries';
 import type { DeliveryQueue } from './queue';
 
 /** Sends a logged delivery again: same payload and webhook-id, a new series of attempts. */
-export async function resendDelivery(deps: { sql: Sql; queue: DeliveryQueue }, delivery: DeliveryRow): Promise<DeliveryRow> {
+export async function resendDelivery(
+  deps: { sql: Sql; queue: DeliveryQueue },
+  delivery: DeliveryRow,
+): Promise<DeliveryRow> {
   await setDeliveryState(deps.sql, delivery.id, 'pending');
   try {
     await deps.queue.resend(delivery);

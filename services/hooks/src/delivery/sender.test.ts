@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createSender, MAX_LOGGED_BODY, parseRetryAfter } from './sender';
 
 /** A real receiver on loopback that answers as `handler` says and counts requests. */
-async function receiver(handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) {
+async function receiver(
+  handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void,
+) {
   let hits = 0;
   const server: Server = createServer((req, res) => {
     hits++;
@@ -11,7 +13,15 @@ async function receiver(handler: (req: import('node:http').IncomingMessage, res:
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
-  return { port, hits: () => hits, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    port,
+    hits: () => hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 describe('sending a delivery', () => {
@@ -26,8 +36,17 @@ describe('sending a delivery', () => {
     const r = await receiver((_req, res) => res.end('ok'));
     try {
       for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]']) {
-        const result = await guarded.send(`http://${host}:${r.port}/hook`, { 'content-type': 'application/json' }, '{}');
-        expect(result).toMatchObject({ ok: false, retryable: false, statusCode: null, error: 'blocked: the URL points to an internal address' });
+        const result = await guarded.send(
+          `http://${host}:${r.port}/hook`,
+          { 'content-type': 'application/json' },
+          '{}',
+        );
+        expect(result).toMatchObject({
+          ok: false,
+          retryable: false,
+          statusCode: null,
+          error: 'blocked: the URL points to an internal address',
+        });
       }
       expect(r.hits()).toBe(0);
       expect((await local.send(`http://127.0.0.1:${r.port}/hook`, {}, '{}')).ok).toBe(true);
@@ -52,10 +71,26 @@ describe('sending a delivery', () => {
       });
     });
     try {
-      const result = await local.send(`http://user:p%40ss@127.0.0.1:${r.port}/hook`, { 'x-gitlab-event': 'Push Hook' }, '{"a":1}');
-      expect(result).toMatchObject({ ok: true, statusCode: 200, error: null, responseHeaders: expect.objectContaining({ 'x-answer': 'yes' }) });
+      const result = await local.send(
+        `http://user:p%40ss@127.0.0.1:${r.port}/hook`,
+        { 'x-gitlab-event': 'Push Hook' },
+        '{"a":1}',
+      );
+      expect(result).toMatchObject({
+        ok: true,
+        statusCode: 200,
+        error: null,
+        responseHeaders: expect.objectContaining({ 'x-answer': 'yes' }),
+      });
       expect(result.responseBody).toHaveLength(MAX_LOGGED_BODY);
-      expect(seen).toMatchObject({ method: 'POST', body: '{"a":1}', headers: expect.objectContaining({ 'x-gitlab-event': 'Push Hook', authorization: `Basic ${Buffer.from('user:p@ss').toString('base64')}` }) });
+      expect(seen).toMatchObject({
+        method: 'POST',
+        body: '{"a":1}',
+        headers: expect.objectContaining({
+          'x-gitlab-event': 'Push Hook',
+          authorization: `Basic ${Buffer.from('user:p@ss').toString('base64')}`,
+        }),
+      });
       const redirected = await local.send(`http://127.0.0.1:${r.port}/redirect`, {}, '{}');
       expect(redirected).toMatchObject({ ok: false, retryable: false, statusCode: 302 });
       expect(r.hits()).toBe(2);
@@ -71,9 +106,19 @@ describe('sending a delivery', () => {
       res.writeHead(status, status === 429 ? { 'retry-after': '7' } : {}).end();
     });
     try {
-      expect(await local.send(`http://127.0.0.1:${r.port}/503`, {}, '')).toMatchObject({ ok: false, retryable: true, statusCode: 503 });
-      expect(await local.send(`http://127.0.0.1:${r.port}/429`, {}, '')).toMatchObject({ retryable: true, retryAfterMs: 7000 });
-      expect(await local.send(`http://127.0.0.1:${r.port}/404`, {}, '')).toMatchObject({ retryable: false, statusCode: 404 });
+      expect(await local.send(`http://127.0.0.1:${r.port}/503`, {}, '')).toMatchObject({
+        ok: false,
+        retryable: true,
+        statusCode: 503,
+      });
+      expect(await local.send(`http://127.0.0.1:${r.port}/429`, {}, '')).toMatchObject({
+        retryable: true,
+        retryAfterMs: 7000,
+      });
+      expect(await local.send(`http://127.0.0.1:${r.port}/404`, {}, '')).toMatchObject({
+        retryable: false,
+        statusCode: 404,
+      });
       const slow = await local.send(`http://127.0.0.1:${r.port}/slow`, {}, '');
       expect(slow).toMatchObject({ ok: false, retryable: true, statusCode: null, error: 'timed out after 500 ms' });
       expect(slow.durationMs).toBeGreaterThanOrEqual(450);

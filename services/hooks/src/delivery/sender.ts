@@ -27,7 +27,9 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 const flatHeaders = (headers: Record<string, string | string[] | undefined>) =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
 
 /** Reads at most `limit` bytes of a body, then lets the rest go (the connection stays reusable when it can). */
 async function readPrefix(body: AsyncIterable<Buffer> & { destroy?: () => void }, limit: number): Promise<string> {
@@ -62,7 +64,14 @@ export function createSender(options: { timeoutMs: number; allowLocal: boolean }
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const failure = (error: string, retryable: boolean): SendResult => ({
-      ok: false, retryable, statusCode: null, error, responseHeaders: null, responseBody: null, durationMs: elapsed(), retryAfterMs: null,
+      ok: false,
+      retryable,
+      statusCode: null,
+      error,
+      responseHeaders: null,
+      responseBody: null,
+      durationMs: elapsed(),
+      retryAfterMs: null,
     });
     let url: URL;
     try {
@@ -71,7 +80,8 @@ export function createSender(options: { timeoutMs: number; allowLocal: boolean }
       return failure('invalid URL', false);
     }
     const host = hostOf(url);
-    if (!options.allowLocal && isIP(host) && isInternalAddress(host)) return failure('blocked: the URL points to an internal address', false);
+    if (!options.allowLocal && isIP(host) && isInternalAddress(host))
+      return failure('blocked: the URL points to an internal address', false);
     const sent = { ...headers };
     // user:password in a hook URL means basic authentication, as GitLab sent it.
     if (url.username || url.password) {
@@ -106,7 +116,10 @@ export function createSender(options: { timeoutMs: number; allowLocal: boolean }
       if (err.name === 'InternalAddressError' || err.cause?.name === 'InternalAddressError') {
         return failure('blocked: the URL points to an internal address', false);
       }
-      const reason = err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' ? `timed out after ${options.timeoutMs} ms` : err.code ?? err.message;
+      const reason =
+        err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT'
+          ? `timed out after ${options.timeoutMs} ms`
+          : (err.code ?? err.message);
       return failure(reason, true);
     }
   }

@@ -11,7 +11,12 @@ export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64'
  * The headers of one attempt: GitLab's (Content-Type, X-Gitlab-Event, X-Gitlab-Token when the
  * hook has one) and the Standard Webhooks signature over id, timestamp and body.
  */
-export function deliveryHeaders(hook: HookTarget, delivery: DeliveryRow, body: string, now: Date): Record<string, string> {
+export function deliveryHeaders(
+  hook: HookTarget,
+  delivery: DeliveryRow,
+  body: string,
+  now: Date,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,

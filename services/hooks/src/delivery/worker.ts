@@ -90,10 +90,23 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
     throw new RetryableDeliveryError(result.error ?? 'delivery failed', result.retryAfterMs);
   }
 
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
+  const connection = new Redis(options.redisUrl, {
+    maxRetriesPerRequest: null,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
   // Each attempt is a span of the trace that made the delivery; the POST inside it carries traceparent.
   const tracedDeliver = (job: Job<DeliveryJobData>, token?: string) =>
-    continueTrace(job.data.traceparent, `hook delivery ${job.name}`, { 'messaging.destination.name': DELIVERY_QUEUE, 'messaging.message.id': job.id ?? '', 'hub.delivery_id': job.data.deliveryId, 'hub.attempt': job.attemptsMade + 1 }, () => deliver(job, token));
+    continueTrace(
+      job.data.traceparent,
+      `hook delivery ${job.name}`,
+      {
+        'messaging.destination.name': DELIVERY_QUEUE,
+        'messaging.message.id': job.id ?? '',
+        'hub.delivery_id': job.data.deliveryId,
+        'hub.attempt': job.attemptsMade + 1,
+      },
+      () => deliver(job, token),
+    );
   const worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, tracedDeliver, {
     connection,
     concurrency: options.concurrency,
@@ -112,7 +125,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
     logger.warn({ err: error }, 'hook worker cannot reach Redis; retrying');
   });
   worker.on('failed', (job, error) => {
-    if (job && !(error instanceof DelayedError)) logger.info({ deliveryId: job.data.deliveryId, attempt: job.attemptsMade, reason: error.message }, 'hook delivery attempt failed');
+    if (job && !(error instanceof DelayedError))
+      logger.info(
+        { deliveryId: job.data.deliveryId, attempt: job.attemptsMade, reason: error.message },
+        'hook delivery attempt failed',
+      );
   });
 
   return {

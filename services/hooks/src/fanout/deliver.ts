@@ -16,7 +16,11 @@ export interface Outgoing {
  * event and hook, however often the event arrives) and queued under a deterministic job id.
  * Returns the deliveries still pending.
  */
-export async function deliverToHooks(deps: { sql: Sql; queue: DeliveryQueue }, hooks: ReadonlyArray<{ id: number }>, outgoing: Outgoing): Promise<DeliveryRow[]> {
+export async function deliverToHooks(
+  deps: { sql: Sql; queue: DeliveryQueue },
+  hooks: ReadonlyArray<{ id: number }>,
+  outgoing: Outgoing,
+): Promise<DeliveryRow[]> {
   if (hooks.length === 0) return [];
   const payload = JSON.stringify(outgoing.payload);
   const pending = await insertDeliveries(

@@ -1,20 +1,23 @@
-import {
-  projectsLookup,
-  usersLookup,
-  type InternalClient,
-  type ProjectSummary,
-  type UserSummary,
-} from '@hub/common';
+import { projectsLookup, usersLookup, type InternalClient, type ProjectSummary, type UserSummary } from '@hub/common';
 
 /**
  * Projects and users as hook payloads name them, asked of their owners (projects, identity) in
  * one call per kind, and kept `ttlMs`: a burst of events for one project asks once.
  */
-export function createDirectory(deps: { projects: InternalClient; identity: InternalClient; ttlMs: number; now?: () => number }) {
+export function createDirectory(deps: {
+  projects: InternalClient;
+  identity: InternalClient;
+  ttlMs: number;
+  now?: () => number;
+}) {
   const now = deps.now ?? Date.now;
   const cached = <T>() => new Map<number, { value: T | null; expires: number }>();
 
-  async function lookup<T>(cache: Map<number, { value: T | null; expires: number }>, ids: number[], fetch: (ids: number[]) => Promise<Array<T & { id: number }>>) {
+  async function lookup<T>(
+    cache: Map<number, { value: T | null; expires: number }>,
+    ids: number[],
+    fetch: (ids: number[]) => Promise<Array<T & { id: number }>>,
+  ) {
     const result = new Map<number, T>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {

@@ -40,7 +40,10 @@ export function createFanOut(deps: { sql: Sql; directory: Directory; queue: Deli
       deps.directory.projects(projectsNamedBy(hookEvent)),
       hookEvent.actorId === null ? new Map() : deps.directory.users([hookEvent.actorId]),
     ]);
-    const built = buildPayload(hookEvent, { projects, actor: hookEvent.actorId === null ? null : (users.get(hookEvent.actorId) ?? null) });
+    const built = buildPayload(hookEvent, {
+      projects,
+      actor: hookEvent.actorId === null ? null : (users.get(hookEvent.actorId) ?? null),
+    });
     if (!built) return;
     await deliverToHooks(deps, hooks, { eventKey: `${event.service}:${event.id}`, eventName, payload: built });
   };

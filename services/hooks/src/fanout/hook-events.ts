@@ -22,8 +22,20 @@ export type HookEvent =
       commits: PushCommit[];
       totalCommitsCount: number;
     }
-  | { kind: 'issue'; projectId: number; actorId: number | null; action: string; attributes: Record<string, unknown> & { iid: number } }
-  | { kind: 'merge_request'; projectId: number; actorId: number | null; action: string; attributes: MergeRequestAttributes }
+  | {
+      kind: 'issue';
+      projectId: number;
+      actorId: number | null;
+      action: string;
+      attributes: Record<string, unknown> & { iid: number };
+    }
+  | {
+      kind: 'merge_request';
+      projectId: number;
+      actorId: number | null;
+      action: string;
+      attributes: MergeRequestAttributes;
+    }
   | {
       kind: 'note';
       projectId: number;
@@ -45,7 +57,13 @@ export const HOOK_KINDS: Record<HookEventKind, { flag: EventFlag; eventName: str
 };
 
 /** GitLab's hook `action` for each state change its services announce. */
-const ACTIONS: Record<string, string> = { opened: 'open', closed: 'close', reopened: 'reopen', merged: 'merge', updated: 'update' };
+const ACTIONS: Record<string, string> = {
+  opened: 'open',
+  closed: 'close',
+  reopened: 'reopen',
+  merged: 'merge',
+  updated: 'update',
+};
 
 /** The hook event a (checked, typed) domain event stands for, or null when hooks do not send it. */
 export function readHookEvent(known: KnownEvent): HookEvent | null {
@@ -70,7 +88,13 @@ export function readHookEvent(known: KnownEvent): HookEvent | null {
     case 'notes:issue.closed':
     case 'notes:issue.reopened': {
       const p = known.payload;
-      return { kind: 'issue', projectId: p.project_id, actorId: p.actor_id, action: ACTIONS[p.action] ?? p.action, attributes: p.attributes };
+      return {
+        kind: 'issue',
+        projectId: p.project_id,
+        actorId: p.actor_id,
+        action: ACTIONS[p.action] ?? p.action,
+        attributes: p.attributes,
+      };
     }
     case 'mergerequests:merge_request.opened':
     case 'mergerequests:merge_request.updated':
@@ -78,13 +102,26 @@ export function readHookEvent(known: KnownEvent): HookEvent | null {
     case 'mergerequests:merge_request.reopened':
     case 'mergerequests:merge_request.merged': {
       const p = known.payload;
-      return { kind: 'merge_request', projectId: p.project_id, actorId: p.actor_id, action: ACTIONS[p.action] ?? p.action, attributes: p.attributes };
+      return {
+        kind: 'merge_request',
+        projectId: p.project_id,
+        actorId: p.actor_id,
+        action: ACTIONS[p.action] ?? p.action,
+        attributes: p.attributes,
+      };
     }
     case 'notes:note.created': {
       // GitLab's note hooks fire when someone comments; system notes and edits send nothing.
       const p = known.payload;
       if (p.system) return null;
-      return { kind: 'note', projectId: p.project_id, actorId: p.actor_id, noteableType: p.noteable_type, note: p.note, noteable: p.noteable };
+      return {
+        kind: 'note',
+        projectId: p.project_id,
+        actorId: p.actor_id,
+        noteableType: p.noteable_type,
+        note: p.note,
+        noteable: p.noteable,
+      };
     }
     default:
       return null;

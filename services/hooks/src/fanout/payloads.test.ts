@@ -16,14 +16,34 @@ const project = (id: number, path: string): ProjectSummary => ({
   sshUrlToRepo: `git@hub.test:alice/${path}.git`,
   repositoryStorage: 'default',
 });
-const alice: UserSummary = { id: 7, username: 'alice', name: 'Alice Liddell', state: 'active', email: 'alice@hub.test', avatarUrl: 'http://avatar/alice' };
-const projects = new Map([[1, project(1, 'app')], [2, project(2, 'fork')]]);
+const alice: UserSummary = {
+  id: 7,
+  username: 'alice',
+  name: 'Alice Liddell',
+  state: 'active',
+  email: 'alice@hub.test',
+  avatarUrl: 'http://avatar/alice',
+};
+const projects = new Map([
+  [1, project(1, 'app')],
+  [2, project(2, 'fork')],
+]);
 const commit = { id: 'c1', message: 'Fix\n', timestamp: '2026-01-01T00:00:00Z', author: { name: 'A', email: 'a@x' } };
 
 describe('GitLab hook payloads', () => {
   it('push: the pusher, the repository and each commit with its web URL', () => {
     const payload = buildPayload(
-      { kind: 'push', projectId: 1, actorId: 7, before: 'b', after: 'c1', ref: 'refs/heads/master', checkoutSha: 'c1', commits: [commit], totalCommitsCount: 30 },
+      {
+        kind: 'push',
+        projectId: 1,
+        actorId: 7,
+        before: 'b',
+        after: 'c1',
+        ref: 'refs/heads/master',
+        checkoutSha: 'c1',
+        commits: [commit],
+        totalCommitsCount: 30,
+      },
       { projects, actor: alice },
     );
     expect(payload).toEqual({
@@ -55,7 +75,17 @@ describe('GitLab hook payloads', () => {
 
   it('tag push: without commits, as GitLab 7.14 sent it', () => {
     const payload = buildPayload(
-      { kind: 'tag_push', projectId: 1, actorId: null, before: '0', after: 't', ref: 'refs/tags/v1', checkoutSha: 't', commits: [commit], totalCommitsCount: 1 },
+      {
+        kind: 'tag_push',
+        projectId: 1,
+        actorId: null,
+        before: '0',
+        after: 't',
+        ref: 'refs/tags/v1',
+        checkoutSha: 't',
+        commits: [commit],
+        totalCommitsCount: 1,
+      },
       { projects, actor: null },
     );
     expect(payload).toMatchObject({ object_kind: 'tag_push', commits: [], total_commits_count: 0, user_name: null });
@@ -63,9 +93,25 @@ describe('GitLab hook payloads', () => {
 
   it('merge request: source from the fork, target, last commit and the web URL', () => {
     const attributes = {
-      id: 9, iid: 3, project_id: 1, target_project_id: 1, source_project_id: 2, target_branch: 'master', source_branch: 'f', title: 'm', description: '',
-      state: 'opened' as const, author_id: 7, assignee_id: null, milestone_id: null, merge_status: 'unchecked', merge_commit_sha: null, work_in_progress: false,
-      created_at: 't', updated_at: 't', last_commit: commit,
+      id: 9,
+      iid: 3,
+      project_id: 1,
+      target_project_id: 1,
+      source_project_id: 2,
+      target_branch: 'master',
+      source_branch: 'f',
+      title: 'm',
+      description: '',
+      state: 'opened' as const,
+      author_id: 7,
+      assignee_id: null,
+      milestone_id: null,
+      merge_status: 'unchecked',
+      merge_commit_sha: null,
+      work_in_progress: false,
+      created_at: 't',
+      updated_at: 't',
+      last_commit: commit,
     };
     const event = { kind: 'merge_request' as const, projectId: 1, actorId: 7, action: 'open', attributes };
     expect(projectsNamedBy(event).sort()).toEqual([1, 2]);
@@ -74,7 +120,12 @@ describe('GitLab hook payloads', () => {
       user: { name: 'Alice Liddell', username: 'alice', avatar_url: 'http://avatar/alice' },
       object_attributes: {
         id: 9,
-        source: { name: 'fork', http_url: 'http://hub.test/alice/fork.git', namespace: 'Alice Liddell', visibility_level: 10 },
+        source: {
+          name: 'fork',
+          http_url: 'http://hub.test/alice/fork.git',
+          namespace: 'Alice Liddell',
+          visibility_level: 10,
+        },
         target: { name: 'app', web_url: 'http://hub.test/alice/app' },
         last_commit: { id: 'c1', url: 'http://hub.test/alice/fork/commit/c1' },
         url: 'http://hub.test/alice/app/merge_requests/3',
@@ -85,13 +136,29 @@ describe('GitLab hook payloads', () => {
 
   it('note: the note with its URL, and the noteable under its own key', () => {
     const payload = buildPayload(
-      { kind: 'note', projectId: 1, actorId: 7, noteableType: 'Snippet', note: { id: 40, note: 'nice' }, noteable: { id: 12, title: 's' } },
+      {
+        kind: 'note',
+        projectId: 1,
+        actorId: 7,
+        noteableType: 'Snippet',
+        note: { id: 40, note: 'nice' },
+        noteable: { id: 12, title: 's' },
+      },
       { projects, actor: alice },
     );
-    expect(payload).toMatchObject({ object_kind: 'note', object_attributes: { id: 40, url: 'http://hub.test/alice/app/snippets/12#note_40' }, snippet: { id: 12 } });
+    expect(payload).toMatchObject({
+      object_kind: 'note',
+      object_attributes: { id: 40, url: 'http://hub.test/alice/app/snippets/12#note_40' },
+      snippet: { id: 12 },
+    });
   });
 
   it('nothing for a project that no longer exists', () => {
-    expect(buildPayload({ kind: 'issue', projectId: 99, actorId: 7, action: 'open', attributes: { iid: 1 } }, { projects, actor: alice })).toBeNull();
+    expect(
+      buildPayload(
+        { kind: 'issue', projectId: 99, actorId: 7, action: 'open', attributes: { iid: 1 } },
+        { projects, actor: alice },
+      ),
+    ).toBeNull();
   });
 });

@@ -8,7 +8,11 @@ export interface PayloadContext {
 }
 
 /** GitLab's user.hook_attrs. */
-const userAttributes = (user: UserSummary | null) => ({ name: user?.name ?? null, username: user?.username ?? null, avatar_url: user?.avatarUrl ?? null });
+const userAttributes = (user: UserSummary | null) => ({
+  name: user?.name ?? null,
+  username: user?.username ?? null,
+  avatar_url: user?.avatarUrl ?? null,
+});
 
 /** GitLab's `repository` of push and note payloads. */
 const repositoryOf = (project: ProjectSummary) => ({
@@ -86,7 +90,11 @@ export function buildPayload(event: HookEvent, context: PayloadContext): Record<
         user: userAttributes(actor),
         project_id: event.projectId,
         repository: repositoryOf(project),
-        object_attributes: { ...event.attributes, url: `${project.webUrl}/issues/${event.attributes.iid}`, action: event.action },
+        object_attributes: {
+          ...event.attributes,
+          url: `${project.webUrl}/issues/${event.attributes.iid}`,
+          action: event.action,
+        },
       };
     case 'merge_request': {
       const a = event.attributes;
@@ -116,7 +124,10 @@ export function buildPayload(event: HookEvent, context: PayloadContext): Record<
         repository: repositoryOf(project),
         object_attributes: { ...event.note, url: `${project.webUrl}/${noteablePath}#note_${event.note.id}` },
         // A commit shows as push payloads show commits (with its URL), as GitLab's note hook had it.
-        [NOTEABLE_KEY[event.noteableType]]: event.noteableType === 'Commit' && event.noteable ? commitAttributes(project)(pushedCommit.parse(event.noteable)) : event.noteable,
+        [NOTEABLE_KEY[event.noteableType]]:
+          event.noteableType === 'Commit' && event.noteable
+            ? commitAttributes(project)(pushedCommit.parse(event.noteable))
+            : event.noteable,
       };
     }
   }

@@ -103,7 +103,14 @@ export function readSystemEvents(known: KnownEvent): SystemEvent[] {
     case 'membership:member.removed': {
       const p = known.payload;
       return [
-        { ...at, model: 'project_member', action: known.key === 'membership:member.added' ? 'create' : 'destroy', projectId: p.project_id, userId: p.user_id, accessLevel: p.access_level },
+        {
+          ...at,
+          model: 'project_member',
+          action: known.key === 'membership:member.added' ? 'create' : 'destroy',
+          projectId: p.project_id,
+          userId: p.user_id,
+          accessLevel: p.access_level,
+        },
       ];
     }
     case 'identity:group.created':

@@ -11,7 +11,13 @@ export interface SystemPayloadContext {
 }
 
 /** Gitlab::Access's human names, as human_access gave them. */
-const HUMAN_ACCESS: Record<number, string> = { 10: 'Guest', 20: 'Reporter', 30: 'Developer', 40: 'Master', 50: 'Owner' };
+const HUMAN_ACCESS: Record<number, string> = {
+  10: 'Guest',
+  20: 'Reporter',
+  30: 'Developer',
+  40: 'Master',
+  50: 'Owner',
+};
 /** Project.visibility_levels.key(level).downcase. */
 const VISIBILITY: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' };
 
@@ -52,7 +58,8 @@ export function buildSystemPayload(event: SystemEvent, context: SystemPayloadCon
       // project_destroy is built: their namespace's name (the username) stands in, with no email.
       // Events recorded before projects sent the name have the path, which a user's namespace shares.
       const namespaceName = event.namespaceName ?? namespacePathOf(event.pathWithNamespace);
-      const owner = event.namespaceKind === 'user' && event.ownerId !== null ? context.users.get(event.ownerId) : undefined;
+      const owner =
+        event.namespaceKind === 'user' && event.ownerId !== null ? context.users.get(event.ownerId) : undefined;
       return {
         event_name: `project_${event.action}`,
         ...head,
@@ -66,7 +73,13 @@ export function buildSystemPayload(event: SystemEvent, context: SystemPayloadCon
       };
     }
     case 'user':
-      return { event_name: `user_${event.action}`, ...head, name: event.name, email: event.email, user_id: event.userId };
+      return {
+        event_name: `user_${event.action}`,
+        ...head,
+        name: event.name,
+        email: event.email,
+        user_id: event.userId,
+      };
     case 'project_member': {
       const project = context.projects.get(event.projectId);
       if (!project) return null;

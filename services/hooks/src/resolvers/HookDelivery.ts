@@ -1,6 +1,7 @@
 import type { HookDeliveryAttemptResolvers, HookDeliveryResolvers } from '../generated/graphql';
 
-const headerList = (headers: Record<string, string> | null) => headers && Object.entries(headers).map(([name, value]) => ({ name, value }));
+const headerList = (headers: Record<string, string> | null) =>
+  headers && Object.entries(headers).map(([name, value]) => ({ name, value }));
 
 export const hookDeliveryResolvers: HookDeliveryResolvers = {
   attempts: (delivery, _args, { loaders }) => loaders.attempts.load(delivery.id),

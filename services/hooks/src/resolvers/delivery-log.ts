@@ -9,7 +9,9 @@ type DeliveryLogFields = 'deliveries' | 'delivery';
  * A hook's delivery log, the same for project and system hooks (rows of one table, their
  * deliveries kept by hook id). Whoever reaches the hook has been checked already.
  */
-export const createDeliveryLogResolvers = ({ sql }: ResolverDeps): Pick<HookResolvers, DeliveryLogFields> & Pick<SystemHookResolvers, DeliveryLogFields> => ({
+export const createDeliveryLogResolvers = ({
+  sql,
+}: ResolverDeps): Pick<HookResolvers, DeliveryLogFields> & Pick<SystemHookResolvers, DeliveryLogFields> => ({
   deliveries: async (hook: { id: number }, args: { page: number; perPage: number }) => {
     const { rows, total } = await listDeliveries(sql, hook.id, pageWindow(args.page, args.perPage));
     return { nodes: rows, total };

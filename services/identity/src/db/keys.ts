@@ -40,17 +40,26 @@ export async function findUserKey(sql: Db, userId: number, id: number): Promise<
 }
 
 export async function deleteUserKey(sql: Db, userId: number, id: number): Promise<KeyRow | undefined> {
-  const [row] = await sql<KeyRow[]>`delete from keys where id = ${id} and kind = 'user' and user_id = ${userId} returning *`;
+  const [row] = await sql<
+    KeyRow[]
+  >`delete from keys where id = ${id} and kind = 'user' and user_id = ${userId} returning *`;
   return row;
 }
 
-export async function insertKey(sql: Db, values: Pick<KeyRow, 'kind' | 'userId' | 'title' | 'key' | 'fingerprint'>): Promise<KeyRow> {
+export async function insertKey(
+  sql: Db,
+  values: Pick<KeyRow, 'kind' | 'userId' | 'title' | 'key' | 'fingerprint'>,
+): Promise<KeyRow> {
   const [row] = await sql<KeyRow[]>`insert into keys ${sql(values)} returning *`;
   return row;
 }
 
 /** GitLab's two uniqueness validations: another key (of either kind) with this text, or this fingerprint. */
-export async function keyTaken(sql: Db, key: string | null, fingerprint: string | null): Promise<{ key: boolean; fingerprint: boolean }> {
+export async function keyTaken(
+  sql: Db,
+  key: string | null,
+  fingerprint: string | null,
+): Promise<{ key: boolean; fingerprint: boolean }> {
   if (fingerprint === null) return { key: false, fingerprint: false };
   // A stored key's text always parses, so a text without a fingerprint matches no stored key.
   const [row] = await sql<{ key: boolean }[]>`select key = ${key} as key from keys where fingerprint = ${fingerprint}`;
@@ -75,10 +84,18 @@ export async function findProjectDeployKey(sql: Db, projectId: number, id: numbe
 }
 
 /** The deploy key with exactly this text, with the projects that use it. */
-export async function findDeployKeyByText(sql: Db, key: string, fingerprint: string): Promise<{ row: KeyRow; projectIds: number[] } | undefined> {
-  const [row] = await sql<KeyRow[]>`select * from keys where fingerprint = ${fingerprint} and key = ${key} and kind = 'deploy'`;
+export async function findDeployKeyByText(
+  sql: Db,
+  key: string,
+  fingerprint: string,
+): Promise<{ row: KeyRow; projectIds: number[] } | undefined> {
+  const [row] = await sql<
+    KeyRow[]
+  >`select * from keys where fingerprint = ${fingerprint} and key = ${key} and kind = 'deploy'`;
   if (!row) return undefined;
-  const links = await sql<{ projectId: number }[]>`select project_id from deploy_keys_projects where deploy_key_id = ${row.id} order by project_id`;
+  const links = await sql<
+    { projectId: number }[]
+  >`select project_id from deploy_keys_projects where deploy_key_id = ${row.id} order by project_id`;
   return { row, projectIds: links.map((link) => link.projectId) };
 }
 
@@ -94,7 +111,9 @@ export async function linkDeployKey(tx: TransactionSql, projectId: number, keyId
 
 /** Whether the project had the key. */
 export async function unlinkDeployKey(tx: TransactionSql, projectId: number, keyId: number): Promise<boolean> {
-  return (await tx`delete from deploy_keys_projects where project_id = ${projectId} and deploy_key_id = ${keyId}`).count > 0;
+  return (
+    (await tx`delete from deploy_keys_projects where project_id = ${projectId} and deploy_key_id = ${keyId}`).count > 0
+  );
 }
 
 /** Deletes the deploy keys among `ids` that no project uses any more; returns them. */

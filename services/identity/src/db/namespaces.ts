@@ -14,7 +14,10 @@ export interface NamespaceRow {
 type Db = Sql | TransactionSql;
 
 /** A user's namespace carries the username as both name and path, as GitLab's did. */
-export async function insertUserNamespace(tx: TransactionSql, user: { id: number; username: string }): Promise<NamespaceRow> {
+export async function insertUserNamespace(
+  tx: TransactionSql,
+  user: { id: number; username: string },
+): Promise<NamespaceRow> {
   const [row] = await tx<NamespaceRow[]>`
     insert into namespaces (name, path, kind, owner_id) values (${user.username}, ${user.username}, 'user', ${user.id})
     returning *`;
@@ -58,7 +61,10 @@ export async function listNamespaces(
   return { rows, total: count };
 }
 
-export async function insertGroupNamespace(tx: TransactionSql, group: { name: string; path: string; description: string }): Promise<NamespaceRow> {
+export async function insertGroupNamespace(
+  tx: TransactionSql,
+  group: { name: string; path: string; description: string },
+): Promise<NamespaceRow> {
   const [row] = await tx<NamespaceRow[]>`
     insert into namespaces (name, path, kind, description) values (${group.name}, ${group.path}, 'group', ${group.description})
     returning *`;
@@ -71,18 +77,27 @@ export async function deleteGroupNamespace(tx: TransactionSql, id: number): Prom
 }
 
 /** A group by id, else by path (case-insensitive), as GitLab's find_group looked it up. */
-export async function findGroup(sql: Db, key: { id?: number | null; path?: string | null }): Promise<NamespaceRow | undefined> {
+export async function findGroup(
+  sql: Db,
+  key: { id?: number | null; path?: string | null },
+): Promise<NamespaceRow | undefined> {
   if (key.id !== undefined && key.id !== null) {
     const [byId] = await sql<NamespaceRow[]>`select * from namespaces where kind = 'group' and id = ${key.id}`;
     if (byId) return byId;
   }
   if (!key.path) return undefined;
-  const [byPath] = await sql<NamespaceRow[]>`select * from namespaces where kind = 'group' and lower(path) = lower(${key.path})`;
+  const [byPath] = await sql<
+    NamespaceRow[]
+  >`select * from namespaces where kind = 'group' and lower(path) = lower(${key.path})`;
   return byPath;
 }
 
 /** Which of a name and a path another namespace already has (a group's name is unique among groups, its path among all namespaces). */
-export async function takenByNamespaces(sql: Db, name: string, path: string): Promise<{ name: boolean; path: boolean }> {
+export async function takenByNamespaces(
+  sql: Db,
+  name: string,
+  path: string,
+): Promise<{ name: boolean; path: boolean }> {
   const [row] = await sql<{ name: boolean; path: boolean }[]>`
     select exists (select 1 from namespaces where kind = 'group' and lower(name) = lower(${name})) as name,
       exists (select 1 from namespaces where lower(path) = lower(${path})) as path`;

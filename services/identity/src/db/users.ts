@@ -84,7 +84,9 @@ export async function findUserByPrivateTokenDigest(sql: Db, tokenDigest: string)
  * only the plain column, and the digest would keep finding the old token and not the new one.
  */
 export async function sealPlainTokens(sql: Sql, seal: (token: string) => string): Promise<number> {
-  const rows = await sql<{ id: number; privateToken: string }[]>`select id, private_token from users where private_token is not null`;
+  const rows = await sql<
+    { id: number; privateToken: string }[]
+  >`select id, private_token from users where private_token is not null`;
   for (const row of rows) {
     await sql`update users set private_token_sealed = ${seal(row.privateToken)}, private_token_digest = ${digest(row.privateToken)}, private_token = null
       where id = ${row.id} and private_token = ${row.privateToken}`;
@@ -99,7 +101,11 @@ export interface UserFilter {
   blocked?: boolean | null;
 }
 
-export async function listUsers(sql: Db, filter: UserFilter, window: PageWindow): Promise<{ rows: UserRow[]; total: number }> {
+export async function listUsers(
+  sql: Db,
+  filter: UserFilter,
+  window: PageWindow,
+): Promise<{ rows: UserRow[]; total: number }> {
   const pattern = filter.search ? containsPattern(filter.search) : null;
   const where = sql`
     where true

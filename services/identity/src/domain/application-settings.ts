@@ -1,4 +1,11 @@
-import { FieldErrorCollector, identityEvents, requireAdmin, VISIBILITY_LEVELS, type Principal, type Sql } from '@hub/common';
+import {
+  FieldErrorCollector,
+  identityEvents,
+  requireAdmin,
+  VISIBILITY_LEVELS,
+  type Principal,
+  type Sql,
+} from '@hub/common';
 import { currentSettings, updateSettings, type SettingsRow, type SettingsWritable } from '../db/settings';
 import type { ApplicationSettingsInput } from '../generated/graphql';
 
@@ -26,9 +33,12 @@ const isHttpUrl = (value: string) => {
 export function validateSettings(input: ApplicationSettingsInput): void {
   const errors = new FieldErrorCollector();
   const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
-  if (given(input.defaultProjectsLimit) && input.defaultProjectsLimit < 0) errors.add('default_projects_limit', 'must be greater than or equal to 0');
-  if (given(input.sessionExpireDelay) && input.sessionExpireDelay < 0) errors.add('session_expire_delay', 'must be greater than or equal to 0');
-  if (given(input.maxAttachmentSize) && input.maxAttachmentSize <= 0) errors.add('max_attachment_size', 'must be greater than 0');
+  if (given(input.defaultProjectsLimit) && input.defaultProjectsLimit < 0)
+    errors.add('default_projects_limit', 'must be greater than or equal to 0');
+  if (given(input.sessionExpireDelay) && input.sessionExpireDelay < 0)
+    errors.add('session_expire_delay', 'must be greater than or equal to 0');
+  if (given(input.maxAttachmentSize) && input.maxAttachmentSize <= 0)
+    errors.add('max_attachment_size', 'must be greater than 0');
   if (given(input.defaultBranchProtection) && !BRANCH_PROTECTION_LEVELS.includes(input.defaultBranchProtection)) {
     errors.add('default_branch_protection', 'is not included in the list');
   }
@@ -39,10 +49,16 @@ export function validateSettings(input: ApplicationSettingsInput): void {
     errors.add('default_snippet_visibility', 'is not included in the list');
   }
   for (const level of input.restrictedVisibilityLevels ?? []) {
-    if (!VISIBILITY_LEVELS.includes(level)) errors.add('restricted_visibility_levels', `'${level}' is not a valid visibility level`);
+    if (!VISIBILITY_LEVELS.includes(level))
+      errors.add('restricted_visibility_levels', `'${level}' is not a valid visibility level`);
   }
-  if (given(input.homePageUrl) && input.homePageUrl.trim() !== '' && !isHttpUrl(input.homePageUrl.trim())) errors.add('home_page_url', URL_MESSAGE);
-  if (given(input.afterSignOutPath) && input.afterSignOutPath.trim() !== '' && !isHttpUrl(input.afterSignOutPath.trim())) {
+  if (given(input.homePageUrl) && input.homePageUrl.trim() !== '' && !isHttpUrl(input.homePageUrl.trim()))
+    errors.add('home_page_url', URL_MESSAGE);
+  if (
+    given(input.afterSignOutPath) &&
+    input.afterSignOutPath.trim() !== '' &&
+    !isHttpUrl(input.afterSignOutPath.trim())
+  ) {
     errors.add('after_sign_out_path', URL_MESSAGE);
   }
   errors.throwIfAny();
@@ -64,13 +80,19 @@ export function settingsColumns(input: ApplicationSettingsInput): SettingsWritab
   copy('defaultBranchProtection', input.defaultBranchProtection);
   copy('twitterSharingEnabled', input.twitterSharingEnabled);
   // A set of levels, kept in order: the same levels sent twice are one restriction.
-  copy('restrictedVisibilityLevels', input.restrictedVisibilityLevels && [...new Set(input.restrictedVisibilityLevels)].sort((a, b) => a - b));
+  copy(
+    'restrictedVisibilityLevels',
+    input.restrictedVisibilityLevels && [...new Set(input.restrictedVisibilityLevels)].sort((a, b) => a - b),
+  );
   copy('maxAttachmentSize', input.maxAttachmentSize);
   copy('sessionExpireDelay', input.sessionExpireDelay);
   copy('defaultProjectVisibility', input.defaultProjectVisibility);
   copy('defaultSnippetVisibility', input.defaultSnippetVisibility);
   // GitLab's restricted_signup_domains_raw: trimmed, blanks dropped.
-  copy('restrictedSignupDomains', input.restrictedSignupDomains?.map((d) => d.trim()).filter((d) => d !== ''));
+  copy(
+    'restrictedSignupDomains',
+    input.restrictedSignupDomains?.map((d) => d.trim()).filter((d) => d !== ''),
+  );
   copy('userOauthApplications', input.userOauthApplications);
   return columns;
 }

@@ -14,7 +14,10 @@ const NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space
  * What GitLab's Namespace validations would say of a new group, per field, or null when it may
  * be saved. A group's path follows the same rule as a username: both are namespace paths.
  */
-export function groupProblems(group: { name: string; path: string; description: string }, taken: { name: boolean; path: boolean }): Record<string, string[]> | null {
+export function groupProblems(
+  group: { name: string; path: string; description: string },
+  taken: { name: boolean; path: boolean },
+): Record<string, string[]> | null {
   const problems: Record<string, string[]> = {};
   const add = (field: string, message: string) => (problems[field] ??= []).push(message);
   if (!group.name) add('name', "can't be blank");

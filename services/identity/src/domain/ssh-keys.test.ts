@@ -3,7 +3,15 @@ import { createHash, ECDH, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fingerprintOf, keyValidation, keyValidationErrors, parsePublicKey, prepareKey, stripKey, type KeyAttributes } from './ssh-keys';
+import {
+  fingerprintOf,
+  keyValidation,
+  keyValidationErrors,
+  parsePublicKey,
+  prepareKey,
+  stripKey,
+  type KeyAttributes,
+} from './ssh-keys';
 
 // Made by ssh-keygen (OpenSSH 9.2), each with what `ssh-keygen -l -E md5 -f` printed for it.
 const VECTORS = [
@@ -80,7 +88,7 @@ const readBlob = (text: string) => Buffer.from(text.split(' ')[1], 'base64');
 /** The strings of a wire-format blob, for tests that rebuild one with a change. */
 function fields(blob: Buffer): Buffer[] {
   const out: Buffer[] = [];
-  for (let offset = 0; offset < blob.length; ) {
+  for (let offset = 0; offset < blob.length;) {
     const length = blob.readUInt32BE(offset);
     out.push(blob.subarray(offset + 4, offset + 4 + length));
     offset += 4 + length;
@@ -90,9 +98,12 @@ function fields(blob: Buffer): Buffer[] {
 const [RSA, DSA, EC256, EC384, , ED25519] = VECTORS;
 
 describe('fingerprintOf', () => {
-  it.each(VECTORS.map((v) => [v.key.split(' ')[0], v]))('gives what ssh-keygen printed for a %s key', (_type, vector) => {
-    expect(fingerprintOf(vector.key)).toBe(vector.fingerprint);
-  });
+  it.each(VECTORS.map((v) => [v.key.split(' ')[0], v]))(
+    'gives what ssh-keygen printed for a %s key',
+    (_type, vector) => {
+      expect(fingerprintOf(vector.key)).toBe(vector.fingerprint);
+    },
+  );
 
   it('agrees with the MD5 of the blob and with ssh-keygen (where installed) for keys Node makes', () => {
     for (const { type, blob } of nodeKeys()) {
@@ -134,17 +145,30 @@ describe('fingerprintOf', () => {
     ['an unknown type', `ssh-foo ${base64}`],
     ['a type the blob does not carry', `ssh-dss ${base64}`],
     ['an ECDSA blob of another curve than the text names', `ecdsa-sha2-nistp384 ${EC256.key.split(' ')[1]}`],
-    ['an ECDSA blob naming another curve inside', line('ecdsa-sha2-nistp256', Buffer.concat([str(ecType), str('nistp384'), str(ecPoint)]))],
+    [
+      'an ECDSA blob naming another curve inside',
+      line('ecdsa-sha2-nistp256', Buffer.concat([str(ecType), str('nistp384'), str(ecPoint)])),
+    ],
     ['a point off the curve', line('ecdsa-sha2-nistp256', Buffer.concat([str(ecType), str(ecCurve), str(offCurve)]))],
     [
       'a compressed point',
-      line('ecdsa-sha2-nistp256', Buffer.concat([str(ecType), str(ecCurve), str(ECDH.convertKey(ecPoint, 'prime256v1', undefined, undefined, 'compressed') as Buffer)])),
+      line(
+        'ecdsa-sha2-nistp256',
+        Buffer.concat([
+          str(ecType),
+          str(ecCurve),
+          str(ECDH.convertKey(ecPoint, 'prime256v1', undefined, undefined, 'compressed') as Buffer),
+        ]),
+      ),
     ],
     ['an Ed25519 key of 31 bytes', line('ssh-ed25519', Buffer.concat([str(edType), str(edKey.subarray(1))]))],
     ['bytes after the key', line('ssh-ed25519', Buffer.concat([str(edType), str(edKey), Buffer.from([0, 0, 0, 0])]))],
     ['a truncated blob', line('ssh-rsa', readBlob(RSA.key).subarray(0, 100))],
     ['a negative mpint', line('ssh-rsa', Buffer.concat([str(rsaType), str(Buffer.from([0x81])), str(rsaN)]))],
-    ['an RSA modulus under 1024 bits', line('ssh-rsa', Buffer.concat([str('ssh-rsa'), mpint(b64url(smallRsa.e)), mpint(b64url(smallRsa.n))]))],
+    [
+      'an RSA modulus under 1024 bits',
+      line('ssh-rsa', Buffer.concat([str('ssh-rsa'), mpint(b64url(smallRsa.e)), mpint(b64url(smallRsa.n))])),
+    ],
     ['a character outside base64', `ssh-rsa ${base64.slice(0, 10)}*${base64.slice(11)}`],
     ['URL-safe base64', `ssh-rsa ${Buffer.from(readBlob(RSA.key)).toString('base64url')}`],
     ['missing padding', `ecdsa-sha2-nistp384 ${EC384.key.split(' ')[1].replace(/=+$/, '')}`],
@@ -180,12 +204,17 @@ describe('keyValidationErrors', () => {
   });
 
   it('refuses text that is no key: invalid, and no fingerprint', () => {
-    expect(errorsOf({ title: 't', key: 'some key' })).toEqual({ key: ['is invalid'], fingerprint: ['cannot be generated'] });
+    expect(errorsOf({ title: 't', key: 'some key' })).toEqual({
+      key: ['is invalid'],
+      fingerprint: ['cannot be generated'],
+    });
     expect(errorsOf({ title: 't', key: 'ssh-rsa AAAA' })).toEqual({ fingerprint: ['cannot be generated'] });
   });
 
   it('refuses a key of several lines', () => {
-    expect(errorsOf({ title: 't', key: `${RSA.key}\n${DSA.key}` })).toEqual({ key: ['is invalid', 'should be a single line'] });
+    expect(errorsOf({ title: 't', key: `${RSA.key}\n${DSA.key}` })).toEqual({
+      key: ['is invalid', 'should be a single line'],
+    });
   });
 
   it('reports a taken key and fingerprint', () => {
@@ -197,9 +226,13 @@ describe('keyValidationErrors', () => {
 
   it('limits the title to 255 characters and the key to 5000', () => {
     expect(errorsOf({ title: 'é'.repeat(255), key: RSA.key })).toEqual({});
-    expect(errorsOf({ title: 'x'.repeat(256), key: RSA.key })).toEqual({ title: ['is too long (maximum is 255 characters)'] });
+    expect(errorsOf({ title: 'x'.repeat(256), key: RSA.key })).toEqual({
+      title: ['is too long (maximum is 255 characters)'],
+    });
     expect(errorsOf({ title: ' \t ', key: RSA.key })).toEqual({ title: ["can't be blank"] });
-    expect(errorsOf({ title: 't', key: `${RSA.key} ${'c'.repeat(5000)}` }).key).toEqual(['is too long (maximum is 5000 characters)']);
+    expect(errorsOf({ title: 't', key: `${RSA.key} ${'c'.repeat(5000)}` }).key).toEqual([
+      'is too long (maximum is 5000 characters)',
+    ]);
   });
 
   it('throws the problems as one validation error (400 per field), and nothing for a valid key', () => {
@@ -210,12 +243,17 @@ describe('keyValidationErrors', () => {
     } catch (error) {
       thrown = error as typeof thrown;
     }
-    expect(thrown?.extensions).toMatchObject({ code: 'VALIDATION', fields: { title: ["can't be blank"], key: ['is invalid'], fingerprint: ['cannot be generated'] } });
+    expect(thrown?.extensions).toMatchObject({
+      code: 'VALIDATION',
+      fields: { title: ["can't be blank"], key: ['is invalid'], fingerprint: ['cannot be generated'] },
+    });
   });
 
   it('counts characters as code points: 255 astral characters are a title of 255', () => {
     expect(errorsOf({ title: '\u{1F511}'.repeat(255), key: RSA.key })).toEqual({});
-    expect(errorsOf({ title: '\u{1F511}'.repeat(256), key: RSA.key })).toEqual({ title: ['is too long (maximum is 255 characters)'] });
+    expect(errorsOf({ title: '\u{1F511}'.repeat(256), key: RSA.key })).toEqual({
+      title: ['is too long (maximum is 255 characters)'],
+    });
   });
 });
 
@@ -246,7 +284,10 @@ describe('a key of megabytes', () => {
   it('refuses 9 MiB of unreadable lines and runs of spaces in milliseconds, not seconds', () => {
     const text = huge(Math.floor((9 * 1024 * 1024) / (offCurve.length + 1)), ` ${' '.repeat(60_000)}x`);
     const started = performance.now();
-    const errors = keyValidationErrors(prepareKey({ title: 't', key: `  ${text}\n` }), { key: false, fingerprint: false });
+    const errors = keyValidationErrors(prepareKey({ title: 't', key: `  ${text}\n` }), {
+      key: false,
+      fingerprint: false,
+    });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(errors).toEqual({
       key: ['is too long (maximum is 5000 characters)', 'is invalid', 'should be a single line'],

@@ -8,7 +8,14 @@ import { FieldErrorCollector, type FieldErrors } from '@hub/common';
  * what ssh-keygen (OpenSSH 9) refuses, so "cannot be generated" means the same thing.
  */
 
-export const KEY_ALGORITHMS = ['ssh-rsa', 'ssh-dss', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'ssh-ed25519'] as const;
+export const KEY_ALGORITHMS = [
+  'ssh-rsa',
+  'ssh-dss',
+  'ecdsa-sha2-nistp256',
+  'ecdsa-sha2-nistp384',
+  'ecdsa-sha2-nistp521',
+  'ssh-ed25519',
+] as const;
 export type KeyAlgorithm = (typeof KEY_ALGORITHMS)[number];
 
 const CURVES: Record<string, { jwk: string; fieldBytes: number }> = {
@@ -61,9 +68,11 @@ const wireString = (value: Buffer | string) => {
   length.writeUInt32BE(bytes.length);
   return Buffer.concat([length, bytes]);
 };
-const wireMpint = (magnitude: Buffer) => wireString(magnitude.length > 0 && magnitude[0] & 0x80 ? Buffer.concat([Buffer.from([0]), magnitude]) : magnitude);
+const wireMpint = (magnitude: Buffer) =>
+  wireString(magnitude.length > 0 && magnitude[0] & 0x80 ? Buffer.concat([Buffer.from([0]), magnitude]) : magnitude);
 
-const bitLength = (magnitude: Buffer) => (magnitude.length === 0 ? 0 : (magnitude.length - 1) * 8 + (32 - Math.clz32(magnitude[0])));
+const bitLength = (magnitude: Buffer) =>
+  magnitude.length === 0 ? 0 : (magnitude.length - 1) * 8 + (32 - Math.clz32(magnitude[0]));
 
 /** Strict base64, as OpenSSH decodes it: padded, no stray characters, no bits past the data. */
 function decodeBase64(text: string): Buffer | null {
@@ -97,10 +106,12 @@ function canonicalBlob(algorithm: string, blob: Buffer): Buffer | null {
   if (algorithm === 'ssh-rsa') {
     const e = reader.mpint();
     const n = reader.mpint();
-    if (e && n && bitLength(n) >= MIN_RSA_BITS) canonical = Buffer.concat([wireString(algorithm), wireMpint(e), wireMpint(n)]);
+    if (e && n && bitLength(n) >= MIN_RSA_BITS)
+      canonical = Buffer.concat([wireString(algorithm), wireMpint(e), wireMpint(n)]);
   } else if (algorithm === 'ssh-dss') {
     const parts = [reader.mpint(), reader.mpint(), reader.mpint(), reader.mpint()];
-    if (parts.every((part) => part !== null)) canonical = Buffer.concat([wireString(algorithm), ...parts.map((part) => wireMpint(part!))]);
+    if (parts.every((part) => part !== null))
+      canonical = Buffer.concat([wireString(algorithm), ...parts.map((part) => wireMpint(part!))]);
   } else if (algorithm === 'ssh-ed25519') {
     const key = reader.string();
     if (key?.length === ED25519_KEY_BYTES) canonical = Buffer.concat([wireString(algorithm), wireString(key)]);
@@ -109,7 +120,8 @@ function canonicalBlob(algorithm: string, blob: Buffer): Buffer | null {
     const curve = CURVES[name];
     const inner = reader.string()?.toString('latin1');
     const point = reader.string();
-    if (curve && inner === name && point && isOnCurve(curve, point)) canonical = Buffer.concat([wireString(algorithm), wireString(name), wireString(point)]);
+    if (curve && inner === name && point && isOnCurve(curve, point))
+      canonical = Buffer.concat([wireString(algorithm), wireString(name), wireString(point)]);
   }
   return canonical && reader.done ? canonical : null;
 }
@@ -168,7 +180,8 @@ export function stripKey(text: string): string {
 }
 
 /** Rails' blank?: nothing but whitespace. */
-export const isBlank = (value: string | null | undefined) => value === undefined || value === null || /^\s*$/u.test(value);
+export const isBlank = (value: string | null | undefined) =>
+  value === undefined || value === null || /^\s*$/u.test(value);
 
 export interface KeyAttributes {
   title?: string | null;
@@ -186,7 +199,8 @@ export interface PreparedKey {
  * More than `max` characters, counted as Rails did (code points). Each is one or two UTF-16 units,
  * so a text of megabytes is known to be too long without walking it.
  */
-const longerThan = (text: string, max: number) => text.length > max && (text.length > 2 * max || Array.from(text).length > max);
+const longerThan = (text: string, max: number) =>
+  text.length > max && (text.length > 2 * max || Array.from(text).length > max);
 
 /** Longer than Key's length validation allows: no stored key can be this text. */
 export const isTooLongKey = (key: string | null) => key !== null && longerThan(key, MAX_KEY_LENGTH);
@@ -200,7 +214,11 @@ export const isTooLongKey = (key: string | null) => key !== null && longerThan(k
 export function prepareKey(attrs: KeyAttributes): PreparedKey {
   const key = isBlank(attrs.key) ? (attrs.key ?? null) : stripKey(attrs.key!);
   if (key === null || isBlank(key)) return { title: attrs.title ?? null, key, fingerprint: null };
-  const scanned = isTooLongKey(key) ? Array.from(key.slice(0, 2 * MAX_KEY_LENGTH)).slice(0, MAX_KEY_LENGTH).join('') : key;
+  const scanned = isTooLongKey(key)
+    ? Array.from(key.slice(0, 2 * MAX_KEY_LENGTH))
+        .slice(0, MAX_KEY_LENGTH)
+        .join('')
+    : key;
   return { title: attrs.title ?? null, key, fingerprint: fingerprintOf(scanned) };
 }
 
@@ -208,12 +226,16 @@ export function prepareKey(attrs: KeyAttributes): PreparedKey {
  * Key's validations in GitLab 7.14's order and words. `taken` says whether another key has the
  * same text or fingerprint (the uniqueness validations, which need the database).
  */
-export function keyValidation(prepared: PreparedKey, taken: { key: boolean; fingerprint: boolean }): FieldErrorCollector {
+export function keyValidation(
+  prepared: PreparedKey,
+  taken: { key: boolean; fingerprint: boolean },
+): FieldErrorCollector {
   const errors = new FieldErrorCollector();
   const { title, key, fingerprint } = prepared;
 
   if (isBlank(title)) errors.add('title', "can't be blank");
-  else if (longerThan(title!, MAX_TITLE_LENGTH)) errors.add('title', `is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
+  else if (longerThan(title!, MAX_TITLE_LENGTH))
+    errors.add('title', `is too long (maximum is ${MAX_TITLE_LENGTH} characters)`);
 
   const text = key ?? '';
   if (isBlank(key)) errors.add('key', "can't be blank");
@@ -229,4 +251,7 @@ export function keyValidation(prepared: PreparedKey, taken: { key: boolean; fing
 }
 
 /** The problems `keyValidation` finds, per field; empty when the key is valid. */
-export const keyValidationErrors = (prepared: PreparedKey, taken: { key: boolean; fingerprint: boolean }): FieldErrors => keyValidation(prepared, taken).errors;
+export const keyValidationErrors = (
+  prepared: PreparedKey,
+  taken: { key: boolean; fingerprint: boolean },
+): FieldErrors => keyValidation(prepared, taken).errors;

@@ -28,7 +28,12 @@ export function createTokenSealer(secret: string): TokenSealer {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64url'), sealed.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+      return [
+        VERSION,
+        iv.toString('base64url'),
+        sealed.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+      ].join('.');
     },
     open(sealed) {
       const [version, iv, body, tag] = sealed.split('.');

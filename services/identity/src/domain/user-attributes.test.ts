@@ -1,4 +1,4 @@
-import { DomainError } from '@hub/common';
+import { type DomainError } from '@hub/common';
 import { validateUserAttributes, type UserAttributes } from './user-attributes';
 
 const fieldsOf = (attrs: UserAttributes, creating = true) => {

@@ -21,10 +21,13 @@ export interface UserAttributes {
 
 // GitLab's namespace rule: letters, digits, '_', '-' and '.', not starting with '-', not ending in '.git'.
 export const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
-export const USERNAME_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'";
+export const USERNAME_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'";
 // Top-level paths the web and API routes use; a namespace of that name would shadow them.
 export const RESERVED = new Set(
-  'admin api assets dashboard files groups help hooks issues merge_requests notes oauth profile projects public repository search services snippets s teams u unsubscribes users all ci'.split(' '),
+  'admin api assets dashboard files groups help hooks issues merge_requests notes oauth profile projects public repository search services snippets s teams u unsubscribes users all ci'.split(
+    ' ',
+  ),
 );
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 

@@ -39,13 +39,28 @@ export function createLookupRouter(deps: { sql: Sql; secret: string; logger: Log
   const router = createInternalRouter(deps.secret);
   serveEndpoint(router, usersLookup, deps.logger, async ({ ids, query }) => {
     const rows = await lookupUsers(deps.sql, ids, query || undefined);
-    return { users: rows.map(({ id, username, name, state, email, isAdmin }) => ({ id, username, name, state, email, avatarUrl: gravatarUrl(email), isAdmin })) };
+    return {
+      users: rows.map(({ id, username, name, state, email, isAdmin }) => ({
+        id,
+        username,
+        name,
+        state,
+        email,
+        avatarUrl: gravatarUrl(email),
+        isAdmin,
+      })),
+    };
   });
   serveEndpoint(router, namespacesLookup, deps.logger, async ({ ids = [], ownerIds = [] }) => {
-    const [byId, byOwner] = await Promise.all([ids.length ? findNamespacesByIds(deps.sql, ids) : [], ownerIds.length ? findUserNamespaces(deps.sql, ownerIds) : []]);
+    const [byId, byOwner] = await Promise.all([
+      ids.length ? findNamespacesByIds(deps.sql, ids) : [],
+      ownerIds.length ? findUserNamespaces(deps.sql, ownerIds) : [],
+    ]);
     const found = [...new Map([...byId, ...byOwner].map((n) => [n.id, n])).values()];
     const ownerIdsFound = [...new Set(found.map((n) => n.ownerId).filter((id): id is number => id !== null))];
-    const owners = new Map((ownerIdsFound.length ? await findUsersByIds(deps.sql, ownerIdsFound) : []).map((u) => [u.id, u]));
+    const owners = new Map(
+      (ownerIdsFound.length ? await findUsersByIds(deps.sql, ownerIdsFound) : []).map((u) => [u.id, u]),
+    );
     return { namespaces: found.map((n) => summary(n, n.ownerId === null ? undefined : owners.get(n.ownerId))) };
   });
   return router;

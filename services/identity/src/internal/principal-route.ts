@@ -30,7 +30,12 @@ export function createPrincipalRouter(identity: IdentityService, principalSecret
       const sudo = given(body.sudo);
       const basic = body.basic && given(body.basic.login) && given(body.basic.secret) ? body.basic : undefined;
       const [user, target] = await Promise.all([
-        identity.userForCredentials({ privateToken: given(body.privateToken), accessToken: given(body.accessToken), bearer: given(body.bearer), basic }),
+        identity.userForCredentials({
+          privateToken: given(body.privateToken),
+          accessToken: given(body.accessToken),
+          bearer: given(body.bearer),
+          basic,
+        }),
         sudo === undefined ? undefined : identity.findSudoTarget(sudo),
       ]);
       const response: ResponseOf<typeof principalLookup> = { user: summary(user) };

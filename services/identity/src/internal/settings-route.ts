@@ -3,7 +3,11 @@ import type { Router } from 'express';
 import type { ApplicationSettingsService } from '../domain/application-settings';
 
 /** The settings, for the services that apply them (through their settings client). */
-export function createSettingsRouter(deps: { settings: ApplicationSettingsService; secret: string; logger: Logger }): Router {
+export function createSettingsRouter(deps: {
+  settings: ApplicationSettingsService;
+  secret: string;
+  logger: Logger;
+}): Router {
   const router = createInternalRouter(deps.secret);
   serveEndpoint(router, applicationSettingsLookup, deps.logger, async () => {
     const row = await deps.settings.current();

@@ -3,14 +3,19 @@ import type { GroupResolvers, MutationResolvers, QueryResolvers } from '../gener
 import type { ResolverDeps } from './deps';
 
 export const createGroupResolvers = ({ externalUrl }: ResolverDeps): GroupResolvers => ({
-  __resolveReference: (reference, { loaders }) => loaders.namespaceById.load((reference as { id: number }).id).then((n) => (n?.kind === 'group' ? n : null)),
+  __resolveReference: (reference, { loaders }) =>
+    loaders.namespaceById.load((reference as { id: number }).id).then((n) => (n?.kind === 'group' ? n : null)),
   avatarUrl: () => null,
   webUrl: (group) => `${externalUrl}/groups/${group.path}`,
 });
 
 export const createGroupQueries = ({ groups }: ResolverDeps): Pick<QueryResolvers, 'groups' | 'group'> => ({
   groups: async (_parent, args, { principal }) => {
-    const { rows, total } = await groups.listNamespaces(principal, { kind: 'group', search: args.search }, pageWindow(args.page, args.perPage));
+    const { rows, total } = await groups.listNamespaces(
+      principal,
+      { kind: 'group', search: args.search },
+      pageWindow(args.page, args.perPage),
+    );
     return { nodes: rows, total };
   },
 
@@ -26,7 +31,9 @@ export const createGroupQueries = ({ groups }: ResolverDeps): Pick<QueryResolver
   },
 });
 
-export const createGroupMutations = ({ groups }: ResolverDeps): Pick<MutationResolvers, 'createGroup' | 'deleteGroup'> => ({
+export const createGroupMutations = ({
+  groups,
+}: ResolverDeps): Pick<MutationResolvers, 'createGroup' | 'deleteGroup'> => ({
   createGroup: (_parent, args, { principal }) => groups.createGroup(principal, args),
   deleteGroup: (_parent, { id }, { principal }) => groups.deleteGroup(principal, id),
 });

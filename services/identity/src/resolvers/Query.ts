@@ -20,7 +20,11 @@ export const createQueryResolvers = ({ sql, groups }: ResolverDeps): QueryResolv
 
   // GitLab v3: admins see every namespace, others their own and their groups (User#namespaces).
   namespaces: async (_parent, args, { principal }) => {
-    const { rows, total } = await groups.listNamespaces(principal, { search: args.search }, pageWindow(args.page, args.perPage));
+    const { rows, total } = await groups.listNamespaces(
+      principal,
+      { search: args.search },
+      pageWindow(args.page, args.perPage),
+    );
     return { nodes: rows, total };
   },
 });

@@ -14,7 +14,12 @@ export type { ResolverDeps };
 export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   DateTime: DateTimeScalar,
   Query: { ...createQueryResolvers(deps), ...createGroupQueries(deps), ...createSettingsQueryResolvers(deps) },
-  Mutation: { ...createMutationResolvers(deps), ...createGroupMutations(deps), ...createSettingsMutationResolvers(deps), ...createKeyMutations(deps) },
+  Mutation: {
+    ...createMutationResolvers(deps),
+    ...createGroupMutations(deps),
+    ...createSettingsMutationResolvers(deps),
+    ...createKeyMutations(deps),
+  },
   User: { ...createUserResolvers(deps), ...createUserKeyResolvers(deps) },
   Project: createProjectResolvers(deps),
   Namespace: createNamespaceResolvers(),

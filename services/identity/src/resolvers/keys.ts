@@ -21,7 +21,9 @@ export const createProjectResolvers = ({ keys }: ResolverDeps): ProjectResolvers
   deployKey: (project, { id }, { principal }) => keys.projectDeployKey(principal, project.id, id),
 });
 
-export const createKeyMutations = ({ keys }: ResolverDeps): Pick<MutationResolvers, 'createSshKey' | 'deleteSshKey' | 'addDeployKey' | 'removeDeployKey'> => ({
+export const createKeyMutations = ({
+  keys,
+}: ResolverDeps): Pick<MutationResolvers, 'createSshKey' | 'deleteSshKey' | 'addDeployKey' | 'removeDeployKey'> => ({
   createSshKey: (_parent, { userId, input }, { principal }) => keys.createUserKey(principal, userId, input),
   deleteSshKey: (_parent, { userId, id }, { principal }) => keys.deleteUserKey(principal, userId, id),
   addDeployKey: (_parent, { projectId, input }, { principal }) => keys.addDeployKey(principal, projectId, input),

@@ -37,12 +37,15 @@ export async function applyGroup(
     await tx`delete from group_members where group_id = ${group.groupId}`;
     return { group: null, ownerAdded: undefined };
   }
-  const ownerAdded = group.ownerId === null ? undefined : await insertGroupMember(tx, group.groupId, group.ownerId, AccessLevel.OWNER);
+  const ownerAdded =
+    group.ownerId === null ? undefined : await insertGroupMember(tx, group.groupId, group.ownerId, AccessLevel.OWNER);
   return { group: row, ownerAdded };
 }
 
 export async function findGroup(sql: Db, groupId: number): Promise<GroupRow | undefined> {
-  const [row] = await sql<GroupRow[]>`select group_id, name, path, deleted from groups where group_id = ${groupId} and not deleted`;
+  const [row] = await sql<
+    GroupRow[]
+  >`select group_id, name, path, deleted from groups where group_id = ${groupId} and not deleted`;
   return row;
 }
 
@@ -80,21 +83,34 @@ export async function memberGroupIds(sql: Db, userId: number): Promise<number[]>
 }
 
 export async function findGroupMember(sql: Db, groupId: number, userId: number): Promise<GroupMemberRow | undefined> {
-  const [row] = await sql<GroupMemberRow[]>`select * from group_members where group_id = ${groupId} and user_id = ${userId}`;
+  const [row] = await sql<
+    GroupMemberRow[]
+  >`select * from group_members where group_id = ${groupId} and user_id = ${userId}`;
   return row;
 }
 
 /** A page of a group's members in user id order. */
-export async function listGroupMembers(sql: Db, groupId: number, window: PageWindow): Promise<{ rows: GroupMemberRow[]; total: number }> {
+export async function listGroupMembers(
+  sql: Db,
+  groupId: number,
+  window: PageWindow,
+): Promise<{ rows: GroupMemberRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    sql<GroupMemberRow[]>`select * from group_members where group_id = ${groupId} order by user_id limit ${window.perPage} offset ${window.offset}`,
+    sql<
+      GroupMemberRow[]
+    >`select * from group_members where group_id = ${groupId} order by user_id limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from group_members where group_id = ${groupId}`,
   ]);
   return { rows, total: count };
 }
 
 /** Inserts unless the user is already a member; returns the new row, or undefined. */
-export async function insertGroupMember(tx: TransactionSql, groupId: number, userId: number, accessLevel: number): Promise<GroupMemberRow | undefined> {
+export async function insertGroupMember(
+  tx: TransactionSql,
+  groupId: number,
+  userId: number,
+  accessLevel: number,
+): Promise<GroupMemberRow | undefined> {
   const [row] = await tx<GroupMemberRow[]>`
     insert into group_members (group_id, user_id, access_level) values (${groupId}, ${userId}, ${accessLevel})
     on conflict (group_id, user_id) do nothing
@@ -102,7 +118,12 @@ export async function insertGroupMember(tx: TransactionSql, groupId: number, use
   return row;
 }
 
-export async function updateGroupMemberLevel(tx: TransactionSql, groupId: number, userId: number, accessLevel: number): Promise<GroupMemberRow | undefined> {
+export async function updateGroupMemberLevel(
+  tx: TransactionSql,
+  groupId: number,
+  userId: number,
+  accessLevel: number,
+): Promise<GroupMemberRow | undefined> {
   const [row] = await tx<GroupMemberRow[]>`
     update group_members set access_level = ${accessLevel}, updated_at = now()
     where group_id = ${groupId} and user_id = ${userId}
@@ -110,8 +131,14 @@ export async function updateGroupMemberLevel(tx: TransactionSql, groupId: number
   return row;
 }
 
-export async function deleteGroupMember(tx: TransactionSql, groupId: number, userId: number): Promise<GroupMemberRow | undefined> {
-  const [row] = await tx<GroupMemberRow[]>`delete from group_members where group_id = ${groupId} and user_id = ${userId} returning *`;
+export async function deleteGroupMember(
+  tx: TransactionSql,
+  groupId: number,
+  userId: number,
+): Promise<GroupMemberRow | undefined> {
+  const [row] = await tx<
+    GroupMemberRow[]
+  >`delete from group_members where group_id = ${groupId} and user_id = ${userId} returning *`;
   return row;
 }
 

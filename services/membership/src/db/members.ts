@@ -17,7 +17,10 @@ export async function findMember(sql: Db, projectId: number, userId: number): Pr
   return row;
 }
 
-export async function findMembers(sql: Db, keys: readonly { projectId: number; userId: number }[]): Promise<MemberRow[]> {
+export async function findMembers(
+  sql: Db,
+  keys: readonly { projectId: number; userId: number }[],
+): Promise<MemberRow[]> {
   if (keys.length === 0) return [];
   const projectIds = keys.map((k) => k.projectId);
   const userIds = keys.map((k) => k.userId);
@@ -52,7 +55,12 @@ export async function listMembers(
  * or undefined. The share lock on the project's facts orders the insert with a deletion: one
  * that commits first leaves nothing to insert into, one that waits removes the new row too.
  */
-export async function insertMember(tx: TransactionSql, projectId: number, userId: number, accessLevel: number): Promise<MemberRow | undefined> {
+export async function insertMember(
+  tx: TransactionSql,
+  projectId: number,
+  userId: number,
+  accessLevel: number,
+): Promise<MemberRow | undefined> {
   const [row] = await tx<MemberRow[]>`
     insert into members (project_id, user_id, access_level)
     select project_id, ${userId}, ${accessLevel} from project_facts where project_id = ${projectId} and not deleted for share
@@ -61,7 +69,12 @@ export async function insertMember(tx: TransactionSql, projectId: number, userId
   return row;
 }
 
-export async function updateMemberLevel(tx: TransactionSql, projectId: number, userId: number, accessLevel: number): Promise<MemberRow | undefined> {
+export async function updateMemberLevel(
+  tx: TransactionSql,
+  projectId: number,
+  userId: number,
+  accessLevel: number,
+): Promise<MemberRow | undefined> {
   const [row] = await tx<MemberRow[]>`
     update members set access_level = ${accessLevel}, updated_at = now()
     where project_id = ${projectId} and user_id = ${userId}
@@ -69,8 +82,14 @@ export async function updateMemberLevel(tx: TransactionSql, projectId: number, u
   return row;
 }
 
-export async function deleteMember(tx: TransactionSql, projectId: number, userId: number): Promise<MemberRow | undefined> {
-  const [row] = await tx<MemberRow[]>`delete from members where project_id = ${projectId} and user_id = ${userId} returning *`;
+export async function deleteMember(
+  tx: TransactionSql,
+  projectId: number,
+  userId: number,
+): Promise<MemberRow | undefined> {
+  const [row] = await tx<
+    MemberRow[]
+  >`delete from members where project_id = ${projectId} and user_id = ${userId} returning *`;
   return row;
 }
 

@@ -44,7 +44,11 @@ export async function applyProjectFacts(tx: TransactionSql, facts: ProjectFacts)
  * member's level in the project's group comes beside the project membership: GitLab's
  * max_member_access took the higher of the two.
  */
-export async function findAccess(sql: Db, userId: number | null, projectIds: readonly number[]): Promise<Map<number, ProjectAccess>> {
+export async function findAccess(
+  sql: Db,
+  userId: number | null,
+  projectIds: readonly number[],
+): Promise<Map<number, ProjectAccess>> {
   if (projectIds.length === 0) return new Map();
   const rows = await sql<ProjectAccess[]>`
     select f.project_id, f.owner_id, f.visibility_level, f.archived, f.issues_enabled, f.merge_requests_enabled,

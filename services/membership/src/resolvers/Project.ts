@@ -9,7 +9,11 @@ export const createProjectResolvers = ({ sql, membership }: ResolverDeps): Proje
 
   members: async (project, args, { principal, loaders }) => {
     authorize(await loaders.access.load(project.id), principal, 'read_project');
-    const { rows, total } = await membership.listMembers(project.id, args.query ?? undefined, pageWindow(args.page, args.perPage));
+    const { rows, total } = await membership.listMembers(
+      project.id,
+      args.query ?? undefined,
+      pageWindow(args.page, args.perPage),
+    );
     return { nodes: rows, total };
   },
 

@@ -36,12 +36,23 @@ export async function nextIid(tx: TransactionSql, projectId: number): Promise<nu
   return row.lastIid;
 }
 
-export async function insertMergeRequest(tx: TransactionSql, values: Omit<MergeRequestRow, 'id' | 'state' | 'mergeCommitSha' | 'createdAt' | 'updatedAt' | 'mergedAt' | 'mergeLockedAt'>): Promise<MergeRequestRow> {
+export async function insertMergeRequest(
+  tx: TransactionSql,
+  values: Omit<
+    MergeRequestRow,
+    'id' | 'state' | 'mergeCommitSha' | 'createdAt' | 'updatedAt' | 'mergedAt' | 'mergeLockedAt'
+  >,
+): Promise<MergeRequestRow> {
   const [row] = await tx<MergeRequestRow[]>`insert into merge_requests ${tx(values as never)} returning *`;
   return row;
 }
 
-export async function findMergeRequest(sql: Db, projectId: number, id: number, lock = false): Promise<MergeRequestRow | undefined> {
+export async function findMergeRequest(
+  sql: Db,
+  projectId: number,
+  id: number,
+  lock = false,
+): Promise<MergeRequestRow | undefined> {
   const [row] = await sql<MergeRequestRow[]>`
     select * from merge_requests where id = ${id} and project_id = ${projectId} ${lock ? sql`for update` : sql``}`;
   return row;
@@ -67,7 +78,11 @@ export async function openDuplicateTitles(
   return rows.map((r) => r.title);
 }
 
-export async function updateMergeRequest(tx: TransactionSql, id: number, changes: Partial<MergeRequestRow>): Promise<MergeRequestRow> {
+export async function updateMergeRequest(
+  tx: TransactionSql,
+  id: number,
+  changes: Partial<MergeRequestRow>,
+): Promise<MergeRequestRow> {
   const [row] = await tx<MergeRequestRow[]>`
     update merge_requests set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
   return row;
@@ -96,7 +111,12 @@ export async function claimForMerge(tx: TransactionSql, id: number, staleAfterSe
 }
 
 /** Records the merge a claim made; undefined when the claim was lost meanwhile (taken over as stale). */
-export async function recordMerge(tx: TransactionSql, id: number, claim: Date, commitId: string): Promise<MergeRequestRow | undefined> {
+export async function recordMerge(
+  tx: TransactionSql,
+  id: number,
+  claim: Date,
+  commitId: string,
+): Promise<MergeRequestRow | undefined> {
   const [row] = await tx<MergeRequestRow[]>`
     update merge_requests set state = 'merged', merge_commit_sha = ${commitId}, merged_at = now(), merge_locked_at = null, updated_at = now()
     where id = ${id} and merge_locked_at = ${claim} returning *`;
@@ -116,13 +136,19 @@ export interface ListFilter {
   sort: 'asc' | 'desc';
 }
 
-export async function listMergeRequests(sql: Db, filter: ListFilter, window: PageWindow): Promise<{ rows: MergeRequestRow[]; total: number }> {
+export async function listMergeRequests(
+  sql: Db,
+  filter: ListFilter,
+  window: PageWindow,
+): Promise<{ rows: MergeRequestRow[]; total: number }> {
   const where = sql`where project_id = ${filter.projectId}
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}
     ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}`;
   const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
   const [rows, [{ count }]] = await Promise.all([
-    sql<MergeRequestRow[]>`select * from merge_requests ${where} order by ${sql(filter.orderBy)} ${direction}, id ${direction}
+    sql<
+      MergeRequestRow[]
+    >`select * from merge_requests ${where} order by ${sql(filter.orderBy)} ${direction}, id ${direction}
       limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from merge_requests ${where}`,
   ]);

@@ -3,7 +3,12 @@ import { findMergeRequest, listMergeRequests } from '../db/merge-requests';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
-const STATES: Record<string, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], MERGED: ['merged'], ALL: null };
+const STATES: Record<string, string[] | null> = {
+  OPENED: ['opened', 'reopened'],
+  CLOSED: ['closed'],
+  MERGED: ['merged'],
+  ALL: null,
+};
 
 export const createProjectResolvers = ({ sql, mergeRequests }: ResolverDeps): ProjectResolvers => ({
   __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),

@@ -19,7 +19,10 @@ export interface IssueRow {
 
 type Db = Sql | TransactionSql;
 
-export async function insertIssue(tx: TransactionSql, values: Pick<IssueRow, 'projectId' | 'title' | 'description' | 'authorId' | 'assigneeId' | 'labels' | 'milestoneId'>): Promise<IssueRow> {
+export async function insertIssue(
+  tx: TransactionSql,
+  values: Pick<IssueRow, 'projectId' | 'title' | 'description' | 'authorId' | 'assigneeId' | 'labels' | 'milestoneId'>,
+): Promise<IssueRow> {
   const [{ lastIid }] = await tx<{ lastIid: number }[]>`
     insert into issue_iids (project_id, last_iid) values (${values.projectId}, 1)
     on conflict (project_id) do update set last_iid = issue_iids.last_iid + 1
@@ -30,12 +33,16 @@ export async function insertIssue(tx: TransactionSql, values: Pick<IssueRow, 'pr
 
 /** `lock`: for a change, so concurrent changes of the issue take turns. */
 export async function findIssue(sql: Db, projectId: number, id: number, lock = false): Promise<IssueRow | undefined> {
-  const [row] = await sql<IssueRow[]>`select * from issues where id = ${id} and project_id = ${projectId} ${lock ? sql`for update` : sql``}`;
+  const [row] = await sql<
+    IssueRow[]
+  >`select * from issues where id = ${id} and project_id = ${projectId} ${lock ? sql`for update` : sql``}`;
   return row;
 }
 
 export async function updateIssue(tx: TransactionSql, id: number, changes: Partial<IssueRow>): Promise<IssueRow> {
-  const [row] = await tx<IssueRow[]>`update issues set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
+  const [row] = await tx<
+    IssueRow[]
+  >`update issues set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
   return row;
 }
 
@@ -54,7 +61,11 @@ export interface IssueFilter {
   sort?: 'asc' | 'desc';
 }
 
-export async function listIssues(sql: Db, filter: IssueFilter, window: PageWindow): Promise<{ rows: IssueRow[]; total: number }> {
+export async function listIssues(
+  sql: Db,
+  filter: IssueFilter,
+  window: PageWindow,
+): Promise<{ rows: IssueRow[]; total: number }> {
   const where = sql`where true
     ${filter.projectId !== undefined ? sql`and project_id = ${filter.projectId}` : sql``}
     ${filter.authorId !== undefined ? sql`and author_id = ${filter.authorId}` : sql``}

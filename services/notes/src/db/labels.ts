@@ -13,22 +13,40 @@ export interface LabelRow {
 type Db = Sql | TransactionSql;
 
 /** GitLab's Label default_scope: by title. "C" order, so it matches the names' order on issues (code units). */
-export async function listLabels(sql: Db, projectId: number, window: PageWindow): Promise<{ rows: LabelRow[]; total: number }> {
+export async function listLabels(
+  sql: Db,
+  projectId: number,
+  window: PageWindow,
+): Promise<{ rows: LabelRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    sql<LabelRow[]>`select * from labels where project_id = ${projectId} order by title collate "C", id limit ${window.perPage} offset ${window.offset}`,
+    sql<
+      LabelRow[]
+    >`select * from labels where project_id = ${projectId} order by title collate "C", id limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from labels where project_id = ${projectId}`,
   ]);
   return { rows, total: count };
 }
 
-export async function findLabel(sql: Db, projectId: number, title: string, lock = false): Promise<LabelRow | undefined> {
-  const [row] = await sql<LabelRow[]>`select * from labels where project_id = ${projectId} and title = ${title} ${lock ? sql`for update` : sql``}`;
+export async function findLabel(
+  sql: Db,
+  projectId: number,
+  title: string,
+  lock = false,
+): Promise<LabelRow | undefined> {
+  const [row] = await sql<
+    LabelRow[]
+  >`select * from labels where project_id = ${projectId} and title = ${title} ${lock ? sql`for update` : sql``}`;
   return row;
 }
 
 /** Null when a label of that title appeared meanwhile (the unique key). */
-export async function insertLabel(tx: Db, values: Pick<LabelRow, 'projectId' | 'title' | 'color'>): Promise<LabelRow | null> {
-  const [row] = await tx<LabelRow[]>`insert into labels ${tx(values as never)} on conflict (project_id, title) do nothing returning *`;
+export async function insertLabel(
+  tx: Db,
+  values: Pick<LabelRow, 'projectId' | 'title' | 'color'>,
+): Promise<LabelRow | null> {
+  const [row] = await tx<
+    LabelRow[]
+  >`insert into labels ${tx(values as never)} on conflict (project_id, title) do nothing returning *`;
   return row ?? null;
 }
 
@@ -41,8 +59,14 @@ export async function ensureLabels(tx: Db, projectId: number, titles: readonly s
     on conflict (project_id, title) do nothing`;
 }
 
-export async function updateLabel(tx: TransactionSql, id: number, changes: Partial<Pick<LabelRow, 'title' | 'color'>>): Promise<LabelRow | undefined> {
-  const [row] = await tx<LabelRow[]>`update labels set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
+export async function updateLabel(
+  tx: TransactionSql,
+  id: number,
+  changes: Partial<Pick<LabelRow, 'title' | 'color'>>,
+): Promise<LabelRow | undefined> {
+  const [row] = await tx<
+    LabelRow[]
+  >`update labels set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
   return row;
 }
 

@@ -16,19 +16,27 @@ export interface MilestoneRow {
 type Db = Sql | TransactionSql;
 
 // A date column as text, so no time zone ever moves it a day.
-const columns = (sql: Db) => sql`id, project_id, iid, title, description, to_char(due_date, 'YYYY-MM-DD') as due_date, state, created_at, updated_at`;
+const columns = (sql: Db) =>
+  sql`id, project_id, iid, title, description, to_char(due_date, 'YYYY-MM-DD') as due_date, state, created_at, updated_at`;
 
-export async function insertMilestone(tx: TransactionSql, values: Pick<MilestoneRow, 'projectId' | 'title' | 'description' | 'dueDate'>): Promise<MilestoneRow> {
+export async function insertMilestone(
+  tx: TransactionSql,
+  values: Pick<MilestoneRow, 'projectId' | 'title' | 'description' | 'dueDate'>,
+): Promise<MilestoneRow> {
   const [{ lastIid }] = await tx<{ lastIid: number }[]>`
     insert into milestone_iids (project_id, last_iid) values (${values.projectId}, 1)
     on conflict (project_id) do update set last_iid = milestone_iids.last_iid + 1
     returning last_iid`;
-  const [row] = await tx<MilestoneRow[]>`insert into milestones ${tx({ ...values, iid: lastIid } as never)} returning ${columns(tx)}`;
+  const [row] = await tx<
+    MilestoneRow[]
+  >`insert into milestones ${tx({ ...values, iid: lastIid } as never)} returning ${columns(tx)}`;
   return row;
 }
 
 export async function findMilestone(sql: Db, projectId: number, id: number): Promise<MilestoneRow | undefined> {
-  const [row] = await sql<MilestoneRow[]>`select ${columns(sql)} from milestones where id = ${id} and project_id = ${projectId}`;
+  const [row] = await sql<
+    MilestoneRow[]
+  >`select ${columns(sql)} from milestones where id = ${id} and project_id = ${projectId}`;
   return row;
 }
 
@@ -36,8 +44,14 @@ export async function findMilestonesById(sql: Db, ids: readonly number[]): Promi
   return sql<MilestoneRow[]>`select ${columns(sql)} from milestones where id = any(${ids as number[]}::int[])`;
 }
 
-export async function updateMilestone(tx: TransactionSql, id: number, changes: Partial<Pick<MilestoneRow, 'title' | 'description' | 'dueDate' | 'state'>>): Promise<MilestoneRow> {
-  const [row] = await tx<MilestoneRow[]>`update milestones set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning ${columns(tx)}`;
+export async function updateMilestone(
+  tx: TransactionSql,
+  id: number,
+  changes: Partial<Pick<MilestoneRow, 'title' | 'description' | 'dueDate' | 'state'>>,
+): Promise<MilestoneRow> {
+  const [row] = await tx<
+    MilestoneRow[]
+  >`update milestones set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning ${columns(tx)}`;
   return row;
 }
 
@@ -52,7 +66,9 @@ export async function listMilestones(
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}`;
   const [rows, [{ count }]] = await Promise.all([
     // Newest first: created_at is now() at insert, so the id gives the order (milestones_project_idx).
-    sql<MilestoneRow[]>`select ${columns(sql)} from milestones ${where} order by id desc limit ${window.perPage} offset ${window.offset}`,
+    sql<
+      MilestoneRow[]
+    >`select ${columns(sql)} from milestones ${where} order by id desc limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from milestones ${where}`,
   ]);
   return { rows, total: count };

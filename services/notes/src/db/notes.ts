@@ -21,20 +21,31 @@ export interface NoteRow {
 
 type Db = Sql | TransactionSql;
 /** An issue, snippet or merge request of a project: what notes are on, but for commits. */
-export type Noteable = { projectId: number; noteableType: Exclude<NoteRow['noteableType'], 'Commit'>; noteableId: number };
+export type Noteable = {
+  projectId: number;
+  noteableType: Exclude<NoteRow['noteableType'], 'Commit'>;
+  noteableId: number;
+};
 /** What a new note is made of. */
-export type NewNote = Pick<NoteRow, 'projectId' | 'noteableType' | 'noteableId' | 'authorId' | 'body' | 'system'> & Partial<Pick<NoteRow, 'commitId' | 'path' | 'line' | 'lineType'>>;
+export type NewNote = Pick<NoteRow, 'projectId' | 'noteableType' | 'noteableId' | 'authorId' | 'body' | 'system'> &
+  Partial<Pick<NoteRow, 'commitId' | 'path' | 'line' | 'lineType'>>;
 
 /** GitLab 7.14's votes: a note on an issue or merge request whose body starts with one of these. */
 export const UPVOTES = ['+1', ':+1:', ':thumbsup:', ':thumbs_up_sign:'];
 export const DOWNVOTES = ['-1', ':-1:', ':thumbsdown:', ':thumbs_down_sign:'];
-export const isVotable = (noteableType: NoteRow['noteableType']) => noteableType === 'Issue' || noteableType === 'MergeRequest';
+export const isVotable = (noteableType: NoteRow['noteableType']) =>
+  noteableType === 'Issue' || noteableType === 'MergeRequest';
 const startsWithAny = (body: string, prefixes: string[]) => prefixes.some((prefix) => body.startsWith(prefix));
-export const isUpvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>) => !note.system && isVotable(note.noteableType) && startsWithAny(note.body, UPVOTES);
-export const isDownvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>) => !note.system && isVotable(note.noteableType) && startsWithAny(note.body, DOWNVOTES);
+export const isUpvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>) =>
+  !note.system && isVotable(note.noteableType) && startsWithAny(note.body, UPVOTES);
+export const isDownvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>) =>
+  !note.system && isVotable(note.noteableType) && startsWithAny(note.body, DOWNVOTES);
 
-
-export async function listNotes(sql: Db, target: Noteable, window: PageWindow): Promise<{ rows: NoteRow[]; total: number }> {
+export async function listNotes(
+  sql: Db,
+  target: Noteable,
+  window: PageWindow,
+): Promise<{ rows: NoteRow[]; total: number }> {
   const where = sql`where project_id = ${target.projectId} and noteable_type = ${target.noteableType} and noteable_id = ${target.noteableId}`;
   const [rows, [{ count }]] = await Promise.all([
     sql<NoteRow[]>`select * from notes ${where} order by id limit ${window.perPage} offset ${window.offset}`,
@@ -51,7 +62,12 @@ export async function findNote(sql: Db, target: Noteable, id: number): Promise<N
 }
 
 /** The comments on one commit of a project, oldest first. */
-export async function listCommitNotes(sql: Db, projectId: number, commitId: string, window: PageWindow): Promise<{ rows: NoteRow[]; total: number }> {
+export async function listCommitNotes(
+  sql: Db,
+  projectId: number,
+  commitId: string,
+  window: PageWindow,
+): Promise<{ rows: NoteRow[]; total: number }> {
   const where = sql`where project_id = ${projectId} and commit_id = ${commitId}`;
   const [rows, [{ count }]] = await Promise.all([
     sql<NoteRow[]>`select * from notes ${where} order by id limit ${window.perPage} offset ${window.offset}`,
@@ -74,8 +90,13 @@ export async function updateNoteBody(tx: TransactionSql, id: number, body: strin
  * Up and down votes of many issues or merge requests, in one query. As GitLab 7.14 counted them,
  * only each author's latest vote counts (a later vote supersedes an earlier one, either way).
  */
-export async function countVotes(sql: Db, noteableType: 'Issue' | 'MergeRequest', ids: readonly number[]): Promise<Map<number, { up: number; down: number }>> {
-  const startsWith = (prefixes: string[]) => sql`1 from unnest(${prefixes}::text[]) as p where left(body, length(p)) = p`;
+export async function countVotes(
+  sql: Db,
+  noteableType: 'Issue' | 'MergeRequest',
+  ids: readonly number[],
+): Promise<Map<number, { up: number; down: number }>> {
+  const startsWith = (prefixes: string[]) =>
+    sql`1 from unnest(${prefixes}::text[]) as p where left(body, length(p)) = p`;
   const rows = await sql<{ noteableId: number; up: number; down: number }[]>`
     select noteable_id, count(*) filter (where up)::int as up, count(*) filter (where not up)::int as down
     from (

@@ -16,7 +16,10 @@ export interface SnippetRow {
 
 type Db = Sql | TransactionSql;
 
-export async function insertSnippet(tx: TransactionSql, values: Pick<SnippetRow, 'projectId' | 'title' | 'fileName' | 'content' | 'visibilityLevel' | 'authorId'>): Promise<SnippetRow> {
+export async function insertSnippet(
+  tx: TransactionSql,
+  values: Pick<SnippetRow, 'projectId' | 'title' | 'fileName' | 'content' | 'visibilityLevel' | 'authorId'>,
+): Promise<SnippetRow> {
   const [row] = await tx<SnippetRow[]>`insert into snippets ${tx(values as never)} returning *`;
   return row;
 }
@@ -27,7 +30,9 @@ export async function findSnippet(sql: Db, projectId: number, id: number): Promi
 }
 
 export async function updateSnippet(tx: TransactionSql, id: number, changes: Partial<SnippetRow>): Promise<SnippetRow> {
-  const [row] = await tx<SnippetRow[]>`update snippets set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
+  const [row] = await tx<
+    SnippetRow[]
+  >`update snippets set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;
   return row;
 }
 
@@ -37,9 +42,15 @@ export async function deleteSnippet(tx: TransactionSql, id: number): Promise<Sni
   return row;
 }
 
-export async function listSnippets(sql: Db, projectId: number, window: PageWindow): Promise<{ rows: SnippetRow[]; total: number }> {
+export async function listSnippets(
+  sql: Db,
+  projectId: number,
+  window: PageWindow,
+): Promise<{ rows: SnippetRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    sql<SnippetRow[]>`select * from snippets where project_id = ${projectId} order by id desc limit ${window.perPage} offset ${window.offset}`,
+    sql<
+      SnippetRow[]
+    >`select * from snippets where project_id = ${projectId} order by id desc limit ${window.perPage} offset ${window.offset}`,
     sql<{ count: number }[]>`select count(*)::int as count from snippets where project_id = ${projectId}`,
   ]);
   return { rows, total: count };

@@ -1,4 +1,13 @@
-import { authorize, commitFind, invalid, pageWindow, type AccessClient, type InternalClient, type Principal, type Sql } from '@hub/common';
+import {
+  authorize,
+  commitFind,
+  invalid,
+  pageWindow,
+  type AccessClient,
+  type InternalClient,
+  type Principal,
+  type Sql,
+} from '@hub/common';
 import { listCommitNotes, type NoteRow } from '../db/notes';
 import type { DiffPosition, Notes } from './notes';
 
@@ -8,7 +17,12 @@ import type { DiffPosition, Notes } from './notes';
  */
 export function createCommitNotes(deps: { sql: Sql; access: AccessClient; repository: InternalClient; notes: Notes }) {
   /** Those who may read the code read and write its comments (GitLab's commits API asked download_code). */
-  async function commitOf(principal: Principal, projectId: number, ref: string, ability: 'download_code' | 'create_note') {
+  async function commitOf(
+    principal: Principal,
+    projectId: number,
+    ref: string,
+    ability: 'download_code' | 'create_note',
+  ) {
     const access = authorize(await deps.access.loader(principal).load(projectId), principal, 'download_code');
     if (ability === 'create_note') authorize(access, principal, 'create_note');
     // The contract's bounds: longer refs name no commit.
@@ -18,7 +32,13 @@ export function createCommitNotes(deps: { sql: Sql; access: AccessClient; reposi
 
   return {
     /** The comments on the commit a ref names, oldest first; null when it names none. */
-    async commitNotes(principal: Principal, projectId: number, ref: string, page?: number | null, perPage?: number | null) {
+    async commitNotes(
+      principal: Principal,
+      projectId: number,
+      ref: string,
+      page?: number | null,
+      perPage?: number | null,
+    ) {
       const commit = await commitOf(principal, projectId, ref, 'download_code');
       if (!commit) return null;
       const { rows, total } = await listCommitNotes(deps.sql, projectId, commit.id, pageWindow(page, perPage));
@@ -26,14 +46,26 @@ export function createCommitNotes(deps: { sql: Sql; access: AccessClient; reposi
     },
 
     /** A comment on a commit; null when the ref names no commit. A line needs its path and side too. */
-    async createCommitNote(principal: Principal, projectId: number, ref: string, body: string, position: DiffPosition): Promise<NoteRow | null> {
+    async createCommitNote(
+      principal: Principal,
+      projectId: number,
+      ref: string,
+      body: string,
+      position: DiffPosition,
+    ): Promise<NoteRow | null> {
       const { path, line, lineType } = position;
       const given = [path, line, lineType].filter((v) => v != null).length;
       if (given > 0 && given < 3) throw invalid({ line: ['needs path, line and line_type together'] });
       if (line != null && line < 1) throw invalid({ line: ['must be greater than 0'] });
       const commit = await commitOf(principal, projectId, ref, 'create_note');
       if (!commit) return null;
-      return deps.notes.create(principal, { projectId, noteableType: 'Commit', noteableId: null, commitId: commit.id }, body, commit, given ? position : {});
+      return deps.notes.create(
+        principal,
+        { projectId, noteableType: 'Commit', noteableId: null, commitId: commit.id },
+        body,
+        commit,
+        given ? position : {},
+      );
     },
   };
 }

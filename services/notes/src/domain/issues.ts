@@ -24,11 +24,23 @@ import type { Milestones } from './milestones';
 import type { Notes } from './notes';
 
 /** Issues: per-project iids, labels, milestones, close and reopen with system notes. */
-export function createIssues(deps: { sql: Sql; access: AccessClient; identity: InternalClient; notes: Notes; labels: Labels; milestones: Milestones }) {
+export function createIssues(deps: {
+  sql: Sql;
+  access: AccessClient;
+  identity: InternalClient;
+  notes: Notes;
+  labels: Labels;
+  milestones: Milestones;
+}) {
   const { sql, notes } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
-  const issueEvent = (tx: TransactionSql, action: 'opened' | 'updated' | 'closed' | 'reopened', principal: Principal, issue: IssueRow) =>
+  const issueEvent = (
+    tx: TransactionSql,
+    action: 'opened' | 'updated' | 'closed' | 'reopened',
+    principal: Principal,
+    issue: IssueRow,
+  ) =>
     notesEvents.record(tx, `issue.${action}`, {
       project_id: issue.projectId,
       actor_id: principal.userId,
@@ -47,7 +59,12 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
    * project's counts as none (GitLab 7.14 took any id, which showed other projects' milestones;
    * later versions' filter_milestone cleared it, as here).
    */
-  async function milestoneFor(access: ProjectAccess, principal: Principal, projectId: number, milestoneId: number | null | undefined) {
+  async function milestoneFor(
+    access: ProjectAccess,
+    principal: Principal,
+    projectId: number,
+    milestoneId: number | null | undefined,
+  ) {
     if (milestoneId == null || !can(access, principal, 'admin_issue')) return undefined;
     if (milestoneId === NO_MILESTONE) return null;
     return deps.milestones.milestoneOfProject(projectId, milestoneId);
@@ -92,7 +109,8 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
       const issue = await issueOr404(projectId, id);
       if (issue.authorId !== principal.userId) authorize(access, principal, 'admin_issue');
-      if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent)) throw invalid({ state_event: ['is invalid'] });
+      if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent))
+        throw invalid({ state_event: ['is invalid'] });
       const labels = input.labels == null ? null : labelNames(input.labels);
       const milestone = await milestoneFor(access, principal, projectId, input.milestoneId);
       /** What the input changes of `base`, and the state transition it makes. */
@@ -102,16 +120,21 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
         if (input.description != null) changes.description = input.description;
         if (input.assigneeId != null) changes.assigneeId = input.assigneeId;
         if (labels !== null && labels.join('\n') !== base.labels.join('\n')) changes.labels = labels;
-        if (milestone !== undefined && (milestone?.id ?? null) !== base.milestoneId) changes.milestoneId = milestone?.id ?? null;
+        if (milestone !== undefined && (milestone?.id ?? null) !== base.milestoneId)
+          changes.milestoneId = milestone?.id ?? null;
         let action: 'updated' | 'closed' | 'reopened' = 'updated';
         if (input.stateEvent === 'close' && base.state !== 'closed') [changes.state, action] = ['closed', 'closed'];
-        if (input.stateEvent === 'reopen' && base.state === 'closed') [changes.state, action] = ['reopened', 'reopened'];
+        if (input.stateEvent === 'reopen' && base.state === 'closed')
+          [changes.state, action] = ['reopened', 'reopened'];
         return { changes, action };
       };
       if (Object.keys(changesOf(issue).changes).length === 0) return issue;
       const assigneeId = input.assigneeId != null && input.assigneeId !== issue.assigneeId ? input.assigneeId : null;
       // Ids below 1 name no user (identity refuses to look them up): stored as sent, as GitLab did.
-      const assignee = assigneeId !== null && assigneeId > 0 ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0] : undefined;
+      const assignee =
+        assigneeId !== null && assigneeId > 0
+          ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0]
+          : undefined;
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
         // The labels before the issue's row, in the order label renames and deletions lock them
@@ -130,9 +153,16 @@ export function createIssues(deps: { sql: Sql; access: AccessClient; identity: I
         const system = (body: string) => notes.addSystemNote(tx, target, principal.userId!, body, principal);
         if (action === 'closed' || action === 'reopened') await system(`Status changed to ${action}`);
         // Label changes leave no note: GitLab 7.14's API set labels outside its UpdateService.
-        if (updated.milestoneId !== current.milestoneId) await system(milestone ? `Milestone changed to ${milestone.title}` : 'Milestone removed');
-        if (updated.assigneeId !== current.assigneeId) await system(updated.assigneeId === null ? 'Assignee removed' : `Reassigned to @${assignee?.username ?? updated.assigneeId}`);
-        if (updated.title !== current.title) await system(`Title changed from **${current.title}** to **${updated.title}**`);
+        if (updated.milestoneId !== current.milestoneId)
+          await system(milestone ? `Milestone changed to ${milestone.title}` : 'Milestone removed');
+        if (updated.assigneeId !== current.assigneeId)
+          await system(
+            updated.assigneeId === null
+              ? 'Assignee removed'
+              : `Reassigned to @${assignee?.username ?? updated.assigneeId}`,
+          );
+        if (updated.title !== current.title)
+          await system(`Title changed from **${current.title}** to **${updated.title}**`);
         return updated;
       });
     },

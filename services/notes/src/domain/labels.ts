@@ -45,7 +45,13 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
   const { sql } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
 
-  const labelEvent = (tx: TransactionSql, type: 'label.updated' | 'label.deleted', principal: Principal, label: LabelRow, previousTitle: string) =>
+  const labelEvent = (
+    tx: TransactionSql,
+    type: 'label.updated' | 'label.deleted',
+    principal: Principal,
+    label: LabelRow,
+    previousTitle: string,
+  ) =>
     notesEvents.record(tx, type, {
       project_id: label.projectId,
       actor_id: principal.userId,
@@ -63,7 +69,12 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** 409 'Label already exists' for a name the project has; 400 with the model's messages otherwise. */
-    async createLabel(principal: Principal, projectId: number, name: string | null | undefined, color: string | null | undefined): Promise<LabelRow> {
+    async createLabel(
+      principal: Principal,
+      projectId: number,
+      name: string | null | undefined,
+      color: string | null | undefined,
+    ): Promise<LabelRow> {
       authorize(await accessOf(principal, projectId), principal, 'admin_label');
       if (blank(name)) throw missingAttribute('name');
       if (blank(color)) throw missingAttribute('color');
@@ -80,7 +91,12 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** GitLab 7.14's PUT: the label by `name`, then new_name and/or color. */
-    async updateLabel(principal: Principal, projectId: number, name: string | null | undefined, changes: { newName?: string | null; color?: string | null }): Promise<LabelRow> {
+    async updateLabel(
+      principal: Principal,
+      projectId: number,
+      name: string | null | undefined,
+      changes: { newName?: string | null; color?: string | null },
+    ): Promise<LabelRow> {
       authorize(await accessOf(principal, projectId), principal, 'admin_label');
       if (blank(name)) throw missingAttribute('name');
       const found = await db.findLabel(sql, projectId, name);
@@ -88,7 +104,8 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
       if (!found) throw new DomainError(ErrorCode.NOT_FOUND, '404 Label not found Not Found');
       const newName = present(changes.newName) ? changes.newName : undefined;
       const color = present(changes.color) ? changes.color : undefined;
-      if (newName === undefined && color === undefined) throw badRequest('Required parameters "new_name" or "color" missing');
+      if (newName === undefined && color === undefined)
+        throw badRequest('Required parameters "new_name" or "color" missing');
       const title = newName ?? found.title;
       const taken = title !== found.title && Boolean(await db.findLabel(sql, projectId, title));
       const errors = validationErrors(title, color ?? found.color, taken);
@@ -97,7 +114,10 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
         .begin(async (tx) => {
           // Locks in the order every notes write takes them: the project, labels, then issues.
           await guardProjectWrite(tx, projectId);
-          const label = await db.updateLabel(tx, found.id, { ...(newName !== undefined ? { title } : {}), ...(color !== undefined ? { color } : {}) });
+          const label = await db.updateLabel(tx, found.id, {
+            ...(newName !== undefined ? { title } : {}),
+            ...(color !== undefined ? { color } : {}),
+          });
           // Deleted meanwhile: the answer a repeat would get.
           if (!label) throw new DomainError(ErrorCode.NOT_FOUND, '404 Label not found Not Found');
           if (label.title !== found.title) {
@@ -128,7 +148,8 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** add_labels_by_names: the names (already checked) the project lacks become labels in the default colour. */
-    ensureLabels: (tx: Sql | TransactionSql, projectId: number, names: readonly string[]) => db.ensureLabels(tx, projectId, names, DEFAULT_LABEL_COLOR),
+    ensureLabels: (tx: Sql | TransactionSql, projectId: number, names: readonly string[]) =>
+      db.ensureLabels(tx, projectId, names, DEFAULT_LABEL_COLOR),
   };
 }
 

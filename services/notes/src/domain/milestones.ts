@@ -1,4 +1,13 @@
-import { authorize, guardProjectWrite, missingAttribute, pageWindow, recordNotFound, type AccessClient, type Principal, type Sql } from '@hub/common';
+import {
+  authorize,
+  guardProjectWrite,
+  missingAttribute,
+  pageWindow,
+  recordNotFound,
+  type AccessClient,
+  type Principal,
+  type Sql,
+} from '@hub/common';
 import { listIssues } from '../db/issues';
 import * as db from '../db/milestones';
 import type { MilestoneRow } from '../db/milestones';
@@ -42,7 +51,13 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
 
   return {
     /** Newest first; `state` (active or closed) and `iid` filter as later v3 servers did. */
-    async milestones(principal: Principal, projectId: number, filter: { state: 'active' | 'closed' | null; iid?: number | null }, page?: number | null, perPage?: number | null) {
+    async milestones(
+      principal: Principal,
+      projectId: number,
+      filter: { state: 'active' | 'closed' | null; iid?: number | null },
+      page?: number | null,
+      perPage?: number | null,
+    ) {
       authorize(await accessOf(principal, projectId), principal, 'read_milestone');
       const { rows, total } = await db.listMilestones(sql, { projectId, ...filter }, pageWindow(page, perPage));
       return { nodes: rows, total };
@@ -55,13 +70,26 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** The milestone's issues, newest first (its project's read_milestone). */
-    async milestoneIssues(principal: Principal, milestone: MilestoneRow, page?: number | null, perPage?: number | null) {
+    async milestoneIssues(
+      principal: Principal,
+      milestone: MilestoneRow,
+      page?: number | null,
+      perPage?: number | null,
+    ) {
       authorize(await accessOf(principal, milestone.projectId), principal, 'read_milestone');
-      const { rows, total } = await listIssues(sql, { projectId: milestone.projectId, milestoneId: milestone.id, states: null, labels: [] }, pageWindow(page, perPage));
+      const { rows, total } = await listIssues(
+        sql,
+        { projectId: milestone.projectId, milestoneId: milestone.id, states: null, labels: [] },
+        pageWindow(page, perPage),
+      );
       return { nodes: rows, total };
     },
 
-    async createMilestone(principal: Principal, projectId: number, input: { title?: string | null; description?: string | null; dueDate?: string | null }): Promise<MilestoneRow> {
+    async createMilestone(
+      principal: Principal,
+      projectId: number,
+      input: { title?: string | null; description?: string | null; dueDate?: string | null },
+    ): Promise<MilestoneRow> {
       authorize(await accessOf(principal, projectId), principal, 'admin_milestone');
       if (blank(input.title)) throw missingAttribute('title');
       return sql.begin(async (tx) => {
@@ -76,14 +104,20 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** GitLab's UpdateService: the state event first, then the attributes sent (blank ones are not sent). */
-    async updateMilestone(principal: Principal, projectId: number, id: number, input: MilestoneChanges): Promise<MilestoneRow> {
+    async updateMilestone(
+      principal: Principal,
+      projectId: number,
+      id: number,
+      input: MilestoneChanges,
+    ): Promise<MilestoneRow> {
       authorize(await accessOf(principal, projectId), principal, 'admin_milestone');
       const milestone = await milestoneOr404(projectId, id);
       const changes: Parameters<typeof db.updateMilestone>[2] = {};
       if (input.stateEvent === 'close' && milestone.state === 'active') changes.state = 'closed';
       if (input.stateEvent === 'activate' && milestone.state === 'closed') changes.state = 'active';
       if (present(input.title) && input.title !== milestone.title) changes.title = input.title;
-      if (present(input.description) && input.description !== milestone.description) changes.description = input.description;
+      if (present(input.description) && input.description !== milestone.description)
+        changes.description = input.description;
       if (present(input.dueDate)) {
         const dueDate = dueDateOf(input.dueDate);
         if (dueDate !== milestone.dueDate) changes.dueDate = dueDate;

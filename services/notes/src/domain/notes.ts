@@ -1,4 +1,16 @@
-import { authorize, can, forbidden, guardProjectWrite, holdProject, notesEvents, recordNotFound, type AccessClient, type Principal, type Sql, type TransactionSql } from '@hub/common';
+import {
+  authorize,
+  can,
+  forbidden,
+  guardProjectWrite,
+  holdProject,
+  notesEvents,
+  recordNotFound,
+  type AccessClient,
+  type Principal,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 import * as db from '../db/notes';
 import type { NewNote, Noteable, NoteRow } from '../db/notes';
 import { noteAttributes, type NoteableAttributes } from '../event-attributes';
@@ -15,7 +27,13 @@ export type DiffPosition = Pick<NewNote, 'path' | 'line' | 'lineType'>;
 export function createNotes(deps: { sql: Sql; access: AccessClient }) {
   const { sql } = deps;
 
-  const event = (tx: TransactionSql, type: 'note.created' | 'note.updated', principal: Principal | null, note: NoteRow, noteable: NoteableAttributes = null) =>
+  const event = (
+    tx: TransactionSql,
+    type: 'note.created' | 'note.updated',
+    principal: Principal | null,
+    note: NoteRow,
+    noteable: NoteableAttributes = null,
+  ) =>
     notesEvents.record(tx, type, {
       project_id: note.projectId,
       actor_id: principal?.userId ?? note.authorId,
@@ -31,10 +49,22 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
 
   return {
     /** A comment; `noteable` is what the note's event shows of the thing commented on. */
-    async create(principal: Principal, target: NoteTarget, body: string, noteable: NoteableAttributes, position: DiffPosition = {}): Promise<NoteRow> {
+    async create(
+      principal: Principal,
+      target: NoteTarget,
+      body: string,
+      noteable: NoteableAttributes,
+      position: DiffPosition = {},
+    ): Promise<NoteRow> {
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, target.projectId);
-        const note = await db.insertNote(tx, { ...target, ...position, authorId: principal.userId!, body, system: false });
+        const note = await db.insertNote(tx, {
+          ...target,
+          ...position,
+          authorId: principal.userId!,
+          body,
+          system: false,
+        });
         await event(tx, 'note.created', principal, note, noteable);
         return note;
       });
@@ -55,7 +85,13 @@ export function createNotes(deps: { sql: Sql; access: AccessClient }) {
     },
 
     /** The note GitLab left on a state change ("Status changed to closed"), in the change's transaction. */
-    async addSystemNote(tx: TransactionSql, target: Noteable, authorId: number, body: string, principal: Principal | null = null): Promise<void> {
+    async addSystemNote(
+      tx: TransactionSql,
+      target: Noteable,
+      authorId: number,
+      body: string,
+      principal: Principal | null = null,
+    ): Promise<void> {
       // A state change that reaches notes after its project's deletion leaves no note.
       if (!(await holdProject(tx, target.projectId))) return;
       const note = await db.insertNote(tx, { ...target, authorId, body, system: true });

@@ -1,4 +1,17 @@
-import { authorize, guardProjectWrite, invalid, notesEvents, recordNotFound, restrictedVisibilityRefusal, VISIBILITY_LEVELS, type AccessClient, type Principal, type SettingsClient, type Sql, type TransactionSql } from '@hub/common';
+import {
+  authorize,
+  guardProjectWrite,
+  invalid,
+  notesEvents,
+  recordNotFound,
+  restrictedVisibilityRefusal,
+  VISIBILITY_LEVELS,
+  type AccessClient,
+  type Principal,
+  type SettingsClient,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 import * as snippets from '../db/snippets';
 import type { SnippetRow } from '../db/snippets';
 import { snippetAttributes } from '../event-attributes';
@@ -22,11 +35,23 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?
     return { access, snippet };
   }
 
-  const snippetEvent = (tx: TransactionSql, action: 'created' | 'updated' | 'deleted', principal: Principal, snippet: SnippetRow) =>
-    notesEvents.record(tx, `snippet.${action}`, { project_id: snippet.projectId, actor_id: principal.userId, actor_username: principal.username, snippet_id: snippet.id, title: snippet.title });
+  const snippetEvent = (
+    tx: TransactionSql,
+    action: 'created' | 'updated' | 'deleted',
+    principal: Principal,
+    snippet: SnippetRow,
+  ) =>
+    notesEvents.record(tx, `snippet.${action}`, {
+      project_id: snippet.projectId,
+      actor_id: principal.userId,
+      actor_username: principal.username,
+      snippet_id: snippet.id,
+      title: snippet.title,
+    });
 
   function checkVisibility(level: number | null | undefined) {
-    if (level != null && !VISIBILITY_LEVELS.includes(level)) throw invalid({ visibility_level: ['is not included in the list'] });
+    if (level != null && !VISIBILITY_LEVELS.includes(level))
+      throw invalid({ visibility_level: ['is not included in the list'] });
   }
 
   /** GitLab's Create/UpdateSnippetService: restricted_visibility_levels are for admins only (400 per field). */

@@ -2,7 +2,11 @@ import type { IssueResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { noteListOf, noteOf } from './Noteable';
 
-const issueTarget = (issue: { id: number; projectId: number }) => ({ projectId: issue.projectId, noteableType: 'Issue' as const, noteableId: issue.id });
+const issueTarget = (issue: { id: number; projectId: number }) => ({
+  projectId: issue.projectId,
+  noteableType: 'Issue' as const,
+  noteableId: issue.id,
+});
 
 export const createIssueResolvers = (deps: ResolverDeps): IssueResolvers => {
   const list = noteListOf(deps);
@@ -10,7 +14,8 @@ export const createIssueResolvers = (deps: ResolverDeps): IssueResolvers => {
   return {
     author: (issue) => ({ id: issue.authorId }),
     assignee: (issue) => (issue.assigneeId === null ? null : { id: issue.assigneeId }),
-    milestone: (issue, _args, { loaders }) => (issue.milestoneId === null ? null : loaders.milestones.load(issue.milestoneId)),
+    milestone: (issue, _args, { loaders }) =>
+      issue.milestoneId === null ? null : loaders.milestones.load(issue.milestoneId),
     notes: (issue, args) => list(issueTarget(issue), args),
     note: (issue, { id }) => one(issueTarget(issue), id),
     upvotes: async (issue, _args, { loaders }) => (await loaders.issueVotes.load(issue.id)).up,

@@ -3,7 +3,11 @@ import type { MergeRequestResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { noteListOf, noteOf } from './Noteable';
 
-const target = (mr: { id: number; projectId?: number }) => ({ projectId: mr.projectId!, noteableType: 'MergeRequest' as const, noteableId: mr.id });
+const target = (mr: { id: number; projectId?: number }) => ({
+  projectId: mr.projectId!,
+  noteableType: 'MergeRequest' as const,
+  noteableId: mr.id,
+});
 
 export const createMergeRequestResolvers = (deps: ResolverDeps): MergeRequestResolvers => {
   const list = noteListOf(deps);

@@ -30,8 +30,13 @@ export const createMutationResolvers = ({ notes }: ResolverDeps): MutationResolv
   },
   createCommitNote: (_p, { projectId, ref, body, path, line, lineType }, { principal }) => {
     requireUser(principal);
-    if (lineType != null && lineType !== 'new' && lineType !== 'old') throw invalid({ line_type: ['is not included in the list'] });
-    return notes.createCommitNote(principal, projectId, ref, body, { path: path ?? null, line: line ?? null, lineType: lineType ?? null });
+    if (lineType != null && lineType !== 'new' && lineType !== 'old')
+      throw invalid({ line_type: ['is not included in the list'] });
+    return notes.createCommitNote(principal, projectId, ref, body, {
+      path: path ?? null,
+      line: line ?? null,
+      lineType: lineType ?? null,
+    });
   },
   updateNote: (_p, { projectId, noteable, noteableId, noteId, body }, { principal }) => {
     requireUser(principal);

@@ -4,19 +4,35 @@ import type { NoteableKind, NoteableResolvers } from '../generated/graphql';
 import type { NoteableRef } from '../context';
 import type { ResolverDeps } from './deps';
 
-export const NOTEABLE_TYPE: Record<NoteableKind, Noteable['noteableType']> = { ISSUE: 'Issue', SNIPPET: 'Snippet', MERGE_REQUEST: 'MergeRequest' };
-const KIND = Object.fromEntries(Object.entries(NOTEABLE_TYPE).map(([kind, type]) => [type, kind])) as Record<Noteable['noteableType'], NoteableKind>;
+export const NOTEABLE_TYPE: Record<NoteableKind, Noteable['noteableType']> = {
+  ISSUE: 'Issue',
+  SNIPPET: 'Snippet',
+  MERGE_REQUEST: 'MergeRequest',
+};
+const KIND = Object.fromEntries(Object.entries(NOTEABLE_TYPE).map(([kind, type]) => [type, kind])) as Record<
+  Noteable['noteableType'],
+  NoteableKind
+>;
 
 type Target = Noteable;
 
 /** The notes of anything notes are on; Issue, Snippet and MergeRequest share these with Noteable. */
-export const noteListOf = ({ sql }: ResolverDeps) => async (target: Target, args: { page?: number | null; perPage?: number | null }) => {
-  const { rows, total } = await listNotes(sql, target, pageWindow(args.page, args.perPage));
-  return { nodes: rows, total };
-};
-export const noteOf = ({ sql }: ResolverDeps) => async (target: Target, id: number) => (await findNote(sql, target, id)) ?? null;
+export const noteListOf =
+  ({ sql }: ResolverDeps) =>
+  async (target: Target, args: { page?: number | null; perPage?: number | null }) => {
+    const { rows, total } = await listNotes(sql, target, pageWindow(args.page, args.perPage));
+    return { nodes: rows, total };
+  };
+export const noteOf =
+  ({ sql }: ResolverDeps) =>
+  async (target: Target, id: number) =>
+    (await findNote(sql, target, id)) ?? null;
 
-const targetOf = (noteable: NoteableRef): Target => ({ projectId: noteable.projectId, noteableType: noteable.type, noteableId: noteable.id });
+const targetOf = (noteable: NoteableRef): Target => ({
+  projectId: noteable.projectId,
+  noteableType: noteable.type,
+  noteableId: noteable.id,
+});
 
 export const createNoteableResolvers = (deps: ResolverDeps): NoteableResolvers => {
   const list = noteListOf(deps);

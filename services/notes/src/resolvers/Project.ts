@@ -35,5 +35,6 @@ export const createProjectResolvers = ({ sql, notes }: ResolverDeps): ProjectRes
     const type = NOTEABLE_TYPE[kind];
     return (await notes.noteable(principal, project.id, type, id)) ? { projectId: project.id, type, id } : null;
   },
-  commitNotes: (project, { ref, page, perPage }, { principal }) => notes.commitNotes(principal, project.id, ref, page, perPage),
+  commitNotes: (project, { ref, page, perPage }, { principal }) =>
+    notes.commitNotes(principal, project.id, ref, page, perPage),
 });

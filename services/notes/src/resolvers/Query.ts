@@ -8,7 +8,11 @@ export const createQueryResolvers = ({ sql }: ResolverDeps): QueryResolvers => (
   // GitLab 7.14's current_user.issues: every issue the user opened, whatever project it is in.
   viewerIssues: async (_parent, args, { principal }) => {
     const authorId = requireUser(principal);
-    const { rows, total } = await listIssues(sql, { ...issueListFilter(args), authorId }, pageWindow(args.page, args.perPage));
+    const { rows, total } = await listIssues(
+      sql,
+      { ...issueListFilter(args), authorId },
+      pageWindow(args.page, args.perPage),
+    );
     return { nodes: rows, total };
   },
 });

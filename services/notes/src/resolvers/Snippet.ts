@@ -2,7 +2,11 @@ import type { SnippetResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { noteListOf, noteOf } from './Noteable';
 
-const snippetTarget = (snippet: { id: number; projectId: number }) => ({ projectId: snippet.projectId, noteableType: 'Snippet' as const, noteableId: snippet.id });
+const snippetTarget = (snippet: { id: number; projectId: number }) => ({
+  projectId: snippet.projectId,
+  noteableType: 'Snippet' as const,
+  noteableId: snippet.id,
+});
 
 export const createSnippetResolvers = (deps: ResolverDeps): SnippetResolvers => {
   const list = noteListOf(deps);

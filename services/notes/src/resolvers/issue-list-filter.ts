@@ -2,8 +2,15 @@ import type { IssueFilter } from '../db/issues';
 import type { IssueOrder, IssueStateFilter, InputMaybe, SortDirection } from '../generated/graphql';
 
 /** GitLab's opened filter took reopened issues too. */
-const ISSUE_STATES: Record<IssueStateFilter, string[] | null> = { OPENED: ['opened', 'reopened'], CLOSED: ['closed'], ALL: null };
-const ISSUE_ORDER: Record<IssueOrder, NonNullable<IssueFilter['orderBy']>> = { CREATED_AT: 'created_at', UPDATED_AT: 'updated_at' };
+const ISSUE_STATES: Record<IssueStateFilter, string[] | null> = {
+  OPENED: ['opened', 'reopened'],
+  CLOSED: ['closed'],
+  ALL: null,
+};
+const ISSUE_ORDER: Record<IssueOrder, NonNullable<IssueFilter['orderBy']>> = {
+  CREATED_AT: 'created_at',
+  UPDATED_AT: 'updated_at',
+};
 
 /** The arguments every issue list takes (Project.issues, Query.viewerIssues), as the issues table filters. */
 export function issueListFilter(args: {

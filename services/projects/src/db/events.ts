@@ -28,7 +28,11 @@ export async function insertEvent(tx: TransactionSql, event: EventInsert): Promi
   return rows.length > 0;
 }
 
-export async function listEvents(sql: Sql, projectId: number, window: PageWindow): Promise<{ rows: EventRow[]; total: number }> {
+export async function listEvents(
+  sql: Sql,
+  projectId: number,
+  window: PageWindow,
+): Promise<{ rows: EventRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
     sql<EventRow[]>`select * from project_events where project_id = ${projectId}
       order by id desc limit ${window.perPage} offset ${window.offset}`,

@@ -20,7 +20,7 @@ describe('project list totals', () => {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const OWNERS = [1, 2, 3, null] as const;
   const VISIBILITY = [0, 10, 20] as const;
 
@@ -28,7 +28,9 @@ describe('project list totals', () => {
   async function mutateRandomly(sql: Sql, steps: number) {
     for (let step = 0; step < steps; step++) {
       const [existing] = await sql<{ id: number }[]>`select id from projects order by random() limit 1`;
-      const action = existing ? pick(['create', 'create', 'owner', 'visibility', 'archive', 'rename', 'delete'] as const) : 'create';
+      const action = existing
+        ? pick(['create', 'create', 'owner', 'visibility', 'archive', 'rename', 'delete'] as const)
+        : 'create';
       if (action === 'create') {
         const owner = pick(OWNERS);
         const name = `p${++created}`;
@@ -54,12 +56,20 @@ describe('project list totals', () => {
     const memberOf = ids.filter(() => random() < 0.3);
     const audiences: ListAudience[] = [{ kind: 'all' }];
     for (const userId of [1, 2, 3, 4]) {
-      audiences.push({ kind: 'owner', userId }, { kind: 'member', userId, memberOf }, { kind: 'visible', userId, memberOf });
+      audiences.push(
+        { kind: 'owner', userId },
+        { kind: 'member', userId, memberOf },
+        { kind: 'visible', userId, memberOf },
+      );
     }
     for (const audience of audiences) {
       for (const archived of [undefined, true, false]) {
         const window = { page: 1, perPage: 1000, offset: 0 };
-        const { rows, total } = await listProjects(sql, { audience, archived, orderBy: 'created_at', sort: 'desc' }, window);
+        const { rows, total } = await listProjects(
+          sql,
+          { audience, archived, orderBy: 'created_at', sort: 'desc' },
+          window,
+        );
         expect({ audience, archived, total }).toEqual({ audience, archived, total: rows.length });
       }
     }
@@ -88,7 +98,9 @@ describe('project list totals', () => {
     await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
         db.sql.begin(async (tx) => {
-          const [row] = await tx<{ id: number }[]>`insert into projects (namespace_id, namespace_path, namespace_name, owner_id, creator_id, name, path)
+          const [row] = await tx<
+            { id: number }[]
+          >`insert into projects (namespace_id, namespace_path, namespace_name, owner_id, creator_id, name, path)
             values (${(i % 3) + 1}, 'ns', 'ns', ${(i % 3) + 1}, 1, ${'c' + i}, ${'c' + i}) returning id`;
           if (i % 4 === 0) await tx`update projects set owner_id = ${((i + 1) % 3) + 1} where id = ${row.id}`;
           if (i % 5 === 0) await tx`delete from projects where id = ${row.id}`;
@@ -122,7 +134,11 @@ describe('project list totals', () => {
       (audience.kind === 'visible' && row.visibilityLevel >= 10);
     for (const memberOf of [[], everyThird]) {
       for (const userId of [1, 2, 4]) {
-        for (const audience of [{ kind: 'owner', userId }, { kind: 'member', userId, memberOf }, { kind: 'visible', userId, memberOf }] as ListAudience[]) {
+        for (const audience of [
+          { kind: 'owner', userId },
+          { kind: 'member', userId, memberOf },
+          { kind: 'visible', userId, memberOf },
+        ] as ListAudience[]) {
           for (const sort of ['asc', 'desc'] as const) {
             const sign = sort === 'asc' ? 1 : -1;
             const expected = all
@@ -131,7 +147,11 @@ describe('project list totals', () => {
               .map((row) => row.id);
             const listed: number[] = [];
             for (let page = 1; ; page++) {
-              const { rows } = await listProjects(db.sql, { audience, orderBy: 'created_at', sort }, { page, perPage: 4, offset: (page - 1) * 4 });
+              const { rows } = await listProjects(
+                db.sql,
+                { audience, orderBy: 'created_at', sort },
+                { page, perPage: 4, offset: (page - 1) * 4 },
+              );
               listed.push(...rows.map((row) => row.id));
               if (rows.length < 4) break;
             }

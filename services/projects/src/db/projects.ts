@@ -31,7 +31,10 @@ export interface ProjectRow {
 }
 
 /** Columns a create sets. */
-export type ProjectInsert = Omit<ProjectRow, 'id' | 'version' | 'createdAt' | 'updatedAt' | 'lastActivityAt' | 'tagList'>;
+export type ProjectInsert = Omit<
+  ProjectRow,
+  'id' | 'version' | 'createdAt' | 'updatedAt' | 'lastActivityAt' | 'tagList'
+>;
 /** Columns an update may change. */
 export type ProjectChanges = Partial<
   Pick<
@@ -82,10 +85,13 @@ async function selectShown(sql: Db, rows: Fragment, order: Fragment = sql``): Pr
   return found.map(shown);
 }
 
-type ExtrasRow = ProjectRow & { forksCount: number } & { [K in keyof NamespaceCopyRow as `ns${Capitalize<K>}`]: NamespaceCopyRow[K] | null };
+type ExtrasRow = ProjectRow & { forksCount: number } & {
+  [K in keyof NamespaceCopyRow as `ns${Capitalize<K>}`]: NamespaceCopyRow[K] | null;
+};
 
 /** The ns* columns: the namespace copy's, read beside the row's own. */
-const isNamespaceColumn = (key: string) => key.length > 2 && key[0] === 'n' && key[1] === 's' && key[2] >= 'A' && key[2] <= 'Z';
+const isNamespaceColumn = (key: string) =>
+  key.length > 2 && key[0] === 'n' && key[1] === 's' && key[2] >= 'A' && key[2] <= 'Z';
 
 /**
  * The row without its ns* columns, and the namespace copy they make. One loop over the keys: a
@@ -98,7 +104,17 @@ function shown(row: ExtrasRow): ShownProjectRow {
   shownRow.namespaceCopy =
     row.nsId === null
       ? null
-      : { id: row.nsId, path: row.nsPath!, name: row.nsName!, kind: row.nsKind!, description: row.nsDescription!, ownerId: row.nsOwnerId, owner: row.nsOwner, createdAt: row.nsCreatedAt!, updatedAt: row.nsUpdatedAt! };
+      : {
+          id: row.nsId,
+          path: row.nsPath!,
+          name: row.nsName!,
+          kind: row.nsKind!,
+          description: row.nsDescription!,
+          ownerId: row.nsOwnerId,
+          owner: row.nsOwner,
+          createdAt: row.nsCreatedAt!,
+          updatedAt: row.nsUpdatedAt!,
+        };
   return shownRow as unknown as ShownProjectRow;
 }
 
@@ -110,8 +126,15 @@ export async function findProjectsByIds(sql: Db, ids: readonly number[]): Promis
   return sql<ProjectRow[]>`select * from projects where id in ${sql(ids as number[])}`;
 }
 
-export async function findProjectByFullPath(sql: Db, namespacePath: string, path: string): Promise<ShownProjectRow | undefined> {
-  const [row] = await selectShown(sql, sql`select * from projects where lower(namespace_path) = lower(${namespacePath}) and lower(path) = lower(${path})`);
+export async function findProjectByFullPath(
+  sql: Db,
+  namespacePath: string,
+  path: string,
+): Promise<ShownProjectRow | undefined> {
+  const [row] = await selectShown(
+    sql,
+    sql`select * from projects where lower(namespace_path) = lower(${namespacePath}) and lower(path) = lower(${path})`,
+  );
   return row;
 }
 
@@ -138,17 +161,27 @@ export async function insertProject(tx: TransactionSql, values: ProjectInsert): 
   return row;
 }
 
-export async function updateProject(tx: TransactionSql, id: number, changes: ProjectChanges): Promise<ProjectRow | undefined> {
+export async function updateProject(
+  tx: TransactionSql,
+  id: number,
+  changes: ProjectChanges,
+): Promise<ProjectRow | undefined> {
   // postgres.js expands an object into `col = value, ...` only right after `set`.
   const [row] = Object.keys(changes).length
     ? await tx<ProjectRow[]>`
         update projects set ${tx(changes as Record<string, unknown>)}, version = version + 1, updated_at = now() where id = ${id} returning *`
-    : await tx<ProjectRow[]>`update projects set version = version + 1, updated_at = now() where id = ${id} returning *`;
+    : await tx<
+        ProjectRow[]
+      >`update projects set version = version + 1, updated_at = now() where id = ${id} returning *`;
   return row;
 }
 
 /** Records `id` as a fork of `forkedFromId` unless it is already a fork of something. */
-export async function setForkedFrom(tx: TransactionSql, id: number, forkedFromId: number): Promise<ProjectRow | undefined> {
+export async function setForkedFrom(
+  tx: TransactionSql,
+  id: number,
+  forkedFromId: number,
+): Promise<ProjectRow | undefined> {
   const [row] = await tx<ProjectRow[]>`
     update projects set forked_from_project_id = ${forkedFromId}, version = version + 1, updated_at = now()
     where id = ${id} and forked_from_project_id is null returning *`;
@@ -210,7 +243,11 @@ export interface ListFilter {
   sort: 'asc' | 'desc';
 }
 
-export async function listProjects(sql: Db, filter: ListFilter, window: PageWindow): Promise<{ rows: ShownProjectRow[]; total: number }> {
+export async function listProjects(
+  sql: Db,
+  filter: ListFilter,
+  window: PageWindow,
+): Promise<{ rows: ShownProjectRow[]; total: number }> {
   const a = filter.audience;
   const memberOf = a.kind === 'member' || a.kind === 'visible' ? a.memberOf : [];
   // No `or id = any('{}')` for a user who is a member of nothing beyond their own projects: it
@@ -237,7 +274,8 @@ export async function listProjects(sql: Db, filter: ListFilter, window: PageWind
   const where = sql`where true ${audience} ${filters}`;
   // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
   const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
-  const order = (table: string): Fragment => sql`order by ${sql(`${table}.${filter.orderBy}`)} ${direction}, ${sql(`${table}.id`)} ${direction}`;
+  const order = (table: string): Fragment =>
+    sql`order by ${sql(`${table}.${filter.orderBy}`)} ${direction}, ${sql(`${table}.id`)} ${direction}`;
   const page = sql`${order('projects')} limit ${window.perPage} offset ${window.offset}`;
   // A member's own projects or those they are members of: as one `or`, Postgres reads and sorts
   // every project the user owns before it takes a page. Each part alone reads its index in order
@@ -284,6 +322,8 @@ async function countAudience(sql: Db, audience: ListAudience, archived: boolean 
               counter(audience.userId, sql`and visibility_level < 10`),
               memberRows(audience.userId, audience.memberOf, sql`and visibility_level < 10`),
             ];
-  const [{ total }] = await sql<{ total: number }[]>`select (${parts.reduce((sum, part) => sql`${sum} + ${part}`)})::int as total`;
+  const [{ total }] = await sql<
+    { total: number }[]
+  >`select (${parts.reduce((sum, part) => sql`${sum} + ${part}`)})::int as total`;
   return total;
 }

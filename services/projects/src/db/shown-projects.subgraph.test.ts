@@ -27,20 +27,35 @@ describe('projects shown with their namespace copy and fork count', () => {
   async function expected(ids: number[]) {
     const { sql } = db;
     const forks = new Map(
-      (await sql<{ id: number; count: number }[]>`select forked_from_project_id as id, count(*)::int as count from projects group by 1`).map((r) => [r.id, r.count]),
+      (
+        await sql<
+          { id: number; count: number }[]
+        >`select forked_from_project_id as id, count(*)::int as count from projects group by 1`
+      ).map((r) => [r.id, r.count]),
     );
     const namespaces = new Map((await sql<{ id: number }[]>`select * from namespaces`).map((n) => [n.id, n]));
     const rows = await sql<{ id: number; namespaceId: number }[]>`select * from projects where id in ${sql(ids)}`;
-    return new Map(rows.map((row) => [row.id, { ...row, forksCount: forks.get(row.id) ?? 0, namespaceCopy: namespaces.get(row.namespaceId) ?? null }]));
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        { ...row, forksCount: forks.get(row.id) ?? 0, namespaceCopy: namespaces.get(row.namespaceId) ?? null },
+      ]),
+    );
   }
 
   it('lists pages in the requested order, each project with its extras', async () => {
     const orders: ProjectOrder[] = ['created_at', 'name', 'id', 'last_activity_at'];
     for (const orderBy of orders) {
       for (const sort of ['asc', 'desc'] as const) {
-        const plain = await db.sql<{ id: number }[]>`select id from projects order by ${db.sql(orderBy)} ${sort === 'asc' ? db.sql`asc` : db.sql`desc`}, id ${sort === 'asc' ? db.sql`asc` : db.sql`desc`}`;
+        const plain = await db.sql<
+          { id: number }[]
+        >`select id from projects order by ${db.sql(orderBy)} ${sort === 'asc' ? db.sql`asc` : db.sql`desc`}, id ${sort === 'asc' ? db.sql`asc` : db.sql`desc`}`;
         for (const page of [1, 2, 3]) {
-          const { rows } = await listProjects(db.sql, { audience: { kind: 'all' }, orderBy, sort }, pageWindow(page, 12));
+          const { rows } = await listProjects(
+            db.sql,
+            { audience: { kind: 'all' }, orderBy, sort },
+            pageWindow(page, 12),
+          );
           expect(rows.map((r) => r.id)).toEqual(plain.slice((page - 1) * 12, page * 12).map((r) => r.id));
           const want = await expected(rows.map((r) => r.id));
           for (const row of rows) expect(row).toEqual(want.get(row.id));

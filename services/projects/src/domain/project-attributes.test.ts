@@ -1,5 +1,11 @@
 import { ErrorCode } from '@hub/common';
-import { isValidBranchName, pathFromName, validateProjectAttributes, visibilityOf, type ProjectAttributes } from './project-attributes';
+import {
+  isValidBranchName,
+  pathFromName,
+  validateProjectAttributes,
+  visibilityOf,
+  type ProjectAttributes,
+} from './project-attributes';
 
 const fieldsOf = (attrs: ProjectAttributes, creating = false) => {
   try {
@@ -55,7 +61,9 @@ describe('project attributes', () => {
   });
 
   it('accepts ordinary values', () => {
-    expect(fieldsOf({ name: 'Hub_1.0 beta', path: 'hub_1.0-beta', defaultBranch: 'release/1.x', visibilityLevel: 20 }, true)).toEqual({});
+    expect(
+      fieldsOf({ name: 'Hub_1.0 beta', path: 'hub_1.0-beta', defaultBranch: 'release/1.x', visibilityLevel: 20 }, true),
+    ).toEqual({});
   });
 
   it.each(['main', 'feature/x', 'v1.2'])('accepts the branch %s', (name) => expect(isValidBranchName(name)).toBe(true));

@@ -3,7 +3,8 @@ import type { CreateProjectInput, UpdateProjectInput } from '../generated/graphq
 
 // GitLab 7.14's Gitlab::Regex project name and path rules, with its messages.
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}\p{Pd}_. ]*$/u;
-const NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space. It must start with letter, digit or '_'.";
+const NAME_MESSAGE =
+  "can contain only letters, digits, '_', '.', dash and space. It must start with letter, digit or '_'.";
 const PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
 const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'";
 const MAX_LENGTH = 255;
@@ -39,8 +40,10 @@ export function visibilityOf(attrs: ProjectAttributes): number | undefined {
  */
 export function isValidBranchName(name: string): boolean {
   if (name.length === 0 || name.length > MAX_LENGTH) return false;
-  if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name === '@') return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name) || name.includes('..') || name.includes('@{') || name.includes('//')) return false;
+  if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name === '@')
+    return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name) || name.includes('..') || name.includes('@{') || name.includes('//'))
+    return false;
   return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
@@ -59,10 +62,12 @@ export function validateProjectAttributes(attrs: ProjectAttributes, creating: bo
     const path = attrs.path;
     if (path === '') errors.add('path', "can't be blank");
     else if (path.length > MAX_LENGTH) errors.add('path', `is too long (maximum is ${MAX_LENGTH} characters)`);
-    else if (!PATH.test(path) || /\.(git|atom)$/i.test(path) || path === '.' || path === '..') errors.add('path', PATH_MESSAGE);
+    else if (!PATH.test(path) || /\.(git|atom)$/i.test(path) || path === '.' || path === '..')
+      errors.add('path', PATH_MESSAGE);
   }
   const visibility = visibilityOf(attrs);
-  if (visibility !== undefined && !VISIBILITY_LEVELS.includes(visibility)) errors.add('visibility_level', 'is not included in the list');
+  if (visibility !== undefined && !VISIBILITY_LEVELS.includes(visibility))
+    errors.add('visibility_level', 'is not included in the list');
   if (attrs.defaultBranch !== undefined && attrs.defaultBranch !== null && !isValidBranchName(attrs.defaultBranch)) {
     errors.add('default_branch', 'is invalid');
   }

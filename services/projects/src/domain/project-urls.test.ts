@@ -1,7 +1,15 @@
 import { humanNameOf, nameWithNamespaceOf } from './project-urls';
 
 const project = { namespaceName: 'alice', name: 'Proj' };
-const owner = { id: 7, username: 'alice', name: 'Alice Liddell', state: 'active', avatarUrl: null, webUrl: 'http://x/u/alice', createdAt: '2026-01-01T00:00:00.000Z' };
+const owner = {
+  id: 7,
+  username: 'alice',
+  name: 'Alice Liddell',
+  state: 'active',
+  avatarUrl: null,
+  webUrl: 'http://x/u/alice',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 
 describe('name_with_namespace', () => {
   it("shows a personal namespace by its owner's display name, as GitLab's Namespace#human_name did", () => {

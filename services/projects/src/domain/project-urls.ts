@@ -21,9 +21,13 @@ export function projectUrlsAt(externalUrl: string) {
  * (`Alice Liddell`, where its name and path are the username); a namespace without an owner, its
  * own name. The project's copy of the namespace name stands in while the copy is missing.
  */
-export const humanNameOf = (p: Pick<ProjectRow, 'namespaceName'>, namespace: Pick<NamespaceCopyRow, 'name' | 'owner'> | null | undefined) =>
-  namespace?.owner?.name ?? namespace?.name ?? p.namespaceName;
+export const humanNameOf = (
+  p: Pick<ProjectRow, 'namespaceName'>,
+  namespace: Pick<NamespaceCopyRow, 'name' | 'owner'> | null | undefined,
+) => namespace?.owner?.name ?? namespace?.name ?? p.namespaceName;
 
 /** GitLab's name_with_namespace: the namespace's human name, then the project's (`Alice Liddell / Proj`). */
-export const nameWithNamespaceOf = (p: Pick<ProjectRow, 'namespaceName' | 'name'>, namespace: Pick<NamespaceCopyRow, 'name' | 'owner'> | null | undefined) =>
-  `${humanNameOf(p, namespace)} / ${p.name}`;
+export const nameWithNamespaceOf = (
+  p: Pick<ProjectRow, 'namespaceName' | 'name'>,
+  namespace: Pick<NamespaceCopyRow, 'name' | 'owner'> | null | undefined,
+) => `${humanNameOf(p, namespace)} / ${p.name}`;

@@ -17,7 +17,9 @@ describe('repository placement', () => {
 
   it('puts projects recorded before shards on default, and a new one on the shard holding the fewest', async () => {
     await add(null, 'old');
-    expect((await db.sql`select repository_storage from projects where name = 'old'`)[0].repositoryStorage).toBe('default');
+    expect((await db.sql`select repository_storage from projects where name = 'old'`)[0].repositoryStorage).toBe(
+      'default',
+    );
     const place = createRepositoryPlacement({ sql: db.sql, shards: ['default', 'second', 'third'], recountAfterMs: 0 });
     // default holds one, the others none: the first of those named.
     expect(await place()).toBe('second');

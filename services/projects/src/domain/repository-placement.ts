@@ -9,7 +9,11 @@ const RECOUNT_AFTER_MS = 10_000;
  * shards picked meanwhile counted here, so a create costs no count; replicas placing at once may
  * pick the same shard, and the next count evens it out. With one shard nothing is counted.
  */
-export function createRepositoryPlacement(deps: { sql: Sql; shards: readonly string[]; recountAfterMs?: number }): () => Promise<string> {
+export function createRepositoryPlacement(deps: {
+  sql: Sql;
+  shards: readonly string[];
+  recountAfterMs?: number;
+}): () => Promise<string> {
   const { sql, shards } = deps;
   if (shards.length === 1) return async () => shards[0];
   let counts: Promise<Map<string, number>> | null = null;
@@ -26,7 +30,9 @@ export function createRepositoryPlacement(deps: { sql: Sql; shards: readonly str
       counts.catch(() => (counts = null));
     }
     const known = await counts;
-    const shard = shards.reduce((best, candidate) => ((known.get(candidate) ?? 0) < (known.get(best) ?? 0) ? candidate : best));
+    const shard = shards.reduce((best, candidate) =>
+      (known.get(candidate) ?? 0) < (known.get(best) ?? 0) ? candidate : best,
+    );
     known.set(shard, (known.get(shard) ?? 0) + 1);
     return shard;
   };

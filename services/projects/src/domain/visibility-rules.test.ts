@@ -2,14 +2,32 @@ import type { ApplicationSettings, InternalClient, Principal, SettingsClient } f
 import { createVisibilityRules } from './visibility-rules';
 
 const settings = {
-  get: async () => ({ defaultBranchProtection: 2, restrictedVisibilityLevels: [20], defaultProjectVisibility: 0 }) as ApplicationSettings,
+  get: async () =>
+    ({
+      defaultBranchProtection: 2,
+      restrictedVisibilityLevels: [20],
+      defaultProjectVisibility: 0,
+    }) as ApplicationSettings,
   invalidate: () => {},
 } as SettingsClient;
-const principal = (isAdmin: boolean): Principal => ({ userId: isAdmin ? 1 : 2, username: isAdmin ? 'root' : 'user', isAdmin, impersonatorId: null });
+const principal = (isAdmin: boolean): Principal => ({
+  userId: isAdmin ? 1 : 2,
+  username: isAdmin ? 'root' : 'user',
+  isAdmin,
+  impersonatorId: null,
+});
 /** Identity's users lookup: user 5 is an admin, user 6 is not. */
 const identity = {
   call: async (_contract: unknown, { ids }: { ids: number[] }) => ({
-    users: ids.map((id) => ({ id, username: `u${id}`, name: `U${id}`, state: 'active', email: `u${id}@x`, avatarUrl: null, isAdmin: id === 5 })),
+    users: ids.map((id) => ({
+      id,
+      username: `u${id}`,
+      name: `U${id}`,
+      state: 'active',
+      email: `u${id}@x`,
+      avatarUrl: null,
+      isAdmin: id === 5,
+    })),
   }),
 } as unknown as InternalClient;
 const refusalOf = (promise: Promise<unknown>) =>

@@ -1,4 +1,10 @@
-import { restrictedVisibilityRefusal, usersLookup, type InternalClient, type Principal, type SettingsClient } from '@hub/common';
+import {
+  restrictedVisibilityRefusal,
+  usersLookup,
+  type InternalClient,
+  type Principal,
+  type SettingsClient,
+} from '@hub/common';
 
 /**
  * The application settings that decide a project's visibility level: the default for projects
@@ -21,9 +27,15 @@ export function createVisibilityRules(deps: { settings: SettingsClient }) {
      * `owner` is the user an admin creates the project for (POST /projects/user/:user_id):
      * GitLab ran CreateService as that user, so their admin flag decides, not the caller's.
      */
-    async forNewProject(principal: Principal, asked: number | undefined, owner?: { id: number; identity: InternalClient }): Promise<number> {
+    async forNewProject(
+      principal: Principal,
+      asked: number | undefined,
+      owner?: { id: number; identity: InternalClient },
+    ): Promise<number> {
       const level = asked ?? (await deps.settings.get()).defaultProjectVisibility;
-      const creatorIsAdmin = owner ? ((await owner.identity.call(usersLookup, { ids: [owner.id] })).users[0]?.isAdmin ?? false) : principal.isAdmin;
+      const creatorIsAdmin = owner
+        ? ((await owner.identity.call(usersLookup, { ids: [owner.id] })).users[0]?.isAdmin ?? false)
+        : principal.isAdmin;
       await refuseRestricted(creatorIsAdmin, level);
       return level;
     },

@@ -17,7 +17,9 @@ export function createLookupRouter(deps: {
   const urlsOf = projectUrlsAt(deps.externalUrl);
   serveEndpoint(router, projectsLookup, deps.logger, async ({ ids }) => {
     const rows = ids.length ? await findProjectsByIds(deps.sql, ids) : [];
-    const namespaces = rows.length ? await deps.namespacesByIds([...new Set(rows.map((p) => p.namespaceId))]) : new Map<number, NamespaceCopyRow>();
+    const namespaces = rows.length
+      ? await deps.namespacesByIds([...new Set(rows.map((p) => p.namespaceId))])
+      : new Map<number, NamespaceCopyRow>();
     return {
       projects: rows.map((p) => ({
         id: p.id,

@@ -16,7 +16,11 @@ export const createGroupResolvers = ({ sql, membership }: ResolverDeps): GroupRe
     const audience: ListAudience = principal.isAdmin
       ? { kind: 'all' }
       : { kind: 'visible', userId, memberOf: (await membership.call(memberProjects, { userId })).projectIds };
-    const { rows, total } = await listProjects(sql, { audience, namespaceId: group.id, orderBy: 'id', sort: 'asc' }, pageWindow(args.page, args.perPage));
+    const { rows, total } = await listProjects(
+      sql,
+      { audience, namespaceId: group.id, orderBy: 'id', sort: 'asc' },
+      pageWindow(args.page, args.perPage),
+    );
     return { nodes: rows, total };
   },
 });

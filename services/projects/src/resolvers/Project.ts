@@ -5,7 +5,6 @@ import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { visibleProject } from './Query';
 
-
 export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): ProjectResolvers => {
   const urlsOf = projectUrlsAt(externalUrl);
   return {
@@ -21,26 +20,36 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
     // Both from projects' copy of the namespace (see the @provides in the schema).
     // Plain values when the read brought the namespace copy (graphql-js then resolves the field
     // without a promise); the loader when it did not.
-    namespace: (p, _args, { loaders }) => p.namespaceCopy ?? loaders.namespaceById.load(p.namespaceId).then((namespace) => {
-      if (!namespace) throw new Error(`namespace ${p.namespaceId} of project ${p.id} is unknown to identity`);
-      return namespace;
-    }),
+    namespace: (p, _args, { loaders }) =>
+      p.namespaceCopy ??
+      loaders.namespaceById.load(p.namespaceId).then((namespace) => {
+        if (!namespace) throw new Error(`namespace ${p.namespaceId} of project ${p.id} is unknown to identity`);
+        return namespace;
+      }),
     owner: (p, _args, { loaders }) =>
-      p.namespaceCopy ? p.namespaceCopy.owner : loaders.namespaceById.load(p.namespaceId).then((namespace) => namespace?.owner ?? null),
+      p.namespaceCopy
+        ? p.namespaceCopy.owner
+        : loaders.namespaceById.load(p.namespaceId).then((namespace) => namespace?.owner ?? null),
     nameWithNamespace: (p, _args, { loaders }) =>
-      p.namespaceCopy ? nameWithNamespaceOf(p, p.namespaceCopy) : loaders.namespaceById.load(p.namespaceId).then((namespace) => nameWithNamespaceOf(p, namespace)),
+      p.namespaceCopy
+        ? nameWithNamespaceOf(p, p.namespaceCopy)
+        : loaders.namespaceById.load(p.namespaceId).then((namespace) => nameWithNamespaceOf(p, namespace)),
     pathWithNamespace: fullPathOf,
     avatarUrl: () => null,
     starCount: () => 0,
     forksCount: (p, _args, { loaders }) => p.forksCount ?? loaders.forksCount.load(p.id),
     forkedFromProject: async (p, _args, context) =>
-      p.forkedFromProjectId === null ? null : visibleProject(await context.loaders.projectById.load(p.forkedFromProjectId), context),
+      p.forkedFromProjectId === null
+        ? null
+        : visibleProject(await context.loaders.projectById.load(p.forkedFromProjectId), context),
 
     permissions: async (p, _args, { loaders }) => {
       const access = await loaders.access.load(p.id);
       return {
         projectAccess:
-          access?.memberLevel != null ? { accessLevel: access.memberLevel, notificationLevel: access.notificationLevel ?? 3 } : null,
+          access?.memberLevel != null
+            ? { accessLevel: access.memberLevel, notificationLevel: access.notificationLevel ?? 3 }
+            : null,
         // Group members' notification levels are not kept: GitLab's default, global (3).
         groupAccess: access?.groupLevel != null ? { accessLevel: access.groupLevel, notificationLevel: 3 } : null,
       };

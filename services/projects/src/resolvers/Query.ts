@@ -1,18 +1,14 @@
-import {
-  memberProjects,
-  can,
-  pageWindow,
-  requireAdmin,
-  requireUser,
-  type Principal,
-} from '@hub/common';
+import { memberProjects, can, pageWindow, requireAdmin, requireUser, type Principal } from '@hub/common';
 import { findProjectByFullPath, listProjects, type ListAudience, type ProjectRow } from '../db/projects';
 import type { ProjectsContext } from '../context';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
 /** A project the viewer may see, or null: a private project never reveals that it exists. */
-export async function visibleProject(row: ProjectRow | null | undefined, { principal, loaders }: ProjectsContext): Promise<ProjectRow | null> {
+export async function visibleProject(
+  row: ProjectRow | null | undefined,
+  { principal, loaders }: ProjectsContext,
+): Promise<ProjectRow | null> {
   if (!row) return null;
   const access = await loaders.access.load(row.id);
   return access && can(access, principal, 'read_project') ? row : null;

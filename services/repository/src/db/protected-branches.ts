@@ -4,7 +4,10 @@ import type { BranchProtection } from '../branch-push-rules';
 export const UNPROTECTED: BranchProtection = { protected: [], developersCanPush: [] };
 
 /** Each project's protected branches and those of them Developers may push to, in one query. */
-export async function branchProtections(sql: Sql, projectIds: readonly number[]): Promise<Map<number, BranchProtection>> {
+export async function branchProtections(
+  sql: Sql,
+  projectIds: readonly number[],
+): Promise<Map<number, BranchProtection>> {
   const rows = await sql<{ projectId: number; name: string; developersCanPush: boolean }[]>`
     select project_id, name, developers_can_push from protected_branches
     where project_id in ${sql(projectIds as number[])} order by name`;

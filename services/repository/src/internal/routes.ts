@@ -1,4 +1,13 @@
-import { commitFind, createInternalRouter, DomainError, ErrorCode, protectedBranches, serveEndpoint, type Logger, type Sql } from '@hub/common';
+import {
+  commitFind,
+  createInternalRouter,
+  DomainError,
+  ErrorCode,
+  protectedBranches,
+  serveEndpoint,
+  type Logger,
+  type Sql,
+} from '@hub/common';
 import type { Router } from 'express';
 import { branchProtectionOf } from '../db/protected-branches';
 import type { Git } from '../git';

@@ -1,4 +1,12 @@
-import { authorize, DomainError, ErrorCode, methodNotAllowed, notFound, usersLookup, type Principal } from '@hub/common';
+import {
+  authorize,
+  DomainError,
+  ErrorCode,
+  methodNotAllowed,
+  notFound,
+  usersLookup,
+  type Principal,
+} from '@hub/common';
 import { mayPushToBranch } from '../branch-push-rules';
 import { decodeContent, fileCommitRefusal, fileNameRefusal, protectedBranchRefusal } from '../file-commits';
 import { protect, unprotect } from '../db/protected-branches';
@@ -10,7 +18,14 @@ const createTag =
   ({ git }: ResolverDeps): MutationResolvers['createTag'] =>
   async (_parent, { projectId, tagName, ref, message }, { principal, loaders }) => {
     authorize(await loaders.access.load(projectId), principal, 'push_code');
-    const tag = await git.createTag(projectId, tagName, ref, message ?? '', { name: principal.username ?? 'Hub', email: '' }, pusherOf(principal));
+    const tag = await git.createTag(
+      projectId,
+      tagName,
+      ref,
+      message ?? '',
+      { name: principal.username ?? 'Hub', email: '' },
+      pusherOf(principal),
+    );
     return { name: tag.name, message: tag.annotated ? tag.message : null, commit: tag.commit! };
   };
 
@@ -37,7 +52,8 @@ const deleteBranch =
     const found = await git.findBranch(projectId, name);
     if (!found) throw notFoundAs('No such branch');
     if ((await git.headBranch(projectId)) === found.name) throw methodNotAllowed('Cannot remove HEAD branch');
-    if ((await loaders.branchProtection.load(projectId)).protected.includes(found.name)) throw methodNotAllowed('Protected branch cant be removed');
+    if ((await loaders.branchProtection.load(projectId)).protected.includes(found.name))
+      throw methodNotAllowed('Protected branch cant be removed');
     await git.deleteBranch(projectId, found.name, pusherOf(principal));
     return found.name;
   };
@@ -73,7 +89,8 @@ const commitFile =
   ({ git, identity }: ResolverDeps): MutationResolvers['commitFile'] =>
   async (_parent, { projectId, action, input }, { principal, loaders }) => {
     const access = authorize(await loaders.access.load(projectId), principal, 'push_code');
-    if (!mayPushToBranch(access, principal, input.branch, await loaders.branchProtection.load(projectId))) throw protectedBranchRefusal(action);
+    if (!mayPushToBranch(access, principal, input.branch, await loaders.branchProtection.load(projectId)))
+      throw protectedBranchRefusal(action);
     const badName = fileNameRefusal(action, input.path);
     if (badName) throw badName;
     const [user] = (await identity.call(usersLookup, { ids: [principal.userId!] })).users;

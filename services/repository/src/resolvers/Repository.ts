@@ -57,7 +57,8 @@ export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryReso
   contributors: (repo) => git.contributors(repo.projectId),
   commit: (repo, { ref }) => git.findCommit(repo.projectId, ref),
   // The default branch by its full name, as for the tree.
-  commits: (repo, { ref, page, perPage }) => commitsOf(git, repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, page, perPage),
+  commits: (repo, { ref, page, perPage }) =>
+    commitsOf(git, repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, page, perPage),
   commitDiff: (repo, { ref }) => commitDiffOf(git, repo.projectId, ref),
 });
 

@@ -1,7 +1,8 @@
 import type { BranchResolvers, CommitResolvers } from '../generated/graphql';
 
 export const branchResolvers: BranchResolvers = {
-  protected: async (branch, _args, { loaders }) => (await loaders.branchProtection.load(branch.projectId)).protected.includes(branch.name),
+  protected: async (branch, _args, { loaders }) =>
+    (await loaders.branchProtection.load(branch.projectId)).protected.includes(branch.name),
 };
 
 /**
