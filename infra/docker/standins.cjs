@@ -44,10 +44,16 @@ const STANDIN = {
 };
 
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { stdio: options.quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'], encoding: 'utf8', ...options });
+  const result = spawnSync(command, args, {
+    stdio: options.quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'],
+    encoding: 'utf8',
+    ...options,
+  });
   if (result.error) throw result.error;
   if (result.status !== 0 && !options.allowFail) {
-    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}${options.quiet ? `\n${result.stderr}` : ''}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited with ${result.status}${options.quiet ? `\n${result.stderr}` : ''}`,
+    );
   }
   return result;
 }
@@ -76,8 +82,7 @@ function buildImage(engine, tag, containerfile, files = {}) {
       if (typeof source === 'string') {
         copyFileSync(source, join(dir, name));
         chmodSync(join(dir, name), statSync(source).mode & 0o777);
-      }
-      else writeFileSync(join(dir, name), source.text, { mode: source.mode ?? 0o644 });
+      } else writeFileSync(join(dir, name), source.text, { mode: source.mode ?? 0o644 });
     }
     run(engine, ['build', '--network=host', '-f', join(dir, 'Containerfile'), '-t', tag, dir]);
   } finally {
@@ -98,9 +103,20 @@ function debianBase(engine, log) {
     // As the official slim images: no documentation, manual pages or translations from packages.
     writeFileSync(
       join(dir, 'etc/dpkg/dpkg.cfg.d/01-nodoc'),
-      ['path-exclude /usr/share/doc/*', 'path-include /usr/share/doc/*/copyright', 'path-exclude /usr/share/man/*', 'path-exclude /usr/share/info/*', 'path-exclude /usr/share/locale/*', 'path-include /usr/share/locale/locale.alias', ''].join('\n'),
+      [
+        'path-exclude /usr/share/doc/*',
+        'path-include /usr/share/doc/*/copyright',
+        'path-exclude /usr/share/man/*',
+        'path-exclude /usr/share/info/*',
+        'path-exclude /usr/share/locale/*',
+        'path-include /usr/share/locale/locale.alias',
+        '',
+      ].join('\n'),
     );
-    writeFileSync(join(dir, 'etc/apt/apt.conf.d/99-standin'), 'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\n');
+    writeFileSync(
+      join(dir, 'etc/apt/apt.conf.d/99-standin'),
+      'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\n',
+    );
     // As the official Debian images (their docker-clean): no package cache left in a layer, e.g.
     // ~80 MB of pkgcache.bin/srcpkgcache.bin after the git worker's apt-get install.
     writeFileSync(
@@ -113,19 +129,34 @@ function debianBase(engine, log) {
         '',
       ].join('\n'),
     );
-    for (const file of ['var/cache/apt/pkgcache.bin', 'var/cache/apt/srcpkgcache.bin', 'var/cache/debconf/templates.dat-old', 'var/cache/debconf/config.dat-old']) rmSync(join(dir, file), { force: true });
-    for (const entry of safeReaddir(join(dir, 'var/log'))) rmSync(join(dir, 'var/log', entry), { recursive: true, force: true });
+    for (const file of [
+      'var/cache/apt/pkgcache.bin',
+      'var/cache/apt/srcpkgcache.bin',
+      'var/cache/debconf/templates.dat-old',
+      'var/cache/debconf/config.dat-old',
+    ])
+      rmSync(join(dir, file), { force: true });
+    for (const entry of safeReaddir(join(dir, 'var/log')))
+      rmSync(join(dir, 'var/log', entry), { recursive: true, force: true });
     for (const sub of ['usr/share/man', 'usr/share/info', 'var/cache/apt/archives', 'var/lib/apt/lists']) {
       for (const entry of safeReaddir(join(dir, sub))) {
         if (entry !== 'partial' && entry !== 'lock') rmSync(join(dir, sub, entry), { recursive: true, force: true });
       }
     }
-    for (const entry of safeReaddir(join(dir, 'usr/share/doc'))) rmSync(join(dir, 'usr/share/doc', entry), { recursive: true, force: true });
+    for (const entry of safeReaddir(join(dir, 'usr/share/doc')))
+      rmSync(join(dir, 'usr/share/doc', entry), { recursive: true, force: true });
     // Translations: 33 MB of the 108 the tree had.
     for (const entry of safeReaddir(join(dir, 'usr/share/locale'))) {
       if (entry !== 'locale.alias') rmSync(join(dir, 'usr/share/locale', entry), { recursive: true, force: true });
     }
-    const tar = spawnSync('sh', ['-c', `tar -C "${dir}" -c . | ${engine} import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["bash"]' - ${STANDIN.debian}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const tar = spawnSync(
+      'sh',
+      [
+        '-c',
+        `tar -C "${dir}" -c . | ${engine} import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["bash"]' - ${STANDIN.debian}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     if (tar.status !== 0) throw new Error(`${engine} import of the debootstrap tree failed`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -143,7 +174,10 @@ function safeReaddir(path) {
 /** `npm pack <spec>` into a temporary folder, unpacked; returns the folder holding `package/`. */
 function npmPack(spec) {
   const dir = mkdtempSync(join(tmpdir(), 'v3hub-pack-'));
-  const packed = run('npm', ['pack', spec, '--silent', '--pack-destination', dir], { quiet: true }).stdout.trim().split('\n').pop();
+  const packed = run('npm', ['pack', spec, '--silent', '--pack-destination', dir], { quiet: true })
+    .stdout.trim()
+    .split('\n')
+    .pop();
   run('tar', ['-xzf', join(dir, packed), '-C', dir], { quiet: true });
   return dir;
 }

@@ -30,7 +30,19 @@ const IMAGES = { app: 'v3hub:local', 'git-worker': 'v3hub-git-worker:local' };
 const ROOT_TOKEN = 'compose-root-token-0123';
 const ROOT_PASSWORD = 'compose-root-password';
 /** Every long-running process of compose.yaml (each has a /readyz health check). */
-const PROCESSES = ['identity', 'membership', 'projects', 'repository', 'mergerequests', 'notes', 'hooks', 'hooks-worker', 'git-worker', 'gateway', 'rest-facade'];
+const PROCESSES = [
+  'identity',
+  'membership',
+  'projects',
+  'repository',
+  'mergerequests',
+  'notes',
+  'hooks',
+  'hooks-worker',
+  'git-worker',
+  'gateway',
+  'rest-facade',
+];
 const READY_TIMEOUT_MS = 5 * 60_000;
 
 const log = (line) => console.log(`[test:containers] ${line}`);
@@ -38,10 +50,18 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', stdio: options.quiet ? 'pipe' : 'inherit', maxBuffer: 64 << 20, ...options });
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: options.quiet ? 'pipe' : 'inherit',
+    maxBuffer: 64 << 20,
+    ...options,
+  });
   if (result.error && !options.allowFail) throw result.error;
   if (result.status !== 0 && !options.allowFail) {
-    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}${options.quiet ? `: ${result.stderr}` : ''}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited with ${result.status}${options.quiet ? `: ${result.stderr}` : ''}`,
+    );
   }
   return result;
 }
@@ -54,23 +74,43 @@ function chooseEngine() {
     const v2 = run('docker', ['compose', 'version'], { quiet: true, allowFail: true }).status === 0;
     return { engine: 'docker', compose: v2 ? ['docker', 'compose'] : ['docker-compose'], env: {} };
   }
-  const packages = { podman: 'podman', buildah: 'buildah', runc: 'runc', debootstrap: 'debootstrap', 'docker-compose': 'docker-compose' };
+  const packages = {
+    podman: 'podman',
+    buildah: 'buildah',
+    runc: 'runc',
+    debootstrap: 'debootstrap',
+    'docker-compose': 'docker-compose',
+  };
   const missing = Object.keys(packages).filter((binary) => !has(binary));
   if (missing.length > 0) {
-    if (process.getuid?.() !== 0) throw new Error(`needs ${missing.join(', ')}: apt-get install -y ${missing.map((b) => packages[b]).join(' ')} (as root)`);
+    if (process.getuid?.() !== 0)
+      throw new Error(
+        `needs ${missing.join(', ')}: apt-get install -y ${missing.map((b) => packages[b]).join(' ')} (as root)`,
+      );
     log(`installing ${missing.join(', ')} with apt-get`);
     run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', ...missing.map((b) => packages[b])], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', '-qq', ...missing.map((b) => packages[b])], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   }
-  return { engine: 'podman', compose: ['docker-compose'], env: { CONTAINERS_CONF: process.env.CONTAINERS_CONF || join(ROOT, 'infra/docker/containers.conf') } };
+  return {
+    engine: 'podman',
+    compose: ['docker-compose'],
+    env: { CONTAINERS_CONF: process.env.CONTAINERS_CONF || join(ROOT, 'infra/docker/containers.conf') },
+  };
 }
 
 /** The workspace's dependencies on the host (jest, @swc/jest), as `npm test` installs them. */
 function installWorkspace() {
   const stamp = join(ROOT, 'node_modules', '.install-stamp');
-  const want = createHash('sha256').update(readFileSync(join(ROOT, 'pnpm-lock.yaml'))).update(readFileSync(join(ROOT, 'package.json'))).digest('hex');
+  const want = createHash('sha256')
+    .update(readFileSync(join(ROOT, 'pnpm-lock.yaml')))
+    .update(readFileSync(join(ROOT, 'package.json')))
+    .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
-  run('npx', ['-y', PNPM, 'install', '--frozen-lockfile', '--reporter=append-only'], { env: { ...process.env, npm_config_update_notifier: 'false' } });
+  run('npx', ['-y', PNPM, 'install', '--frozen-lockfile', '--reporter=append-only'], {
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   writeFileSync(stamp, want);
 }
 
@@ -90,7 +130,10 @@ async function startPodmanService(env, socket, logFile) {
   // Its log (an error per container with a health check: no systemd to schedule them) goes to a
   // file, shown when the run fails.
   const out = openSync(logFile, 'w');
-  const child = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], { env, stdio: ['ignore', out, out] });
+  const child = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], {
+    env,
+    stdio: ['ignore', out, out],
+  });
   closeSync(out);
   const deadline = Date.now() + 30_000;
   while (!existsSync(socket)) {
@@ -103,10 +146,16 @@ async function startPodmanService(env, socket, logFile) {
 
 /** Containers of the compose project: [{ id, name, service, state, health }]. */
 function projectContainers(ctx) {
-  const out = run(ctx.engine, ['ps', '-a', '--filter', `label=com.docker.compose.project=${ctx.project}`, '--format', '{{.ID}}'], { quiet: true, env: ctx.env }).stdout;
+  const out = run(
+    ctx.engine,
+    ['ps', '-a', '--filter', `label=com.docker.compose.project=${ctx.project}`, '--format', '{{.ID}}'],
+    { quiet: true, env: ctx.env },
+  ).stdout;
   const ids = out.split('\n').filter(Boolean);
   if (ids.length === 0) return [];
-  const inspected = JSON.parse(run(ctx.engine, ['inspect', ...ids], { quiet: true, env: ctx.env, allowFail: true }).stdout || '[]');
+  const inspected = JSON.parse(
+    run(ctx.engine, ['inspect', ...ids], { quiet: true, env: ctx.env, allowFail: true }).stdout || '[]',
+  );
   return inspected.map((c) => ({
     id: c.Id,
     name: (c.Name || '').replace(/^\//, ''),
@@ -132,7 +181,11 @@ async function driveHealthChecks(ctx) {
     else if (ctx.engine === 'podman') {
       checks.push(
         new Promise((resolveCheck) => {
-          const check = spawn('podman', ['healthcheck', 'run', c.id], { env: ctx.env, stdio: 'ignore', timeout: 30_000 });
+          const check = spawn('podman', ['healthcheck', 'run', c.id], {
+            env: ctx.env,
+            stdio: 'ignore',
+            timeout: 30_000,
+          });
           check.on('exit', (code) => resolveCheck(code === 0 && healthy.add(c.service)));
           check.on('error', () => resolveCheck(false));
         }),
@@ -144,21 +197,31 @@ async function driveHealthChecks(ctx) {
 }
 
 function compose(ctx, args, options = {}) {
-  return run(ctx.compose[0], [...ctx.compose.slice(1), '-p', ctx.project, ...COMPOSE_FILES.flatMap((f) => ['-f', f]), ...args], { env: ctx.env, ...options });
+  return run(
+    ctx.compose[0],
+    [...ctx.compose.slice(1), '-p', ctx.project, ...COMPOSE_FILES.flatMap((f) => ['-f', f]), ...args],
+    { env: ctx.env, ...options },
+  );
 }
 
 function imageSize(ctx, image) {
-  const size = Number(run(ctx.engine, ['image', 'inspect', '--format', '{{.Size}}', image], { quiet: true, env: ctx.env }).stdout.trim());
+  const size = Number(
+    run(ctx.engine, ['image', 'inspect', '--format', '{{.Size}}', image], { quiet: true, env: ctx.env }).stdout.trim(),
+  );
   return `${(size / 1e6).toFixed(0)} MB`;
 }
 
 /** compose up, with the health checks run meanwhile; then every process's /readyz. */
 async function upAndReady(ctx) {
-  const up = spawn(ctx.compose[0], [...ctx.compose.slice(1), '-p', ctx.project, ...COMPOSE_FILES.flatMap((f) => ['-f', f]), 'up', '-d', '--no-build'], {
-    cwd: ROOT,
-    env: ctx.env,
-    stdio: 'inherit',
-  });
+  const up = spawn(
+    ctx.compose[0],
+    [...ctx.compose.slice(1), '-p', ctx.project, ...COMPOSE_FILES.flatMap((f) => ['-f', f]), 'up', '-d', '--no-build'],
+    {
+      cwd: ROOT,
+      env: ctx.env,
+      stdio: 'inherit',
+    },
+  );
   const upDone = new Promise((r) => up.on('exit', (code) => r(code)));
   let upCode = null;
   void upDone.then((code) => (upCode = code));
@@ -184,12 +247,17 @@ async function waitReady(ctx, upCode) {
     if (upCode() !== null && upCode() !== 0) throw new Error(`compose up exited with ${upCode()}`);
     // Every process's /readyz answered 200 (its health check), and the published ports answer.
     if (upCode() === 0 && PROCESSES.every((p) => healthy.has(p))) {
-      const [facade, gateway] = await Promise.all([ready(`${ctx.facadeUrl}/readyz`), ready(`${ctx.gatewayUrl}/readyz`)]);
+      const [facade, gateway] = await Promise.all([
+        ready(`${ctx.facadeUrl}/readyz`),
+        ready(`${ctx.gatewayUrl}/readyz`),
+      ]);
       if (facade && gateway) return;
     }
     await sleep(1000);
   }
-  throw new Error(`not ready in ${READY_TIMEOUT_MS / 1000} s; not ready: ${PROCESSES.filter((p) => !healthy.has(p)).join(', ')}`);
+  throw new Error(
+    `not ready in ${READY_TIMEOUT_MS / 1000} s; not ready: ${PROCESSES.filter((p) => !healthy.has(p)).join(', ')}`,
+  );
 }
 
 async function ready(url, timeoutMs = 5000) {
@@ -205,13 +273,25 @@ function teardown(ctx) {
   compose(ctx, ['down', '-v', '--remove-orphans', '-t', '10'], { allowFail: true });
   const label = `label=com.docker.compose.project=${ctx.project}`;
   const left = {
-    containers: run(ctx.engine, ['ps', '-a', '-q', '--filter', label], { quiet: true, env: ctx.env, allowFail: true }).stdout.split('\n').filter(Boolean),
-    volumes: run(ctx.engine, ['volume', 'ls', '-q', '--filter', label], { quiet: true, env: ctx.env, allowFail: true }).stdout.split('\n').filter(Boolean),
-    networks: run(ctx.engine, ['network', 'ls', '-q', '--filter', label], { quiet: true, env: ctx.env, allowFail: true }).stdout.split('\n').filter(Boolean),
+    containers: run(ctx.engine, ['ps', '-a', '-q', '--filter', label], { quiet: true, env: ctx.env, allowFail: true })
+      .stdout.split('\n')
+      .filter(Boolean),
+    volumes: run(ctx.engine, ['volume', 'ls', '-q', '--filter', label], { quiet: true, env: ctx.env, allowFail: true })
+      .stdout.split('\n')
+      .filter(Boolean),
+    networks: run(ctx.engine, ['network', 'ls', '-q', '--filter', label], {
+      quiet: true,
+      env: ctx.env,
+      allowFail: true,
+    })
+      .stdout.split('\n')
+      .filter(Boolean),
   };
   // Also by name, in case an object lost its labels.
   for (const kind of ['volume', 'network']) {
-    const named = run(ctx.engine, [kind, 'ls', '--format', '{{.Name}}'], { quiet: true, env: ctx.env, allowFail: true }).stdout.split('\n').filter((n) => n.startsWith(`${ctx.project}_`));
+    const named = run(ctx.engine, [kind, 'ls', '--format', '{{.Name}}'], { quiet: true, env: ctx.env, allowFail: true })
+      .stdout.split('\n')
+      .filter((n) => n.startsWith(`${ctx.project}_`));
     left[`${kind}s`] = [...new Set([...left[`${kind}s`], ...named])];
   }
   const leftovers = Object.entries(left).filter(([, list]) => list.length > 0);
@@ -219,10 +299,15 @@ function teardown(ctx) {
     log(`torn down: no container, volume or network of ${ctx.project} left`);
     return true;
   }
-  log(`left behind after compose down: ${leftovers.map(([kind, list]) => `${kind} ${list.join(' ')}`).join('; ')}; removing them`);
-  if (left.containers.length) run(ctx.engine, ['rm', '-f', '-v', ...left.containers], { quiet: true, env: ctx.env, allowFail: true });
-  if (left.volumes.length) run(ctx.engine, ['volume', 'rm', '-f', ...left.volumes], { quiet: true, env: ctx.env, allowFail: true });
-  if (left.networks.length) run(ctx.engine, ['network', 'rm', ...left.networks], { quiet: true, env: ctx.env, allowFail: true });
+  log(
+    `left behind after compose down: ${leftovers.map(([kind, list]) => `${kind} ${list.join(' ')}`).join('; ')}; removing them`,
+  );
+  if (left.containers.length)
+    run(ctx.engine, ['rm', '-f', '-v', ...left.containers], { quiet: true, env: ctx.env, allowFail: true });
+  if (left.volumes.length)
+    run(ctx.engine, ['volume', 'rm', '-f', ...left.volumes], { quiet: true, env: ctx.env, allowFail: true });
+  if (left.networks.length)
+    run(ctx.engine, ['network', 'rm', ...left.networks], { quiet: true, env: ctx.env, allowFail: true });
   return false;
 }
 
@@ -237,15 +322,30 @@ async function main() {
 
   let t = Date.now();
   const bases = ensureBaseImages({ engine, log });
-  figures['base images'] = `${Object.entries(bases).map(([k, v]) => `${k}=${v}`).join(' ')} (${seconds(Date.now() - t)})`;
+  figures['base images'] = `${Object.entries(bases)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} (${seconds(Date.now() - t)})`;
 
   for (const [target, tag] of Object.entries(IMAGES)) {
     t = Date.now();
     log(`building ${tag} (--target ${target})`);
-    const args = ['build', '-f', 'infra/docker/Dockerfile', '--target', target, '-t', tag, '--build-arg', `NODE_IMAGE=${bases.NODE_IMAGE}`, '--build-arg', `NODE_RUNTIME_IMAGE=${bases.NODE_RUNTIME_IMAGE}`];
+    const args = [
+      'build',
+      '-f',
+      'infra/docker/Dockerfile',
+      '--target',
+      target,
+      '-t',
+      tag,
+      '--build-arg',
+      `NODE_IMAGE=${bases.NODE_IMAGE}`,
+      '--build-arg',
+      `NODE_RUNTIME_IMAGE=${bases.NODE_RUNTIME_IMAGE}`,
+    ];
     // buildah reads no <Dockerfile>.dockerignore by itself; the build stage reaches the npm
     // registry through the host's network.
-    if (engine === 'podman') args.push('--ignorefile', 'infra/docker/Dockerfile.dockerignore', '--network=host', '--layers');
+    if (engine === 'podman')
+      args.push('--ignorefile', 'infra/docker/Dockerfile.dockerignore', '--network=host', '--layers');
     run(engine, [...args, '.'], { env });
     figures[`build ${tag}`] = seconds(Date.now() - t);
   }
@@ -273,7 +373,7 @@ async function main() {
   let service = null;
   let serviceLog = null;
   let failed = false;
-  let clean = true;
+  let clean;
   try {
     if (engine === 'podman') {
       const socket = `/tmp/${project}.sock`;
@@ -281,7 +381,9 @@ async function main() {
       service = await startPodmanService(env, socket, serviceLog);
       ctx.env.DOCKER_HOST = `unix://${socket}`;
     }
-    log(`compose project ${project}: facade on ${facadePort}, gateway on ${gatewayPort}, hook receiver on ${receiverPort}`);
+    log(
+      `compose project ${project}: facade on ${facadePort}, gateway on ${gatewayPort}, hook receiver on ${receiverPort}`,
+    );
     t = Date.now();
     await upAndReady(ctx);
     figures['time to ready (compose up → every /readyz)'] = seconds(Date.now() - t);
@@ -291,19 +393,29 @@ async function main() {
       .join(', ');
     log(`ready in ${figures['time to ready (compose up → every /readyz)']}`);
 
-    const jest = run(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--config', 'test/containers/jest.config.js', '--runInBand', ...process.argv.slice(2)], {
-      allowFail: true,
-      env: {
-        ...ctx.env,
-        CT_ENGINE: engine,
-        CT_PROJECT: project,
-        CT_FACADE_URL: ctx.facadeUrl,
-        CT_GATEWAY_URL: ctx.gatewayUrl,
-        CT_RECEIVER_URL: `http://127.0.0.1:${receiverPort}`,
-        CT_ROOT_TOKEN: ROOT_TOKEN,
-        CT_ROOT_PASSWORD: ROOT_PASSWORD,
+    const jest = run(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/jest/bin/jest.js'),
+        '--config',
+        'test/containers/jest.config.js',
+        '--runInBand',
+        ...process.argv.slice(2),
+      ],
+      {
+        allowFail: true,
+        env: {
+          ...ctx.env,
+          CT_ENGINE: engine,
+          CT_PROJECT: project,
+          CT_FACADE_URL: ctx.facadeUrl,
+          CT_GATEWAY_URL: ctx.gatewayUrl,
+          CT_RECEIVER_URL: `http://127.0.0.1:${receiverPort}`,
+          CT_ROOT_TOKEN: ROOT_TOKEN,
+          CT_ROOT_PASSWORD: ROOT_PASSWORD,
+        },
       },
-    });
+    );
     if (jest.status !== 0) failed = true;
   } catch (error) {
     failed = true;

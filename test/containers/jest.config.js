@@ -4,7 +4,10 @@ module.exports = {
   rootDir: '../..',
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
   testMatch: ['<rootDir>/test/containers/**/*.test.ts'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],

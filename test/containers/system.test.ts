@@ -30,7 +30,10 @@ afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: tr
 async function api(method: string, path: string, options: { token?: string; body?: unknown } = {}) {
   const res = await fetch(`${FACADE}/api/v3${path}`, {
     method,
-    headers: { ...(options.token ? { 'PRIVATE-TOKEN': options.token } : {}), ...(options.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(options.token ? { 'PRIVATE-TOKEN': options.token } : {}),
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+    },
     body: options.body ? JSON.stringify(options.body) : undefined,
   });
   const buffer = Buffer.from(await res.arrayBuffer());
@@ -67,7 +70,14 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
 const engine = (...args: string[]) => execFileSync(ENGINE, args, { encoding: 'utf8' }).trim();
 /** The container of a compose service (docker-compose names them <project>_<service>_1). */
 const containerOf = (service: string) =>
-  engine('ps', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', `label=com.docker.compose.service=${service}`);
+  engine(
+    'ps',
+    '-q',
+    '--filter',
+    `label=com.docker.compose.project=${PROJECT}`,
+    '--filter',
+    `label=com.docker.compose.service=${service}`,
+  );
 
 let token: string;
 let project: { id: number; path_with_namespace: string; http_url_to_repo: string };
@@ -89,7 +99,10 @@ describe('the containerized system', () => {
     expect(res.status).toBe(201);
     project = res.body;
     expect(project.path_with_namespace).toMatch(/^root\/ct-/);
-    const hook = await api('POST', `/projects/${project.id}/hooks`, { token, body: { url: `http://hook-receiver:9000/hook/${project.id}`, push_events: true } });
+    const hook = await api('POST', `/projects/${project.id}/hooks`, {
+      token,
+      body: { url: `http://hook-receiver:9000/hook/${project.id}`, push_events: true },
+    });
     expect(hook.status).toBe(201);
     expect(hook.body).toMatchObject({ url: `http://hook-receiver:9000/hook/${project.id}`, push_events: 'true' });
   });
@@ -123,7 +136,9 @@ describe('the containerized system', () => {
     const raw = await api('GET', `/projects/${project.id}/repository/raw_blobs/${readmeBlob}`, { token });
     expect(raw.status).toBe(200);
     expect(raw.buffer.toString('utf8')).toBe(README);
-    const byPath = await api('GET', `/projects/${project.id}/repository/blobs/${pushedSha}?filepath=data.bin`, { token });
+    const byPath = await api('GET', `/projects/${project.id}/repository/blobs/${pushedSha}?filepath=data.bin`, {
+      token,
+    });
     expect(byPath.status).toBe(200);
     expect(byPath.buffer.equals(DATA)).toBe(true);
 
@@ -144,7 +159,12 @@ describe('the containerized system', () => {
       return received.find((r) => r.path === `/hook/${project.id}`);
     });
     const payload = JSON.parse(delivery.text);
-    expect(payload).toMatchObject({ object_kind: 'push', ref: 'refs/heads/master', after: pushedSha, project_id: project.id });
+    expect(payload).toMatchObject({
+      object_kind: 'push',
+      ref: 'refs/heads/master',
+      after: pushedSha,
+      project_id: project.id,
+    });
   });
 
   it('answers GraphQL at the gateway with the same tokens', async () => {
@@ -158,46 +178,67 @@ describe('the containerized system', () => {
     };
     const res = await query({ 'PRIVATE-TOKEN': token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ viewer: { id: expect.any(Number), username: 'root', isAdmin: true }, project: { id: project.id } });
+    expect(res.body.data).toEqual({
+      viewer: { id: expect.any(Number), username: 'root', isAdmin: true },
+      project: { id: project.id },
+    });
     const bad = await query({ 'PRIVATE-TOKEN': 'not-a-token' });
     expect(bad.status).toBe(401);
   });
 
-  it.each(['rest-facade', 'git-worker', 'migrate'])('runs %s as uid 1000 on a read-only root filesystem, /tmp writable, no compiler', (service) => {
-    const id = engine('ps', '-a', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', `label=com.docker.compose.service=${service}`);
-    const inspected = JSON.parse(engine('inspect', id))[0];
-    expect(inspected.HostConfig.ReadonlyRootfs).toBe(true);
-    expect(inspected.Config.User).toBe('1000:1000');
-    if (service === 'migrate') {
-      expect(inspected.State).toMatchObject({ Status: 'exited', ExitCode: 0 });
-      return;
-    }
-    const sh = (script: string) => engine('exec', id, 'sh', '-c', script);
-    expect(sh('id -u')).toBe('1000');
-    // uid 1000's own home would be writable but for the read-only root filesystem.
-    expect(sh('touch /home/node/x 2>&1 || echo refused')).toMatch(/Read-only file system[\s\S]*refused/);
-    expect(sh('touch /tmp/x && echo written')).toBe('written');
-    expect(sh('for c in gcc cc g++ make python3 npm; do command -v $c; done; true')).toBe('');
-    // The git worker's PID 1 is tini, which reaps git's orphans.
-    expect(sh('cat /proc/1/comm')).toBe(service === 'git-worker' ? 'tini' : 'node');
-  });
+  it.each(['rest-facade', 'git-worker', 'migrate'])(
+    'runs %s as uid 1000 on a read-only root filesystem, /tmp writable, no compiler',
+    (service) => {
+      const id = engine(
+        'ps',
+        '-a',
+        '-q',
+        '--filter',
+        `label=com.docker.compose.project=${PROJECT}`,
+        '--filter',
+        `label=com.docker.compose.service=${service}`,
+      );
+      const inspected = JSON.parse(engine('inspect', id))[0];
+      expect(inspected.HostConfig.ReadonlyRootfs).toBe(true);
+      expect(inspected.Config.User).toBe('1000:1000');
+      if (service === 'migrate') {
+        expect(inspected.State).toMatchObject({ Status: 'exited', ExitCode: 0 });
+        return;
+      }
+      const sh = (script: string) => engine('exec', id, 'sh', '-c', script);
+      expect(sh('id -u')).toBe('1000');
+      // uid 1000's own home would be writable but for the read-only root filesystem.
+      expect(sh('touch /home/node/x 2>&1 || echo refused')).toMatch(/Read-only file system[\s\S]*refused/);
+      expect(sh('touch /tmp/x && echo written')).toBe('written');
+      expect(sh('for c in gcc cc g++ make python3 npm; do command -v $c; done; true')).toBe('');
+      // The git worker's PID 1 is tini, which reaps git's orphans.
+      expect(sh('cat /proc/1/comm')).toBe(service === 'git-worker' ? 'tini' : 'node');
+    },
+  );
 
-  it.each(['projects', 'rest-facade'])('brings %s back by its restart policy after its process is killed', async (service) => {
-    const id = containerOf(service);
-    expect(id).not.toBe('');
-    const before = JSON.parse(engine('inspect', id))[0];
-    expect(before.State.Running).toBe(true);
-    // SIGKILL to the container's process from the host: a crash, not a stop asked for (after
-    // `podman kill` podman counts the container as stopped by the user and leaves it down).
-    process.kill(before.State.Pid, 'SIGKILL');
-    await eventually(`${service} restarted`, async () => {
-      const now = JSON.parse(engine('inspect', id))[0];
-      return now.State.Running && now.State.Pid !== before.State.Pid ? now : undefined;
-    });
-    const answered = await eventually(`the API through ${service} again`, async () => {
-      const res = await api('GET', `/projects/${project.id}`, { token });
-      return res.status === 200 ? res : undefined;
-    }, 90_000);
-    expect(answered.body).toMatchObject({ id: project.id, path_with_namespace: project.path_with_namespace });
-  });
+  it.each(['projects', 'rest-facade'])(
+    'brings %s back by its restart policy after its process is killed',
+    async (service) => {
+      const id = containerOf(service);
+      expect(id).not.toBe('');
+      const before = JSON.parse(engine('inspect', id))[0];
+      expect(before.State.Running).toBe(true);
+      // SIGKILL to the container's process from the host: a crash, not a stop asked for (after
+      // `podman kill` podman counts the container as stopped by the user and leaves it down).
+      process.kill(before.State.Pid, 'SIGKILL');
+      await eventually(`${service} restarted`, async () => {
+        const now = JSON.parse(engine('inspect', id))[0];
+        return now.State.Running && now.State.Pid !== before.State.Pid ? now : undefined;
+      });
+      const answered = await eventually(
+        `the API through ${service} again`,
+        async () => {
+          const res = await api('GET', `/projects/${project.id}`, { token });
+          return res.status === 200 ? res : undefined;
+        },
+        90_000,
+      );
+      expect(answered.body).toMatchObject({ id: project.id, path_with_namespace: project.path_with_namespace });
+    },
+  );
 });
