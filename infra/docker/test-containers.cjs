@@ -17,7 +17,7 @@
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
-const { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { join, resolve } = require('node:path');
 const { ensureBaseImages } = require('./standins.cjs');
@@ -269,6 +269,17 @@ async function ready(url, timeoutMs = 5000) {
 }
 
 /** compose down -v, then checks that nothing of the project is left (and removes what is). */
+/** Every container's log, kept in a folder that outlives the teardown, for a failed run's cause. */
+function keepLogs(ctx) {
+  const dir = `/tmp/${ctx.project}-logs`;
+  mkdirSync(dir, { recursive: true });
+  for (const c of projectContainers(ctx)) {
+    const { stdout, stderr } = run(ctx.engine, ['logs', c.id], { quiet: true, env: ctx.env, allowFail: true });
+    writeFileSync(join(dir, `${c.service ?? c.name}.log`), `${stdout ?? ''}${stderr ?? ''}`);
+  }
+  log(`the containers' logs: ${dir}`);
+}
+
 function teardown(ctx) {
   compose(ctx, ['down', '-v', '--remove-orphans', '-t', '10'], { allowFail: true });
   const label = `label=com.docker.compose.project=${ctx.project}`;
@@ -416,7 +427,10 @@ async function main() {
         },
       },
     );
-    if (jest.status !== 0) failed = true;
+    if (jest.status !== 0) {
+      failed = true;
+      keepLogs(ctx);
+    }
   } catch (error) {
     failed = true;
     console.error(error);
@@ -428,7 +442,13 @@ async function main() {
       }
     }
   } finally {
-    clean = teardown(ctx);
+    // KEEP_CONTAINERS=1 leaves the system up to look into (then: compose -p <project> down -v).
+    if (process.env.KEEP_CONTAINERS === '1') {
+      clean = true;
+      log(
+        `kept: DOCKER_HOST=${ctx.env.DOCKER_HOST ?? ''} docker-compose -p ${project} -f infra/docker/compose.yaml down -v`,
+      );
+    } else clean = teardown(ctx);
     if (service) service.kill('SIGTERM');
     if (serviceLog) {
       if (failed) log(`podman system service's log: ${serviceLog}`);
