@@ -64,8 +64,8 @@ describe('RateLimit headers', () => {
       expect(s.reset).toBeLessThanOrEqual(60);
     }
     // Without credentials the address's budget is reported, on errors too.
-    const anonymous = await api('GET', '/projects/999999999', { token: null });
-    expect(anonymous.status).toBe(404);
+    const anonymous = await api('GET', '/user', { token: null });
+    expect(anonymous.status).toBe(401);
     expect(Number(anonymous.headers.get('ratelimit-limit'))).toBeGreaterThan(0);
     expect(anonymous.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -315,8 +315,10 @@ describe('tracing across processes', () => {
       expect({ span: span.name, id: span.attributes['request.id'] }).toEqual({ span: span.name, id: requestId });
     // Every line each process logged for the request carries the id (LOG_LEVEL is debug here).
     for (const service of ['rest-facade', 'gateway', 'repository']) {
-      const lines = readFileSync(join(dir, `${service}.log`), 'utf8')
-        .split('\n')
+      // The remote facade is a replica (rest-facade-2.log, ...): every file of the kind is read.
+      const lines = readdirSync(dir)
+        .filter((file) => file.startsWith(service) && file.endsWith('.log'))
+        .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n'))
         .filter((line) => line.includes(caller.traceId))
         .map((line) => JSON.parse(line));
       expect({ service, logged: lines.length > 0 }).toEqual({ service, logged: true });
