@@ -103,8 +103,24 @@ describe('the abuse limits while Redis is away', () => {
     return seen;
   };
 
-  it('counts per credential in memory', async () => {
-    expect(await statuses(4, '/user', { headers: { 'private-token': 'alice' } })).toEqual([200, 200, 200, 429]);
+  it('counts per credential in memory, and says where the caller stands on every answer', async () => {
+    const standing: Array<Record<string, string | null>> = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(app.url('/user'), { headers: { 'private-token': 'alice' } });
+      standing.push({
+        status: String(response.status),
+        limit: response.headers.get('ratelimit-limit'),
+        remaining: response.headers.get('ratelimit-remaining'),
+      });
+      expect(Number(response.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+      expect(Number(response.headers.get('ratelimit-reset'))).toBeLessThanOrEqual(60);
+    }
+    expect(standing).toEqual([
+      { status: '200', limit: '3', remaining: '2' },
+      { status: '200', limit: '3', remaining: '1' },
+      { status: '200', limit: '3', remaining: '0' },
+      { status: '429', limit: '3', remaining: '0' },
+    ]);
     expect(await statuses(1, '/user', { headers: { 'private-token': 'bob' } })).toEqual([200]);
   });
 

@@ -34,10 +34,22 @@ export const failureBudgetWait = (res: Response): number => {
 interface Budget {
   /** Counts one; the seconds until the key may go on, 0 while it is within its budget. */
   take(key: string): Promise<number>;
+  /** Counts one, and says where the key stands: what `RateLimit-*` headers tell the caller. */
+  count(key: string): Promise<Standing>;
   /** The seconds until the key may go on, without counting. */
   waitFor(key: string): Promise<number>;
   giveBack(key: string): Promise<void>;
   clear(key: string): Promise<void>;
+}
+
+/** Where a key stands in its window after a request: the IETF draft's RateLimit-* fields, and the wait. */
+export interface Standing {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window starts again. */
+  reset: number;
+  /** Seconds until the key may go on; 0 within its budget. */
+  wait: number;
 }
 
 const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -65,17 +77,24 @@ function budget(redis: Redis, name: string, points: number, windowSeconds: numbe
       if (!(error instanceof RateLimiterRes)) logger.warn({ err: error, limit: name }, `rate limit ${what} failed`);
     }
   };
+  const standing = (res: RateLimiterRes, refused: boolean): Standing => ({
+    limit: points,
+    remaining: Math.max(0, res.remainingPoints),
+    reset: seconds(res),
+    wait: refused ? seconds(res) : 0,
+  });
+  const count = async (key: string): Promise<Standing> => {
+    try {
+      return standing(await limiter.consume(key), false);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return standing(error, true);
+      logger.warn({ err: error, limit: name }, 'rate limit unavailable; request let through');
+      return { limit: points, remaining: points, reset: windowSeconds, wait: 0 };
+    }
+  };
   return {
-    async take(key) {
-      try {
-        await limiter.consume(key);
-        return 0;
-      } catch (error) {
-        if (error instanceof RateLimiterRes) return seconds(error);
-        logger.warn({ err: error, limit: name }, 'rate limit unavailable; request let through');
-        return 0;
-      }
-    },
+    count,
+    take: async (key) => (await count(key)).wait,
     async waitFor(key) {
       try {
         const res = await limiter.get(key);
@@ -178,11 +197,18 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
         const requests = credential ? perUser : perIp;
         const loginKey = signIn && `${signIn.login}\0${ip}`;
         // Every count a request needs is asked for at once: one round trip to Redis, not two or three.
-        const [requestWait, ipFailureWait, loginFailureWait] = await Promise.all([
-          requests?.take(credential ?? ip) ?? 0,
+        const [standing, ipFailureWait, loginFailureWait] = await Promise.all([
+          requests?.count(credential ?? ip),
           signIn ? (failuresPerIp?.take(ip) ?? 0) : credential ? (failuresPerIp?.waitFor(ip) ?? 0) : 0,
           loginKey ? (failuresPerLogin?.take(loginKey) ?? 0) : 0,
         ]);
+        // Every answer says where the caller stands, as GitLab and the IETF draft name it.
+        if (standing) {
+          res.setHeader('RateLimit-Limit', String(standing.limit));
+          res.setHeader('RateLimit-Remaining', String(standing.remaining));
+          res.setHeader('RateLimit-Reset', String(standing.reset));
+        }
+        const requestWait = standing?.wait ?? 0;
         if (requestWait > 0) {
           // A sign-in refused for its request budget alone never tried its password: the failure
           // points it took go back.

@@ -6,6 +6,7 @@ import {
   GATEWAY_SYSTEM,
   PRINCIPAL_HEADER,
   principalLookup,
+  requestIdHeaders,
   signPrincipal,
   ANONYMOUS,
   type Principal,
@@ -41,7 +42,11 @@ export function createPrincipalResolver(deps: {
       const response = await deps.identity.request({
         path: principalLookup.path,
         method: 'POST',
-        headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(GATEWAY_SYSTEM, deps.secret) },
+        headers: {
+          'content-type': 'application/json',
+          [PRINCIPAL_HEADER]: signPrincipal(GATEWAY_SYSTEM, deps.secret),
+          ...requestIdHeaders(),
+        },
         body: JSON.stringify(credentials),
         headersTimeout: 10_000,
         bodyTimeout: 10_000,

@@ -1,5 +1,5 @@
 import { RemoteGraphQLDataSource } from '@apollo/gateway';
-import { PRINCIPAL_HEADER } from '@hub/common';
+import { PRINCIPAL_HEADER, requestIdHeaders } from '@hub/common';
 import { Agent, request } from 'undici';
 import type { GatewayContext } from './context';
 
@@ -19,7 +19,7 @@ const keepAliveFetch = (async (
 ) => {
   const response = await request(url, {
     method: (init.method ?? 'POST') as 'POST',
-    headers: init.headers,
+    headers: { ...init.headers, ...requestIdHeaders() },
     body: init.body,
     dispatcher: subgraphAgent,
   });

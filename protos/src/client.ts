@@ -7,7 +7,7 @@ import {
   type requestCallback,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal } from '@hub/common';
+import { ANONYMOUS, currentRequestId, PRINCIPAL_HEADER, REQUEST_ID_HEADER, signPrincipal } from '@hub/common';
 import { loadGitProtos } from './load';
 import type {
   BlobServiceClient,
@@ -37,6 +37,8 @@ const callerInterceptor =
     new InterceptingCall(nextCall(options), {
       start: (metadata, listener, next) => {
         metadata.set(GIT_CALLER_METADATA, signPrincipal({ ...ANONYMOUS, system: caller }, secret));
+        const requestId = currentRequestId();
+        if (requestId !== undefined) metadata.set(REQUEST_ID_HEADER, requestId);
         next(metadata, listener);
       },
     });

@@ -1,6 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { LIMITED_HEADER, signLimited } from '@hub/common';
+import { LIMITED_HEADER, requestIdHeaders, signLimited } from '@hub/common';
 import { Pool } from 'undici';
 import { fromGraphQLError, v3Error, type GraphQLErrorShape } from './v3-errors';
 
@@ -47,7 +47,12 @@ export function createRemoteGatewayClient(url: string, secret: string): GatewayC
         const response = await pool.request({
           path: '/graphql',
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers, [LIMITED_HEADER]: signLimited(client, secret) },
+          headers: {
+            'content-type': 'application/json',
+            ...headers,
+            [LIMITED_HEADER]: signLimited(client, secret),
+            ...requestIdHeaders(),
+          },
           body: JSON.stringify({ query: textOf(document as TypedDocumentNode<unknown, unknown>), variables }),
         });
         payload = (await response.body.json()) as typeof payload;

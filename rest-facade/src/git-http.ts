@@ -1,5 +1,12 @@
 import { pipeline } from 'node:stream/promises';
-import { clientAddress, GIT_ACCESS_HEADER, signClaims, type GitAccessClaims, type Logger } from '@hub/common';
+import {
+  clientAddress,
+  requestIdHeaders,
+  GIT_ACCESS_HEADER,
+  signClaims,
+  type GitAccessClaims,
+  type Logger,
+} from '@hub/common';
 import { failureBudgetWait } from '@hub/gateway';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
@@ -83,7 +90,10 @@ export function createGitHttpProxy(deps: {
         defaultBranch: project.defaultBranch,
       };
       const search = new URL(req.originalUrl, 'http://x').search;
-      const headers: Record<string, string> = { [GIT_ACCESS_HEADER]: signClaims(claims, deps.secret) };
+      const headers: Record<string, string> = {
+        [GIT_ACCESS_HEADER]: signClaims(claims, deps.secret),
+        ...requestIdHeaders(),
+      };
       for (const name of REQUEST_HEADERS) {
         const value = req.header(name);
         if (value) headers[name] = value;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,6 +16,8 @@ interface CollectedSpan {
   kind: number;
   status: { code?: number; message?: string };
   events: Array<{ name: string }>;
+  /** String attributes only (the ones asked about here). */
+  attributes: Record<string, string>;
 }
 
 /** OTLP/JSON ids are hex; the protobuf-shaped JSON some encoders send is base64. */
@@ -48,6 +50,11 @@ async function startCollector() {
                 kind: span.kind,
                 status: span.status ?? {},
                 events: span.events ?? [],
+                attributes: Object.fromEntries(
+                  (span.attributes ?? [])
+                    .filter((a: { value?: { stringValue?: string } }) => a.value?.stringValue !== undefined)
+                    .map((a: { key: string; value: { stringValue: string } }) => [a.key, a.value.stringValue]),
+                ),
               });
             }
           }
@@ -258,6 +265,65 @@ describe('tracing across processes', () => {
         trace_id: caller.traceId,
       }),
     );
+  }, 60_000);
+
+  it('names the client’s request id on the spans and log lines of every process the request reaches', async () => {
+    const caller = callerSpan();
+    const requestId = `trace-test.${randomBytes(6).toString('hex')}`;
+    const response = await fetch(
+      `${remoteFacade}/api/v3/projects/${encodeURIComponent(project.path_with_namespace)}/repository/files`,
+      {
+        method: 'POST',
+        headers: {
+          'PRIVATE-TOKEN': stack.rootToken,
+          'content-type': 'application/json',
+          traceparent: caller.traceparent,
+          'x-request-id': requestId,
+        },
+        body: JSON.stringify({
+          file_path: 'request-id.txt',
+          branch_name: 'master',
+          content: 'id\n',
+          commit_message: 'add request-id.txt',
+        }),
+      },
+    );
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+    // The facade, the gateway process, the subgraphs it asks and the git worker they call.
+    const services = ['rest-facade', 'gateway', 'repository', 'git-worker'];
+    const spans = await settledTrace(
+      collector,
+      caller.traceId,
+      services,
+      (s) => s.service === 'git-worker' && s.kind === SPAN_KIND_SERVER,
+    );
+    for (const service of services) {
+      const served = spans.filter((s) => s.service === service && s.kind === SPAN_KIND_SERVER);
+      expect({ service, served: served.length > 0 }).toEqual({ service, served: true });
+      for (const span of served)
+        expect({ service, span: span.name, id: span.attributes['request.id'] }).toEqual({
+          service,
+          span: span.name,
+          id: requestId,
+        });
+    }
+    // Spans begun inside a request (here the gateway's fetches to the subgraphs) name it too.
+    const inside = spans.filter((s) => s.kind === SPAN_KIND_CLIENT && s.service === 'gateway');
+    expect(inside.length).toBeGreaterThan(0);
+    for (const span of inside)
+      expect({ span: span.name, id: span.attributes['request.id'] }).toEqual({ span: span.name, id: requestId });
+    // Every line each process logged for the request carries the id (LOG_LEVEL is debug here).
+    for (const service of ['rest-facade', 'gateway', 'repository']) {
+      // The remote facade is a replica (rest-facade-2.log, ...): every file of the kind is read.
+      const lines = readdirSync(dir)
+        .filter((file) => file.startsWith(service) && file.endsWith('.log'))
+        .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n'))
+        .filter((line) => line.includes(caller.traceId))
+        .map((line) => JSON.parse(line));
+      expect({ service, logged: lines.length > 0 }).toEqual({ service, logged: true });
+      for (const line of lines) expect({ service, id: line.request_id }).toEqual({ service, id: requestId });
+    }
   }, 60_000);
 
   it('connects through the gateway process when the facade sends its queries there', async () => {

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   BLOB_HEADERS,
   clientAddress,
+  requestIdHeaders,
   DOWNLOAD_PURPOSE,
   DomainError,
   ErrorCode,
@@ -245,6 +246,7 @@ export function createDownloadRoutes(deps: {
       method: 'GET',
       path: `/${what}/${projectId}?${query}`,
       headers: {
+        ...requestIdHeaders(),
         [GIT_ACCESS_HEADER]: signClaims(
           { projectId } satisfies DownloadClaims,
           deps.secret,

@@ -4,7 +4,8 @@ import express, { type Express } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { clientAddress } from './client-address';
 import type { Logger } from './logger';
-import { flushTracing } from './trace-context';
+import { acceptRequestId, REQUEST_ID_HEADER, withRequestId } from './request-id';
+import { flushTracing, markRequestSpan } from './trace-context';
 
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
@@ -13,7 +14,8 @@ const READINESS_TIMEOUT_MS = 2000;
 /**
  * An express app with the three endpoints every process serves:
  * `/healthz` (the process is alive), `/readyz` (its dependencies answer) and `/metrics`.
- * With a logger, each request gets a line (debug; warn for a 5xx) carrying its trace id.
+ * With a logger, each request gets a line (debug; warn for a 5xx) carrying its trace and request ids.
+ * Every request runs as part of its request id (request-id.ts), echoed in `X-Request-Id`.
  */
 export function createObservedApp(options: { service: string; readiness: ReadinessChecks; logger?: Logger }): {
   app: Express;
@@ -59,6 +61,9 @@ export function createObservedApp(options: { service: string; readiness: Readine
     const end = duration.startTimer();
     // Read now: by 'finish' a kept-alive socket may already be detached from the request.
     const client = clientAddress(req);
+    const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
+    res.setHeader('X-Request-Id', requestId);
+    markRequestSpan(requestId);
     res.on('finish', () => {
       // The matched route pattern, not the raw path, keeps label cardinality bounded.
       const route = (req.route?.path as string | undefined) ?? req.baseUrl ?? 'unmatched';
@@ -71,11 +76,13 @@ export function createObservedApp(options: { service: string; readiness: Readine
         // As the door's `trust proxy` (TRUSTED_PROXIES) decides it; the peer elsewhere.
         client,
         ms: Math.round(seconds * 1000),
+        // 'finish' runs outside the request's async context, so the id is named here.
+        request_id: requestId,
       };
       if (res.statusCode >= 500) options.logger?.warn(line, 'request failed');
       else options.logger?.debug(line, 'request');
     });
-    next();
+    withRequestId(requestId, next);
   });
   return { app, registry };
 }

@@ -13,6 +13,7 @@ export * from './project-tombstones';
 export * from './pagination';
 export * from './principal';
 export * from './redis';
+export * from './request-id';
 export * from './subgraph';
 export * from './scalars';
 export * from './authz';

@@ -7,6 +7,7 @@ import { DomainError, ErrorCode } from './errors';
 import type { z } from 'zod';
 import type { Endpoint, RequestOf, ResponseOf } from './contracts/define';
 import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal, verifyPrincipal } from './principal';
+import { requestIdHeaders } from './request-id';
 
 /**
  * Service-to-service calls outside the graph (authorization, lookups). The caller signs a system
@@ -41,6 +42,7 @@ export function createInternalClient(options: {
         headers: {
           'content-type': 'application/json',
           [PRINCIPAL_HEADER]: signPrincipal({ ...ANONYMOUS, system: options.caller }, options.secret),
+          ...requestIdHeaders(),
         },
         body: JSON.stringify(body),
         headersTimeout: 10_000,

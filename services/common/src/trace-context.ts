@@ -63,6 +63,14 @@ export async function continueTrace<T>(
   });
 }
 
+/** The span attribute naming the client request a span is part of (request-id.ts). */
+export const REQUEST_ID_ATTRIBUTE = 'request.id';
+
+/** Names the request on the span that is active as a process starts to handle it (its server span). */
+export function markRequestSpan(requestId: string): void {
+  if (enabled) trace.getActiveSpan()?.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
+}
+
 /** Fields pino adds to every line logged inside a traced request (see createLogger). */
 export function traceFields(): Record<string, string> {
   const span = trace.getActiveSpan();

@@ -9,7 +9,10 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { markTracingStarted } from './trace-context';
+import type { Context } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { currentRequestId } from './request-id';
+import { markTracingStarted, REQUEST_ID_ATTRIBUTE } from './trace-context';
 
 /**
  * Query parameters whose values never reach a span: v3's credentials (tokens, sudo, a password or
@@ -71,7 +74,10 @@ export function startTracing(options: {
       'service.name': options.serviceName,
       'service.instance.id': `${hostname()}-${process.pid}`,
     }),
-    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: options.scheduleDelayMs })],
+    spanProcessors: [
+      new RequestIdSpanProcessor(),
+      new BatchSpanProcessor(exporter, { scheduledDelayMillis: options.scheduleDelayMs }),
+    ],
   });
   // Also installs the AsyncLocalStorage context manager that carries a span across awaits.
   provider.register({ propagator: new W3CTraceContextPropagator() });
@@ -105,4 +111,19 @@ export function startTracing(options: {
     ],
   });
   markTracingStarted(() => provider.shutdown());
+}
+
+/** Names the client request on every span started as part of one (request-id.ts). */
+class RequestIdSpanProcessor implements SpanProcessor {
+  onStart(span: Span, _parent: Context): void {
+    const requestId = currentRequestId();
+    if (requestId !== undefined) span.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
+  }
+  onEnd(_span: ReadableSpan): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
 }

@@ -5,7 +5,14 @@ import {
   type ServerUnaryCall,
   type ServerWritableStream,
 } from '@grpc/grpc-js';
-import { verifyPrincipal, type Logger } from '@hub/common';
+import {
+  acceptRequestId,
+  markRequestSpan,
+  REQUEST_ID_HEADER,
+  verifyPrincipal,
+  withRequestId,
+  type Logger,
+} from '@hub/common';
 import { GIT_CALLER_METADATA } from '@hub/protos';
 import { GitError } from './git/errors';
 import type { CompareCache } from './diff/compare-refs';
@@ -78,13 +85,22 @@ function toServiceError(error: unknown, logger: Logger, rpc: string) {
   return { code: status.INTERNAL, details: 'internal error', message: 'internal error' };
 }
 
+/** The request a call is part of: the caller's id (request-id.ts), or a new one for a call made outside any. */
+const requestIdOf = (metadata: Metadata) => {
+  const value = metadata.get(REQUEST_ID_HEADER)[0];
+  const id = acceptRequestId(typeof value === 'string' ? value : undefined);
+  // The call's server span began before the handler, outside the request's context: name it here.
+  markRequestSpan(id);
+  return id;
+};
+
 /** A unary handler from an async function: expected failures keep their status, the rest are logged. */
 export const unary =
   <Req, Res>(rpc: string, deps: WorkerDeps, handle: (request: Req) => Promise<Res>) =>
   (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     const refused = refusal(call.metadata, deps);
     if (refused) return callback(refused as never);
-    handle(call.request).then(
+    withRequestId(requestIdOf(call.metadata), () => handle(call.request)).then(
       (response) => callback(null, response),
       (error) => callback(toServiceError(error, deps.logger, rpc) as never),
     );
@@ -100,7 +116,7 @@ export const streaming =
   (call: ServerWritableStream<Req, Res>) => {
     const refused = refusal(call.metadata, deps);
     if (refused) return void call.emit('error', refused);
-    handle(call.request, call).then(
+    withRequestId(requestIdOf(call.metadata), () => handle(call.request, call)).then(
       () => call.end(),
       (error) => call.emit('error', toServiceError(error, deps.logger, rpc)),
     );
