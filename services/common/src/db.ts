@@ -54,3 +54,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code !== 'string') return false;
   return CONNECTION_CODES.has(code) || /^08/.test(code) || /^57P0[123]$/.test(code);
 }
+
+/** Whether an error is Postgres refusing a row that a unique index already holds (SQLSTATE 23505). */
+export const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown })?.code === '23505';

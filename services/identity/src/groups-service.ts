@@ -14,13 +14,12 @@ import {
   type Principal,
   type Sql,
   type TransactionSql,
+  isUniqueViolation,
 } from '@hub/common';
 import * as namespaces from './db/namespaces';
 import type { NamespaceRow } from './db/namespaces';
 import { findUsersByIds } from './db/users';
 import { groupProblems, type GroupAttributes } from './domain/group-attributes';
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * Groups: namespaces of kind group (GitLab 7.14's groups.rb). Identity keeps the namespace;
@@ -121,7 +120,7 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
         .catch(async (error: { code?: string; constraint_name?: string }) => {
           // A concurrent create took the name or path between the check and the insert: answered
           // as a repeat is, naming everything it took (the index names only the first).
-          if (error.code !== UNIQUE_VIOLATION) throw error;
+          if (!isUniqueViolation(error)) throw error;
           const taken = groupProblems(group, await namespaces.takenByNamespaces(sql, group.name, group.path));
           throw refuse(
             taken ??

@@ -7,6 +7,7 @@ import {
   type Logger,
   type Sql,
   type TransactionSql,
+  isUniqueViolation,
 } from '@hub/common';
 import * as namespaces from './db/namespaces';
 import { defaultProjectsLimit } from './db/settings';
@@ -48,8 +49,6 @@ const oauthError = (code: ErrorCode, error: string, description: string) =>
 
 // A verify against this keeps a sign-in for an unknown login as slow as one with a wrong password.
 const DUMMY_HASH = hashPassword('timing-equaliser');
-
-const UNIQUE_VIOLATION = '23505';
 
 type UserEventType = Extract<keyof typeof identityEvents.schemas, `user.${string}`>;
 const MAX_INT32 = 2 ** 31 - 1;
@@ -94,7 +93,7 @@ export function createIdentityService(deps: {
   /** A concurrent create can pass refuseTaken and still lose at the unique index. */
   function mapUniqueViolation(error: unknown): never {
     const pg = error as { code?: string; constraint_name?: string };
-    if (pg.code === UNIQUE_VIOLATION) {
+    if (isUniqueViolation(pg)) {
       if (pg.constraint_name === 'users_email_key') throw conflict('Email has already been taken');
       if (pg.constraint_name === 'users_username_key' || pg.constraint_name === 'namespaces_path_key') {
         throw conflict('Username has already been taken');

@@ -16,13 +16,12 @@ import {
   type Principal,
   type Sql,
   type TransactionSql,
+  isUniqueViolation,
 } from '@hub/common';
 import * as keys from './db/keys';
 import type { KeyRow } from './db/keys';
 import { findUserById } from './db/users';
 import { isBlank, isTooLongKey, keyValidation, prepareKey, type KeyAttributes } from './domain/ssh-keys';
-
-const UNIQUE_VIOLATION = '23505';
 
 /** key_create and key_destroy, as GitLab's Key after_create/after_destroy hooks announced them. */
 async function keyEvent(tx: TransactionSql, type: 'key.created' | 'key.deleted', row: KeyRow): Promise<void> {
@@ -101,7 +100,7 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
         return row;
       });
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) await check();
+      if (isUniqueViolation(error)) await check();
       throw error;
     }
   }

@@ -21,6 +21,7 @@ import {
   type Principal,
   type Sql,
   type TransactionSql,
+  isUniqueViolation,
 } from '@hub/common';
 import { gitDomainError, gitFailureOf, type GitShards } from '@hub/protos';
 import * as db from './db/merge-requests';
@@ -29,7 +30,6 @@ import type { CreateMergeRequestInput, UpdateMergeRequestInput } from './generat
 import type { MergeRequestRow } from './db/merge-requests';
 import { createLabelsAndMilestones } from './labels';
 
-const UNIQUE_VIOLATION = '23505';
 const OPEN_STATES = ['opened', 'reopened'];
 const SAME_BRANCH = 'You can not use same project/branch for source and target';
 const NOT_A_FORK = 'Source project is not a fork of target project';
@@ -278,8 +278,7 @@ export function createMergeRequestsService(deps: {
           return mr;
         })
         .catch(async (error) => {
-          if ((error as { code?: string }).code === UNIQUE_VIOLATION)
-            await refuseOpenDuplicate(pair, null, duplicateMessage, true);
+          if (isUniqueViolation(error)) await refuseOpenDuplicate(pair, null, duplicateMessage, true);
           throw error;
         });
     },
@@ -353,8 +352,7 @@ export function createMergeRequestsService(deps: {
           })
           .catch(async (error) => {
             // Another merge request opened on these branches meanwhile (GitLab's validate_branches message).
-            if ((error as { code?: string }).code === UNIQUE_VIOLATION)
-              await refuseOpenDuplicate({ ...mr, ...changes }, mr.id, duplicate, true);
+            if (isUniqueViolation(error)) await refuseOpenDuplicate({ ...mr, ...changes }, mr.id, duplicate, true);
             throw error;
           });
       }

@@ -22,6 +22,7 @@ import {
   type ProjectAccess,
   type ProjectFacts,
   type Sql,
+  isUniqueViolation,
 } from '@hub/common';
 import * as namespaceCopies from './db/namespaces';
 import type { FactsPush } from './membership-facts';
@@ -34,8 +35,6 @@ import {
   type ProjectAttributes,
 } from './domain/project-attributes';
 import type { VisibilityRules } from './domain/visibility-rules';
-
-const UNIQUE_VIOLATION = '23505';
 
 /** What membership needs to know to decide access to a project. */
 export const factsOf = (row: ProjectRow, deleted = false): ProjectFacts => ({
@@ -174,7 +173,7 @@ export function createProjectsService(deps: {
     (namespaceId: number, name: string | undefined, path: string | undefined, exceptId: number | null) =>
     async (error: unknown): Promise<never> => {
       const pg = error as { code?: string; constraint_name?: string };
-      if (pg.code !== UNIQUE_VIOLATION) throw error;
+      if (!isUniqueViolation(pg)) throw error;
       await refuseTaken(namespaceId, name, path, exceptId);
       if (pg.constraint_name === 'projects_namespace_name_key') throw conflict({ name: ['has already been taken'] });
       if (pg.constraint_name === 'projects_namespace_path_key') throw conflict({ path: ['has already been taken'] });
@@ -370,8 +369,7 @@ export function createProjectsService(deps: {
           return after;
         })
         .catch((error: { code?: string }) => {
-          if (error.code === UNIQUE_VIOLATION)
-            throw refuse('Project with same path in target namespace already exists');
+          if (isUniqueViolation(error)) throw refuse('Project with same path in target namespace already exists');
           throw error;
         });
       await tellMembership(moved);

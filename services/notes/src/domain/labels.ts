@@ -17,13 +17,13 @@ import {
   type Principal,
   type Sql,
   type TransactionSql,
+  isUniqueViolation,
 } from '@hub/common';
 import * as db from '../db/labels';
 import type { LabelRow } from '../db/labels';
 import { removeIssueLabel, renameIssueLabel } from '../db/issues';
 import { blank, present } from './presence';
 
-const UNIQUE_VIOLATION = '23505';
 const TAKEN = 'has already been taken';
 
 /** The model's validation hash, in its order (color, then title), for render_validation_error!. */
@@ -127,7 +127,7 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
           return label;
         })
         .catch((error) => {
-          if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw invalid({ title: [TAKEN] });
+          if (isUniqueViolation(error)) throw invalid({ title: [TAKEN] });
           throw error;
         });
     },
