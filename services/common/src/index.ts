@@ -25,4 +25,3 @@ export * from './event-streams';
 export * from './internal-http';
 export * from './network';
 export * from './contracts';
-export * from './testing/subgraph-harness';

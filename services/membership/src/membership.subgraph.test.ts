@@ -1,14 +1,6 @@
 import { resolve } from 'node:path';
-import {
-  createTestSchema,
-  createTestSubgraph,
-  errorCode,
-  testProjectFacts,
-  userPrincipal,
-  type InternalClient,
-  type ProjectFacts,
-  type Sql,
-} from '@hub/common';
+import { type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
+import { createTestSchema, createTestSubgraph, errorCode, testProjectFacts, userPrincipal } from '@hub/common/testing';
 import { createLoaders, type MembershipContext } from './context';
 import { memberProjectIds } from './db/members';
 import { applyProjectFacts } from './db/project-facts';

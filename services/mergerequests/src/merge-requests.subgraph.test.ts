@@ -1,17 +1,14 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
+import { createAccessClient, createLogger, type InternalClient, type Sql } from '@hub/common';
 import {
-  createAccessClient,
-  createLogger,
   createTestSchema,
   createTestSubgraph,
   errorCode,
   membershipStandIn,
   privateProject,
   userPrincipal,
-  type InternalClient,
-  type Sql,
-} from '@hub/common';
+} from '@hub/common/testing';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
 import { createMergeRequestsService } from './merge-requests-service';

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createLogger, createTestSchema, migrate, type Sql } from '@hub/common';
+import { createLogger, migrate, type Sql } from '@hub/common';
+import { createTestSchema } from '@hub/common/testing';
 
 const MIGRATIONS = resolve(__dirname, '..', 'migrations');
 const LABELS_MIGRATION = '0005_labels_milestones.sql';

@@ -1,15 +1,13 @@
 import { resolve } from 'node:path';
+import { createAccessClient, type InternalClient, type Sql } from '@hub/common';
 import {
-  createAccessClient,
   createTestSchema,
   createTestSubgraph,
   errorCode,
   membershipStandIn,
   privateProject,
   userPrincipal,
-  type InternalClient,
-  type Sql,
-} from '@hub/common';
+} from '@hub/common/testing';
 import { createLoaders, type NotesContext } from './context';
 import { createNotesService } from './notes-service';
 import { deleteProjectRows } from './db/project-rows';

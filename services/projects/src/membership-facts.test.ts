@@ -7,9 +7,9 @@ import {
   createInternalRouter,
   createLogger,
   serveEndpoint,
-  testProjectFacts,
   type ProjectFacts,
 } from '@hub/common';
+import { testProjectFacts } from '@hub/common/testing';
 import { createFactsPush } from './membership-facts';
 
 const secret = 'test-secret';

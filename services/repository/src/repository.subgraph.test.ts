@@ -1,16 +1,14 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
+import { createAccessClient, type InternalClient, type Sql } from '@hub/common';
 import {
-  createAccessClient,
   createTestSchema,
   createTestSubgraph,
   errorCode,
   membershipStandIn,
   privateProject,
   userPrincipal,
-  type InternalClient,
-  type Sql,
-} from '@hub/common';
+} from '@hub/common/testing';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
 import { branchProtectionOf, forgetProject, protect, unprotect } from './db/protected-branches';

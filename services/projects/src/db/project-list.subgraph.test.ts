@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { createTestSchema, type Sql } from '@hub/common';
+import { type Sql } from '@hub/common';
+import { createTestSchema } from '@hub/common/testing';
 import { listProjects, type ListAudience } from './projects';
 
 // The list totals come from counters kept by triggers (migration 0004). After any mix of creates,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { createTestSchema, pageWindow, type Sql } from '@hub/common';
+import { pageWindow, type Sql } from '@hub/common';
+import { createTestSchema } from '@hub/common/testing';
 import { findProjectByFullPath, findShownProjectsByIds, listProjects, type ProjectOrder } from './projects';
 
 // Reads that show projects bring each project's namespace copy and fork count in the same

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { createTestSchema, type Sql } from '@hub/common';
+import { type Sql } from '@hub/common';
+import { createTestSchema } from '@hub/common/testing';
 import { createRepositoryPlacement } from './repository-placement';
 
 describe('repository placement', () => {
