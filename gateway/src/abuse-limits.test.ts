@@ -247,18 +247,11 @@ describe('an address past its failure budget', () => {
     expect((await ask('/user', token('alice'))).status).toBe(200);
   });
 
-  it('checks one password per interval: the right one gets in, guesses between are not tried', async () => {
+  it('still checks passwords: the right one gets in at once, a wrong one is stopped with 429', async () => {
     expect((await ask('/session', signIn('right'))).status).toBe(201);
-    // That check was this interval's: a guess right after is refused unchecked, as is the password.
     expect(await ask('/session', signIn('wrong'))).toMatchObject({ status: 429 });
-    const deadline = Date.now() + 5000;
-    let answer = await ask('/session', signIn('right'));
-    while (answer.status === 429 && Date.now() < deadline) {
-      expect(answer.retryAfter).toBeGreaterThanOrEqual(1);
-      await new Promise((resolve) => setTimeout(resolve, answer.retryAfter * 250));
-      answer = await ask('/session', signIn('right'));
-    }
-    expect(answer.status).toBe(201);
+    expect((await ask('/session', signIn('right'))).status).toBe(201);
+    expect((await ask('/session', signIn('right'))).status).toBe(201);
   });
 });
 

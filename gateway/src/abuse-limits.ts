@@ -140,9 +140,9 @@ export const credentialKey = (...values: Array<string | undefined>) => {
  *   credentials are refused (401, or what the door's `failed` says); a request refused for its
  *   token takes from the address's budget.
  * Past a failure budget nothing valid is locked out (behind a load balancer, one script with a stale
- * token would otherwise lock out everyone): tokens are still checked, and a refused one gets 429;
- * password sign-ins are checked once per AUTH_RETRY_INTERVAL_S for that login and address (or that
- * address), so the owner gets in while a guesser gets one try per interval.
+ * token would otherwise lock out everyone): credentials are still checked, and refused ones get 429.
+ * A login past its own budget is checked once per AUTH_RETRY_INTERVAL_S from that address, so its
+ * owner gets in while a guesser gets one try per interval.
  * A refusal is a 429 with Retry-After; `refuse` writes the body in the door's own shape.
  */
 export function createAbuseLimits(door: string, settings: AbuseLimitSettings, logger: Logger) {
@@ -168,9 +168,8 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
     settings.AUTH_FAILURE_WINDOW_S,
     logger,
   );
-  // Past a failure budget: one password check per interval, for the login (and address) or the address.
+  // Past a login's failure budget: one password check per interval for that login and address.
   const retriesPerLogin = budget(redis, 'auth-retry-login', 1, settings.AUTH_RETRY_INTERVAL_S, logger);
-  const retriesPerIp = budget(redis, 'auth-retry-ip', 1, settings.AUTH_RETRY_INTERVAL_S, logger);
 
   return {
     middleware(door: {
@@ -220,10 +219,13 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
         }
         const spent = Math.max(ipFailureWait, loginFailureWait);
         if (spent > 0) {
-          if (loginKey) {
-            // A password past its budget is checked once per interval; between, it is not tried at all.
-            const retryWait =
-              loginFailureWait > 0 ? await (retriesPerLogin?.take(loginKey) ?? 0) : await (retriesPerIp?.take(ip) ?? 0);
+          // A login past its own budget is checked once per interval; between, nothing is tried.
+          // Past the address's budget alone every password is still checked: git sends its
+          // credentials with each of a clone's requests, and a shared address (a NAT, an ingress)
+          // must not make one user's clone wait on another's failures. Each login keeps its own
+          // budget there, so guessing one login stays slow.
+          if (loginKey && loginFailureWait > 0) {
+            const retryWait = await (retriesPerLogin?.take(loginKey) ?? 0);
             if (retryWait > 0) return refuse(retryWait);
           }
           res.locals[FAILURE_BUDGET_SPENT] = spent;

@@ -314,7 +314,7 @@ export const CONFIG_TABLE = {
   }),
   AUTH_FAILURES_PER_IP: spec({
     description:
-      'Failed authentications (`POST /session` and `/oauth/token` attempts that do not succeed, requests refused for a bad token, git basic credentials refused) one address may make per window. Past it, a refused credential from that address is answered 429 instead of 401, and password sign-ins are checked only once per `AUTH_RETRY_INTERVAL_S`; a valid token or password still passes. 0: no limit.',
+      'Failed authentications (`POST /session` and `/oauth/token` attempts that do not succeed, requests refused for a bad token, git basic credentials refused) one address may make per window. Past it, a refused credential from that address is answered 429 instead of 401; a valid token or password still passes. 0: no limit.',
     fallback: '100',
     parse: integer,
   }),
@@ -326,7 +326,7 @@ export const CONFIG_TABLE = {
   }),
   AUTH_RETRY_INTERVAL_S: spec({
     description:
-      'Once an address or a login has spent its failed-authentication budget, one password sign-in per this many seconds is still checked (per login and address, or per address): the right password passes, the rest are answered 429 unchecked. It slows guessing to one try per interval without locking the owner out. Tokens are always checked: they cannot be guessed.',
+      'Once a login has spent its failed-authentication budget (`AUTH_FAILURES_PER_LOGIN`) from an address, one of its sign-ins per this many seconds from there is still checked: the right password passes, the rest are answered 429 unchecked. It slows guessing to one try per interval without locking the owner out.',
     fallback: '10',
     parse: (raw, name) => {
       const value = integer(raw, name);
