@@ -24,6 +24,22 @@ function refuseCredentials(res: Response) {
   res.status(wait > 0 ? 429 : 401).json({});
 }
 
+/** The door of the apps below: a token on GET /user, a sign-in on POST /session. */
+const identifyUserOrSession = (req: Request): RequestIdentity =>
+  req.path === '/session' ? { signIn: { login: String(req.body.login) } } : { credential: req.header('private-token') };
+
+/** The token `bad` and any password but `right` are refused; everything else passes. */
+function userAndSessionRoutes(routes: Express) {
+  routes.get('/user', (req, res) => {
+    if (req.header('private-token') === 'bad') refuseCredentials(res);
+    else res.status(200).json({});
+  });
+  routes.post('/session', (req, res) => {
+    if (req.body.password === 'right') res.status(201).json({});
+    else refuseCredentials(res);
+  });
+}
+
 /** An app behind the limits with Redis away; `routes` adds the app's own answers, the refusal is v3's 429. */
 function limitedApp(
   door: string,
@@ -76,20 +92,8 @@ describe('the abuse limits while Redis is away', () => {
       AUTH_FAILURES_PER_IP: 100,
       AUTH_FAILURES_PER_LOGIN: 2,
     },
-    (req) =>
-      req.path === '/session'
-        ? { signIn: { login: String(req.body.login) } }
-        : { credential: req.header('private-token') },
-    (routes) => {
-      routes.get('/user', (req, res) => {
-        if (req.header('private-token') === 'bad') refuseCredentials(res);
-        else res.status(200).json({});
-      });
-      routes.post('/session', (req, res) => {
-        if (req.body.password === 'right') res.status(201).json({});
-        else refuseCredentials(res);
-      });
-    },
+    identifyUserOrSession,
+    userAndSessionRoutes,
   );
   afterAll(() => app.close());
 
@@ -212,20 +216,8 @@ describe('an address past its failure budget', () => {
       AUTH_FAILURES_PER_LOGIN: 0,
       AUTH_RETRY_INTERVAL_S: 1,
     },
-    (req) =>
-      req.path === '/session'
-        ? { signIn: { login: String(req.body.login) } }
-        : { credential: req.header('private-token') },
-    (routes) => {
-      routes.get('/user', (req, res) => {
-        if (req.header('private-token') === 'bad') refuseCredentials(res);
-        else res.status(200).json({});
-      });
-      routes.post('/session', (req, res) => {
-        if (req.body.password === 'right') res.status(201).json({});
-        else refuseCredentials(res);
-      });
-    },
+    identifyUserOrSession,
+    userAndSessionRoutes,
   );
   afterAll(() => app.close());
   const ask = async (path: string, init: RequestInit) => {
