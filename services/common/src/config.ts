@@ -1,6 +1,6 @@
 /**
  * The one configuration table. Every process reads its settings from the environment through
- * this table, asking only for the variables it uses; the README's configuration table is
+ * this table, asking only for the variables it uses; the table in docs/configuration.md is
  * rendered from it (`node infra/local/dist/cli.js config-table`) and a test keeps the two equal.
  */
 
@@ -487,7 +487,7 @@ export function loadConfig<K extends VariableName, O extends VariableName = neve
   return result as Pick<Config, K> & Partial<Pick<Config, O>>;
 }
 
-/** The README's configuration table, rendered from CONFIG_TABLE. */
+/** The configuration table of docs/configuration.md, rendered from CONFIG_TABLE. */
 export function renderConfigTable(): string {
   const rows = Object.entries(CONFIG_TABLE).map(([name, s]) => {
     const v = s as VariableSpec<unknown>;
