@@ -490,12 +490,9 @@ describe('the compose file', () => {
   });
 });
 
-describe('the README deploy section', () => {
+describe('the deploy guide (docs/deploy.md)', () => {
   it('names only overlays, objects, namespaces, images and build targets that exist', () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    const start = readme.indexOf('\n## Deploy');
-    const end = readme.indexOf('\n## ', start + 1);
-    const section = readme.slice(start, end === -1 ? undefined : end);
+    const section = readFileSync(join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
     const objects = overlayNames().flatMap((overlay) => renderOnce(`overlays/${overlay}`));
     const kinds: Record<string, string> = {
       job: 'Job',
