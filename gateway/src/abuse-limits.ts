@@ -30,6 +30,17 @@ export const failureBudgetWait = (res: Response): number => {
   return typeof wait === 'number' ? wait : 0;
 };
 
+const REQUEST_REFUND = 'refundRequest';
+
+/**
+ * Gives back the request the door counted for this answer, and says so in RateLimit-Remaining:
+ * a 304 (the caller's copy is current) costs no budget, as on GitHub.
+ */
+export const refundRequest = (res: Response): void => {
+  const refund: unknown = res.locals[REQUEST_REFUND];
+  if (typeof refund === 'function') refund();
+};
+
 /** A count per key over a fixed window, kept in Redis so that every replica shares it. */
 interface Budget {
   /** Counts one; the seconds until the key may go on, 0 while it is within its budget. */
@@ -206,6 +217,11 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
           res.setHeader('RateLimit-Limit', String(standing.limit));
           res.setHeader('RateLimit-Remaining', String(standing.remaining));
           res.setHeader('RateLimit-Reset', String(standing.reset));
+          res.locals[REQUEST_REFUND] = () => {
+            res.locals[REQUEST_REFUND] = undefined;
+            void requests?.giveBack(credential ?? ip);
+            res.setHeader('RateLimit-Remaining', String(Math.min(standing.limit, standing.remaining + 1)));
+          };
         }
         const requestWait = standing?.wait ?? 0;
         if (requestWait > 0) {

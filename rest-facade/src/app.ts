@@ -9,6 +9,7 @@ import {
 } from '@hub/common';
 import { failureBudgetWait } from '@hub/gateway';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import type { ConditionalRequests } from './conditional/conditional-get';
 import type { GatewayClient } from './gateway-client';
 import { encodeBranchNames } from './branch-paths';
 import { signInOf } from './rate-limits';
@@ -69,6 +70,8 @@ export function createFacadeApp(deps: {
   rateLimits: { api: RequestHandler; git: RequestHandler };
   /** Whose X-Forwarded-For is believed for the client address (TRUSTED_PROXIES). */
   trustedProxies: NetworkList;
+  /** ETags and 304s for GETs (conditional/). */
+  conditional: ConditionalRequests;
 }): Express {
   const { app } = createObservedApp({
     service: 'rest-facade',
@@ -92,7 +95,7 @@ export function createFacadeApp(deps: {
   api.use(deps.rateLimits.api);
   // Raw files and archives stream from the git worker rather than answering JSON.
   api.use(deps.downloads);
-  for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway));
+  for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway, deps.conditional));
   app.use('/api/v3', api);
 
   app.post(
@@ -100,7 +103,7 @@ export function createFacadeApp(deps: {
     express.json({ limit: '64kb', strict: false }),
     express.urlencoded({ extended: false, limit: '64kb' }),
     deps.rateLimits.api,
-    routeHandler(oauthTokenRoute, deps.gateway),
+    routeHandler(oauthTokenRoute, deps.gateway, deps.conditional),
   );
 
   app.use((_req, res) => {

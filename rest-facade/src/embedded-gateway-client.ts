@@ -17,23 +17,29 @@ export function createEmbeddedGatewayClient(runtime: GatewayRuntime): GatewayCli
     if (text === undefined) texts.set(document, (text = print(document)));
     return text;
   };
+  /** The request's context: its principal, resolved as the gateway process resolves it. */
+  async function contextFor(headers: Record<string, string>) {
+    try {
+      return await runtime.contextFor(headers);
+    } catch (error) {
+      // The principal resolver's refusals (401, 403 sudo, 404 sudo target, 503) are GraphQL
+      // errors with a code, as the gateway process would have answered them.
+      const { message, extensions } = error as GraphQLError;
+      return dataOf<never>({ errors: [{ message, extensions } as GraphQLErrorShape] });
+    }
+  }
   return {
     forRequest: (headers) => async (document, variables) => {
-      let contextValue;
-      try {
-        contextValue = await runtime.contextFor(headers);
-      } catch (error) {
-        // The principal resolver's refusals (401, 403 sudo, 404 sudo target, 503) are GraphQL
-        // errors with a code, as the gateway process would have answered them.
-        const { message, extensions } = error as GraphQLError;
-        return dataOf({ errors: [{ message, extensions } as GraphQLErrorShape] });
-      }
+      const contextValue = await contextFor(headers);
       const response = await runtime.server.executeOperation(
         { query: textOf(document), variables: variables as Record<string, unknown> },
         { contextValue },
       );
       if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by the facade');
       return dataOf(response.body.singleResult as { data?: unknown; errors?: GraphQLErrorShape[] });
+    },
+    authenticate: async (headers) => {
+      await contextFor(headers);
     },
     ready: runtime.identityReady,
     close: runtime.stop,

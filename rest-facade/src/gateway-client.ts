@@ -13,6 +13,11 @@ export type GatewayCall = <TData, TVariables>(
 export interface GatewayClient {
   /** The call bound to one request's credential headers and its client's address (which the facade's own limits counted). */
   forRequest(headers: Record<string, string>, client: string): GatewayCall;
+  /**
+   * Checks the credentials as every call would, asking no subgraph: the gateway's principal
+   * resolution (cached). Refusals are thrown as v3 errors. Conditional requests use it before a 304.
+   */
+  authenticate(headers: Record<string, string>, client: string): Promise<void>;
   /** Readiness: whether the gateway can answer. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -40,30 +45,43 @@ export function createRemoteGatewayClient(url: string, secret: string): GatewayC
     return text;
   };
 
+  /** Posts one document; the answer's data, or its first error as a v3 error. */
+  async function post<TData>(
+    headers: Record<string, string>,
+    client: string,
+    query: string,
+    variables: unknown,
+  ): Promise<TData> {
+    let payload: { data?: unknown; errors?: GraphQLErrorShape[] };
+    try {
+      const response = await pool.request({
+        path: '/graphql',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...headers,
+          [LIMITED_HEADER]: signLimited(client, secret),
+          ...requestIdHeaders(),
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      payload = (await response.body.json()) as typeof payload;
+      // A refusal's wait travels as a header; the facade answers it as v3's 429 with Retry-After.
+      const retryAfter = response.headers['retry-after'];
+      if (typeof retryAfter === 'string')
+        for (const error of payload.errors ?? []) error.extensions = { ...error.extensions, retryAfter };
+    } catch {
+      throw v3Error(502, '502 Bad Gateway');
+    }
+    return dataOf(payload);
+  }
+
   return {
-    forRequest: (headers, client) => async (document, variables) => {
-      let payload: { data?: unknown; errors?: GraphQLErrorShape[] };
-      try {
-        const response = await pool.request({
-          path: '/graphql',
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...headers,
-            [LIMITED_HEADER]: signLimited(client, secret),
-            ...requestIdHeaders(),
-          },
-          body: JSON.stringify({ query: textOf(document as TypedDocumentNode<unknown, unknown>), variables }),
-        });
-        payload = (await response.body.json()) as typeof payload;
-        // A refusal's wait travels as a header; the facade answers it as v3's 429 with Retry-After.
-        const retryAfter = response.headers['retry-after'];
-        if (typeof retryAfter === 'string')
-          for (const error of payload.errors ?? []) error.extensions = { ...error.extensions, retryAfter };
-      } catch {
-        throw v3Error(502, '502 Bad Gateway');
-      }
-      return dataOf(payload);
+    forRequest: (headers, client) => (document, variables) =>
+      post(headers, client, textOf(document as TypedDocumentNode<unknown, unknown>), variables),
+    // The gateway resolves the principal before it plans anything; `__typename` needs no subgraph.
+    authenticate: async (headers, client) => {
+      await post(headers, client, '{ __typename }', {});
     },
     ready: async () => {
       const response = await pool.request({ path: '/healthz', method: 'GET' });

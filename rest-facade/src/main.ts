@@ -10,6 +10,7 @@ import {
 } from '@hub/common';
 import { createAbuseLimits, startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
+import { createConditionalRequests } from './conditional/conditional-get';
 import { createEmbeddedGatewayClient } from './embedded-gateway-client';
 import { loadEmbeddedGatewayConfig, loadFacadeConfig } from './env';
 import { createRemoteGatewayClient } from './gateway-client';
@@ -35,6 +36,7 @@ async function main() {
   const gitHttp = createGitHttpProxy({ gateway, workers, secret: config.PRINCIPAL_SECRET, logger });
   const downloads = createDownloadRoutes({ gateway, git, workers, secret: config.PRINCIPAL_SECRET, logger });
   const limits = createAbuseLimits('facade', config, logger);
+  const conditional = createConditionalRequests(config.REDIS_URL);
   const app = createFacadeApp({
     gateway,
     logger,
@@ -42,6 +44,7 @@ async function main() {
     downloads,
     rateLimits: { api: facadeRateLimits(limits), git: gitRateLimits(limits) },
     trustedProxies: config.TRUSTED_PROXIES,
+    conditional,
   });
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
@@ -57,6 +60,7 @@ async function main() {
     async () => git.close(),
     () => workers.close().then(() => {}),
     () => limits.close(),
+    () => conditional.close(),
   ]);
 }
 

@@ -1,5 +1,15 @@
 import { clientAddress, type PageWindow } from '@hub/common';
 import type { NextFunction, Request, Response } from 'express';
+import {
+  answerNotModified,
+  bodyTag,
+  callerOf,
+  isCurrent,
+  versionTag,
+  writeTagHeaders,
+  type ConditionalRequests,
+} from './conditional/conditional-get';
+import type { VersionScope } from './conditional/version-scopes';
 import { credentialHeaders, presentsCredentials } from './credentials';
 import type { GatewayCall, GatewayClient } from './gateway-client';
 import { writePaginationHeaders } from './pagination';
@@ -22,22 +32,51 @@ export interface Route {
   path: string;
   /** false for the few routes that hand out credentials (session, OAuth token). */
   auth?: boolean;
+  /**
+   * For the GETs clients poll: the versions the answer depends on. A request presenting the tag
+   * made of them is answered 304 without asking a subgraph. Other GETs are tagged by their body.
+   */
+  versions?: VersionScope;
   /** Reads the parameters and makes one gateway call. */
   handle: (params: Params, gateway: GatewayCall) => Promise<RouteResult>;
 }
 
-/** Turns a route into an express handler: credentials, parameters, the call, status and headers. */
-export function routeHandler(route: Route, gateway: GatewayClient) {
+/**
+ * Turns a route into an express handler: credentials, parameters, the call, status and headers.
+ * Every JSON answer to a GET carries an ETag, and If-None-Match with a current one gets 304.
+ */
+export function routeHandler(route: Route, gateway: GatewayClient, conditional: ConditionalRequests) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const headers = credentialHeaders(req);
       if (route.auth !== false && !presentsCredentials(headers)) throw UNAUTHORIZED();
       const params = new Params(req.query, req.body, req.params as Record<string, string>);
-      const result = await route.handle(params, gateway.forRequest(headers, clientAddress(req)));
+      const client = clientAddress(req);
+      const call = gateway.forRequest(headers, client);
+      const caller = callerOf(headers);
+      let tag: string | undefined;
+      if (route.versions) {
+        tag = await versionTag(route.versions, { params, gateway: call, ...conditional }, caller, req);
+        if (tag && isCurrent(req, tag)) {
+          // The credentials are checked as the answer would have checked them; no subgraph is asked.
+          await gateway.authenticate(headers, client);
+          return answerNotModified(res, tag);
+        }
+      }
+      const result = await route.handle(params, call);
+      const status = result.status ?? (route.method === 'post' ? 201 : 200);
+      if (result.contentType) {
+        res.status(status).type(result.contentType).send(result.body);
+        return;
+      }
+      const json = JSON.stringify(result.body) ?? '';
+      if (route.method === 'get' && status === 200) {
+        tag ??= bodyTag(caller, json);
+        if (isCurrent(req, tag)) return answerNotModified(res, tag);
+        writeTagHeaders(res, tag);
+      }
       if (result.page) writePaginationHeaders(req, res, result.page.window, result.page.total, params.linkParams());
-      res.status(result.status ?? (route.method === 'post' ? 201 : 200));
-      if (result.contentType) res.type(result.contentType).send(result.body);
-      else res.json(result.body);
+      res.status(status).type('json').send(json);
     } catch (error) {
       next(error);
     }

@@ -1,3 +1,4 @@
+import { projectScope } from '../conditional/version-scopes';
 import { presentCommitDetail, presentRepoCommit } from '../entities/repository';
 import {
   CommitCommentsDocument,
@@ -22,6 +23,7 @@ export const commitRoutes: Route[] = [
     // spec's pagination instead (pages from 1, Link and X-Total), like every other list.
     method: 'get',
     path: '/projects/:id/repository/commits',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const window = p.window();
       const key = projectKey(p);
@@ -38,6 +40,7 @@ export const commitRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/commits/:sha',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const sha = p.string('sha')!;

@@ -1,3 +1,4 @@
+import { projectScope } from '../conditional/version-scopes';
 import {
   CreateIssueDocument,
   GetIssueDocument,
@@ -41,6 +42,7 @@ export const issueRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/issues',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListIssuesDocument, {
@@ -58,6 +60,7 @@ export const issueRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/issues/:issue_id',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const { project } = await gateway(GetIssueDocument, { ...projectKey(p), issueId: p.id('issue_id') });
       if (!project) throw PROJECT_NOT_FOUND();

@@ -7,6 +7,7 @@ import {
   UpdateMergeRequestDocument,
   type MergeRequestStateFilter,
 } from '../generated/operations';
+import { mergeRequestChangesScope, projectScope } from '../conditional/version-scopes';
 import { presentMergeRequest } from '../entities/merge-request';
 import { labelNamesParam } from '../label-names';
 import { defined } from '../params';
@@ -80,6 +81,7 @@ export const mergeRequestRoutes: Route[] = [
     // is not a filter here either (issues have one; merge requests got theirs in 8.x).
     method: 'get',
     path: '/projects/:id/merge_requests',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListMergeRequestsDocument, {
@@ -124,8 +126,8 @@ export const mergeRequestRoutes: Route[] = [
       return { body: presentMergeRequest(createMergeRequest) };
     },
   },
-  ...single().map((path): Route => ({ method: 'get', path, handle: get })),
-  ...single('/changes').map((path): Route => ({ method: 'get', path, handle: changes })),
+  ...single().map((path): Route => ({ method: 'get', path, versions: projectScope, handle: get })),
+  ...single('/changes').map((path): Route => ({ method: 'get', path, versions: mergeRequestChangesScope, handle: changes })),
   ...single('/merge').map((path): Route => ({ method: 'put', path, handle: accept })),
   ...single().map((path): Route => ({ method: 'put', path, handle: update })),
 ];

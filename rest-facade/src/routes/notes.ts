@@ -1,3 +1,4 @@
+import { projectScope } from '../conditional/version-scopes';
 import {
   CreateNoteDocument,
   NoteableNoteDocument,
@@ -112,13 +113,13 @@ function routesOf({ kind, paths, idParam, showOne, comments }: Noteable): Route[
 
   const same = (n: V3NoteFragment) => n;
   return paths.flatMap((path): Route[] => [
-    { method: 'get', path: `${path}/notes`, handle: list(same) },
+    { method: 'get', path: `${path}/notes`, versions: projectScope, handle: list(same) },
     { method: 'post', path: `${path}/notes`, handle: create('body', same) },
-    { method: 'get', path: `${path}/notes/:note_id`, handle: showOne ?? showNote },
+    { method: 'get', path: `${path}/notes/:note_id`, versions: projectScope, handle: showOne ?? showNote },
     { method: 'put', path: `${path}/notes/:note_id`, handle: updateNote },
     ...(comments
       ? [
-          { method: 'get', path: `${path}/comments`, handle: list(asComment) } as Route,
+          { method: 'get', path: `${path}/comments`, versions: projectScope, handle: list(asComment) } as Route,
           { method: 'post', path: `${path}/comments`, handle: create('note', asComment) } as Route,
         ]
       : []),

@@ -14,6 +14,7 @@ import {
   type ProjectOrder,
   type ProjectScope,
 } from '../generated/operations';
+import { projectListScope, projectScope, projectWithParentScope } from '../conditional/version-scopes';
 import { presentProject } from '../entities/project';
 import type { GatewayCall } from '../gateway-client';
 import { defined, type Params } from '../params';
@@ -63,6 +64,7 @@ function listVariables(p: Params, scope: ProjectScope, orders: string[]) {
 const listRoute = (path: string, scope: ProjectScope): Route => ({
   method: 'get',
   path,
+  versions: projectListScope,
   handle: async (p, gateway) => {
     const { window, variables } = listVariables(p, scope, LIST_ORDERS);
     const { projects } = await gateway(ListProjectsDocument, variables);
@@ -91,6 +93,7 @@ export const projectRoutes: Route[] = [
     // Finds internal and public projects of others too; private ones only for their members.
     method: 'get',
     path: '/projects/search/:query',
+    versions: projectListScope,
     handle: async (p, gateway) => {
       const { window, variables } = listVariables(p, 'VISIBLE', SEARCH_ORDERS);
       // GitLab 7.14 matched the name only here (the list routes' `search` looks further).
@@ -105,6 +108,7 @@ export const projectRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id',
+    versions: projectWithParentScope,
     handle: async (p, gateway) => {
       const { project } = await gateway(GetProjectDocument, projectKey(p));
       if (!project) throw PROJECT_NOT_FOUND();
@@ -114,6 +118,7 @@ export const projectRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/events',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ProjectEventsDocument, {

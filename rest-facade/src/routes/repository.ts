@@ -1,3 +1,4 @@
+import { projectScope } from '../conditional/version-scopes';
 import {
   CreateBranchDocument,
   DeleteBranchDocument,
@@ -28,6 +29,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/branches',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const branches =
@@ -40,6 +42,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/branches/:branch',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const name = p.string('branch')!;
@@ -102,6 +105,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/tags',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const tags =
@@ -129,6 +133,7 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/tree',
+    versions: projectScope,
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const [ref, path] = [p.string('ref_name') ?? null, p.string('path') ?? null];

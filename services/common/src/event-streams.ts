@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from './logger';
 import { eventStream, parseStreamEntry, type StreamedEvent } from './outbox';
 import type { Redis } from './redis';
+import { touchVersions, versionKeysOf } from './resource-versions';
 import { isDatabaseUnavailable, type Sql, type TransactionSql } from './db';
 import { DomainError, ErrorCode } from './errors';
 import { continueTrace } from './trace-context';
@@ -182,8 +183,8 @@ export function consumeEvents(options: {
   /** Handles one entry; false when it failed and stays pending for a retry. */
   async function handleEntry(stream: string, id: string, fields: string[] | null): Promise<boolean> {
     // A claimed entry that was trimmed from the stream meanwhile comes back without fields.
-    if (fields) {
-      const event = parseStreamEntry(serviceOf.get(stream)!, id, fields);
+    const event = fields && parseStreamEntry(serviceOf.get(stream)!, id, fields);
+    if (event) {
       try {
         await continueTrace(
           event.traceparent,
@@ -208,7 +209,12 @@ export function consumeEvents(options: {
       }
     }
     attempts.delete(id);
-    await redis.xack(stream, group, id);
+    // What the handler derived from the event (a feed entry, an access fact) is visible now: the
+    // versions of what it touched advance with the acknowledgement (resource-versions.ts).
+    const batch = redis.multi();
+    if (event) touchVersions(batch, versionKeysOf(event));
+    const results = (await batch.xack(stream, group, id).exec()) ?? [];
+    for (const [error] of results) if (error) throw error;
     return true;
   }
 

@@ -14,6 +14,7 @@ export * from './pagination';
 export * from './principal';
 export * from './redis';
 export * from './request-id';
+export * from './resource-versions';
 export * from './subgraph';
 export * from './scalars';
 export * from './authz';

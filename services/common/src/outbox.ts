@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Logger } from './logger';
 import type { Redis } from './redis';
+import { settleVersions, touchVersions, versionKeysOf } from './resource-versions';
 import type { Sql, TransactionSql } from './db';
 import { currentTraceparent } from './trace-context';
 
@@ -86,7 +87,11 @@ export function startOutboxRelay(options: {
       // Columns arrive camelCased (the pool's transform).
       if (rows.length === 0) return 0;
       const multi = redis.multi();
+      const touched = new Set<string>();
       for (const row of rows) {
+        const keys = versionKeysOf({ service, type: row.eventType, payload: row.payload });
+        touchVersions(multi, keys);
+        for (const key of keys) touched.add(key);
         multi.xadd(
           stream,
           'MAXLEN',
@@ -107,6 +112,7 @@ export function startOutboxRelay(options: {
       const results = (await multi.exec()) ?? [];
       for (const [error] of results) if (error) throw error;
       await tx`delete from outbox where id in ${tx(rows.map((row) => row.id))}`;
+      settleVersions(redis, [...touched]);
       return rows.length;
     });
 

@@ -10,6 +10,7 @@ export const loadRepositoryConfig = () =>
     'DATABASE_URL',
     'DB_POOL_MAX',
     'REDIS_URL',
+    'EVENTS_STREAM_MAXLEN',
     'PRINCIPAL_SECRET',
     'ACCESS_CACHE_TTL_MS',
     'LOG_LEVEL',

@@ -17,6 +17,7 @@ import {
   onShutdown,
   serveSubgraph,
   settingsChangeHandler,
+  startOutboxRelay,
 } from '@hub/common';
 import { createGitShards } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
@@ -54,6 +55,9 @@ async function main() {
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
+  // Protections made by hand go out as events (the branches' versions advance with them).
+  const redis = createRedis(config.REDIS_URL);
+  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
   const consumer = consumeEvents({
     redis: createRedis(config.REDIS_URL, { blocking: true }),
     group: SERVICE,
@@ -84,12 +88,14 @@ async function main() {
 
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => closeServer(server),
+    () => relay.stop(),
     () => consumer.stop(),
     () => invalidation.stop(),
     () => membership.close(),
     () => identity.close(),
     async () => shards.close(),
     () => sql.end({ timeout: 5 }),
+    async () => redis.disconnect(),
   ]);
 }
 

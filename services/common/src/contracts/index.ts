@@ -6,6 +6,7 @@ import { membershipEvents } from './membership';
 import { mergeRequestsEvents } from './mergerequests';
 import { notesEvents } from './notes';
 import { projectsEvents } from './projects';
+import { repositoryEvents } from './repository';
 
 /**
  * Each producer's contract lives in its own module here, owned by that service (the way each
@@ -21,7 +22,15 @@ export * from './notes';
 export * from './projects';
 export * from './repository';
 
-const CONTRACTS = [identityEvents, projectsEvents, membershipEvents, gitWorkerEvents, mergeRequestsEvents, notesEvents];
+const CONTRACTS = [
+  identityEvents,
+  projectsEvents,
+  membershipEvents,
+  gitWorkerEvents,
+  mergeRequestsEvents,
+  notesEvents,
+  repositoryEvents,
+];
 
 /** Every event the system emits, as a consumer reads it: a union discriminated by `key`. */
 export type KnownEvent =
@@ -30,7 +39,8 @@ export type KnownEvent =
   | EventOf<typeof membershipEvents>
   | EventOf<typeof gitWorkerEvents>
   | EventOf<typeof mergeRequestsEvents>
-  | EventOf<typeof notesEvents>;
+  | EventOf<typeof notesEvents>
+  | EventOf<typeof repositoryEvents>;
 
 /** Reads stream entries against every producer's contract (see createEventReader). */
 export const createKnownEventReader = (logger: Logger) => createEventReader<KnownEvent>(CONTRACTS, logger);

@@ -93,6 +93,15 @@ const label = payload({
   title: z.string().nullable(),
 });
 
+/** A milestone made or changed: issues and merge requests show it (no hook sends it). */
+const milestone = payload({
+  project_id: id,
+  ...actor,
+  milestone_id: id,
+  title: z.string(),
+  state: z.enum(['active', 'closed']),
+});
+
 export const notesEvents = defineEvents('notes', {
   'issue.opened': issue,
   'issue.updated': issue,
@@ -105,6 +114,8 @@ export const notesEvents = defineEvents('notes', {
   'snippet.deleted': snippet,
   'label.updated': label,
   'label.deleted': label,
+  'milestone.created': milestone,
+  'milestone.updated': milestone,
 });
 
 /** IssuableFinder::NONE: a milestone_id of 0 takes an issue's or merge request's milestone away. */

@@ -1,8 +1,21 @@
-// The contract of services/repository: its internal endpoint. Owned by repository.
+// The contract of services/repository: the events it emits and its internal endpoints. Owned by repository.
 import { z } from 'zod';
-import { endpoint } from './define';
+import { defineEvents, endpoint, payload } from './define';
 import { pushedCommit } from './git-worker';
-import { id } from './shared';
+import { actor, id } from './shared';
+
+/** A branch protected or unprotected by hand: the project's branches show it (no hook sends it). */
+const branchProtection = payload({
+  project_id: id,
+  ...actor,
+  branch: z.string(),
+  developers_can_push: z.boolean(),
+});
+
+export const repositoryEvents = defineEvents('repository', {
+  'branch.protected': branchProtection,
+  'branch.unprotected': branchProtection,
+});
 
 /**
  * A project's protected branch names (merge requests: may this user merge into the target?), and

@@ -4,9 +4,11 @@ import {
   missingAttribute,
   pageWindow,
   recordNotFound,
+  notesEvents,
   type AccessClient,
   type Principal,
   type Sql,
+  type TransactionSql,
 } from '@hub/common';
 import { listIssues } from '../db/issues';
 import * as db from '../db/milestones';
@@ -42,6 +44,22 @@ export interface MilestoneChanges {
 export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
   const { sql } = deps;
   const accessOf = (principal: Principal, projectId: number) => deps.access.loader(principal).load(projectId);
+
+  // Issues and merge requests show their milestone: its change advances their versions.
+  const milestoneEvent = (
+    tx: TransactionSql,
+    type: 'milestone.created' | 'milestone.updated',
+    principal: Principal,
+    milestone: MilestoneRow,
+  ) =>
+    notesEvents.record(tx, type, {
+      project_id: milestone.projectId,
+      actor_id: principal.userId,
+      actor_username: principal.username,
+      milestone_id: milestone.id,
+      title: milestone.title,
+      state: milestone.state,
+    });
 
   async function milestoneOr404(projectId: number, id: number): Promise<MilestoneRow> {
     const milestone = await db.findMilestone(sql, projectId, id);
@@ -94,12 +112,14 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
       if (blank(input.title)) throw missingAttribute('title');
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
-        return db.insertMilestone(tx, {
+        const created = await db.insertMilestone(tx, {
           projectId,
           title: input.title!,
           description: present(input.description) ? input.description : null,
           dueDate: present(input.dueDate) ? dueDateOf(input.dueDate) : null,
         });
+        await milestoneEvent(tx, 'milestone.created', principal, created);
+        return created;
       });
     },
 
@@ -125,7 +145,9 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
       if (Object.keys(changes).length === 0) return milestone;
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
-        return db.updateMilestone(tx, milestone.id, changes);
+        const updated = await db.updateMilestone(tx, milestone.id, changes);
+        await milestoneEvent(tx, 'milestone.updated', principal, updated);
+        return updated;
       });
     },
 

@@ -1,4 +1,4 @@
-import { buryProject, holdProject, type Sql } from '@hub/common';
+import { buryProject, holdProject, repositoryEvents, type Principal, type Sql } from '@hub/common';
 import type { BranchProtection } from '../branch-push-rules';
 
 export const UNPROTECTED: BranchProtection = { protected: [], developersCanPush: [] };
@@ -28,17 +28,43 @@ export async function branchProtectionOf(sql: Sql, projectId: number): Promise<B
 
 /**
  * A branch already protected keeps its rule. A project whose deletion was applied gets no rule (a
- * late first-push event or a protect racing the deletion would leave one behind for good).
+ * late first-push event or a protect racing the deletion would leave one behind for good). A
+ * protection made by hand is recorded as an event: the project's branches show it.
  */
-export async function protect(sql: Sql, projectId: number, name: string, developersCanPush = false): Promise<void> {
+export async function protect(
+  sql: Sql,
+  projectId: number,
+  name: string,
+  developersCanPush = false,
+  byHand: Principal | null = null,
+): Promise<void> {
   await sql.begin(async (tx) => {
     if (!(await holdProject(tx, projectId))) return;
-    await tx`insert into protected_branches (project_id, name, developers_can_push) values (${projectId}, ${name}, ${developersCanPush}) on conflict do nothing`;
+    const [added] = await tx`insert into protected_branches (project_id, name, developers_can_push) values (${projectId}, ${name}, ${developersCanPush}) on conflict do nothing returning 1`;
+    if (added && byHand)
+      await repositoryEvents.record(tx, 'branch.protected', {
+        project_id: projectId,
+        actor_id: byHand.userId,
+        actor_username: byHand.username,
+        branch: name,
+        developers_can_push: developersCanPush,
+      });
   });
 }
 
-export async function unprotect(sql: Sql, projectId: number, name: string): Promise<void> {
-  await sql`delete from protected_branches where project_id = ${projectId} and name = ${name}`;
+export async function unprotect(sql: Sql, projectId: number, name: string, byHand: Principal | null = null): Promise<void> {
+  await sql.begin(async (tx) => {
+    const [removed] = await tx<{ developersCanPush: boolean }[]>`
+      delete from protected_branches where project_id = ${projectId} and name = ${name} returning developers_can_push`;
+    if (removed && byHand)
+      await repositoryEvents.record(tx, 'branch.unprotected', {
+        project_id: projectId,
+        actor_id: byHand.userId,
+        actor_username: byHand.username,
+        branch: name,
+        developers_can_push: removed.developersCanPush,
+      });
+  });
 }
 
 /** Once no protect on the project is in flight, and for good (project-tombstones). */

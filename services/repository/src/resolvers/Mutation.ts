@@ -65,7 +65,7 @@ const protectBranch =
     authorize(await loaders.access.load(projectId), principal, 'admin_project');
     const found = await git.findBranch(projectId, branch);
     if (!found) throw notFound('Branch');
-    await protect(sql, projectId, found.name);
+    await protect(sql, projectId, found.name, false, principal);
     loaders.branchProtection.clear(projectId);
     return { projectId, name: found.name, commit: found.commit! };
   };
@@ -76,7 +76,7 @@ const unprotectBranch =
     authorize(await loaders.access.load(projectId), principal, 'admin_project');
     const found = await git.findBranch(projectId, branch);
     if (!found) throw notFound('Branch does not exist');
-    await unprotect(sql, projectId, found.name);
+    await unprotect(sql, projectId, found.name, principal);
     loaders.branchProtection.clear(projectId);
     return { projectId, name: found.name, commit: found.commit! };
   };

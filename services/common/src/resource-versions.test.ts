@@ -1,0 +1,47 @@
+import {
+  DIRECTORY_VERSION,
+  PROJECT_ACTIVITY_VERSION,
+  PROJECT_CATALOG_VERSION,
+  projectVersionKey,
+  versionKeysOf,
+} from './resource-versions';
+
+const keysOf = (service: string, type: string, payload: Record<string, unknown>) =>
+  versionKeysOf({ service, type, payload }).sort();
+
+describe('versionKeysOf', () => {
+  it('advances a project and project activity for what happens in a project', () => {
+    for (const [service, type] of [
+      ['notes', 'issue.updated'],
+      ['notes', 'milestone.updated'],
+      ['git_worker', 'push'],
+      ['membership', 'member.added'],
+      ['repository', 'branch.protected'],
+    ])
+      expect(keysOf(service, type, { project_id: 7 })).toEqual([PROJECT_ACTIVITY_VERSION, projectVersionKey(7)].sort());
+  });
+
+  it('advances both projects of a merge request from a fork', () => {
+    expect(keysOf('mergerequests', 'merge_request.updated', { project_id: 7, target_project_id: 7, source_project_id: 9 })).toEqual(
+      [PROJECT_ACTIVITY_VERSION, projectVersionKey(7), projectVersionKey(9)].sort(),
+    );
+  });
+
+  it('advances the catalog for a project’s own events', () => {
+    expect(keysOf('projects', 'project.updated', { project_id: 3 })).toEqual(
+      [PROJECT_ACTIVITY_VERSION, PROJECT_CATALOG_VERSION, projectVersionKey(3)].sort(),
+    );
+  });
+
+  it('advances the directory for users, groups and group members, not for keys', () => {
+    expect(keysOf('identity', 'user.updated', { user_id: 1 })).toEqual([DIRECTORY_VERSION]);
+    expect(keysOf('identity', 'group.deleted', { group_id: 1 })).toEqual([DIRECTORY_VERSION]);
+    expect(keysOf('membership', 'group_member.added', { group_id: 1, user_id: 2 })).toEqual([DIRECTORY_VERSION]);
+    expect(keysOf('identity', 'key.created', { key_id: 1, user_id: 2 })).toEqual([]);
+  });
+
+  it('ignores ids that name no project', () => {
+    expect(keysOf('notes', 'note.created', { project_id: 0 })).toEqual([]);
+    expect(keysOf('notes', 'note.created', { project_id: '7' })).toEqual([]);
+  });
+});

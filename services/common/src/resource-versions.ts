@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import type { ChainableCommander } from 'ioredis';
+import type { Redis } from './redis';
+
+/**
+ * Versions of what answers show, kept in Redis and advanced by events: the REST facade builds the
+ * ETag of a polled route from them and answers 304 without asking a subgraph (GitLab's ETag
+ * caching for polling). A version is an opaque stamp; only its change matters. Three scopes:
+ * - one project: anything recorded about it (its settings, team, pushes, issues, merge requests,
+ *   notes, milestones, protected branches) and what consumers derive from that (its feed, its
+ *   last activity, its members' access);
+ * - the project catalog: projects made, changed or removed (lists; a fork's parent; paths);
+ * - project activity: any event about any project (lists order and show last activity);
+ * - the directory: users, groups and their members, settings (names, avatars, admins, paths).
+ */
+export const projectVersionKey = (projectId: number) => `versions:project:${projectId}`;
+export const PROJECT_CATALOG_VERSION = 'versions:projects:catalog';
+export const PROJECT_ACTIVITY_VERSION = 'versions:projects:activity';
+export const DIRECTORY_VERSION = 'versions:directory';
+
+/**
+ * Versions expire unused after this long; a reader then starts the key afresh, which changes the
+ * tags built on it once (a full answer), never keeps a stale one.
+ */
+export const VERSION_TTL_S = 7 * 24 * 3600;
+
+/** The event fields that name a project whose answers the event changes. */
+const PROJECT_FIELDS = ['project_id', 'target_project_id', 'source_project_id'] as const;
+
+const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+
+/** The versions an event advances (see above); none for events that change nothing shown (keys). */
+export function versionKeysOf(event: { service: string; type: string; payload: Record<string, unknown> }): string[] {
+  const keys = new Set<string>();
+  for (const field of PROJECT_FIELDS) {
+    const id = event.payload[field];
+    if (isId(id)) keys.add(projectVersionKey(id));
+  }
+  if (keys.size > 0) keys.add(PROJECT_ACTIVITY_VERSION);
+  if (event.service === 'projects') keys.add(PROJECT_CATALOG_VERSION);
+  if ((event.service === 'identity' && !event.type.startsWith('key.')) || event.type.startsWith('group_member.'))
+    keys.add(DIRECTORY_VERSION);
+  return [...keys];
+}
+
+/** A fresh version: unique enough that two changes never share one. */
+export const newVersionStamp = () => randomBytes(9).toString('base64url');
+
+/** Queues, on the caller's MULTI or pipeline, the commands that advance `keys` to a new stamp. */
+export function touchVersions(batch: ChainableCommander, keys: readonly string[]): ChainableCommander {
+  const stamp = newVersionStamp();
+  for (const key of keys) batch.set(key, stamp, 'EX', VERSION_TTL_S);
+  return batch;
+}
+
+/**
+ * Advances `keys` once more a second after an event was relayed. Consumers apply an event's consequences
+ * moments after it is relayed (access caches dropped, feeds written): an answer built in between
+ * shows the old state under the new version, and the second advance retires its tag. Best effort:
+ * Redis being away fails the event's relay or acknowledgement, which are retried.
+ */
+export function settleVersions(redis: Redis, keys: readonly string[], settleMs = 1000): void {
+  if (keys.length === 0) return;
+  const timer = setTimeout(() => void touchVersions(redis.pipeline(), keys).exec().catch(() => {}), settleMs);
+  timer.unref();
+}
