@@ -69,10 +69,14 @@ describe('conditional requests', () => {
     owner = await createUser();
     project = await createProject(owner.token);
     clone = await workingCopy({ 'README.md': 'one\n' });
-    ok(await git(clone, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master'));
+    ok(
+      await git(clone, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master'),
+    );
     ok(await git(clone, 'checkout', '-q', '-b', 'feature'));
     await commitFiles(clone, { 'feature.txt': 'feature\n' }, 'a feature');
-    ok(await git(clone, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'feature'));
+    ok(
+      await git(clone, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'feature'),
+    );
     const milestone = await api('POST', `/projects/${project.id}/milestones`, {
       token: owner.token,
       body: { title: unique('m') },
@@ -230,7 +234,15 @@ describe('conditional requests', () => {
     const push = async () => {
       ok(await git(clone, 'checkout', '-q', 'master'));
       await commitFiles(clone, { [`${unique('f')}.txt`]: 'x\n' }, unique('pushed '));
-      ok(await git(clone, 'push', '-q', remoteUrl(project.path_with_namespace, owner.username, owner.password), 'master'));
+      ok(
+        await git(
+          clone,
+          'push',
+          '-q',
+          remoteUrl(project.path_with_namespace, owner.username, owner.password),
+          'master',
+        ),
+      );
       return (await git(clone, 'rev-parse', 'HEAD')).stdout.trim();
     };
     let head = '';
@@ -335,7 +347,9 @@ describe('conditional requests', () => {
       await api('PUT', path, { token: owner.token, body: { description: unique('both ') } });
       await eventually(async () => {
         expect((await get(base, path, owner.token, { 'If-None-Match': here.header('etag')! })).status).toBe(200);
-        expect((await api('GET', path, { token: owner.token, headers: { 'If-None-Match': here.header('etag')! } })).status).toBe(200);
+        expect(
+          (await api('GET', path, { token: owner.token, headers: { 'If-None-Match': here.header('etag')! } })).status,
+        ).toBe(200);
       });
     });
 

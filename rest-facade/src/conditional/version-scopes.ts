@@ -1,9 +1,4 @@
-import {
-  DIRECTORY_VERSION,
-  PROJECT_ACTIVITY_VERSION,
-  PROJECT_CATALOG_VERSION,
-  projectVersionKey,
-} from '@hub/common';
+import { DIRECTORY_VERSION, PROJECT_ACTIVITY_VERSION, PROJECT_CATALOG_VERSION, projectVersionKey } from '@hub/common';
 import { MergeRequestSourceDocument, ProjectIdDocument } from '../generated/operations';
 import type { GatewayCall } from '../gateway-client';
 import type { Params } from '../params';
@@ -84,7 +79,11 @@ export const mergeRequestChangesScope: VersionScope = async (context) => {
   const memoKey = `${project.id}:${mergeRequestId}`;
   let source = context.memos.sourceProjects.get(memoKey);
   if (source === undefined) {
-    const answer = await context.gateway(MergeRequestSourceDocument, { id: project.id, fullPath: null, mergeRequestId });
+    const answer = await context.gateway(MergeRequestSourceDocument, {
+      id: project.id,
+      fullPath: null,
+      mergeRequestId,
+    });
     const found = answer.project?.mergeRequest?.sourceProjectId;
     if (found === undefined) return null;
     context.memos.sourceProjects.set(memoKey, (source = found));

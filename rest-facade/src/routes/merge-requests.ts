@@ -127,7 +127,12 @@ export const mergeRequestRoutes: Route[] = [
     },
   },
   ...single().map((path): Route => ({ method: 'get', path, versions: projectScope, handle: get })),
-  ...single('/changes').map((path): Route => ({ method: 'get', path, versions: mergeRequestChangesScope, handle: changes })),
+  ...single('/changes').map((path): Route => ({
+    method: 'get',
+    path,
+    versions: mergeRequestChangesScope,
+    handle: changes,
+  })),
   ...single('/merge').map((path): Route => ({ method: 'put', path, handle: accept })),
   ...single().map((path): Route => ({ method: 'put', path, handle: update })),
 ];

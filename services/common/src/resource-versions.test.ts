@@ -22,9 +22,9 @@ describe('versionKeysOf', () => {
   });
 
   it('advances both projects of a merge request from a fork', () => {
-    expect(keysOf('mergerequests', 'merge_request.updated', { project_id: 7, target_project_id: 7, source_project_id: 9 })).toEqual(
-      [PROJECT_ACTIVITY_VERSION, projectVersionKey(7), projectVersionKey(9)].sort(),
-    );
+    expect(
+      keysOf('mergerequests', 'merge_request.updated', { project_id: 7, target_project_id: 7, source_project_id: 9 }),
+    ).toEqual([PROJECT_ACTIVITY_VERSION, projectVersionKey(7), projectVersionKey(9)].sort());
   });
 
   it('advances the catalog for a project’s own events', () => {

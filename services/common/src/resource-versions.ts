@@ -61,6 +61,12 @@ export function touchVersions(batch: ChainableCommander, keys: readonly string[]
  */
 export function settleVersions(redis: Redis, keys: readonly string[], settleMs = 1000): void {
   if (keys.length === 0) return;
-  const timer = setTimeout(() => void touchVersions(redis.pipeline(), keys).exec().catch(() => {}), settleMs);
+  const timer = setTimeout(
+    () =>
+      void touchVersions(redis.pipeline(), keys)
+        .exec()
+        .catch(() => {}),
+    settleMs,
+  );
   timer.unref();
 }

@@ -40,7 +40,8 @@ export async function protect(
 ): Promise<void> {
   await sql.begin(async (tx) => {
     if (!(await holdProject(tx, projectId))) return;
-    const [added] = await tx`insert into protected_branches (project_id, name, developers_can_push) values (${projectId}, ${name}, ${developersCanPush}) on conflict do nothing returning 1`;
+    const [added] =
+      await tx`insert into protected_branches (project_id, name, developers_can_push) values (${projectId}, ${name}, ${developersCanPush}) on conflict do nothing returning 1`;
     if (added && byHand)
       await repositoryEvents.record(tx, 'branch.protected', {
         project_id: projectId,
@@ -52,7 +53,12 @@ export async function protect(
   });
 }
 
-export async function unprotect(sql: Sql, projectId: number, name: string, byHand: Principal | null = null): Promise<void> {
+export async function unprotect(
+  sql: Sql,
+  projectId: number,
+  name: string,
+  byHand: Principal | null = null,
+): Promise<void> {
   await sql.begin(async (tx) => {
     const [removed] = await tx<{ developersCanPush: boolean }[]>`
       delete from protected_branches where project_id = ${projectId} and name = ${name} returning developers_can_push`;
