@@ -32,22 +32,29 @@ export interface Load {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** The status every answer should have (default: any 2xx); a conditional GET's is 304. */
+  status?: number;
 }
 
 /** One autocannon round at fixed concurrency. */
 export async function loadRound(load: Load, options: { duration: number; connections: number }) {
+  const { status, ...request } = load;
   const result = await autocannon({
-    ...load,
+    ...request,
     duration: options.duration,
     connections: options.connections,
     timeout: 60,
   });
+  const unexpected =
+    status === undefined
+      ? result.non2xx
+      : result.requests.total - ((result.statusCodeStats as Record<string, { count: number }>)[status]?.count ?? 0);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     bytesPerSecond: result.throughput.average,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: result.errors + result.timeouts + unexpected,
     /** Requests answered within the round (one still in flight at its end is not counted). */
     completed: result.requests.total,
   };

@@ -62,8 +62,17 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
       const checked = (await check.json()) as { data?: { project?: { id: number } }; errors?: unknown };
       if (!checked.data?.project)
         throw new Error(`the gateway did not answer the project query: ${JSON.stringify(checked).slice(0, 500)}`);
+      const tagged = await fetch(stack.restUrl + projectPath, { headers: auth });
+      const etag = tagged.headers.get('etag');
+      await tagged.body?.cancel();
+      if (!etag) throw new Error(`GET ${projectPath} answered without an ETag`);
+      const conditional = { ...auth, 'If-None-Match': etag };
       const one = await runner.load([
         { name: 'facade GET /projects/:id', load: { url: stack.restUrl + projectPath, headers: auth } },
+        {
+          name: 'facade conditional GET /projects/:id',
+          load: { url: stack.restUrl + projectPath, headers: conditional, status: 304 },
+        },
         { name: 'memory anchor GET /projects/:id', load: { url: `${memory.url}/api/v3${projectPath}` } },
         { name: 'parts floor GET /projects/:id', load: { url: floor.restUrl + projectPath, headers: auth } },
         {
@@ -88,6 +97,16 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
         ratio: fmtRatio(facade.rps / anchor.rps),
         goal: '≥ 1,500 req/s, p99 ≤ 25 ms',
         verdict: verdict(facade.rps >= 1_500, facade.p99 <= 25, facade.errors === 0),
+      });
+      const notModified = one['facade conditional GET /projects/:id'];
+      report.row({
+        order: 1.5,
+        path: '`GET /projects/:id` with a current `If-None-Match` (304)',
+        figure: `${fmtRate(notModified.rps)}, p50 ${fmtMs(notModified.p50)}, p99 ${fmtMs(notModified.p99)}, ${notModified.errors} errors`,
+        anchor: `the same GET unconditional: ${fmtRate(facade.rps)}`,
+        ratio: fmtRatio(notModified.rps / facade.rps),
+        goal: '≥ 5× the unconditional rate',
+        verdict: verdict(notModified.rps >= 5 * facade.rps, notModified.errors === 0),
       });
       report.row({
         order: 12,
