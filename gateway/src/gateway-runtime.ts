@@ -22,7 +22,7 @@ import { graphqlProtection, limitsOf } from './graphql-limits';
 import { PrincipalCache } from './principal-cache';
 import { createPrincipalResolver, type PrincipalOutcome } from './principal-resolver';
 import { oneSignInPerDocument } from './sign-ins';
-import { SignedSubgraphSource, subgraphAgent } from './subgraph-source';
+import { createSubgraphAgent, SignedSubgraphSource } from './subgraph-source';
 
 /** gateway/subgraphs.json: the subgraphs composed at build time and the variable naming each one's URL. */
 interface SubgraphEntry {
@@ -63,9 +63,10 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
     },
   });
 
+  const subgraphAgent = createSubgraphAgent();
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'),
-    buildService: ({ name }) => new SignedSubgraphSource(`${subgraphUrls[name]}/graphql`),
+    buildService: ({ name }) => new SignedSubgraphSource(`${subgraphUrls[name]}/graphql`, subgraphAgent),
   });
   // The same limits for the gateway process's callers and the facade's documents run in-process.
   const protection = graphqlProtection(limitsOf(config));
