@@ -24,7 +24,7 @@ import { recordPushEvents } from './http/push-events';
 import { createReaderPool } from './git/object-reader';
 import { createContributorStats } from './diff/contributor-stats';
 import { createHistoryLengths } from './commit/history-lengths';
-import { createCompareCache } from './diff/compare-refs';
+import { createCompareCache } from './diff/compare-cache';
 import { installHooks } from './http/hooks';
 import { GRPC_CALLERS, type WorkerDeps } from './rpc';
 import { bindGrpc, createGrpcServer } from './server';

@@ -15,7 +15,7 @@ import {
 } from '@hub/common';
 import { GIT_CALLER_METADATA } from '@hub/protos';
 import { GitError } from './git/errors';
-import type { CompareCache } from './diff/compare-refs';
+import type { CompareCache } from './diff/compare-cache';
 import type { ContributorStats } from './diff/contributor-stats';
 import type { HistoryLengths } from './commit/history-lengths';
 import type { ReaderPool } from './git/object-reader';

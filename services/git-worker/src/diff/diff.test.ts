@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompareRefsResponse } from '@hub/protos';
 import { call, failureKind, startHarness } from '../testing/harness';
-import { approximateJsonLength, createCompareCache } from './compare-refs';
+import { approximateJsonLength, createCompareCache } from './compare-cache';
 
 let h: Awaited<ReturnType<typeof startHarness>>;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { createReaderPool } from '../git/object-reader';
 import { startGitWith } from '../git/run';
 import { createContributorStats } from '../diff/contributor-stats';
 import { createHistoryLengths } from '../commit/history-lengths';
-import { createCompareCache } from '../diff/compare-refs';
+import { createCompareCache } from '../diff/compare-cache';
 import { bindGrpc, createGrpcServer } from '../server';
 import type { MadePush, WorkerDeps } from '../rpc';
 
