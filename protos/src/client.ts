@@ -7,7 +7,15 @@ import {
   type requestCallback,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { ANONYMOUS, currentRequestId, PRINCIPAL_HEADER, REQUEST_ID_HEADER, signPrincipal } from '@hub/common';
+import {
+  ANONYMOUS,
+  currentRequestId,
+  PRINCIPAL_HEADER,
+  REQUEST_ID_HEADER,
+  signPrincipal,
+  type Logger,
+} from '@hub/common';
+import { isWorkerRefusal } from './errors';
 import { loadGitProtos } from './load';
 import type {
   BlobServiceClient,
@@ -18,10 +26,14 @@ import type {
   RepositoryServiceClient,
 } from './types';
 
-/** Who calls the git worker: a service name, and the shared secret its calls are signed with. */
+/**
+ * Who calls the git worker: a service name, the shared secret its calls are signed with, and
+ * where to say that the worker refused them.
+ */
 export interface GitCaller {
   caller: string;
   secret: string;
+  logger: Logger;
 }
 
 /** The metadata key a call's credential travels in (the same signed principal as internal HTTP). */
@@ -29,17 +41,27 @@ export const GIT_CALLER_METADATA = PRINCIPAL_HEADER;
 
 /**
  * Signs every call, streaming or not, as the calling service; a fresh signature per call, since
- * signed claims expire after a few minutes.
+ * signed claims expire after a few minutes. A call the worker refuses is answered 503 by the
+ * callers (gitDomainError), which log nothing of an expected outcome: the log says here what to fix.
  */
 const callerInterceptor =
-  ({ caller, secret }: GitCaller): Interceptor =>
+  ({ caller, secret, logger }: GitCaller): Interceptor =>
   (options, nextCall) =>
     new InterceptingCall(nextCall(options), {
-      start: (metadata, listener, next) => {
+      start: (metadata, _listener, next) => {
         metadata.set(GIT_CALLER_METADATA, signPrincipal({ ...ANONYMOUS, system: caller }, secret));
         const requestId = currentRequestId();
         if (requestId !== undefined) metadata.set(REQUEST_ID_HEADER, requestId);
-        next(metadata, listener);
+        next(metadata, {
+          onReceiveStatus: (status, nextStatus) => {
+            if (isWorkerRefusal(status))
+              logger.error(
+                { rpc: options.method_definition.path, caller, details: status.details },
+                `the git worker refused ${caller}'s signed call: PRINCIPAL_SECRET differs between them, their clocks are more than 5 minutes apart, or ${caller} is not among its callers`,
+              );
+            nextStatus(status);
+          },
+        });
       },
     });
 

@@ -42,6 +42,14 @@ const grpcCode = (error: unknown) => (error as { code?: number })?.code;
 /** The worker could not be reached, or did not answer in time. */
 const isWorkerUnavailable = (error: unknown) =>
   grpcCode(error) === status.UNAVAILABLE || grpcCode(error) === status.DEADLINE_EXCEEDED;
+/**
+ * The worker refused the caller's signed credential (UNAUTHENTICATED: PRINCIPAL_SECRET differs
+ * between them, or their clocks are too far apart) or its name (PERMISSION_DENIED): a fault of the
+ * deployment, never of the request, which callers answer as a service unavailable, as they answer
+ * the worker's refusal of the facade's claims over HTTP.
+ */
+export const isWorkerRefusal = (error: unknown) =>
+  grpcCode(error) === status.UNAUTHENTICATED || grpcCode(error) === status.PERMISSION_DENIED;
 /** The caller cancelled the call (a client that went away mid-download). */
 export const isCancelled = (error: unknown) => grpcCode(error) === status.CANCELLED;
 
@@ -59,13 +67,13 @@ const NOT_FOUND_NOUNS: Record<string, string> = {
 /**
  * The one mapping of a git worker failure to the API's errors, by kind (never by message): a bad
  * argument is a 400 naming its field, what is not there a 404 with the noun the caller names,
- * conflicts 409, merge conflicts GitLab's 405, an unreachable worker 503. Anything else is
- * unexpected and stays as it is.
+ * conflicts 409, merge conflicts GitLab's 405, an unreachable worker or one refusing the caller
+ * 503. Anything else is unexpected and stays as it is.
  */
 export function gitDomainError(error: unknown, nouns: NotFoundNouns = {}): Error {
   const failure = gitFailureOf(error);
   if (!failure)
-    return isWorkerUnavailable(error)
+    return isWorkerUnavailable(error) || isWorkerRefusal(error)
       ? new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable')
       : (error as Error);
   switch (failure.kind) {

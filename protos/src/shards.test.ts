@@ -1,3 +1,4 @@
+import { createLogger } from '@hub/common';
 import type { GitClients } from './client';
 import { createGitShards } from './shards';
 
@@ -25,7 +26,7 @@ const SHARDS = {
   default: { grpcAddress: 'a:1', httpUrl: 'http://a:2' },
   second: { grpcAddress: 'b:1', httpUrl: 'http://b:2' },
 };
-const caller = { caller: 'test', secret: 'x'.repeat(32) };
+const caller = { caller: 'test', secret: 'x'.repeat(32), logger: createLogger('test', 'silent') };
 
 describe('git shards', () => {
   it('with one shard, sends everything to it without looking anything up', async () => {

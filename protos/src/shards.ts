@@ -1,4 +1,4 @@
-import type { GitShard } from '@hub/common';
+import { createLogger, type GitShard } from '@hub/common';
 import { createGitClients, promised, type GitCaller, type GitClients, type UnaryMethods } from './client';
 
 type ServiceName = Exclude<keyof GitClients, 'close'>;
@@ -144,6 +144,6 @@ export function createGitShards(options: {
 export const gitShardsOver = (clients: GitClients): GitShards =>
   createGitShards({
     shards: { default: { grpcAddress: 'in-process:0', httpUrl: 'http://in-process' } },
-    caller: { caller: 'test', secret: '' },
+    caller: { caller: 'test', secret: '', logger: createLogger('test', 'silent') },
     connect: () => clients,
   });

@@ -30,7 +30,7 @@ async function main() {
   // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
   const git = createGitShards({
     shards: config.GIT_WORKER_SHARDS,
-    caller: { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET },
+    caller: { caller: 'rest-facade', secret: config.PRINCIPAL_SECRET, logger },
   });
   const workers = createWorkerPools(git);
   const gitHttp = createGitHttpProxy({ gateway, workers, secret: config.PRINCIPAL_SECRET, logger });

@@ -309,20 +309,44 @@ describe('delivering events', () => {
     );
   });
 
-  it('sends a tag push to hooks with tag_push_events only', async () => {
-    // Both pushes so far have reached the push-only hook before the tag is pushed.
+  it("sends a tag push to hooks with tag_push_events only: the tagged commit and the tag's message, as GitLab 8.x", async () => {
+    // Both pushes so far have reached the push-only hook before the tags are pushed.
     const pushOnlyBefore = (await receiver.waitFor('push-only', 2)).length;
-    ok(await git(wc, 'tag', 'v1.0'));
-    ok(await git(wc, 'push', '-q', pushUrl(), 'v1.0'));
-    const [tag] = (await receiver.waitFor('all', 3)).slice(2);
-    expect(tag.headers['x-gitlab-event']).toBe('Tag Push Hook');
-    expect(tag.body).toMatchObject({
+    ok(await git(wc, 'tag', '-a', 'v1.0', '-m', 'Release 1.0'));
+    ok(await git(wc, 'tag', 'v1.0-light'));
+    ok(await git(wc, 'push', '-q', pushUrl(), 'v1.0', 'v1.0-light'));
+    const head = (await git(wc, 'rev-parse', 'HEAD')).stdout.trim();
+    const tagObject = (await git(wc, 'rev-parse', 'v1.0')).stdout.trim();
+    const tags = (await receiver.waitFor('all', 4)).slice(2);
+    const tagged = {
+      id: head,
+      message: 'commit 22\n',
+      timestamp: expect.any(String),
+      url: `${stack.externalUrl}/${delivered.path_with_namespace}/commit/${head}`,
+      author: { name: expect.any(String), email: expect.any(String) },
+    };
+    const [annotated, light] = ['refs/tags/v1.0', 'refs/tags/v1.0-light'].map((ref) =>
+      tags.find((delivery) => delivery.body.ref === ref),
+    );
+    expect(annotated?.headers['x-gitlab-event']).toBe('Tag Push Hook');
+    // checkout_sha is the commit, not the annotated tag's own object (which `after` names).
+    expect(annotated?.body).toMatchObject({
       object_kind: 'tag_push',
-      ref: 'refs/tags/v1.0',
       before: ZERO,
-      commits: [],
-      total_commits_count: 0,
+      after: tagObject,
+      checkout_sha: head,
+      message: 'Release 1.0',
+      commits: [tagged],
+      total_commits_count: 1,
       project_id: delivered.id,
+    });
+    expect(light?.body).toMatchObject({
+      object_kind: 'tag_push',
+      after: head,
+      checkout_sha: head,
+      message: null,
+      commits: [tagged],
+      total_commits_count: 1,
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.at('push-only').length).toBe(pushOnlyBefore);
@@ -353,7 +377,7 @@ describe('delivering events', () => {
         body: { body: 'Seen it too' },
       })
     ).body;
-    const deliveries = (await receiver.waitFor('all', 8)).slice(3);
+    const deliveries = (await receiver.waitFor('all', 9)).slice(4);
     const issueHooks = deliveries.filter((d) => d.headers['x-gitlab-event'] === 'Issue Hook');
     expect(issueHooks.map((d) => d.body.object_attributes.action)).toEqual(['open', 'update', 'close', 'reopen']);
     expect(issueHooks[0].body).toMatchObject({

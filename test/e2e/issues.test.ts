@@ -1,4 +1,13 @@
-import { addMember, api, createProject, createUser, eventually, type TestProject, type TestUser } from '../support/api';
+import {
+  addMember,
+  api,
+  createProject,
+  createUser,
+  eventually,
+  graphql,
+  type TestProject,
+  type TestUser,
+} from '../support/api';
 
 let owner: TestUser;
 let guest: TestUser;
@@ -87,6 +96,26 @@ describe('issues', () => {
       ['Status changed to closed', true],
       ['Status changed to reopened', true],
     ]);
+  });
+
+  it("lets the assignee change an issue whatever their level, as GitLab 7.14's modify_issue, over REST and GraphQL", async () => {
+    const [assignee, other] = [await createUser(), await createUser()];
+    await addMember(project.id, assignee.id, 10);
+    await addMember(project.id, other.id, 10);
+    const issue = (
+      await api('POST', path(), { token: owner.token, body: { title: 'Assigned', assignee_id: assignee.id } })
+    ).body;
+    const refused = await api('PUT', path(`/${issue.id}`), { token: other.token, body: { state_event: 'close' } });
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }]);
+    const closed = await api('PUT', path(`/${issue.id}`), { token: assignee.token, body: { state_event: 'close' } });
+    expect([closed.status, closed.body.state]).toEqual([200, 'closed']);
+    const RENAME = `mutation ($p: Int!, $id: Int!, $t: String!) { updateIssue(projectId: $p, id: $id, input: { title: $t }) { title } }`;
+    const rename = (user: TestUser, title: string) =>
+      graphql(RENAME, { p: project.id, id: issue.id, t: title }, { 'PRIVATE-TOKEN': user.token });
+    expect((await rename(other, 'mine now')).body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
+    expect((await rename(assignee, 'Fixed by the assignee')).body.data).toEqual({
+      updateIssue: { title: 'Fixed by the assignee' },
+    });
   });
 
   it('refuses new issues when the project has issues disabled, missing titles, and strangers', async () => {

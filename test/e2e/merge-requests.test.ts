@@ -7,6 +7,7 @@ import {
   createProject,
   createUser,
   eventually,
+  graphql,
   stack,
   type TestProject,
   type TestUser,
@@ -431,17 +432,37 @@ describe('more of the state table and permissions', () => {
     }
   });
 
-  it('lets reporters read but not change merge requests', async () => {
+  it("lets its author, its assignee and Masters change a merge request, as GitLab 7.14's modify_merge_request: other Developers and Reporters read it only, over REST and GraphQL", async () => {
+    const [otherDeveloper, assignee, master] = [await createUser(), await createUser(), await createUser()];
+    await addMember(project.id, otherDeveloper.id, 30);
+    await addMember(project.id, assignee.id, 20);
+    await addMember(project.id, master.id, 40);
     await branch('feature-perm', { 'p.txt': 'p\n' });
-    const made = (await create({ source_branch: 'feature-perm', target_branch: 'master', title: 'Perms' })).body;
+    const made = (
+      await create({ source_branch: 'feature-perm', target_branch: 'master', title: 'Perms', assignee_id: assignee.id })
+    ).body;
     expect((await api('GET', mrPath(made.id), { token: reporter.token })).status).toBe(200);
-    expect((await api('PUT', mrPath(made.id), { token: reporter.token, body: { title: 'mine now' } })).status).toBe(
-      403,
-    );
-    expect(
-      (await api('PUT', mrPath(made.id), { token: developer.token, body: { title: 'edited by a developer' } })).body
-        .title,
-    ).toBe('edited by a developer');
+    const change = (user: TestUser, body: Record<string, unknown>) =>
+      api('PUT', mrPath(made.id), { token: user.token, body });
+    for (const refused of [reporter, otherDeveloper])
+      for (const body of [{ title: 'mine now' }, { state_event: 'close' }]) {
+        const res = await change(refused, body);
+        expect([res.status, res.body]).toEqual([403, { message: '403 Forbidden' }]);
+      }
+    const RENAME = `mutation ($p: Int!, $id: Int!, $t: String!) { updateMergeRequest(projectId: $p, id: $id, input: { title: $t }) { title } }`;
+    const rename = (user: TestUser, title: string) =>
+      graphql(RENAME, { p: project.id, id: made.id, t: title }, { 'PRIVATE-TOKEN': user.token });
+    const refusedOverGraphql = await rename(otherDeveloper, 'mine now');
+    expect(refusedOverGraphql.body.errors?.[0]).toMatchObject({
+      message: '403 Forbidden',
+      extensions: { code: 'FORBIDDEN' },
+    });
+    expect((await rename(assignee, 'by the assignee')).body.data).toEqual({
+      updateMergeRequest: { title: 'by the assignee' },
+    });
+    expect((await change(master, { title: 'by a master' })).body.title).toBe('by a master');
+    expect((await change(developer, { title: 'by its author' })).body.title).toBe('by its author');
+    expect((await change(assignee, { state_event: 'close' })).body.state).toBe('closed');
   });
 
   it('opens a merge request from a fork into its upstream, and merges it there', async () => {

@@ -1,4 +1,12 @@
-import { AccessLevel, authorize, can, Visibility, type Ability, type ProjectAccess } from './access';
+import {
+  AccessLevel,
+  authorize,
+  authorizeIssuableChange,
+  can,
+  Visibility,
+  type Ability,
+  type ProjectAccess,
+} from './access';
 import { ErrorCode } from './errors';
 import type { Principal } from './principal';
 
@@ -222,15 +230,16 @@ describe('can', () => {
   });
 });
 
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'ok';
+  } catch (error) {
+    return (error as { extensions: { code: string } }).extensions.code;
+  }
+};
+
 describe('authorize', () => {
-  const codeOf = (fn: () => unknown) => {
-    try {
-      fn();
-      return 'ok';
-    } catch (error) {
-      return (error as { extensions: { code: string } }).extensions.code;
-    }
-  };
   it('hides a private project from strangers as 404', () => {
     expect(codeOf(() => authorize(facts(), user(3), 'admin_project'))).toBe(ErrorCode.NOT_FOUND);
   });
@@ -244,5 +253,33 @@ describe('authorize', () => {
   });
   it('lets the owner through', () => {
     expect(codeOf(() => authorize(facts(), user(OWNER_ID), 'remove_project'))).toBe('ok');
+  });
+});
+
+describe('authorizeIssuableChange', () => {
+  const AUTHOR = 2;
+  const ASSIGNEE = 3;
+  const OTHER = 4;
+  const issuable = { authorId: AUTHOR, assigneeId: ASSIGNEE };
+  const as = (userId: number, level: number | null, isAdmin = false) =>
+    [facts({ memberLevel: level }), user(userId, isAdmin)] as const;
+  // GitLab 7.14's modify_merge_request: the author, the assignee, Master and up (admins too).
+  it.each<[string, readonly [ProjectAccess, Principal], 'update_issue' | 'update_merge_request', string]>([
+    ['the author changes their merge request', as(AUTHOR, AccessLevel.DEVELOPER), 'update_merge_request', 'ok'],
+    ['the assignee changes it, even as a Guest', as(ASSIGNEE, AccessLevel.GUEST), 'update_merge_request', 'ok'],
+    [
+      "another Developer may not change someone else's merge request",
+      as(OTHER, AccessLevel.DEVELOPER),
+      'update_merge_request',
+      ErrorCode.FORBIDDEN,
+    ],
+    ['a Master changes any merge request', as(OTHER, AccessLevel.MASTER), 'update_merge_request', 'ok'],
+    ['the namespace owner changes any merge request', as(OWNER_ID, null), 'update_merge_request', 'ok'],
+    ['an admin changes any merge request', as(99, null, true), 'update_merge_request', 'ok'],
+    ['the assignee changes an issue, even as a Guest', as(ASSIGNEE, AccessLevel.GUEST), 'update_issue', 'ok'],
+    ["a Guest may not change someone else's issue", as(OTHER, AccessLevel.GUEST), 'update_issue', ErrorCode.FORBIDDEN],
+    ["a Reporter changes someone else's issue", as(OTHER, AccessLevel.REPORTER), 'update_issue', 'ok'],
+  ])('%s', (_name, [access, principal], ability, expected) => {
+    expect(codeOf(() => authorizeIssuableChange(access, principal, issuable, ability))).toBe(expected);
   });
 });

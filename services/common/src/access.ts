@@ -33,12 +33,14 @@ export type Ability =
   | 'create_note'
   | 'create_snippet'
   | 'admin_issue'
+  | 'update_issue'
   | 'read_milestone'
   | 'admin_label'
   | 'admin_milestone'
   | 'create_merge_request'
   | 'push_code'
   | 'admin_merge_request'
+  | 'update_merge_request'
   | 'admin_project'
   | 'admin_note'
   | 'push_code_to_protected_branches'
@@ -56,12 +58,15 @@ const MIN_LEVEL: Record<Ability, number> = {
   fork_project: AccessLevel.REPORTER,
   create_snippet: AccessLevel.REPORTER,
   admin_issue: AccessLevel.REPORTER,
+  update_issue: AccessLevel.REPORTER,
   read_milestone: AccessLevel.GUEST,
   admin_label: AccessLevel.REPORTER,
   admin_milestone: AccessLevel.MASTER,
   create_merge_request: AccessLevel.DEVELOPER,
   push_code: AccessLevel.DEVELOPER,
   admin_merge_request: AccessLevel.DEVELOPER,
+  // GitLab 7.14's modify_merge_request was a Master rule: a Developer changes only their own.
+  update_merge_request: AccessLevel.MASTER,
   admin_project: AccessLevel.MASTER,
   admin_note: AccessLevel.MASTER,
   push_code_to_protected_branches: AccessLevel.MASTER,
@@ -93,11 +98,13 @@ type Feature = 'issuesEnabled' | 'mergeRequestsEnabled' | 'snippetsEnabled';
 const FEATURE_OF: Partial<Record<Ability, readonly Feature[]>> = {
   create_issue: ['issuesEnabled'],
   admin_issue: ['issuesEnabled'],
+  update_issue: ['issuesEnabled'],
   create_snippet: ['snippetsEnabled'],
   // GitLab 7.14 took every merge request ability away, reading included (403 on the list and on one).
   read_merge_request: ['mergeRequestsEnabled'],
   create_merge_request: ['mergeRequestsEnabled'],
   admin_merge_request: ['mergeRequestsEnabled'],
+  update_merge_request: ['mergeRequestsEnabled'],
   // Labels and milestones serve issues and merge requests: GitLab took them away only when both are disabled.
   read_milestone: ['issuesEnabled', 'mergeRequestsEnabled'],
   admin_label: ['issuesEnabled', 'mergeRequestsEnabled'],
@@ -112,6 +119,7 @@ const FEATURE_OF: Partial<Record<Ability, readonly Feature[]>> = {
 const ARCHIVED_TAKES = new Set<Ability>([
   'create_merge_request',
   'admin_merge_request',
+  'update_merge_request',
   'push_code',
   'push_code_to_protected_branches',
 ]);
@@ -147,4 +155,21 @@ export function authorize(access: ProjectAccess | null, principal: Principal, ab
   if (!access || !can(access, principal, 'read_project')) throw notFound('Project');
   if (!can(access, principal, ability)) throw forbidden();
   return access;
+}
+
+/**
+ * Who may change an issue or a merge request (GitLab 7.14's modify_issue and modify_merge_request):
+ * its author and its assignee, whatever their level (the ability model gave them the issuable
+ * itself), and anyone else with `ability` on the project. The project must have been found
+ * readable first (authorize's 404).
+ */
+export function authorizeIssuableChange(
+  access: ProjectAccess,
+  principal: Principal,
+  issuable: { authorId: number | null; assigneeId: number | null },
+  ability: 'update_issue' | 'update_merge_request',
+): void {
+  const own =
+    principal.userId !== null && (issuable.authorId === principal.userId || issuable.assigneeId === principal.userId);
+  if (!own) authorize(access, principal, ability);
 }

@@ -44,7 +44,15 @@ export const notFound = (what?: string) =>
   new DomainError(ErrorCode.NOT_FOUND, what ? `404 ${what} Not Found` : '404 Not Found');
 /** What GitLab 7.14 answered where it looked a record up with `find` (ActiveRecord::RecordNotFound, lower-case f). */
 export const recordNotFound = () => new DomainError(ErrorCode.NOT_FOUND, '404 Not found');
-export const forbidden = (message = '403 Forbidden') => new DomainError(ErrorCode.FORBIDDEN, message);
+/**
+ * GitLab's forbidden!(reason): the reason follows '403 Forbidden' as ' - <reason>', and its helper
+ * joined the two parts with a space, so v3 clients saw two spaces before the dash.
+ */
+export const forbidden = (reason?: string) =>
+  new DomainError(ErrorCode.FORBIDDEN, reason === undefined ? '403 Forbidden' : `403 Forbidden  - ${reason}`);
+/** GitLab's find_group for a group the caller may not read: 403 naming the caller and the group. */
+export const groupForbidden = (username: string | null, groupName: string) =>
+  forbidden(`${username ?? 'anonymous'} lacks sufficient access to ${groupName}`);
 /**
  * The extension a 401 carries when the credentials themselves were refused (an unknown token, a
  * wrong password), as opposed to a rule answering 401 to a known user (GitLab's accept without push

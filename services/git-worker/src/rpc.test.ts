@@ -1,5 +1,5 @@
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { ANONYMOUS, signPrincipal } from '@hub/common';
+import { ANONYMOUS, signPrincipal, type Logger } from '@hub/common';
 import { createGitClients, loadGitProtos, type RefServiceClient } from '@hub/protos';
 import { call, collect, startHarness } from './testing/harness';
 
@@ -36,9 +36,11 @@ describe('who may call the git worker over gRPC', () => {
     }
   });
 
-  it('refuses a forged or stale signature, and a service that is not a caller', async () => {
-    const forged = createGitClients(h.address, { caller: 'repository', secret: 'not-the-secret-'.repeat(3) });
-    const other = createGitClients(h.address, { caller: 'hooks', secret: h.secret });
+  it('refuses a forged or stale signature, and a service that is not a caller; the caller logs each refusal', async () => {
+    const logged: Array<{ caller: string; rpc: string }> = [];
+    const logger = { error: (context: { caller: string; rpc: string }) => logged.push(context) } as unknown as Logger;
+    const forged = createGitClients(h.address, { caller: 'repository', secret: 'not-the-secret-'.repeat(3), logger });
+    const other = createGitClients(h.address, { caller: 'hooks', secret: h.secret, logger });
     try {
       expect(await codeOf(call(forged.ref, 'ListBranches', { repository: repo.repository }))).toBe(
         status.UNAUTHENTICATED,
@@ -53,6 +55,12 @@ describe('who may call the git worker over gRPC', () => {
       forged.close();
       other.close();
     }
+    // A refusal is the deployment's fault, which the caller's log names, streams included.
+    expect(logged.map(({ caller, rpc }) => [caller, rpc.split('/').pop()])).toEqual([
+      ['repository', 'ListBranches'],
+      ['hooks', 'ListBranches'],
+      ['hooks', 'GetBlob'],
+    ]);
     // Signed with the right secret by a caller on the list, but ten minutes ago: a replay.
     const stale = signPrincipal({ ...ANONYMOUS, system: 'repository' }, h.secret, Date.now() - 10 * 60_000);
     const metadata = new Metadata();

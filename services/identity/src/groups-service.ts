@@ -3,6 +3,7 @@ import {
   applyGroup,
   badRequest,
   forbidden,
+  groupForbidden,
   groupAccessLookup,
   identityEvents,
   memberGroups,
@@ -42,8 +43,7 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
     const group = await namespaces.findGroup(sql, key);
     if (!group) throw recordNotFound();
     const access = await levelIn(principal, group);
-    if (!access.readable)
-      throw forbidden(`${principal.username ?? 'anonymous'} lacks sufficient access to ${group.name}`);
+    if (!access.readable) throw groupForbidden(principal.username, group.name);
     return { group, level: access.level };
   }
 

@@ -4,6 +4,7 @@ import {
   DomainError,
   ErrorCode,
   forbidden,
+  groupForbidden,
   membershipEvents,
   notFound,
   recordNotFound,
@@ -51,8 +52,7 @@ export function createGroupsService(deps: { sql: Sql; identity: InternalClient }
     const group = await groups.findGroup(sql, groupId);
     if (!group) throw recordNotFound();
     const [access] = await accessOf(principal, [groupId]);
-    if (!access.readable)
-      throw forbidden(`${principal.username ?? 'anonymous'} lacks sufficient access to ${group.name}`);
+    if (!access.readable) throw groupForbidden(principal.username, group.name);
     return { group, level: access.level };
   }
 

@@ -40,7 +40,7 @@ async function main() {
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
   const git = createGitShards({
     shards: config.GIT_WORKER_SHARDS,
-    caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET },
+    caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET, logger },
     lookup: async (projectId) =>
       (await projects.call(projectsLookup, { ids: [projectId] })).projects[0]?.repositoryStorage ?? null,
   });

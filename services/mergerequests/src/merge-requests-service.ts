@@ -1,6 +1,7 @@
 import {
   protectedBranches,
   authorize,
+  authorizeIssuableChange,
   badRequest,
   can,
   conflict,
@@ -291,7 +292,7 @@ export function createMergeRequestsService(deps: {
       input: UpdateMergeRequestInput,
     ): Promise<MergeRequestRow> {
       const { mr, access } = await findOr404(principal, projectId, id);
-      if (mr.authorId !== principal.userId) authorize(access, principal, 'admin_merge_request');
+      authorizeIssuableChange(access, principal, mr, 'update_merge_request');
       // GitLab's message exactly, once the merge request is found and the caller may change it.
       if (input.sourceBranch != null && input.sourceBranch !== '') throw badRequest('Source branch cannot be changed');
       const labels = input.labels == null ? null : labelNames(input.labels);

@@ -18,7 +18,9 @@ const OWNER = 1;
 const DEVELOPER = 2;
 const REPORTER = 3;
 const STRANGER = 4;
-const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20 };
+const MASTER = 5;
+const OTHER_DEVELOPER = 6;
+const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20, [MASTER]: 40, [OTHER_DEVELOPER]: 30 };
 /** Membership's answers (another service). */
 const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 /** The repository service's protected branches (another service). */
@@ -169,6 +171,30 @@ describe('merge requests subgraph', () => {
       'reopened',
     );
     expect(errorCode(await subgraph.run(UPDATE, { id: mr.id, e: 'sideways' }, as(DEVELOPER)))).toBe('VALIDATION');
+  });
+
+  it("lets the author, the assignee and Masters change a merge request (GitLab 7.14's modify_merge_request); another Developer gets FORBIDDEN", async () => {
+    const assigned = (
+      await subgraph.run(
+        `mutation($a: Int!) { createMergeRequest(projectId: 10, input: { sourceBranch: "other", targetBranch: "feature", title: "assigned", assigneeId: $a }) { id } }`,
+        { a: REPORTER },
+        as(DEVELOPER),
+      )
+    ).data!.createMergeRequest;
+    const RENAME = `mutation($id: Int!, $t: String!) { updateMergeRequest(projectId: 10, id: $id, input: { title: $t }) { title } }`;
+    const rename = async (userId: number) => {
+      const result = await subgraph.run(RENAME, { id: assigned.id, t: `by ${userId}` }, as(userId));
+      return errorCode(result) ?? result.data?.updateMergeRequest.title;
+    };
+    const close = async (userId: number) =>
+      errorCode(await subgraph.run(UPDATE, { id: assigned.id, e: 'close' }, as(userId))) ?? 'closed';
+    expect(await rename(OTHER_DEVELOPER)).toBe('FORBIDDEN');
+    expect(await close(OTHER_DEVELOPER)).toBe('FORBIDDEN');
+    expect(await rename(REPORTER)).toBe(`by ${REPORTER}`);
+    expect(await rename(MASTER)).toBe(`by ${MASTER}`);
+    expect(await rename(OWNER)).toBe(`by ${OWNER}`);
+    expect(await rename(DEVELOPER)).toBe(`by ${DEVELOPER}`);
+    expect(await close(REPORTER)).toBe('closed');
   });
 
   it('accepts with push rights on the target: UNAUTHENTICATED below Master on a protected branch, merged once', async () => {

@@ -17,7 +17,8 @@ const OWNER = 1;
 const REPORTER = 2;
 const GUEST = 3;
 const STRANGER = 4;
-const LEVELS: Record<number, number> = { [REPORTER]: 20, [GUEST]: 10 };
+const ASSIGNED_GUEST = 5;
+const LEVELS: Record<number, number> = { [REPORTER]: 20, [GUEST]: 10, [ASSIGNED_GUEST]: 10 };
 
 /** Membership's answers (another service): project 11 has issues and snippets off. */
 const membership = membershipStandIn(
@@ -168,6 +169,13 @@ describe('notes subgraph: issues, snippets and notes', () => {
     ]);
     const other = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'not yours' }, as(OWNER))).data!.createIssue;
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, title: 'mine now' }, as(GUEST)))).toBe(
+      'FORBIDDEN',
+    );
+    // GitLab 7.14's modify_issue went to the assignee too, whatever their level.
+    await subgraph.run(ASSIGN, { p: 10, id: other.id, a: ASSIGNED_GUEST, title: 'yours to fix' }, as(OWNER));
+    const byAssignee = await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, e: 'close' }, as(ASSIGNED_GUEST));
+    expect(byAssignee.data?.updateIssue).toEqual({ state: 'closed', title: 'yours to fix' });
+    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, e: 'reopen' }, as(GUEST)))).toBe(
       'FORBIDDEN',
     );
   });

@@ -48,7 +48,7 @@ async function main() {
   const settings = createSettingsClient({ identity, logger });
   const shards = createGitShards({
     shards: config.GIT_WORKER_SHARDS,
-    caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET },
+    caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET, logger },
     lookup: (projectId) => storageOf(sql, projectId),
   });
   const git = createGit(shards);

@@ -1,3 +1,4 @@
+import { createLogger } from '@hub/common';
 import { createGitClients } from '@hub/protos';
 import type { Probe } from '../measure';
 
@@ -9,7 +10,7 @@ import type { Probe } from '../measure';
  * these parts, however little the subgraph itself does.
  */
 export function workerAlone(address: string, secret: string) {
-  const git = createGitClients(address, { caller: 'repository', secret });
+  const git = createGitClients(address, { caller: 'repository', secret, logger: createLogger('bench', 'silent') });
   const unary = <T>(call: (callback: (error: Error | null, answer: T) => void) => void) =>
     new Promise<T>((resolve, reject) => call((error, answer) => (error ? reject(error) : resolve(answer))));
   // What travels is protobuf; these probes time calls, so no bytes are counted.

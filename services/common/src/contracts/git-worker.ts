@@ -17,8 +17,11 @@ const push = payload({
   before: z.string(),
   after: z.string(),
   ref: z.string(),
+  /** The commit the ref names now: for a tag, the one it points at (an annotated tag's object is not it). */
   checkout_sha: z.string().nullable(),
-  /** The newest 20 at most, oldest first. */
+  /** An annotated tag's message, for a tag push; null otherwise (absent from events recorded before). */
+  message: z.string().nullable().default(null),
+  /** The newest 20 at most, oldest first; for a tag push, the tagged commit. */
   commits: z.array(pushedCommit),
   total_commits_count: z.number().int(),
   default_branch: z.string(),

@@ -99,6 +99,9 @@ export function parseTag(body: Buffer): { object: string; type: string; message:
   };
 }
 
+/** An annotated tag's message as GitLab showed it: gitlab_git chomped one trailing newline. */
+export const tagMessage = (tag: { message: string }) => tag.message.replace(/\n$/, '');
+
 /** The commits of `oids`, in order; a sha that is not a commit is skipped. */
 export async function readCommits(repo: string, oids: string[]): Promise<Commit[]> {
   const objects = await readObjects(repo, oids);

@@ -1,5 +1,6 @@
 import { gitWorkerEvents, type Sql } from '@hub/common';
-import { readCommits } from '../git/objects';
+import type { Commit } from '@hub/protos';
+import { parseCommit, parseTag, readCommits, readObjects, tagMessage } from '../git/objects';
 import { runGit, ZERO_OID as ZERO } from '../git/run';
 
 /** GitLab's push payloads carry at most this many commits (the newest, oldest first). */
@@ -32,9 +33,34 @@ async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
   return result.stdout.toString('utf8').split('\n').filter(Boolean);
 }
 
+/** A branch update's commits as push payloads carry them (the newest MAX_COMMITS), and how many there were. */
+async function pushedCommits(repo: string, update: RefUpdate): Promise<{ commits: Commit[]; total: number }> {
+  const ids = await commitsOf(repo, update);
+  return { commits: await readCommits(repo, ids.slice(-MAX_COMMITS)), total: ids.length };
+}
+
+/**
+ * What a pushed tag names, as GitLab 8.x's tag push told it: the commit it finally points at (an
+ * annotated tag is an object of its own, and may even tag another tag) and its annotation, null
+ * for a lightweight tag.
+ */
+async function taggedCommit(repo: string, oid: string): Promise<{ commit: Commit | null; message: string | null }> {
+  let message: string | null = null;
+  for (let target = oid; ;) {
+    const [object] = await readObjects(repo, [target]);
+    if (object?.type !== 'tag')
+      return { commit: object?.type === 'commit' ? parseCommit(target, object.body) : null, message };
+    const tag = parseTag(object.body);
+    // The outermost annotation is the pushed tag's own.
+    message ??= tagMessage(tag);
+    target = tag.object;
+  }
+}
+
 /**
  * Records one `push` (branches) or `tag_push` (tags) event per ref update through the outbox, in
- * GitLab's push-hook terms, for the events feed and the webhooks.
+ * GitLab's push-hook terms, for the events feed and the webhooks. A new or moved tag carries the
+ * commit it tags as its one commit (GitLab 8.x's tag push; 7.14 sent none).
  */
 export async function recordPushEvents(deps: {
   sql: Sql;
@@ -49,8 +75,11 @@ export async function recordPushEvents(deps: {
   defaultBranch: string;
 }) {
   for (const update of deps.updates) {
-    const ids = await commitsOf(deps.repo, update);
-    const commits = await readCommits(deps.repo, ids.slice(-MAX_COMMITS));
+    const isTag = update.ref.startsWith('refs/tags/');
+    const tag = isTag && update.after !== ZERO ? await taggedCommit(deps.repo, update.after) : null;
+    const { commits, total } = tag
+      ? { commits: tag.commit ? [tag.commit] : [], total: tag.commit ? 1 : 0 }
+      : await pushedCommits(deps.repo, update);
     const payload = {
       project_id: deps.projectId,
       actor_id: deps.userId,
@@ -58,20 +87,20 @@ export async function recordPushEvents(deps: {
       before: update.before,
       after: update.after,
       ref: update.ref,
-      checkout_sha: update.after === ZERO ? null : update.after,
+      checkout_sha: tag ? (tag.commit?.id ?? null) : update.after === ZERO ? null : update.after,
+      message: tag?.message ?? null,
       commits: commits.map((c) => ({
         id: c.id,
         message: c.message,
         timestamp: c.author?.date ?? null,
         author: { name: c.author?.name ?? '', email: c.author?.email ?? '' },
       })),
-      total_commits_count: ids.length,
+      total_commits_count: total,
       default_branch: deps.defaultBranch,
       // The push that created the default branch of an empty repository (which then gets protected).
       first_push_to_default_branch:
         deps.wasEmpty && update.before === ZERO && update.ref === `refs/heads/${deps.defaultBranch}`,
     };
-    const type = update.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
-    await deps.sql.begin((tx) => gitWorkerEvents.record(tx, type, payload));
+    await deps.sql.begin((tx) => gitWorkerEvents.record(tx, isTag ? 'tag_push' : 'push', payload));
   }
 }

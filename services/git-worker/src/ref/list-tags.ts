@@ -1,6 +1,6 @@
 import type { Commit, RefServiceHandlers } from '@hub/protos';
 import type { ObjectReader } from '../git/object-reader';
-import { parseTag, readCommitsFrom } from '../git/objects';
+import { parseTag, readCommitsFrom, tagMessage } from '../git/objects';
 import { existingRepo } from '../git/run';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 import { listRefs } from './list-refs';
@@ -12,7 +12,7 @@ export async function describeTags(reader: ObjectReader, refs: Array<{ name: str
     const object = objects[i];
     if (object?.type !== 'tag') return { ref, annotated: false, message: '', target: ref.oid };
     const tag = parseTag(Buffer.concat(object.parts));
-    return { ref, annotated: true, message: tag.message.replace(/\n$/, ''), target: tag.object };
+    return { ref, annotated: true, message: tagMessage(tag), target: tag.object };
   });
   const commits = new Map<string, Commit>(
     (

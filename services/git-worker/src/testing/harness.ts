@@ -43,7 +43,11 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   const port = await bindGrpc(server, 0, '127.0.0.1');
   const address = `127.0.0.1:${port}`;
   // The same clients the services use, signed as an allowed caller.
-  const { close: closeClients, ...clients } = createGitClients(address, { caller: 'repository', secret });
+  const { close: closeClients, ...clients } = createGitClients(address, {
+    caller: 'repository',
+    secret,
+    logger: deps.logger,
+  });
   let nextId = 1;
 
   return {

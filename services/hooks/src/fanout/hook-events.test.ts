@@ -96,6 +96,7 @@ const push = {
   after: 'b',
   ref: 'refs/tags/v1',
   checkout_sha: 'b',
+  message: 'Release 1',
   commits: [{ id: 'c', message: 'm', timestamp: 't', author: { name: 'n', email: 'e' } }],
   total_commits_count: 1,
   default_branch: 'master',
@@ -128,6 +129,7 @@ describe('reading the events hooks react to', () => {
     expect(hookEventOf('git_worker', 'tag_push', push)).toMatchObject({
       kind: 'tag_push',
       actorId: null,
+      message: 'Release 1',
       commits: [{ id: 'c', author: { name: 'n', email: 'e' } }],
     });
     expect(hookEventOf('notes', 'note.created', note(false))).toMatchObject({

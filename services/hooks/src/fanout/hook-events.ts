@@ -19,6 +19,8 @@ export type HookEvent =
       after: string;
       ref: string;
       checkoutSha: string | null;
+      /** A tag push's annotation; null for branches and lightweight tags. */
+      message: string | null;
       commits: PushCommit[];
       totalCommitsCount: number;
     }
@@ -79,6 +81,7 @@ export function readHookEvent(known: KnownEvent): HookEvent | null {
         after: p.after,
         ref: p.ref,
         checkoutSha: p.checkout_sha,
+        message: p.message,
         commits: p.commits,
         totalCommitsCount: p.total_commits_count,
       };

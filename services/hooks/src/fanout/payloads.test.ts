@@ -41,6 +41,7 @@ describe('GitLab hook payloads', () => {
         after: 'c1',
         ref: 'refs/heads/master',
         checkoutSha: 'c1',
+        message: null,
         commits: [commit],
         totalCommitsCount: 30,
       },
@@ -73,7 +74,7 @@ describe('GitLab hook payloads', () => {
     expect(Object.keys(payload!)[0]).toBe('object_kind');
   });
 
-  it('tag push: without commits, as GitLab 7.14 sent it', () => {
+  it("tag push: the tagged commit and the tag's message, as GitLab 8.x sent it", () => {
     const payload = buildPayload(
       {
         kind: 'tag_push',
@@ -82,13 +83,22 @@ describe('GitLab hook payloads', () => {
         before: '0',
         after: 't',
         ref: 'refs/tags/v1',
-        checkoutSha: 't',
+        checkoutSha: 'c1',
+        message: 'Release 1',
         commits: [commit],
         totalCommitsCount: 1,
       },
       { projects, actor: null },
     );
-    expect(payload).toMatchObject({ object_kind: 'tag_push', commits: [], total_commits_count: 0, user_name: null });
+    expect(payload).toMatchObject({
+      object_kind: 'tag_push',
+      after: 't',
+      checkout_sha: 'c1',
+      message: 'Release 1',
+      commits: [{ ...commit, url: 'http://hub.test/alice/app/commit/c1' }],
+      total_commits_count: 1,
+      user_name: null,
+    });
   });
 
   it('merge request: source from the fork, target, last commit and the web URL', () => {

@@ -64,26 +64,25 @@ export function buildPayload(event: HookEvent, context: PayloadContext): Record<
   const { actor } = context;
   switch (event.kind) {
     case 'push':
-    case 'tag_push': {
-      // GitLab 7.14 sent tag pushes without commits.
-      const commits = event.kind === 'push' ? event.commits : [];
+    case 'tag_push':
+      // A tag push as GitLab 8.x sent it (what v3 clients saw longest): the tagged commit as its
+      // one commit, and the annotation as the message (7.14 sent neither).
       return {
         object_kind: event.kind,
         before: event.before,
         after: event.after,
         ref: event.ref,
         checkout_sha: event.checkoutSha,
-        message: null,
+        message: event.message,
         user_id: event.actorId,
         user_name: actor?.name ?? null,
         user_email: actor?.email ?? null,
         user_avatar: actor?.avatarUrl ?? null,
         project_id: event.projectId,
         repository: repositoryOf(project),
-        commits: commits.map(commitAttributes(project)),
-        total_commits_count: event.kind === 'push' ? event.totalCommitsCount : 0,
+        commits: event.commits.map(commitAttributes(project)),
+        total_commits_count: event.totalCommitsCount,
       };
-    }
     case 'issue':
       return {
         object_kind: 'issue',

@@ -1,5 +1,6 @@
 import {
   authorize,
+  authorizeIssuableChange,
   can,
   guardProjectWrite,
   invalid,
@@ -102,13 +103,13 @@ export function createIssues(deps: {
       });
     },
 
-    /** Its author, or Reporter and above (admin_issue); a state, assignee or title change leaves a system note. */
+    /** Its author, its assignee, or Reporter and above; a state, assignee or title change leaves a system note. */
     async updateIssue(principal: Principal, projectId: number, id: number, input: UpdateIssueInput) {
       // The project first, as GitLab's user_project did: a caller who may not see it must not
       // learn from a 404's wording which issue ids it holds.
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');
       const issue = await issueOr404(projectId, id);
-      if (issue.authorId !== principal.userId) authorize(access, principal, 'admin_issue');
+      authorizeIssuableChange(access, principal, issue, 'update_issue');
       if (input.stateEvent && !['close', 'reopen'].includes(input.stateEvent))
         throw invalid({ state_event: ['is invalid'] });
       const labels = input.labels == null ? null : labelNames(input.labels);
