@@ -39,7 +39,7 @@ switch (command) {
     break;
   case 'test':
     pnpm('run', 'typecheck');
-    pnpm('run', '--silent', 'lint');
+    pnpm('--filter', '@hub/lint', 'run', '--silent', 'lint');
     sh(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(3)]);
     break;
   case 'bench':
