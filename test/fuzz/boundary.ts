@@ -15,9 +15,10 @@ import { routeKey, type FuzzRoute } from './routes';
 import { snakeCase, type Value } from './values';
 
 /**
- * Ids at and past every edge: none names a record, and several are no integer at all. Each goes
- * into every id parameter of every route and operation, from a caller allowed to do what is
- * asked, everything else well-formed, so that the value itself is what reaches the services.
+ * Ids at and past every edge, and text that is almost one: none is a plain positive id, and
+ * several are no integer at all. Each goes into every id parameter of every route and operation,
+ * from a caller allowed to do what is asked, everything else well-formed, so that the value
+ * itself is what reaches the services.
  */
 export const BOUNDARY_IDS: Value[] = [0, -1, 2 ** 31, 2 ** 63, '1e3', '1 ', 'abc', '1abc'];
 

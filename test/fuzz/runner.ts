@@ -105,7 +105,7 @@ export interface FuzzResult {
   rest: Tally;
   graphql: Tally;
   routes: FuzzRoute[];
-  /** Per write route: its authorised inputs with a body the facade parsed that were not refused as unauthorised (401, 403). */
+  /** Per write route: its authorised inputs with a body the facade parsed that were not refused as unauthorised (401, 403; a sign-in's 401 counts). */
   authorisedReached: Map<string, number>;
   /** The write routes that got authorised inputs. */
   authorisedRoutes: FuzzRoute[];
@@ -191,7 +191,9 @@ export async function runFuzz(options: RunOptions): Promise<FuzzResult> {
     if (res instanceof Hang) return res;
     judgeRest(rest, world, meta, res, context(res));
     if (boundary) rest.judge('boundary id answered as none', boundaryVerdict(boundary, res, REST), context(res));
-    if (meta.authorised && meta.write && parsedBody(meta.placement) && res.status !== 401 && res.status !== 403)
+    // A sign-in's 401 is its answer to the credentials sent, not a refusal of the caller.
+    const refusedCaller = meta.route.auth && (res.status === 401 || res.status === 403);
+    if (meta.authorised && meta.write && parsedBody(meta.placement) && !refusedCaller)
       authorisedReached.set(meta.key, (authorisedReached.get(meta.key) ?? 0) + 1);
     if (meta.namesVictim && !meta.privileged) {
       const twin = toWire(input, world, true);
