@@ -114,6 +114,7 @@ async function main() {
     timeoutMs: options.timeout,
     graphqlShare: options.graphqlShare,
     authorisedPerRoute: options.authorisedPerRoute,
+    changeSettings: stack !== null,
     timeLimitMs: options.minutes === null ? undefined : options.minutes * 60_000,
     progress: log,
   });

@@ -91,11 +91,13 @@ export interface RunOptions {
   graphqlShare: number;
   /** Random inputs to each write route from a caller allowed to make it (sent after all others). */
   authorisedPerRoute: number;
-  /**
-   * Other tests run on the same stack and change its settings and system hooks: leave those out of
-   * the snapshot, and leave the settings alone (an admin's write would change every other test's).
-   */
+  /** Other tests run on the same stack and change its settings and system hooks: leave those out of the snapshot. */
   sharedStack?: boolean;
+  /**
+   * Root's authorised inputs include PUT /application/settings: only on a stack of the fuzz's own,
+   * as they change how the stack answers everyone after the run (and other tests during it).
+   */
+  changeSettings?: boolean;
   /** Stops generating random inputs after this long (the counts say how many ran); none by default. */
   timeLimitMs?: number;
   progress?: (line: string) => void;
@@ -336,7 +338,7 @@ export async function runFuzz(options: RunOptions): Promise<FuzzResult> {
   // Each write route's own stream, seeded by its place in the route table: the same inputs
   // whatever the worker count.
   const authorisedRoutes = routes.filter(
-    (route) => route.method !== 'get' && !(options.sharedStack && route.path === '/application/settings'),
+    (route) => route.method !== 'get' && (options.changeSettings || route.path !== '/application/settings'),
   );
   phaseDone(`random inputs: ${options.runs}`);
   await inPool(authorisedRoutes, options.workers, async (route) => {
