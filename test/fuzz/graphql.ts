@@ -2,12 +2,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import {
+  buildSchema,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
   Kind,
   parse,
   print,
+  typeFromAST,
   visit,
   type DefinitionNode,
   type FragmentDefinitionNode,
+  type GraphQLInputType,
   type OperationDefinitionNode,
 } from 'graphql';
 import { REPO_ROOT } from '@hub/local';
@@ -17,16 +24,39 @@ import { resolver } from './requests';
 import { isRef, valueFor, type Value } from './values';
 import type { World } from './world';
 
+/** A variable of an operation: its type in the gateway's schema, and the field argument it is given to. */
+export interface Variable {
+  name: string;
+  type: GraphQLInputType;
+  /** `field.argument` where the operation uses it (`addProjectMember.userId`). */
+  usedAs: string;
+}
+
 /** One of the facade's own operations, standalone (with the fragments it spreads). */
 export interface Operation {
   name: string;
   mutation: boolean;
   text: string;
-  variables: string[];
+  variables: Variable[];
+}
+
+/** Where each variable of an operation is given to a field argument. */
+function argumentsOf(op: OperationDefinitionNode): Map<string, string> {
+  const uses = new Map<string, string>();
+  visit(op, {
+    Field(field) {
+      for (const argument of field.arguments ?? []) {
+        if (argument.value.kind === Kind.VARIABLE && !uses.has(argument.value.name.value))
+          uses.set(argument.value.name.value, `${field.name.value}.${argument.name.value}`);
+      }
+    },
+  });
+  return uses;
 }
 
 /** Every operation the facade sends, from its .graphql files: real documents to spoil. */
 export function loadOperations(): Operation[] {
+  const schema = buildSchema(readFileSync(resolve(REPO_ROOT, 'gateway', 'generated', 'api-schema.graphql'), 'utf8'));
   const dir = resolve(REPO_ROOT, 'rest-facade', 'src', 'operations');
   const definitions: DefinitionNode[] = readdirSync(dir)
     .filter((f) => f.endsWith('.graphql'))
@@ -52,15 +82,53 @@ export function loadOperations(): Operation[] {
       .filter(
         (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.operation !== 'subscription',
       )
-      .map((op) => ({
-        name: op.name?.value ?? 'anonymous',
-        mutation: op.operation === 'mutation',
-        text: [print(op), ...[...spreads(op, new Set())].map((n) => print(fragments.get(n)!))].join('\n'),
-        variables: (op.variableDefinitions ?? []).map((v) => v.variable.name.value),
-      }))
+      .map((op) => {
+        const uses = argumentsOf(op);
+        return {
+          name: op.name?.value ?? 'anonymous',
+          mutation: op.operation === 'mutation',
+          text: [print(op), ...[...spreads(op, new Set())].map((n) => print(fragments.get(n)!))].join('\n'),
+          variables: (op.variableDefinitions ?? []).map((v) => ({
+            name: v.variable.name.value,
+            type: typeFromAST(schema, v.type) as GraphQLInputType,
+            usedAs: uses.get(v.variable.name.value) ?? '',
+          })),
+        };
+      })
       // The actor's own project is where the fuzz writes; deleting it would end that.
       .filter((op) => !/^Delete(Project|ForkRelation)$/.test(op.name))
   );
+}
+
+/**
+ * A value of a variable's type, each scalar chosen by its name as for REST parameters (valueFor,
+ * often hostile): input objects get their fields, lists items, enums their values, so that
+ * inputs pass the gateway's validation often enough to reach the resolvers.
+ */
+export function typedValue(type: GraphQLInputType, name: string): fc.Arbitrary<Value> {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return fc.array(typedValue(inner.ofType, name), { maxLength: 3 });
+  if (isEnumType(inner))
+    return fc.oneof(
+      { arbitrary: fc.constantFrom<Value>(...inner.getValues().map((v) => v.name)), weight: 4 },
+      { arbitrary: valueFor(name), weight: 1 },
+    );
+  if (isInputObjectType(inner)) {
+    const fields = Object.values(inner.getFields());
+    return fc
+      .tuple(
+        ...fields.map((field) =>
+          isNonNullType(field.type)
+            ? typedValue(field.type, field.name).map((v): [string, Value] => [field.name, v])
+            : fc.option(
+                typedValue(field.type, field.name).map((v): [string, Value] => [field.name, v]),
+                { nil: null },
+              ),
+        ),
+      )
+      .map((pairs) => Object.fromEntries(pairs.filter((p): p is [string, Value] => p !== null)));
+  }
+  return valueFor(name);
 }
 
 export type GqlCaller = 'actor' | 'root' | 'anonymous' | 'badToken' | 'forgedRoot';
@@ -87,6 +155,8 @@ export interface GqlInput {
   /** Where to cut or splice, how many aliases or levels. */
   n: number;
   junk: string;
+  /** Sent to the authorised scope's records (see requests.ts' Scope), root's mutations included. */
+  authorised?: boolean;
 }
 
 const GARBAGE = [
@@ -148,9 +218,9 @@ export function gqlInput(operations: Operation[]): fc.Arbitrary<GqlInput> {
       caller: fc.constantFrom<GqlCaller>('actor', 'actor', 'root', 'anonymous', 'badToken', 'forgedRoot'),
       variables: fc
         .tuple(
-          ...operations[operation].variables.map((name) =>
+          ...operations[operation].variables.map(({ name, type }) =>
             fc.oneof(
-              { arbitrary: valueFor(name).map((v): [string, Value] | null => [name, v]), weight: 5 },
+              { arbitrary: typedValue(type, name).map((v): [string, Value] | null => [name, v]), weight: 5 },
               { arbitrary: fc.constant(null), weight: 1 },
             ),
           ),
@@ -180,9 +250,9 @@ export interface GqlMeta {
 /** The request to the gateway's /graphql, and what the oracles need to know. */
 export function gqlWire(input: GqlInput, operations: Operation[], world: World): { wire: WireRequest; meta: GqlMeta } {
   const op = operations[input.operation];
-  // Root only reads: its mutations would change the world the oracles compare against.
-  const caller: GqlCaller = input.caller === 'root' && op.mutation ? 'actor' : input.caller;
-  const resolve = resolver(world, false, false);
+  // Root only reads, but in the authorised scope: its mutations would change the world the oracles compare against.
+  const caller: GqlCaller = input.caller === 'root' && op.mutation && !input.authorised ? 'actor' : input.caller;
+  const resolve = resolver(world, input.authorised ? 'authorised' : 'generated', false);
   const variables = Object.fromEntries(input.variables.map(([k, v]) => [k, resolve(v)]));
   let query = op.text;
   let envelope: string | null = null;
@@ -250,7 +320,7 @@ export function gqlWire(input: GqlInput, operations: Operation[], world: World):
   } else {
     wire = { method: 'POST', path: url.pathname, headers, body: envelope ?? JSON.stringify({ query, variables }) };
   }
-  const refs = input.variables.flatMap(([, v]) => (isRef(v) ? [v.ref] : []));
+  const refs = input.authorised ? [] : input.variables.flatMap(([, v]) => (isRef(v) ? [v.ref] : []));
   return {
     wire,
     meta: {
@@ -273,6 +343,21 @@ export function gqlShape(status: number, json: unknown, contentType: string): st
     if (errors !== undefined && (!Array.isArray(errors) || errors.some((e) => typeof e?.message !== 'string')))
       return 'an error without a message';
     if (errors === undefined && data === undefined) return 'neither data nor errors';
+  }
+  return null;
+}
+
+/**
+ * No error is an unexpected failure. The gateway answers one with HTTP 200 like any other error
+ * (GraphQL's way), so the status alone never shows it: its code does.
+ */
+export function gqlInternalError(json: unknown): string | null {
+  const answers = Array.isArray(json) ? json : [json];
+  for (const answer of answers) {
+    const errors = (answer as { errors?: unknown } | null)?.errors;
+    if (!Array.isArray(errors)) continue;
+    const internal = errors.find((e) => e?.extensions?.code === 'INTERNAL_SERVER_ERROR');
+    if (internal) return `an internal error at ${(internal.path ?? []).join('.') || 'the top'}: ${internal.message}`;
   }
   return null;
 }

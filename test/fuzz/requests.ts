@@ -8,6 +8,7 @@ import {
   groupRef,
   hostileNumber,
   hostileString,
+  isFlag,
   isRef,
   projectRef,
   recordRefOf,
@@ -45,6 +46,8 @@ export interface RestInput {
   junk: string;
   /** A hostile query fragment appended as it is (deep brackets, thousands of keys, bad escapes). */
   rawQuery: string | null;
+  /** Sent by a caller allowed to do what it asks, to the records of the authorised scope (see Scope). */
+  authorised?: boolean;
 }
 
 /** What the oracles need to know about a request beyond its answer. */
@@ -58,6 +61,8 @@ export interface RequestMeta {
   namesVictim: boolean;
   /** Names any record of the victim or the owner. */
   namesVictimRecords: boolean;
+  /** Sent by a caller allowed to do it (RestInput.authorised). */
+  authorised: boolean;
   placement: Placement;
   route: FuzzRoute;
 }
@@ -151,6 +156,12 @@ const TRICKS: Trick[] = [
   'weirdAuthorization',
 ];
 
+/** What spoils a body (invalidJson, wrongType, jsonScalar) and picks the hostile sudo and Authorization tricks. */
+export const junkText = fc.oneof(
+  fc.constantFrom(...INVALID_JSON, ...WRONG_TYPES, ...JSON_SCALARS),
+  fc.string({ maxLength: 20 }),
+);
+
 /** Requests to one route: its parameters present, missing, spoiled or joined by others. */
 export function restInput(route: FuzzRoute, allNames: string[]): fc.Arbitrary<RestInput> {
   const names = route.params;
@@ -178,7 +189,7 @@ export function restInput(route: FuzzRoute, allNames: string[]): fc.Arbitrary<Re
       { arbitrary: fc.constant<Trick[]>([]), weight: 5 },
       { arbitrary: fc.subarray(TRICKS, { minLength: 1, maxLength: 2 }), weight: 1 },
     ),
-    junk: fc.oneof(fc.constantFrom(...INVALID_JSON, ...WRONG_TYPES, ...JSON_SCALARS), fc.string({ maxLength: 20 })),
+    junk: junkText,
     rawQuery: fc.oneof(
       { arbitrary: fc.constant(null), weight: 12 },
       { arbitrary: fc.constantFrom(...RAW_QUERIES), weight: 1 },
@@ -198,17 +209,37 @@ export function pct(text: string): string {
 
 type Resolved = string | number | boolean | null | Resolved[] | { [key: string]: Resolved };
 
-/** Looks up world references; `swap` puts the missing project where the victim was named. */
-export function resolver(world: World, swap: boolean, inPath: boolean) {
+/**
+ * Whose records a request's references name: those it was generated with; the missing project in
+ * the victim's place (the twin the runner compares an outsider's answer with); or, for an
+ * authorised caller, the actor's and the spare records in place of the victim's, the owner's, the
+ * group's and the actor's own account, so that what an allowed write changes is never what the
+ * oracles compare against, nor the caller itself.
+ */
+export type Scope = 'generated' | 'missingTwin' | 'authorised';
+
+const AUTHORISED_STAND_INS: Record<string, string> = {
+  victim: 'own',
+  owner: 'spare',
+  actor: 'spare',
+  group: 'ownGroup',
+};
+
+/** Looks up world references in a scope (see Scope). */
+export function resolver(world: World, scope: Scope, inPath: boolean) {
   const lookup = (name: string): string | number => {
     const [owner, field] = name.split('.');
-    if (owner === 'victim' && swap && (field === 'id' || field === 'path')) return lookup(`missing.${field}`);
+    if (owner === 'victim' && scope === 'missingTwin' && (field === 'id' || field === 'path'))
+      return lookup(`missing.${field}`);
+    if (scope === 'authorised' && owner in AUTHORISED_STAND_INS)
+      return lookup(`${AUTHORISED_STAND_INS[owner]}.${field}`);
     if (owner === 'root') return field === 'id' ? 1 : 'root';
     if (owner === 'missingUser') return world.missingUserId;
-    if (owner === 'owner' || owner === 'actor')
+    if (owner === 'owner' || owner === 'actor' || owner === 'spare')
       return (world[owner] as unknown as Record<string, string | number>)[field];
-    if (owner === 'group') return field === 'id' ? world.group.id : world.group.path;
-    const project = world[owner as 'victim' | 'visible' | 'own' | 'missing'] as unknown as Record<
+    if (owner === 'group' || owner === 'ownGroup' || owner === 'spareGroup')
+      return field === 'id' ? world[owner].id : world[owner].path;
+    const project = world[owner as 'victim' | 'visible' | 'own' | 'missing' | 'spareProject'] as unknown as Record<
       string,
       string | number
     >;
@@ -253,11 +284,13 @@ const refNames = (v: Value, out: string[] = []): string[] => {
   return out;
 };
 
-/** The request on the wire, and what the oracles need to know about it. */
-export function toWire(input: RestInput, world: World, swap = false): { wire: WireRequest; meta: RequestMeta } {
+/** The request on the wire, and what the oracles need to know about it; `twin` names the missing project for the victim. */
+export function toWire(input: RestInput, world: World, twin = false): { wire: WireRequest; meta: RequestMeta } {
   const { route } = input;
-  const inPath = resolver(world, swap, true);
-  const inParams = resolver(world, swap, false);
+  const authorised = input.authorised === true;
+  const scope: Scope = authorised ? 'authorised' : twin ? 'missingTwin' : 'generated';
+  const inPath = resolver(world, scope, true);
+  const inParams = resolver(world, scope, false);
   const method = route.method.toUpperCase();
   let path = route.path;
   input.route.pathParams.forEach((name, i) => {
@@ -392,7 +425,10 @@ export function toWire(input: RestInput, world: World, swap = false): { wire: Wi
     body,
   };
 
-  const refs = [...input.path.map((p) => p.value), ...input.params.map(([, v]) => v)].flatMap((v) => refNames(v));
+  // The authorised scope names the actor's and the spare records in the victim's place.
+  const refs = authorised
+    ? []
+    : [...input.path.map((p) => p.value), ...input.params.map(([, v]) => v)].flatMap((v) => refNames(v));
   // The owner sudo trick acts as the owner, who may see the victim: such a request is not an outsider's.
   const sudoOwner =
     input.tricks.includes('hostileSudo') &&
@@ -405,6 +441,7 @@ export function toWire(input: RestInput, world: World, swap = false): { wire: Wi
     write: route.method !== 'get',
     namesVictim: refs.some((r) => r === 'victim.id' || r === 'victim.path'),
     namesVictimRecords: refs.some((r) => r.startsWith('victim.') || r.startsWith('owner.') || r.startsWith('group.')),
+    authorised,
     placement: input.placement,
     route,
   };
@@ -445,7 +482,7 @@ const RECORD_OF_PARAM: Record<string, string> = {
 };
 
 /** A well-formed value for a parameter, naming the victim's records where it names any. */
-function plausible(name: string, route: FuzzRoute, project: 'id' | 'path'): Value {
+export function plausible(name: string, route: FuzzRoute, project: 'id' | 'path'): Value {
   const r = (name: string): Value => ({ ref: name });
   if (name === 'id' && route.path.startsWith('/users/')) return r('owner.id');
   if (name === 'id' && route.path.startsWith('/groups/')) return r('group.id');
@@ -453,6 +490,7 @@ function plausible(name: string, route: FuzzRoute, project: 'id' | 'path'): Valu
   if (name === 'id' || name === 'project_id' || name === 'forked_from_id' || name === 'target_project_id')
     return r(`victim.${project}`);
   if (name === 'user_id' || name === 'uid' || name === 'assignee_id') return r('owner.id');
+  if (name === 'group_id') return r('group.id');
   if (name === 'note_id')
     return route.path.includes('/snippets/')
       ? r('victim.snippetNote')
@@ -471,8 +509,17 @@ function plausible(name: string, route: FuzzRoute, project: 'id' | 'path'): Valu
   if (name === 'visibility_level') return 0;
   if (name === 'url') return 'http://127.0.0.1:9/sweep';
   if (name === 'state_event') return 'close';
-  if (name === 'event_id') return 1;
-  if (/_enabled$|_events$|^public$|^archived$/.test(name)) return true;
+  if (name === 'event_id' || name === 'iid' || name === 'line') return 1;
+  if (name === 'line_type') return 'new';
+  if (name === 'due_date') return '2030-01-01';
+  if (name === 'color') return '#ff0000';
+  if (name === 'encoding') return 'text';
+  if (isFlag(name)) return true;
+  if (name === 'email') return 'sweep@fuzz.example';
+  if (name === 'password') return 'sweep-password';
+  if (name === 'state') return 'all';
+  if (name === 'order_by') return 'created_at';
+  if (name === 'sort') return 'desc';
   return 'sweep';
 }
 

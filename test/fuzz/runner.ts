@@ -1,6 +1,17 @@
 import fc from 'fast-check';
+import { authorisedInput, parsedBody } from './authorised';
+import {
+  boundaryVerdict,
+  GRAPHQL,
+  graphqlBoundaryTable,
+  NO_RECORD,
+  REST,
+  restBoundaryTable,
+  type BoundaryGroup,
+  type Expectation,
+} from './boundary';
 import { Hang, send, type WireRequest, type WireResponse } from './http';
-import { gqlInput, gqlShape, gqlWire, loadOperations, type GqlInput } from './graphql';
+import { gqlInput, gqlInternalError, gqlShape, gqlWire, loadOperations, type GqlInput } from './graphql';
 import {
   disclosure,
   looksMissing,
@@ -11,7 +22,7 @@ import {
   type Verdict,
 } from './oracles';
 import { restInput, sendable, sweepInputs, toWire, type RequestMeta, type RestInput } from './requests';
-import { loadRoutes, type FuzzRoute } from './routes';
+import { loadRoutes, routeKey, type FuzzRoute } from './routes';
 import type { World } from './world';
 
 export interface Example {
@@ -20,8 +31,8 @@ export interface Example {
   request: string;
   status: number | null;
   body: string;
-  seed: number;
-  run: number;
+  /** Where the input came from, to send it again: the seed and run, the sweep, or the boundary table's case. */
+  replay: string;
 }
 
 /** Per oracle: how many inputs it judged and how many failed it, with the first few failures. */
@@ -59,7 +70,7 @@ export class Tally {
     );
     const examples = this.examples.map(
       (e) =>
-        `  ✗ ${e.oracle}: ${e.verdict}\n      ${e.request}\n      → ${e.status ?? 'no answer'} ${e.body}\n      (${e.seed < 0 ? 'the sweep' : `seed ${e.seed}`}, run ${e.run})`,
+        `  ✗ ${e.oracle}: ${e.verdict}\n      ${e.request}\n      → ${e.status ?? 'no answer'} ${e.body}\n      (${e.replay})`,
     );
     return [
       `inputs ${this.inputs}, requests ${this.requests}`,
@@ -71,18 +82,35 @@ export class Tally {
 
 export interface RunOptions {
   world: World;
-  /** Inputs in all, shared by the REST routes and the gateway (`graphqlShare` of them). */
+  /** Random inputs in all, shared by the REST routes and the gateway (`graphqlShare` of them). */
   runs: number;
   seed: number;
   /** Inputs in flight at once (each waits for its answers). */
   workers: number;
   timeoutMs: number;
   graphqlShare: number;
+  /** Random inputs to each write route from a caller allowed to make it (sent after all others). */
+  authorisedPerRoute: number;
   /** Other tests run on the same stack and change its settings and system hooks: leave those out of the snapshot. */
   sharedStack?: boolean;
-  /** Stops generating inputs after this long (the counts say how many ran); none by default. */
+  /**
+   * Root's authorised inputs include PUT /application/settings: only on a stack of the fuzz's own,
+   * as they change how the stack answers everyone after the run (and other tests during it).
+   */
+  changeSettings?: boolean;
+  /** Stops generating random inputs after this long (the counts say how many ran); none by default. */
   timeLimitMs?: number;
   progress?: (line: string) => void;
+}
+
+export interface FuzzResult {
+  rest: Tally;
+  graphql: Tally;
+  routes: FuzzRoute[];
+  /** Per write route: its authorised inputs with a body the facade parsed that were not refused as unauthorised (401, 403; a sign-in's 401 counts). */
+  authorisedReached: Map<string, number>;
+  /** The write routes that got authorised inputs. */
+  authorisedRoutes: FuzzRoute[];
 }
 
 const show = (wire: WireRequest) => {
@@ -110,8 +138,31 @@ async function attempt(origin: string, wire: WireRequest, timeoutMs: number): Pr
   }
 }
 
-/** Runs the fuzz: REST inputs over every route and GraphQL inputs to the gateway, judged by every oracle. */
-export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graphql: Tally; routes: FuzzRoute[] }> {
+/** Runs `each` over `items`, `workers` at a time, each worker taking the next item as it finishes one. */
+async function inPool<T>(items: T[], workers: number, each: (item: T, index: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(workers, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await each(items[index], index);
+      }
+    }),
+  );
+}
+
+type Answer = WireResponse | Hang | null;
+/** A boundary id's case: what its answer must be, and the answer naming an id no record has. */
+type BoundaryCheck = { label: string; expect: Expectation; missing: Answer };
+
+/**
+ * Runs the fuzz, in this order: the boundary table (every id parameter of every route and
+ * operation at its edges), the sweep (every route once, well-formed, against the victim), the
+ * random inputs (outsiders over every route, and the gateway), then the authorised inputs to
+ * every write route. Each is judged by every oracle. The authorised writes come last: what they
+ * change is never what a later comparison reads.
+ */
+export async function runFuzz(options: RunOptions): Promise<FuzzResult> {
   const { world, timeoutMs } = options;
   const routes = await loadRoutes();
   const operations = loadOperations();
@@ -123,9 +174,10 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
   const rest = new Tally();
   const graphql = new Tally();
   const gatewayOrigin = new URL(world.graphqlUrl).origin;
+  const authorisedReached = new Map<string, number>();
 
-  const restOne = async (input: RestInput, seed: number, run: number) => {
-    if (!sendable(input)) return;
+  const restOne = async (input: RestInput, replay: string, boundary?: BoundaryCheck): Promise<Answer> => {
+    if (!input.authorised && !sendable(input)) return null;
     const { wire, meta } = toWire(input, world);
     rest.inputs++;
     const timeout = meta.placement === 'oversized' ? timeoutMs * 3 : timeoutMs;
@@ -135,12 +187,16 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
       request: `${meta.caller} ${show(wire)}`,
       status: r instanceof Hang ? null : r.status,
       body: r instanceof Hang ? r.message : r.text.slice(0, 300),
-      seed,
-      run,
+      replay,
     });
     rest.judge('no hang', res instanceof Hang ? res.message : null, context(res));
-    if (res instanceof Hang) return;
+    if (res instanceof Hang) return res;
     judgeRest(rest, world, meta, res, context(res));
+    if (boundary) rest.judge('boundary id answered as none', boundaryVerdict(boundary, res, REST), context(res));
+    // A sign-in's 401 is its answer to the credentials sent, not a refusal of the caller.
+    const refusedCaller = meta.route.auth && (res.status === 401 || res.status === 403);
+    if (meta.authorised && meta.write && parsedBody(meta.placement) && !refusedCaller)
+      authorisedReached.set(meta.key, (authorisedReached.get(meta.key) ?? 0) + 1);
     if (meta.namesVictim && !meta.privileged) {
       const twin = toWire(input, world, true);
       const other = await attempt(world.origin, twin.wire, timeout);
@@ -153,9 +209,10 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
     if (meta.write && !meta.privileged && (meta.namesVictim || meta.namesVictimRecords)) {
       rest.judge('refused write changes nothing', await snapshot.compare(meta.key), context(res));
     }
+    return res;
   };
 
-  const gqlOne = async (input: GqlInput, seed: number, run: number) => {
+  const gqlOne = async (input: GqlInput, replay: string, boundary?: BoundaryCheck): Promise<Answer> => {
     const { wire, meta } = gqlWire(input, operations, world);
     graphql.inputs++;
     const res = await attempt(gatewayOrigin, wire, timeoutMs);
@@ -164,12 +221,12 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
       request: `${input.caller} ${meta.key}: ${show(wire)}`,
       status: res instanceof Hang ? null : res.status,
       body: res instanceof Hang ? res.message : res.text.slice(0, 300),
-      seed,
-      run,
+      replay,
     });
     graphql.judge('no hang', res instanceof Hang ? res.message : null, context);
-    if (res instanceof Hang) return;
+    if (res instanceof Hang) return res;
     graphql.judge('no 5xx', res.status >= 500 ? `answered ${res.status}: ${res.text.slice(0, 100)}` : null, context);
+    graphql.judge('no internal error', gqlInternalError(res.json), context);
     graphql.judge(
       'JSON errors with messages',
       gqlShape(res.status, res.json, String(res.headers['content-type'] ?? '')),
@@ -181,6 +238,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
       disclosure(world, meta.privileged, input.caller === 'root' ? 'root' : 'other', res.text),
       context,
     );
+    if (boundary) graphql.judge('boundary id answered as none', boundaryVerdict(boundary, res, GRAPHQL), context);
     if (meta.mutation && !meta.privileged && meta.namesVictim) {
       graphql.judge(
         'refused write changes nothing',
@@ -191,13 +249,34 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
         context,
       );
     }
+    return res;
   };
 
-  // First every route once, well-formed, against the victim (and its twin, the missing project).
+  // Per id parameter, the request naming an id no record has, then each boundary id beside it.
+  const table = async <Input>(
+    groups: Array<BoundaryGroup<Input>>,
+    one: (input: Input, replay: string, boundary?: BoundaryCheck) => Promise<Answer>,
+  ) =>
+    inPool(groups, options.workers, async (group) => {
+      const missing = await one(group.missing, `the boundary table: ${group.name}=${NO_RECORD}`);
+      for (const c of group.cases)
+        await one(c.input, `the boundary table: ${c.label}`, { label: c.label, expect: c.expect, missing });
+    });
+  let phase = Date.now();
+  const phaseDone = (what: string) => {
+    options.progress?.(`${what} in ${((Date.now() - phase) / 1000).toFixed(0)} s`);
+    phase = Date.now();
+  };
+  const restTable = restBoundaryTable(routes);
+  await table(restTable, restOne);
+  const gqlTable = graphqlBoundaryTable(operations);
+  await table(gqlTable, gqlOne);
+  phaseDone(`the boundary table: ${restTable.length} REST and ${gqlTable.length} GraphQL id parameters`);
+
+  // Every route once, well-formed, against the victim (and its twin, the missing project).
   const sweep = sweepInputs(routes);
-  for (let i = 0; i < sweep.length; i += options.workers) {
-    await Promise.all(sweep.slice(i, i + options.workers).map((input, j) => restOne(input, -1, i + j)));
-  }
+  await inPool(sweep, options.workers, async (input, i) => void (await restOne(input, `the sweep, input ${i}`)));
+  phaseDone(`the sweep: ${sweep.length} inputs`);
 
   const graphqlRuns = Math.round(options.runs * options.graphqlShare);
   const restRuns = options.runs - graphqlRuns;
@@ -228,12 +307,13 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
   await Promise.all(
     Array.from({ length: options.workers }, async (_, i) => {
       const seed = options.seed + i;
+      const replay = (stream: string, run: number) => `seed ${options.seed}, worker ${i}'s ${stream} run ${run}`;
       let run = 0;
       const restRunsHere = share(restRuns, i);
       if (restRunsHere > 0) {
         await fc.check(
           fc.asyncProperty(restArb, async (input) => {
-            await restOne(input, seed, run++);
+            await restOne(input, replay('REST', run++));
             tick();
             return true;
           }),
@@ -245,7 +325,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
       if (gqlRunsHere > 0) {
         await fc.check(
           fc.asyncProperty(gqlArb, async (input) => {
-            await gqlOne(input, seed, run++);
+            await gqlOne(input, replay('GraphQL', run++));
             tick();
             return true;
           }),
@@ -254,7 +334,26 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
       }
     }),
   );
-  return { rest, graphql, routes };
+
+  // Each write route's own stream, seeded by its place in the route table: the same inputs
+  // whatever the worker count.
+  const authorisedRoutes = routes.filter(
+    (route) => route.method !== 'get' && (options.changeSettings || route.path !== '/application/settings'),
+  );
+  phaseDone(`random inputs: ${options.runs}`);
+  await inPool(authorisedRoutes, options.workers, async (route) => {
+    const index = routes.indexOf(route);
+    let run = 0;
+    await fc.check(
+      fc.asyncProperty(authorisedInput(route), async (input) => {
+        await restOne(input, `seed ${options.seed}, authorised ${routeKey(route)} run ${run++}`);
+        return true;
+      }),
+      { numRuns: options.authorisedPerRoute, seed: options.seed + 2_000_000 + index, endOnFailure: true },
+    );
+  });
+  phaseDone(`authorised inputs: ${options.authorisedPerRoute} to each of ${authorisedRoutes.length} write routes`);
+  return { rest, graphql, routes, authorisedReached, authorisedRoutes };
 }
 
 function judgeRest(

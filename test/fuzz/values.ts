@@ -238,8 +238,16 @@ export const hostileValue: fc.Arbitrary<Value> = fc.oneof(
 
 const BOOLEAN_TEXT = ['true', 'false', 't', 'f', '1', '0', 'on', 'off', 'yes', 'no', 'TRUE', 'maybe'];
 
-/** A value for a parameter, chosen by what its name suggests (sometimes right, often not). */
-export function valueFor(name: string): fc.Arbitrary<Value> {
+/** Parameters that are booleans (v3 names). */
+export const isFlag = (name: string) =>
+  /_enabled$|_events$|^public$|^archived$|^admin$|^can_create_group$|^confirm$|^ci_enabled_first$/.test(name);
+
+/** v3's name of a GraphQL variable or field (`userId` → `user_id`), which is what the choices below read. */
+export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A value for a parameter (v3's snake_case or GraphQL's camelCase), chosen by what its name suggests (sometimes right, often not). */
+export function valueFor(parameter: string): fc.Arbitrary<Value> {
+  const name = snakeCase(parameter);
   let likely: fc.Arbitrary<Value>;
   if (name === 'page' || name === 'per_page') {
     likely = fc.oneof(
@@ -252,7 +260,9 @@ export function valueFor(name: string): fc.Arbitrary<Value> {
         ? fc.oneof(userRef, hostileNumber)
         : name.includes('project')
           ? fc.oneof(projectRef, hostileNumber)
-          : fc.oneof(projectRef, anyRecordRef, userRef, hostileNumber);
+          : name.includes('group')
+            ? fc.oneof(groupRef, hostileNumber)
+            : fc.oneof(projectRef, anyRecordRef, userRef, hostileNumber);
   } else if (
     [
       'ref',
@@ -278,9 +288,7 @@ export function valueFor(name: string): fc.Arbitrary<Value> {
       fc.constantFrom<Value>('README.md', 'docs/notes.txt', 'docs', 'new.txt'),
       fc.constantFrom(...HOSTILE_PATHS),
     );
-  } else if (
-    /_enabled$|_events$|^public$|^archived$|^admin$|^can_create_group$|^confirm$|^ci_enabled_first$/.test(name)
-  ) {
+  } else if (isFlag(name)) {
     likely = fc.oneof(fc.boolean(), fc.constantFrom(...BOOLEAN_TEXT));
   } else if (name === 'access_level' || name === 'visibility_level') {
     likely = fc.constantFrom<Value>(0, 10, 20, 30, 40, 50, 60, -1, 15, '20', 'public');

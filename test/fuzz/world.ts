@@ -2,11 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { call, type WireResponse } from './http';
 
 /** The ids of one project and of one record of each kind inside it. */
-export interface ProjectFixture {
-  id: number;
-  /** NAMESPACE%2FNAME, as the "id or path" routes take it. */
-  encodedPath: string;
-  fullPath: string;
+export interface ProjectFixture extends ProjectName {
   sha: string;
   blobSha: string;
   issue: number;
@@ -18,6 +14,18 @@ export interface ProjectFixture {
   hook: number;
   milestone: number;
   deployKey: number;
+}
+
+/** A project's names: its id, NAMESPACE%2FNAME (as the "id or path" routes take it) and NAMESPACE/NAME. */
+export interface ProjectName {
+  id: number;
+  encodedPath: string;
+  fullPath: string;
+}
+
+export interface GroupFixture {
+  id: number;
+  path: string;
 }
 
 export interface UserFixture {
@@ -45,9 +53,18 @@ export interface World {
   victim: ProjectFixture;
   visible: ProjectFixture;
   own: ProjectFixture;
-  missing: { id: number; encodedPath: string; fullPath: string };
-  group: { id: number; path: string };
+  missing: ProjectName;
+  group: GroupFixture;
   missingUserId: number;
+  /**
+   * What the authorised inputs act on in the victim's, the owner's and the group's place (see
+   * requests.ts): `ownGroup` is the actor's group, `spare` a user only root changes, and
+   * `spareProject` (the actor's) and `spareGroup` (the actor's) are there to be deleted or moved.
+   */
+  spare: { id: number; username: string };
+  ownGroup: GroupFixture;
+  spareGroup: GroupFixture;
+  spareProject: ProjectName;
   /** Text written only into the victim's records (and the owner's group): no other caller may ever read it. */
   canary: string;
   /** Strings no response may carry to a caller who does not own them. */
@@ -55,6 +72,12 @@ export interface World {
 }
 
 const hex = (n: number) => randomBytes(n).toString('hex');
+
+const projectName = (project: { id: number; path_with_namespace: string }): ProjectName => ({
+  id: project.id,
+  fullPath: project.path_with_namespace,
+  encodedPath: encodeURIComponent(project.path_with_namespace),
+});
 
 async function ok(res: Promise<WireResponse>, what: string): Promise<any> {
   const r = await res;
@@ -153,9 +176,7 @@ async function createProjectFixture(
   const milestone = await api('POST', `${p}/milestones`, { title: `milestone ${text}` });
   const key = await api('POST', `${p}/keys`, { title: `key ${text}`, key: sshPublicKey() });
   return {
-    id: project.id,
-    fullPath: project.path_with_namespace,
-    encodedPath: encodeURIComponent(project.path_with_namespace),
+    ...projectName(project),
     sha: branch.commit.id,
     blobSha: tree.find((e: { name: string }) => e.name === 'README.md').id,
     issue: issue.id,
@@ -194,13 +215,30 @@ export async function createWorld(opts: {
     'creating the missing project',
   );
   await ok(call(origin, 'DELETE', `/api/v3/projects/${gone.id}`, owner.token), 'deleting the missing project');
-  const group = await ok(
-    call(origin, 'POST', '/api/v3/groups', owner.token, {
-      name: `grp-${hex(3)}`,
-      path: `grp-${hex(3)}`,
-      description: `group ${canary}`,
+  const createGroup = async (token: string, description: string): Promise<GroupFixture> => {
+    const made = await ok(
+      call(origin, 'POST', '/api/v3/groups', token, { name: `grp-${hex(3)}`, path: `grp-${hex(3)}`, description }),
+      'creating a group',
+    );
+    return { id: made.id, path: made.path };
+  };
+  const [group, ownGroup, spareGroup] = await Promise.all([
+    createGroup(owner.token, `group ${canary}`),
+    createGroup(actor.token, 'own group'),
+    createGroup(actor.token, 'spare group'),
+  ]);
+  const spareProject = await ok(
+    call(origin, 'POST', '/api/v3/projects', actor.token, { name: `spare-${hex(3)}`, visibility_level: 0 }),
+    'creating the spare project',
+  );
+  const spare = await ok(
+    call(origin, 'POST', '/api/v3/users', rootToken, {
+      username: `fzspare${hex(3)}`,
+      password: `pw-${hex(8)}`,
+      email: `spare${hex(3)}@fuzz.example`,
+      name: 'spare',
     }),
-    'creating a group',
+    'creating the spare user',
   );
   const ghost = await ok(
     call(origin, 'POST', '/api/v3/users', rootToken, {
@@ -230,13 +268,13 @@ export async function createWorld(opts: {
     victim,
     visible,
     own,
-    missing: {
-      id: gone.id,
-      fullPath: gone.path_with_namespace,
-      encodedPath: encodeURIComponent(gone.path_with_namespace),
-    },
-    group: { id: group.id, path: group.path },
+    missing: projectName(gone),
+    group,
     missingUserId: ghost.id,
+    spare: { id: spare.id, username: spare.username },
+    ownGroup,
+    spareGroup,
+    spareProject: projectName(spareProject),
     canary,
     secrets: {
       ownerToken: owner.token,

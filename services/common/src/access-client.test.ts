@@ -1,6 +1,6 @@
 import { Visibility, type ProjectAccess } from './access';
 import { createAccessClient } from './access-client';
-import type { accessLookup, RequestOf } from './contracts';
+import { accessLookup, type RequestOf } from './contracts';
 import type { InternalClient } from './internal-http';
 import type { Principal } from './principal';
 
@@ -11,9 +11,11 @@ function fakeMembership() {
   const calls: Array<RequestOf<typeof accessLookup>> = [];
   const client = {
     call: async (_endpoint: unknown, body: RequestOf<typeof accessLookup>) => {
-      calls.push(body);
+      // As membership's endpoint does: a request outside its contract is refused.
+      calls.push(accessLookup.request.parse(body));
+      // Projects 1 to 100 exist.
       const access = body.projectIds.map((projectId): ProjectAccess | null =>
-        projectId > 100
+        projectId < 1 || projectId > 100
           ? null
           : {
               projectId,
@@ -58,17 +60,16 @@ describe('access client', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it('answers ids no project can have (0, negative) as missing, without asking', async () => {
+  it('asks about ids no project can have (0, negative) like any other, and membership finds none', async () => {
     const { client, calls } = fakeMembership();
     const access = createAccessClient({ membership: client, ttlMs: 0 });
     const loader = access.loader({ ...alice });
-    expect(await Promise.all([loader.load(0), loader.load(-5), loader.load(2 ** 31), loader.load(1)])).toEqual([
-      null,
+    expect(await Promise.all([loader.load(0), loader.load(-5), loader.load(1)])).toEqual([
       null,
       null,
       expect.objectContaining({ projectId: 1 }),
     ]);
-    expect(calls).toEqual([{ userId: 1, projectIds: [1] }]);
+    expect(calls).toEqual([{ userId: 1, projectIds: [0, -5, 1] }]);
   });
 
   it('reuses answers across requests until they expire, per user', async () => {

@@ -64,20 +64,21 @@ const repository = {
   }),
   close: async () => {},
 } as unknown as InternalClient;
-/** Identity's answer: every user's profile. */
-/** Identity's answers; a request its contract refuses is the 400 the real endpoint gives. */
+/** Identity's answers (users 1 and up exist); a request its contract refuses is the 400 the real endpoint gives. */
 const identity = {
   call: async (contract: { request: { parse: (input: unknown) => unknown } }, request: { ids: number[] }) => {
     contract.request.parse(request);
     return {
-      users: request.ids.map((id) => ({
-        id,
-        username: `u${id}`,
-        name: `User ${id}`,
-        state: 'active',
-        email: `u${id}@x`,
-        avatarUrl: null,
-      })),
+      users: request.ids
+        .filter((id) => id >= 1)
+        .map((id) => ({
+          id,
+          username: `u${id}`,
+          name: `User ${id}`,
+          state: 'active',
+          email: `u${id}@x`,
+          avatarUrl: null,
+        })),
     };
   },
   close: async () => {},
@@ -254,6 +255,21 @@ describe('notes subgraph: issues, snippets and notes', () => {
       id: REPORTER,
     });
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 11 }, as(OWNER)))).toBe('FORBIDDEN');
+  });
+
+  it('answers an update of a snippet deleted under it as a snippet that is gone (found by the fuzz: a 500)', async () => {
+    const { id } = (await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(OWNER))).data!.createSnippet;
+    const UPDATE_SNIPPET = `mutation($p: Int!, $id: Int!) { updateSnippet(projectId: $p, id: $id, input: { title: "t2" }) { id } }`;
+    // A BEFORE trigger that skips the row makes the update find nothing, as when a delete commits
+    // between the update's read of the snippet and its write.
+    await db.sql`create function skip_row() returns trigger language plpgsql as $$ begin return null; end $$`;
+    await db.sql`create trigger deleted_meanwhile before update on snippets for each row execute function skip_row()`;
+    try {
+      expect(errorCode(await subgraph.run(UPDATE_SNIPPET, { p: 10, id }, as(OWNER)))).toBe('NOT_FOUND');
+    } finally {
+      await db.sql`drop trigger deleted_meanwhile on snippets`;
+      await db.sql`drop function skip_row`;
+    }
   });
 
   it('takes notes on issues, snippets and merge requests through one path, the kind a parameter', async () => {

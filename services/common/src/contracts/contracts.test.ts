@@ -1,6 +1,17 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createKnownEventReader } from './index';
+import {
+  accessLookup,
+  createKnownEventReader,
+  groupAccessLookup,
+  memberGroups,
+  memberProjects,
+  membershipEvents,
+  mergeRequestFind,
+  namespacesLookup,
+  projectsLookup,
+  usersLookup,
+} from './index';
 import type { StreamedEvent } from '../outbox';
 
 const entry = (service: string, type: string, payload: Record<string, unknown>): StreamedEvent => ({
@@ -46,5 +57,33 @@ describe("event contracts at the consumer's edge", () => {
     expect(read(entry('membership', 'member.removed', { ...member, project_id: undefined }))).toBeNull();
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines.map((l) => l.type)).toEqual(['membership:member.added', 'membership:member.removed']);
+  });
+});
+
+describe('internal lookups', () => {
+  // Callers pass on the ids their clients sent (a GraphQL Int, a v3 integer parameter): an id no
+  // record can have must find nothing, not be refused (a refusal reached the client as a 500).
+  it.each([
+    ['users', usersLookup, { ids: [0, -1] }],
+    ['namespaces', namespacesLookup, { ids: [0], ownerIds: [-1] }],
+    ['projects', projectsLookup, { ids: [-2147483648] }],
+    ['access', accessLookup, { userId: -1, projectIds: [0] }],
+    ['member projects', memberProjects, { userId: 0 }],
+    ['group access', groupAccessLookup, { userId: 0, groupIds: [-1] }],
+    ['member groups', memberGroups, { userId: -1 }],
+    ['merge request', mergeRequestFind, { projectId: 0, id: -1 }],
+  ])('the %s lookup takes any 32-bit id', (_name, endpoint, request) => {
+    expect(endpoint.request.safeParse(request).success).toBe(true);
+  });
+
+  it('answers a group asked by an id no group has under that id', () => {
+    const answer = { access: [{ groupId: -1, level: null, readable: false }] };
+    expect(groupAccessLookup.response.safeParse(answer).success).toBe(true);
+  });
+
+  it('refuses what no client can send, and events still carry positive ids only', () => {
+    expect(usersLookup.request.safeParse({ ids: [2 ** 31] }).success).toBe(false);
+    expect(usersLookup.request.safeParse({ ids: [1.5] }).success).toBe(false);
+    expect(membershipEvents.schemas['member.added'].safeParse({ ...member, user_id: 0 }).success).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // The contract of services/identity: the events it emits and its internal endpoints. Owned by identity.
 import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
-import { actor, id, ids, timestamp } from './shared';
+import { actor, id, lookupIds, timestamp } from './shared';
 
 const user = payload({
   user_id: id,
@@ -75,7 +75,7 @@ export type UserSummary = z.output<typeof userSummary>;
 /** The users among `ids`, narrowed by `query` (username, name or email, case-insensitive) when given. */
 export const usersLookup = endpoint(
   '/internal/users/lookup',
-  z.object({ ids, query: z.string().optional() }),
+  z.object({ ids: lookupIds, query: z.string().optional() }),
   z.object({ users: z.array(userSummary) }),
 );
 
@@ -111,7 +111,7 @@ export type NamespaceSummary = z.output<typeof namespaceSummary>;
  */
 export const namespacesLookup = endpoint(
   '/internal/namespaces/lookup',
-  z.object({ ids: ids.optional(), ownerIds: ids.optional() }),
+  z.object({ ids: lookupIds.optional(), ownerIds: lookupIds.optional() }),
   z.object({ namespaces: z.array(namespaceSummary) }),
 );
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
 import { projectFacts } from './projects';
-import { actor, id, ids } from './shared';
+import { actor, id, lookupId, lookupIds } from './shared';
 
 const member = payload({
   project_id: id,
@@ -58,7 +58,7 @@ export const projectAccess = z.object({
 /** The authorization API: per asked project, in order, its access facts, or null where none exists. */
 export const accessLookup = endpoint(
   '/internal/access',
-  z.object({ userId: id.nullable(), projectIds: ids }),
+  z.object({ userId: lookupId.nullable(), projectIds: lookupIds }),
   z.object({ access: z.array(projectAccess.nullable()) }),
 );
 
@@ -69,7 +69,7 @@ export const accessLookup = endpoint(
  */
 export const memberProjects = endpoint(
   '/internal/member-projects',
-  z.object({ userId: id }),
+  z.object({ userId: lookupId }),
   z.object({ projectIds: z.array(id) }),
 );
 
@@ -87,16 +87,18 @@ export const applyGroup = endpoint(
   z.object({ applied: z.boolean() }),
 );
 
-/** Per asked group, in order: the user's level in it and whether the user may see it (GitLab's read_group). */
+/** Per asked group, in order (its id as asked): the user's level in it and whether the user may see it (GitLab's read_group). */
 export const groupAccessLookup = endpoint(
   '/internal/groups/access',
-  z.object({ userId: id.nullable(), groupIds: ids }),
-  z.object({ access: z.array(z.object({ groupId: id, level: z.number().int().nullable(), readable: z.boolean() })) }),
+  z.object({ userId: lookupId.nullable(), groupIds: lookupIds }),
+  z.object({
+    access: z.array(z.object({ groupId: lookupId, level: z.number().int().nullable(), readable: z.boolean() })),
+  }),
 );
 
 /** The groups a user is a member of. */
 export const memberGroups = endpoint(
   '/internal/groups/of-member',
-  z.object({ userId: id }),
+  z.object({ userId: lookupId }),
   z.object({ groupIds: z.array(id) }),
 );

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
 import { pushedCommit } from './git-worker';
-import { actor, id, timestamp } from './shared';
+import { actor, id, lookupId, timestamp } from './shared';
 
 /** A merge request as its events carry it: GitLab's hook attributes (its columns, snake_case). */
 export const mergeRequestAttributes = z.object({
@@ -57,6 +57,6 @@ export const mergeRequestsEvents = defineEvents('mergerequests', {
 /** Whether a merge request belongs to a project, with its attributes (for the note's event). */
 export const mergeRequestFind = endpoint(
   '/internal/merge-requests/find',
-  z.object({ projectId: id, id }),
+  z.object({ projectId: lookupId, id: lookupId }),
   z.object({ found: z.boolean(), attributes: mergeRequestAttributes.nullable() }),
 );

@@ -1,7 +1,7 @@
 // The contract of services/projects: the events it emits and its internal endpoint. Owned by projects.
 import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
-import { actor, id, ids, timestamp } from './shared';
+import { actor, id, lookupIds, timestamp } from './shared';
 
 /** What membership decides access from; applied only when `version` is newer than what it holds. */
 export const projectFacts = z.object({
@@ -83,6 +83,6 @@ export type ProjectSummary = z.output<typeof projectSummary>;
 /** What hook payloads and other non-graph callers show of projects; unknown ids are left out. */
 export const projectsLookup = endpoint(
   '/internal/projects/lookup',
-  z.object({ ids }),
+  z.object({ ids: lookupIds }),
   z.object({ projects: z.array(projectSummary) }),
 );

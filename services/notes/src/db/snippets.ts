@@ -29,7 +29,12 @@ export async function findSnippet(sql: Db, projectId: number, id: number): Promi
   return row;
 }
 
-export async function updateSnippet(tx: TransactionSql, id: number, changes: Partial<SnippetRow>): Promise<SnippetRow> {
+/** The snippet as changed; undefined when it is gone. */
+export async function updateSnippet(
+  tx: TransactionSql,
+  id: number,
+  changes: Partial<SnippetRow>,
+): Promise<SnippetRow | undefined> {
   const [row] = await tx<
     SnippetRow[]
   >`update snippets set ${tx(changes as Record<string, unknown>)}, updated_at = now() where id = ${id} returning *`;

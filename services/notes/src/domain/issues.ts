@@ -131,11 +131,9 @@ export function createIssues(deps: {
       };
       if (Object.keys(changesOf(issue).changes).length === 0) return issue;
       const assigneeId = input.assigneeId != null && input.assigneeId !== issue.assigneeId ? input.assigneeId : null;
-      // Ids below 1 name no user (identity refuses to look them up): stored as sent, as GitLab did.
+      // An id no user has (0, negative) is stored as sent, as GitLab did.
       const assignee =
-        assigneeId !== null && assigneeId > 0
-          ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0]
-          : undefined;
+        assigneeId !== null ? (await deps.identity.call(usersLookup, { ids: [assigneeId] })).users[0] : undefined;
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
         // The labels before the issue's row, in the order label renames and deletions lock them

@@ -6,8 +6,6 @@ export function createMergeRequests(deps: { mergeRequests: InternalClient }) {
   return {
     /** The merge request a note is made on, as the note's event shows it; null when the project has none such. */
     async mergeRequestForNote(projectId: number, id: number): Promise<NoteableAttributes | null> {
-      // An id no merge request can have is not asked about: the contract refuses it.
-      if (id < 1 || id > 2 ** 31 - 1) return null;
       const { found, attributes } = await deps.mergeRequests.call(mergeRequestFind, { projectId, id });
       return found ? attributes : null;
     },

@@ -96,6 +96,8 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
         const updated = await snippets.updateSnippet(tx, snippet.id, changes);
+        // Deleted since it was read: answered as a delete that came first would have it.
+        if (!updated) throw recordNotFound();
         await snippetEvent(tx, 'updated', principal, updated);
         return updated;
       });
