@@ -33,11 +33,22 @@ describe('versionKeysOf', () => {
     );
   });
 
-  it('advances the directory for users, groups and group members, not for keys', () => {
-    expect(keysOf('identity', 'user.updated', { user_id: 1 })).toEqual([DIRECTORY_VERSION]);
-    expect(keysOf('identity', 'group.deleted', { group_id: 1 })).toEqual([DIRECTORY_VERSION]);
+  it('advances the directory for users and groups changed, group members and settings', () => {
+    for (const type of [
+      'user.updated',
+      'user.blocked',
+      'user.deleted',
+      'group.updated',
+      'group.deleted',
+      'settings.updated',
+    ])
+      expect([type, keysOf('identity', type, { user_id: 1 })]).toEqual([type, [DIRECTORY_VERSION]]);
     expect(keysOf('membership', 'group_member.added', { group_id: 1, user_id: 2 })).toEqual([DIRECTORY_VERSION]);
-    expect(keysOf('identity', 'key.created', { key_id: 1, user_id: 2 })).toEqual([]);
+  });
+
+  it('leaves everything for what no answer shows yet: users and groups made, keys, token resets', () => {
+    for (const type of ['user.created', 'group.created', 'key.created', 'key.deleted', 'user.private_token_reset'])
+      expect([type, keysOf('identity', type, { user_id: 2 })]).toEqual([type, []]);
   });
 
   it('ignores ids that name no project', () => {

@@ -27,6 +27,21 @@ export const VERSION_TTL_S = 7 * 24 * 3600;
 /** The event fields that name a project whose answers the event changes. */
 const PROJECT_FIELDS = ['project_id', 'target_project_id', 'source_project_id'] as const;
 
+/**
+ * What changes users or groups as answers show them (names, states, admins, paths) or as settings
+ * shape them. A user or group made, a key, a token reset change nothing already shown: the tags
+ * of busy installations would otherwise change with every sign-up.
+ */
+const DIRECTORY_EVENTS = new Set([
+  'identity:user.updated',
+  'identity:user.deleted',
+  'identity:user.blocked',
+  'identity:user.unblocked',
+  'identity:group.updated',
+  'identity:group.deleted',
+  'identity:settings.updated',
+]);
+
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
 /** The versions an event advances (see above); none for events that change nothing shown (keys). */
@@ -38,7 +53,7 @@ export function versionKeysOf(event: { service: string; type: string; payload: R
   }
   if (keys.size > 0) keys.add(PROJECT_ACTIVITY_VERSION);
   if (event.service === 'projects') keys.add(PROJECT_CATALOG_VERSION);
-  if ((event.service === 'identity' && !event.type.startsWith('key.')) || event.type.startsWith('group_member.'))
+  if (DIRECTORY_EVENTS.has(`${event.service}:${event.type}`) || event.type.startsWith('group_member.'))
     keys.add(DIRECTORY_VERSION);
   return [...keys];
 }
