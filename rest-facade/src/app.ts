@@ -11,6 +11,7 @@ import { failureBudgetWait } from '@hub/gateway';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { GatewayClient } from './gateway-client';
 import { encodeBranchNames } from './branch-paths';
+import { describeApi, OPENAPI_ROUTE } from './openapi';
 import { signInOf } from './rate-limits';
 import { routeHandler } from './route';
 import { apiRoutes, oauthTokenRoute } from './routes';
@@ -81,6 +82,14 @@ export function createFacadeApp(deps: {
   app.set('query parser', 'extended');
   // git's own paths, before any body parser: pushes stream through untouched.
   app.use(deps.rateLimits.git, deps.gitHttp);
+
+  // The OpenAPI description, built when first asked for and kept; mounted before the API router,
+  // whose .json suffix rule would otherwise take its name's suffix away.
+  let description: string | undefined;
+  app.get(`/api/v3${OPENAPI_ROUTE.path}`, deps.rateLimits.api, (_req, res) => {
+    description ??= JSON.stringify(describeApi());
+    res.type('application/json').send(description);
+  });
 
   const api = express.Router();
   api.use(stripJsonSuffix);

@@ -41,13 +41,18 @@ export interface RouteDoc {
   params?: Record<string, ParamDoc>;
   /** The success status: 201 for POST and 200 otherwise unless given. */
   status?: number;
-  /** The success body's content type when it is not JSON (a snippet's raw code): the body is the text. */
-  contentType?: string;
+  /**
+   * The success body's content types when it is not JSON (a snippet's raw code, a raw blob). A
+   * route of the table sends the first, with the text its handler answers.
+   */
+  contentTypes?: readonly string[];
   /**
    * The success body's JSON Schema: the selection of the route's GraphQL document, with what its
    * presenter does. None for a route that always refuses.
    */
   response?: (shapes: GraphQLShapes) => JsonSchema;
+  /** Another shape its errors may have besides v3's `{"message": ...}` (OAuth's). */
+  errorShape?: JsonSchema;
 }
 
 export interface Route extends RouteDoc {
@@ -65,7 +70,7 @@ export function routeHandler(route: Route, gateway: GatewayClient) {
       const result = await route.handle(params, gateway.forRequest(headers, clientAddress(req)));
       if (result.page) writePaginationHeaders(req, res, result.page.window, result.page.total, params.linkParams());
       res.status(successStatus(route));
-      if (route.contentType) res.type(route.contentType).send(result.body);
+      if (route.contentTypes) res.type(route.contentTypes[0]).send(result.body);
       else res.json(result.body);
     } catch (error) {
       next(error);

@@ -19,6 +19,7 @@ export interface JsonSchema {
   minimum?: number;
   maximum?: number;
   contentMediaType?: string;
+  contentEncoding?: string;
 }
 
 type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';

@@ -115,13 +115,14 @@ export const keyRoutes: Route[] = [
     },
   },
   {
+    // :uid as in its GET: two names for one place in the path would be two paths to a client.
     method: 'post',
-    path: '/users/:id/keys',
+    path: '/users/:uid/keys',
     summary: 'Adds an SSH key to a user (admins only)',
     params: KEY_PARAMS,
     response: (g) => keySchema(g.select(CreateSshKeyDocument, 'createSshKey')),
     handle: async (p, gateway) => {
-      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: lenientId(p, 'id'), input: keyInput(p) });
+      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: lenientId(p, 'uid'), input: keyInput(p) });
       return { body: presentKey(createSshKey) };
     },
   },

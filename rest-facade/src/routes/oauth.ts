@@ -1,4 +1,5 @@
 import { CreateOAuthTokenDocument } from '../generated/operations';
+import { objectOf } from '../openapi/json-schema';
 import { str } from '../param-docs';
 import type { Route } from '../route';
 import { V3Error } from '../v3-errors';
@@ -20,6 +21,7 @@ export const oauthTokenRoute: Route = {
     refresh_token: str('For the refresh_token grant.'),
   },
   response: (g) => g.select(CreateOAuthTokenDocument, 'createOAuthToken'),
+  errorShape: objectOf({ error: { type: 'string' }, error_description: { type: 'string' } }),
   handle: async (p, gateway) => {
     try {
       const { createOAuthToken } = await gateway(CreateOAuthTokenDocument, {

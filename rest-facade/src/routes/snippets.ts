@@ -48,13 +48,13 @@ export const snippetRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/snippets/:snippet_id/raw',
     summary: "A snippet's code",
-    contentType: 'text/plain; charset=utf-8',
+    contentTypes: ['text/plain; charset=utf-8'],
     response: (g) => g.select(GetSnippetDocument, 'project.snippet.content'),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetSnippetDocument, { ...projectKey(p), snippetId: p.id('snippet_id') });
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.snippet) throw RECORD_NOT_FOUND();
-      return { body: project.snippet.content, contentType: 'text/plain; charset=utf-8' };
+      return { body: project.snippet.content };
     },
   },
   {
