@@ -25,7 +25,13 @@ describe('the check of every answer against it', () => {
     const created = await createProject();
     const exchange = async (path: string): Promise<Exchange> => {
       const res = await api('GET', path);
-      return { method: 'GET', path: `/api/v3${path}`, status: res.status, headers: Object.fromEntries(res.headers), body: res.text };
+      return {
+        method: 'GET',
+        path: `/api/v3${path}`,
+        status: res.status,
+        headers: Object.fromEntries(res.headers),
+        body: res.text,
+      };
     };
     project = await exchange(`/projects/${created.id}`);
     list = await exchange('/projects?per_page=2');

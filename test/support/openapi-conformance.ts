@@ -110,7 +110,8 @@ export function createConformanceChecker(document: Document) {
     const problems: string[] = [];
     for (const [header, spec] of Object.entries(response.headers ?? {})) {
       const required = spec.$ref ? document.components.headers[spec.$ref.split('/').pop()!].required : spec.required;
-      if (required && exchange.headers[header.toLowerCase()] === undefined) problems.push(`${name}: no ${header} header`);
+      if (required && exchange.headers[header.toLowerCase()] === undefined)
+        problems.push(`${name}: no ${header} header`);
     }
     const content = response.content ?? {};
     const noBody = exchange.status === 304 || exchange.method.toUpperCase() === 'HEAD';
@@ -118,13 +119,18 @@ export function createConformanceChecker(document: Document) {
     const type = String(exchange.headers['content-type'] ?? '');
     const essence = (media: string) => media.split(';')[0].trim().toLowerCase();
     const media = Object.keys(content).find((candidate) => essence(candidate) === essence(type));
-    if (media === undefined) return [...problems, `${name}: content type "${type}", not ${Object.keys(content).join(' or ')}`];
+    if (media === undefined)
+      return [...problems, `${name}: content type "${type}", not ${Object.keys(content).join(' or ')}`];
     if (essence(media) !== 'application/json' || !content[media].schema) return problems;
     return [...problems, ...checkBody(name, exchange, `${pointer}/content/${pointerPart(media)}/schema`, media)];
   }
 
   function checkBody(name: string, exchange: Exchange, pointer: string, media: string): string[] {
-    if (!String(exchange.headers['content-type'] ?? '').toLowerCase().startsWith(media))
+    if (
+      !String(exchange.headers['content-type'] ?? '')
+        .toLowerCase()
+        .startsWith(media)
+    )
       return [`${name}: content type "${exchange.headers['content-type']}", not ${media}`];
     if (exchange.body === undefined) return [];
     let value: unknown;
@@ -138,7 +144,9 @@ export function createConformanceChecker(document: Document) {
     const errors = (validate.errors ?? [])
       .slice(0, 5)
       .map((error) => `${error.instancePath || '(body)'} ${error.message} ${JSON.stringify(error.params)}`);
-    return [`${name}: the body does not match the description:\n  ${errors.join('\n  ')}\n  body: ${exchange.body.slice(0, 500)}`];
+    return [
+      `${name}: the body does not match the description:\n  ${errors.join('\n  ')}\n  body: ${exchange.body.slice(0, 500)}`,
+    ];
   }
 
   return { check, describes };

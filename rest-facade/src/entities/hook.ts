@@ -35,7 +35,10 @@ export function presentDelivery(delivery: V3HookDeliveryFragment) {
 export const hookSchema = (selected: JsonSchema) =>
   titled(
     'ProjectHook',
-    withProperties(selected, Object.fromEntries(FLAGS.map((flag) => [flag, { type: 'string', enum: ['true', 'false'] }]))),
+    withProperties(
+      selected,
+      Object.fromEntries(FLAGS.map((flag) => [flag, { type: 'string', enum: ['true', 'false'] }])),
+    ),
   );
 
 /** headerMap's shape, from the selected list of name and value pairs. */

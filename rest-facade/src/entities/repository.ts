@@ -118,6 +118,7 @@ export const tagSchema = (selected: JsonSchema) =>
       commit: presentedShape(tagCommit, propertyOf(selected, 'commit')),
     }),
   );
-export const repoCommitSchema = (selected: JsonSchema) => titled('RepoCommit', presentedShape(presentRepoCommit, selected));
+export const repoCommitSchema = (selected: JsonSchema) =>
+  titled('RepoCommit', presentedShape(presentRepoCommit, selected));
 export const commitDetailSchema = (selected: JsonSchema) =>
   titled('RepoCommitDetail', presentedShape(presentCommitDetail, selected));

@@ -14,4 +14,5 @@ export const presentSystemHook = (hook: V3SystemHookFragment) => ({
   paused_until: hook.paused_until,
 });
 
-export const systemHookSchema = (selected: JsonSchema) => titled('SystemHook', presentedShape(presentSystemHook, selected));
+export const systemHookSchema = (selected: JsonSchema) =>
+  titled('SystemHook', presentedShape(presentSystemHook, selected));

@@ -33,8 +33,12 @@ export const presentUserLogin = (user: object) => pick(user, USER_LOGIN);
 
 /** The shapes of the presenters above, from the shape of the document's user. */
 export const userSchema = (selected: JsonSchema) =>
-  titled('User', presentedShape((user: object) => presentUser(user, false), selected));
+  titled(
+    'User',
+    presentedShape((user: object) => presentUser(user, false), selected),
+  );
 export const userFullSchema = (selected: JsonSchema) => titled('UserFull', presentedShape(presentUserFull, selected));
-export const userLoginSchema = (selected: JsonSchema) => titled('UserLogin', presentedShape(presentUserLogin, selected));
+export const userLoginSchema = (selected: JsonSchema) =>
+  titled('UserLogin', presentedShape(presentUserLogin, selected));
 /** presentUser's: one or the other, by who asks. */
 export const userForViewerSchema = (selected: JsonSchema) => anyOf(userSchema(selected), userFullSchema(selected));

@@ -19,7 +19,9 @@ export const headers = {
     required: true,
     schema: { type: 'string' },
   },
-  'RateLimit-Limit': integerHeader("The requests the caller's budget allows a window (per token, or per address without one)."),
+  'RateLimit-Limit': integerHeader(
+    "The requests the caller's budget allows a window (per token, or per address without one).",
+  ),
   'RateLimit-Remaining': integerHeader('The requests left in this window.'),
   'RateLimit-Reset': integerHeader('Seconds until the window starts again.'),
   'Retry-After': integerHeader('Seconds to wait before asking again.'),
@@ -38,7 +40,15 @@ const refs = (...names: string[]) => Object.fromEntries(names.map((name) => [nam
 /** Headers every answer may carry: its request id always, where the caller stands when limits apply. */
 export const answerHeaders = refs('X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
 
-export const pageHeaders = refs('Link', 'X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page');
+export const pageHeaders = refs(
+  'Link',
+  'X-Total',
+  'X-Total-Pages',
+  'X-Per-Page',
+  'X-Page',
+  'X-Next-Page',
+  'X-Prev-Page',
+);
 
 export const schemas: Record<string, JsonSchema> = {
   Error: {
@@ -66,7 +76,11 @@ const ERRORS: Record<string, { name: string; description: string; retry?: boolea
   409: { name: 'Conflict', description: 'It exists already.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the facade reads.' },
   422: { name: 'UnprocessableEntity', description: 'It could not be done as asked.' },
-  429: { name: 'TooManyRequests', description: 'Past the request budget, or past the budget of failed sign-ins.', retry: true },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Past the request budget, or past the budget of failed sign-ins.',
+    retry: true,
+  },
   500: { name: 'InternalServerError', description: 'An unexpected failure.' },
   502: { name: 'BadGateway', description: 'A service the route needs answered nonsense.' },
   503: { name: 'ServiceUnavailable', description: 'A service the route needs is down.', retry: true },
@@ -131,7 +145,8 @@ export const parameters = {
   Sudo: {
     name: 'SUDO',
     in: 'header',
-    description: "An admin acts as this user (id or username): 403 for anyone else's credentials, 404 for no such user.",
+    description:
+      "An admin acts as this user (id or username): 403 for anyone else's credentials, 404 for no such user.",
     schema: { type: 'string' },
   },
   SudoParam: {

@@ -51,7 +51,10 @@ function servedRoutes(stack: Layer[], prefix = ''): Array<{ method: string; path
 }
 
 /** A template filled in: an enum parameter with each of its values (so a pattern route finds its paths), others with `x`. */
-function instances(template: string, operation: { parameters?: Array<{ name?: string; schema?: { enum?: string[] } }> }) {
+function instances(
+  template: string,
+  operation: { parameters?: Array<{ name?: string; schema?: { enum?: string[] } }> },
+) {
   let paths = [template];
   for (const [, name] of template.matchAll(/\{([^}]+)\}/g)) {
     const values = operation.parameters?.find((p) => p.name === name)?.schema?.enum ?? ['x'];

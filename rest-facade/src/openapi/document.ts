@@ -35,7 +35,9 @@ const DESCRIPTION = `A project-hosting service that speaks GitLab's REST API v3.
 const valueSchema = (param: ParamDoc): JsonSchema => {
   const { type, enum: values, description } = param;
   const schema: JsonSchema =
-    type === 'list' ? { type: 'array', items: { type: ['string', 'integer'] } } : { type, ...(values && { enum: [...values] }) };
+    type === 'list'
+      ? { type: 'array', items: { type: ['string', 'integer'] } }
+      : { type, ...(values && { enum: [...values] }) };
   return description ? { ...schema, description } : schema;
 };
 

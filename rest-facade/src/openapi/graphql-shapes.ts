@@ -89,7 +89,11 @@ export function graphqlShapes(schema: GraphQLSchema): GraphQLShapes {
     const orNull = (schema: JsonSchema): JsonSchema => {
       if (!nullable) return schema;
       if (schema.type === undefined) return schema; // JSON: null is already a JSON value
-      return { ...schema, type: [schema.type as 'string', 'null'], ...(schema.enum && { enum: [...schema.enum, null] }) };
+      return {
+        ...schema,
+        type: [schema.type as 'string', 'null'],
+        ...(schema.enum && { enum: [...schema.enum, null] }),
+      };
     };
     if (isListType(type)) return orNull({ type: 'array', items: toSchema(type.ofType, selections, fragments) });
     if (isScalarType(type)) {
@@ -102,7 +106,9 @@ export function graphqlShapes(schema: GraphQLSchema): GraphQLShapes {
     const properties: Record<string, JsonSchema> = {};
     for (const [key, field] of collect(type, selections, fragments)) {
       const property = toSchema(field.definition.type, field.selections, fragments);
-      properties[key] = field.definition.description ? { ...property, description: field.definition.description } : property;
+      properties[key] = field.definition.description
+        ? { ...property, description: field.definition.description }
+        : property;
     }
     return orNull({
       type: 'object',
@@ -131,7 +137,10 @@ export function graphqlShapes(schema: GraphQLSchema): GraphQLShapes {
       const keys = path.split('.');
       for (const [index, key] of keys.entries()) {
         const field = collect(type, selections, fragments).get(key);
-        if (!field) throw new Error(`${operation.name?.value ?? 'the operation'} selects no ${keys.slice(0, index + 1).join('.')}`);
+        if (!field)
+          throw new Error(
+            `${operation.name?.value ?? 'the operation'} selects no ${keys.slice(0, index + 1).join('.')}`,
+          );
         if (index === keys.length - 1) return nonNull(toSchema(field.definition.type, field.selections, fragments));
         const named = getNamedType(field.definition.type);
         if (!isObjectType(named)) throw new Error(`${key} is not an object in ${path}`);

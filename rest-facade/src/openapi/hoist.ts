@@ -3,7 +3,10 @@ import type { JsonSchema } from './json-schema';
 type Json = unknown;
 
 const isTitled = (value: Json): value is JsonSchema & { title: string } =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as JsonSchema).title === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  typeof (value as JsonSchema).title === 'string';
 
 /** Applies `change` to every object and array below `value`, innermost first. */
 function transform(value: Json, change: (value: Json) => Json): Json {
@@ -34,7 +37,10 @@ export function hoistTitledSchemas<T>(paths: T): { paths: T; schemas: Record<str
     return value;
   });
   const chosen = new Map(
-    [...counts].map(([title, shapes]) => [title, [...shapes].reduce((best, next) => (next[1] > best[1] ? next : best))[0]]),
+    [...counts].map(([title, shapes]) => [
+      title,
+      [...shapes].reduce((best, next) => (next[1] > best[1] ? next : best))[0],
+    ]),
   );
   const schemas: Record<string, JsonSchema> = {};
   const hoisted = transform(paths, (value) => {

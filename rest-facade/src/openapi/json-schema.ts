@@ -83,9 +83,7 @@ export function withProperties(schema: JsonSchema, changes: Record<string, JsonS
   for (const [key, value] of Object.entries({ ...schema.properties, ...changes })) {
     if (value !== undefined) properties[key] = value;
   }
-  const optional = Object.keys(properties).filter(
-    (key) => !(schema.required ?? []).includes(key) && !(key in changes),
-  );
+  const optional = Object.keys(properties).filter((key) => !(schema.required ?? []).includes(key) && !(key in changes));
   return { ...schema, ...objectOf(properties, optional) };
 }
 

@@ -26,8 +26,7 @@ export function pathParamDoc(name: string, path: string): ParamDoc {
   if (name === 'id' && path.startsWith('/groups'))
     return { type: 'string', description: 'The group: its id, or its path.' };
   if (name === 'id' || name === 'uid' || name.endsWith('_id')) return integer(`The ${thingOf(name, path)}'s id.`);
-  if (name === 'branch')
-    return { type: 'string', description: 'A branch name; slashes in it may be sent unencoded.' };
+  if (name === 'branch') return { type: 'string', description: 'A branch name; slashes in it may be sent unencoded.' };
   if (name === 'sha')
     return {
       type: 'string',

@@ -1,9 +1,4 @@
-import {
-  commitDetailSchema,
-  presentCommitDetail,
-  presentRepoCommit,
-  repoCommitSchema,
-} from '../entities/repository';
+import { commitDetailSchema, presentCommitDetail, presentRepoCommit, repoCommitSchema } from '../entities/repository';
 import { mapItems } from '../openapi/json-schema';
 import { int, PAGE, required, str } from '../param-docs';
 import {

@@ -161,46 +161,38 @@ export const mergeRequestRoutes: Route[] = [
       return { body: presentMergeRequest(createMergeRequest) };
     },
   },
-  ...single().map(
-    (path): Route => ({
-      method: 'get',
-      path,
-      summary: 'A merge request',
-      response: (g) => mergeRequestSchema(g.select(GetMergeRequestDocument, 'project.mergeRequest')),
-      handle: get,
-    }),
-  ),
-  ...single('/changes').map(
-    (path): Route => ({
-      method: 'get',
-      path,
-      summary: 'A merge request with its diff (as files and, as GitLab named it, changes)',
-      response: (g) => {
-        const mr = g.select(MergeRequestChangesDocument, 'project.mergeRequest');
-        const files = propertyOf(mr, 'changes');
-        return mergeRequestSchema(withProperties(mr, { files, changes: files }));
-      },
-      handle: changes,
-    }),
-  ),
-  ...single('/merge').map(
-    (path): Route => ({
-      method: 'put',
-      path,
-      summary: 'Merges a merge request; 405 when it cannot be merged',
-      params: { merge_commit_message: str() },
-      response: (g) => mergeRequestSchema(g.select(AcceptMergeRequestDocument, 'acceptMergeRequest')),
-      handle: accept,
-    }),
-  ),
-  ...single().map(
-    (path): Route => ({
-      method: 'put',
-      path,
-      summary: 'Changes, closes, reopens or merges a merge request',
-      params: UPDATE_PARAMS,
-      response: (g) => mergeRequestSchema(g.select(UpdateMergeRequestDocument, 'updateMergeRequest')),
-      handle: update,
-    }),
-  ),
+  ...single().map((path): Route => ({
+    method: 'get',
+    path,
+    summary: 'A merge request',
+    response: (g) => mergeRequestSchema(g.select(GetMergeRequestDocument, 'project.mergeRequest')),
+    handle: get,
+  })),
+  ...single('/changes').map((path): Route => ({
+    method: 'get',
+    path,
+    summary: 'A merge request with its diff (as files and, as GitLab named it, changes)',
+    response: (g) => {
+      const mr = g.select(MergeRequestChangesDocument, 'project.mergeRequest');
+      const files = propertyOf(mr, 'changes');
+      return mergeRequestSchema(withProperties(mr, { files, changes: files }));
+    },
+    handle: changes,
+  })),
+  ...single('/merge').map((path): Route => ({
+    method: 'put',
+    path,
+    summary: 'Merges a merge request; 405 when it cannot be merged',
+    params: { merge_commit_message: str() },
+    response: (g) => mergeRequestSchema(g.select(AcceptMergeRequestDocument, 'acceptMergeRequest')),
+    handle: accept,
+  })),
+  ...single().map((path): Route => ({
+    method: 'put',
+    path,
+    summary: 'Changes, closes, reopens or merges a merge request',
+    params: UPDATE_PARAMS,
+    response: (g) => mergeRequestSchema(g.select(UpdateMergeRequestDocument, 'updateMergeRequest')),
+    handle: update,
+  })),
 ];

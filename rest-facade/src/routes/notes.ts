@@ -70,7 +70,8 @@ const NOTEABLES: Noteable[] = [
 /** A merge request comment: the note's text, and its author. */
 const asComment = (n: V3NoteFragment) => ({ note: n.body, author: n.author });
 /** asComment's shape, from the note's. */
-const commentSchema = (note: JsonSchema) => objectOf({ note: propertyOf(note, 'body'), author: propertyOf(note, 'author') });
+const commentSchema = (note: JsonSchema) =>
+  objectOf({ note: propertyOf(note, 'body'), author: propertyOf(note, 'author') });
 
 function routesOf({ kind, paths, idParam, noun, showOne, comments }: Noteable): Route[] {
   const list =

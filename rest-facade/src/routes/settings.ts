@@ -123,8 +123,7 @@ export const settingsRoutes: Route[] = [
     path: '/application/settings',
     summary: "Changes the instance's settings (admins only)",
     params: SETTINGS_PARAMS,
-    response: (g) =>
-      applicationSettingSchema(g.select(UpdateApplicationSettingsDocument, 'updateApplicationSettings')),
+    response: (g) => applicationSettingSchema(g.select(UpdateApplicationSettingsDocument, 'updateApplicationSettings')),
     handle: async (p, gateway) => {
       const { input, problems } = settingsInput(p);
       if (Object.keys(problems).length > 0) {
