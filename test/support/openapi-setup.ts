@@ -4,10 +4,10 @@ import { stackInfo } from './stack-info';
 
 /**
  * Every answer an e2e test gets from the facade is checked against the facade's OpenAPI
- * description (GET /api/v3/openapi.json): each request made with fetch or undici's request, which
- * go through the global dispatcher (the api() helper among them), is seen here. A test whose
- * requests got an answer the description does not allow fails after it ends, naming them.
- * Requests through a dispatcher of their own (the fuzz's) are not seen.
+ * description (GET /api/v3/openapi.json): each request made with undici (the api() helper among
+ * them) or fetch goes through the observing dispatcher below. A test whose requests got an answer
+ * the description does not allow fails after it ends, naming them. Requests through a dispatcher
+ * of their own (the fuzz's) are not seen.
  */
 
 /** The most of a JSON body kept for the check. */
@@ -56,8 +56,13 @@ const recorder: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options
   });
 };
 
+const observing = new Agent().compose(recorder);
 const previous = getGlobalDispatcher();
-setGlobalDispatcher(new Agent().compose(recorder));
+setGlobalDispatcher(observing);
+// Node's own fetch reads the global dispatcher of the realm it was made in, not of the test's
+// sandbox: it is given the observing one with each request instead.
+const nodeFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => nodeFetch(input, { dispatcher: observing, ...init } as RequestInit);
 
 beforeAll(async () => {
   // Through a dispatcher of its own: the description is not checked against itself.
@@ -80,6 +85,8 @@ const report = () => {
 };
 afterEach(report);
 afterAll(async () => {
-  report();
+  globalThis.fetch = nodeFetch;
   setGlobalDispatcher(previous);
+  await observing.close();
+  report();
 });
