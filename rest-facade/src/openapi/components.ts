@@ -67,12 +67,17 @@ export const schemas: Record<string, JsonSchema> = {
 };
 
 /** The error answers, by status, with what each means here. */
-const ERRORS: Record<string, { name: string; description: string; retry?: boolean }> = {
+const ERRORS: Record<string, { name: string; description: string; retry?: boolean; server?: boolean }> = {
   400: { name: 'BadRequest', description: 'A required parameter is missing, or one is invalid.' },
   401: { name: 'Unauthorized', description: 'No valid credentials.' },
   403: { name: 'Forbidden', description: 'Not allowed to the caller (a sudo without admin rights too).' },
   404: { name: 'NotFound', description: 'Nothing there the caller may see (an unknown sudo user too).' },
   405: { name: 'MethodNotAllowed', description: 'Refused in this state, with the reason (a merge, a tag).' },
+  408: {
+    name: 'RequestTimeout',
+    description: 'The request did not arrive in time (answered by the HTTP server, before any route).',
+    server: true,
+  },
   409: { name: 'Conflict', description: 'It exists already.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the facade reads.' },
   422: { name: 'UnprocessableEntity', description: 'It could not be done as asked.' },
@@ -81,17 +86,23 @@ const ERRORS: Record<string, { name: string; description: string; retry?: boolea
     description: 'Past the request budget, or past the budget of failed sign-ins.',
     retry: true,
   },
+  431: {
+    name: 'RequestHeaderFieldsTooLarge',
+    description:
+      'The URL and headers are larger than the server reads (answered by the HTTP server, before any route).',
+    server: true,
+  },
   500: { name: 'InternalServerError', description: 'An unexpected failure.' },
   502: { name: 'BadGateway', description: 'A service the route needs answered nonsense.' },
   503: { name: 'ServiceUnavailable', description: 'A service the route needs is down.', retry: true },
 };
 
 export const errorResponses = Object.fromEntries(
-  Object.values(ERRORS).map(({ name, description, retry }) => [
+  Object.values(ERRORS).map(({ name, description, retry, server }) => [
     name,
     {
       description,
-      headers: { ...answerHeaders, ...(retry && { 'Retry-After': ref('headers', 'Retry-After') }) },
+      ...(!server && { headers: { ...answerHeaders, ...(retry && { 'Retry-After': ref('headers', 'Retry-After') }) } }),
       content: { 'application/json': { schema: ref('schemas', 'Error') } },
     },
   ]),
@@ -101,7 +112,7 @@ export const errorResponses = Object.fromEntries(
 export const notModified = { description: 'Not modified: the caller has this version.', headers: answerHeaders };
 
 /** The error statuses a route may answer: any route; and those of a change to the state. */
-const READ_ERRORS = ['400', '401', '403', '404', '429', '500', '502', '503'];
+const READ_ERRORS = ['400', '401', '403', '404', '408', '429', '431', '500', '502', '503'];
 const WRITE_ERRORS = [...READ_ERRORS, '405', '409', '413', '422'].sort();
 
 /** An operation's error answers, by reference (or inline where the route has a shape of its own besides v3's). */
