@@ -5,7 +5,6 @@ import { apiRouteGroups, oauthTokenRoute } from '../routes';
 import { downloadRoutes } from '../routes/repository-downloads';
 import { buildOpenApiDocument } from './document';
 import { graphqlShapes } from './graphql-shapes';
-import { objectOf } from './json-schema';
 
 /** GET /api/v3/openapi.json, which the app serves beside the route table. */
 export const OPENAPI_ROUTE: RouteDoc = {
@@ -13,7 +12,7 @@ export const OPENAPI_ROUTE: RouteDoc = {
   path: '/openapi.json',
   auth: false,
   summary: 'This description of the API (OpenAPI 3.1)',
-  response: () => ({ ...objectOf({}), additionalProperties: true }),
+  response: () => ({ type: 'object', description: 'An OpenAPI 3.1 document.' }),
 };
 
 /** Every route the facade serves under /api/v3, and POST /oauth/token at the root, described. */

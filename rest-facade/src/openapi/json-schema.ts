@@ -32,10 +32,11 @@ const withTypes = (schema: JsonSchema, types: JsonType[]): JsonSchema => ({
   type: types.length === 1 ? types[0] : types,
 });
 
-/** The schema, also allowing null. */
+/** The schema, also allowing null (beside an entity's, which stays as it is for the components). */
 export function nullable(schema: JsonSchema): JsonSchema {
   const types = typesOf(schema);
-  if (types.length === 0) return schema.anyOf || schema.$ref ? { anyOf: [schema, { type: 'null' }] } : schema;
+  if (schema.title || schema.anyOf || schema.$ref) return { anyOf: [schema, { type: 'null' }] };
+  if (types.length === 0) return schema;
   if (types.includes('null')) return schema;
   return withTypes(schema, [...types, 'null']);
 }
