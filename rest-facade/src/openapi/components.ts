@@ -112,8 +112,9 @@ export const errorResponses = Object.fromEntries(
 export const notModified = { description: 'Not modified: the caller has this version.', headers: answerHeaders };
 
 /** The error statuses a route may answer: any route; and those of a change to the state. */
-const READ_ERRORS = ['400', '401', '403', '404', '408', '429', '431', '500', '502', '503'];
-const WRITE_ERRORS = [...READ_ERRORS, '405', '409', '413', '422'].sort();
+// A GET's body is read too, so it can be over the limit.
+const READ_ERRORS = ['400', '401', '403', '404', '408', '413', '429', '431', '500', '502', '503'];
+const WRITE_ERRORS = [...READ_ERRORS, '405', '409', '422'].sort();
 
 /** An operation's error answers, by reference (or inline where the route has a shape of its own besides v3's). */
 export function errorsOf(method: string, errorShape?: JsonSchema) {
