@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { Hang, send, type WireRequest, type WireResponse } from './http';
+import { createConformanceChecker } from '../support/openapi-conformance';
+import { call, Hang, send, type WireRequest, type WireResponse } from './http';
 import { gqlInput, gqlShape, gqlWire, loadOperations, type GqlInput } from './graphql';
 import {
   disclosure,
@@ -123,6 +124,24 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
   const rest = new Tally();
   const graphql = new Tally();
   const gatewayOrigin = new URL(world.graphqlUrl).origin;
+  const description = await call(world.origin, 'GET', '/api/v3/openapi.json', null);
+  const conformance = createConformanceChecker(description.json as never);
+  const judgeRest = (
+    meta: RequestMeta,
+    wire: WireRequest,
+    res: WireResponse,
+    context: () => Omit<Example, 'oracle' | 'verdict'>,
+  ) => {
+    judgeAnswer(rest, world, meta, res, context);
+    const problems = conformance.check({
+      method: wire.method,
+      path: wire.path,
+      status: res.status,
+      headers: res.headers,
+      body: res.json === undefined ? undefined : res.text,
+    });
+    rest.judge('as the OpenAPI description says', problems.length ? problems.join('; ') : null, context);
+  };
 
   const restOne = async (input: RestInput, seed: number, run: number) => {
     if (!sendable(input)) return;
@@ -140,13 +159,13 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
     });
     rest.judge('no hang', res instanceof Hang ? res.message : null, context(res));
     if (res instanceof Hang) return;
-    judgeRest(rest, world, meta, res, context(res));
+    judgeRest(meta, wire, res, context(res));
     if (meta.namesVictim && !meta.privileged) {
       const twin = toWire(input, world, true);
       const other = await attempt(world.origin, twin.wire, timeout);
       rest.requests++;
       if (!(other instanceof Hang)) {
-        judgeRest(rest, world, twin.meta, other, context(other));
+        judgeRest(twin.meta, twin.wire, other, context(other));
         rest.judge('private looks missing', looksMissing(world, res, other), context(res));
       }
     }
@@ -257,7 +276,7 @@ export async function runFuzz(options: RunOptions): Promise<{ rest: Tally; graph
   return { rest, graphql, routes };
 }
 
-function judgeRest(
+function judgeAnswer(
   tally: Tally,
   world: World,
   meta: RequestMeta,
