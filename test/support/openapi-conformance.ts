@@ -50,6 +50,9 @@ function templatesOf(document: Document): Template[] {
 
 const underApi = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
+/** The path a request target names, as a client sends it: dot segments resolved (`a/b/../c` is `a/c`). */
+const pathOf = (target: string) => new URL(target, 'http://host').pathname;
+
 /**
  * Checks answers against the OpenAPI description: the status must be one the operation lists,
  * the content type one it names for that status, a JSON body valid against its schema, and the
@@ -82,13 +85,13 @@ export function createConformanceChecker(document: Document) {
   }
 
   /** Whether the description speaks for a path: /api/v3's, and the routes at the root it names (git's and health's are not). */
-  const describes = (path: string) => {
-    const [bare] = path.split('?');
+  const describes = (target: string) => {
+    const bare = pathOf(target);
     return underApi(bare) || templates.some((t) => t.root && t.regex.test(bare));
   };
 
   function check(exchange: Exchange): string[] {
-    const [bare] = exchange.path.split('?');
+    const bare = pathOf(exchange.path);
     const root = !underApi(bare);
     const path = root ? bare : bare.slice(API_PREFIX.length);
     const method = exchange.method.toLowerCase() === 'head' ? 'get' : exchange.method.toLowerCase();
