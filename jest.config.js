@@ -46,6 +46,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      // Every answer of the facade a test gets is checked against its OpenAPI description.
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-setup.ts'],
     },
   ],
 };

@@ -9,9 +9,16 @@ import {
 } from '@hub/common';
 import { failureBudgetWait } from '@hub/gateway';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import type { ConditionalRequests } from './conditional/conditional-get';
+import {
+  answerNotModified,
+  bodyTag,
+  isCurrent,
+  writeTagHeaders,
+  type ConditionalRequests,
+} from './conditional/conditional-get';
 import type { GatewayClient } from './gateway-client';
 import { encodeBranchNames } from './branch-paths';
+import { describeApi, OPENAPI_ROUTE } from './openapi';
 import { signInOf } from './rate-limits';
 import { routeHandler } from './route';
 import { apiRoutes, oauthTokenRoute } from './routes';
@@ -84,6 +91,19 @@ export function createFacadeApp(deps: {
   app.set('query parser', 'extended');
   // git's own paths, before any body parser: pushes stream through untouched.
   app.use(deps.rateLimits.git, deps.gitHttp);
+
+  // The OpenAPI description, built when first asked for and kept; mounted before the API router,
+  // whose .json suffix rule would otherwise take its name's suffix away.
+  let description: string | undefined;
+  let descriptionTag: string | undefined;
+  app.get(`/api/v3${OPENAPI_ROUTE.path}`, deps.rateLimits.api, (req, res) => {
+    description ??= JSON.stringify(describeApi());
+    // The same for every caller: tagged by its body, as every JSON answer to a GET.
+    descriptionTag ??= bodyTag('', description);
+    if (isCurrent(req, descriptionTag)) return answerNotModified(res, descriptionTag);
+    writeTagHeaders(res, descriptionTag);
+    res.type('application/json').send(description);
+  });
 
   const api = express.Router();
   api.use(stripJsonSuffix);

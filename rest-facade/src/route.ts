@@ -14,24 +14,58 @@ import { credentialHeaders, presentsCredentials } from './credentials';
 import type { GatewayCall, GatewayClient } from './gateway-client';
 import { writePaginationHeaders } from './pagination';
 import { Params } from './params';
+import type { GraphQLShapes } from './openapi/graphql-shapes';
+import type { JsonSchema } from './openapi/json-schema';
 import { UNAUTHORIZED } from './v3-errors';
 
 export interface RouteResult {
-  /** Defaults: 201 for POST, 200 otherwise. */
-  status?: number;
   body: unknown;
   /** For lists: the window served and the total, for the pagination headers. */
   page?: { window: PageWindow; total: number };
-  /** Sends `body` as this content type instead of JSON (a snippet's raw code). */
-  contentType?: string;
 }
 
-export interface Route {
+/** A query or body parameter a route reads, as the OpenAPI description shows it (param-docs.ts). */
+export interface ParamDoc {
+  type: 'string' | 'integer' | 'boolean' | 'list';
+  /** The values of a closed set (Params.oneOf). */
+  enum?: readonly string[];
+  required?: boolean;
+  description?: string;
+}
+
+/**
+ * What a route is, for the router and for its OpenAPI description (src/openapi): everything the
+ * description cannot derive from the route's code and its GraphQL documents.
+ */
+export interface RouteDoc {
   method: 'get' | 'post' | 'put' | 'delete';
   /** express path below the mount point. */
   path: string;
   /** false for the few routes that hand out credentials (session, OAuth token). */
   auth?: boolean;
+  summary: string;
+  /**
+   * The query or body parameters it reads (`Params` reads them; a unit test checks the two agree),
+   * and path parameters whose meaning differs from their name's usual one (openapi/paths.ts).
+   */
+  params?: Record<string, ParamDoc>;
+  /** The success status: 201 for POST and 200 otherwise unless given. */
+  status?: number;
+  /**
+   * The success body's content types when it is not JSON (a snippet's raw code, a raw blob). A
+   * route of the table sends the first, with the text its handler answers.
+   */
+  contentTypes?: readonly string[];
+  /**
+   * The success body's JSON Schema: the selection of the route's GraphQL document, with what its
+   * presenter does. None for a route that always refuses.
+   */
+  response?: (shapes: GraphQLShapes) => JsonSchema;
+  /** Another shape its errors may have besides v3's `{"message": ...}` (OAuth's). */
+  errorShape?: JsonSchema;
+}
+
+export interface Route extends RouteDoc {
   /**
    * For the GETs clients poll: the versions the answer depends on. A request presenting the tag
    * made of them is answered 304 without asking a subgraph. Other GETs are tagged by their body.
@@ -64,9 +98,9 @@ export function routeHandler(route: Route, gateway: GatewayClient, conditional: 
         }
       }
       const result = await route.handle(params, call);
-      const status = result.status ?? (route.method === 'post' ? 201 : 200);
-      if (result.contentType) {
-        res.status(status).type(result.contentType).send(result.body);
+      const status = successStatus(route);
+      if (route.contentTypes) {
+        res.status(status).type(route.contentTypes[0]).send(result.body);
         return;
       }
       const json = JSON.stringify(result.body) ?? '';
@@ -82,3 +116,5 @@ export function routeHandler(route: Route, gateway: GatewayClient, conditional: 
     }
   };
 }
+
+export const successStatus = (route: RouteDoc) => route.status ?? (route.method === 'post' ? 201 : 200);

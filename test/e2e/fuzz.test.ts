@@ -265,6 +265,7 @@ describe('hostile input', () => {
       'no 5xx',
       'no hang',
       'JSON with a v3 message',
+      'as the OpenAPI description says',
       'no disclosure',
       'private looks missing',
       'refused write changes nothing',

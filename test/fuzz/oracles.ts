@@ -7,6 +7,7 @@ export const REST_ORACLES = [
   'no 5xx',
   'no hang',
   'JSON with a v3 message',
+  'as the OpenAPI description says',
   '413 over the limit',
   'no disclosure',
   'refused write changes nothing',

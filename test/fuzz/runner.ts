@@ -10,7 +10,8 @@ import {
   type BoundaryGroup,
   type Expectation,
 } from './boundary';
-import { Hang, send, type WireRequest, type WireResponse } from './http';
+import { createConformanceChecker } from '../support/openapi-conformance';
+import { call, Hang, send, type WireRequest, type WireResponse } from './http';
 import { gqlInput, gqlInternalError, gqlShape, gqlWire, loadOperations, type GqlInput } from './graphql';
 import {
   disclosure,
@@ -175,6 +176,24 @@ export async function runFuzz(options: RunOptions): Promise<FuzzResult> {
   const graphql = new Tally();
   const gatewayOrigin = new URL(world.graphqlUrl).origin;
   const authorisedReached = new Map<string, number>();
+  const description = await call(world.origin, 'GET', '/api/v3/openapi.json', null);
+  const conformance = createConformanceChecker(description.json as never);
+  const judgeRest = (
+    meta: RequestMeta,
+    wire: WireRequest,
+    res: WireResponse,
+    context: () => Omit<Example, 'oracle' | 'verdict'>,
+  ) => {
+    judgeAnswer(rest, world, meta, res, context);
+    const problems = conformance.check({
+      method: wire.method,
+      path: wire.path,
+      status: res.status,
+      headers: res.headers,
+      body: res.json === undefined ? undefined : res.text,
+    });
+    rest.judge('as the OpenAPI description says', problems.length ? problems.join('; ') : null, context);
+  };
 
   const restOne = async (input: RestInput, replay: string, boundary?: BoundaryCheck): Promise<Answer> => {
     if (!input.authorised && !sendable(input)) return null;
@@ -191,7 +210,7 @@ export async function runFuzz(options: RunOptions): Promise<FuzzResult> {
     });
     rest.judge('no hang', res instanceof Hang ? res.message : null, context(res));
     if (res instanceof Hang) return res;
-    judgeRest(rest, world, meta, res, context(res));
+    judgeRest(meta, wire, res, context(res));
     if (boundary) rest.judge('boundary id answered as none', boundaryVerdict(boundary, res, REST), context(res));
     // A sign-in's 401 is its answer to the credentials sent, not a refusal of the caller.
     const refusedCaller = meta.route.auth && (res.status === 401 || res.status === 403);
@@ -202,7 +221,7 @@ export async function runFuzz(options: RunOptions): Promise<FuzzResult> {
       const other = await attempt(world.origin, twin.wire, timeout);
       rest.requests++;
       if (!(other instanceof Hang)) {
-        judgeRest(rest, world, twin.meta, other, context(other));
+        judgeRest(twin.meta, twin.wire, other, context(other));
         rest.judge('private looks missing', looksMissing(world, res, other), context(res));
       }
     }
@@ -356,7 +375,7 @@ export async function runFuzz(options: RunOptions): Promise<FuzzResult> {
   return { rest, graphql, routes, authorisedReached, authorisedRoutes };
 }
 
-function judgeRest(
+function judgeAnswer(
   tally: Tally,
   world: World,
   meta: RequestMeta,

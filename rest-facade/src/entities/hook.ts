@@ -1,4 +1,5 @@
 import type { V3HookDeliveryFragment, V3HookFragment } from '../generated/operations';
+import { mapItems, nullable, propertyOf, titled, withProperties, type JsonSchema } from '../openapi/json-schema';
 
 /** The event flags, which the spec shows as strings ("true"/"false") in hook responses. */
 const FLAGS = ['push_events', 'tag_push_events', 'issues_events', 'merge_requests_events', 'note_events'] as const;
@@ -29,3 +30,34 @@ export function presentDelivery(delivery: V3HookDeliveryFragment) {
     })),
   };
 }
+
+/** presentHook's shape: the flags as strings. */
+export const hookSchema = (selected: JsonSchema) =>
+  titled(
+    'ProjectHook',
+    withProperties(
+      selected,
+      Object.fromEntries(FLAGS.map((flag) => [flag, { type: 'string', enum: ['true', 'false'] }])),
+    ),
+  );
+
+/** headerMap's shape, from the selected list of name and value pairs. */
+const headerMapSchema = (selected: JsonSchema): JsonSchema => {
+  const map: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
+  return Array.isArray(selected.type) && selected.type.includes('null') ? nullable(map) : map;
+};
+
+/** presentDelivery's shape: any JSON payload, headers as objects. */
+export const deliverySchema = (selected: JsonSchema) =>
+  titled(
+    'HookDelivery',
+    withProperties(selected, {
+      payload: {},
+      attempts: mapItems(propertyOf(selected, 'attempts'), (attempt) =>
+        withProperties(attempt, {
+          request_headers: headerMapSchema(propertyOf(attempt, 'request_headers')),
+          response_headers: headerMapSchema(propertyOf(attempt, 'response_headers')),
+        }),
+      ),
+    }),
+  );

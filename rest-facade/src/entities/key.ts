@@ -1,4 +1,5 @@
 import type { V3SshKeyFragment } from '../generated/operations';
+import { presentedShape, titled, type JsonSchema } from '../openapi/json-schema';
 
 /**
  * GitLab 7.14's SSHKey entity, for users' keys and deploy keys alike: id, title, key, created_at
@@ -10,3 +11,5 @@ export const presentKey = (key: V3SshKeyFragment) => ({
   key: key.key,
   created_at: key.created_at,
 });
+
+export const keySchema = (selected: JsonSchema) => titled('SSHKey', presentedShape(presentKey, selected));

@@ -1,4 +1,5 @@
 import type { V3LabelFragment } from '../generated/operations';
+import { presentedShape, titled, type JsonSchema } from '../openapi/json-schema';
 
 /** GitLab v3's Label entity: name and color. */
 export const presentLabel = (label: V3LabelFragment) => ({ name: label.name, color: label.color });
@@ -15,3 +16,7 @@ export const presentRemovedLabel = (label: V3LabelFragment) => ({
   created_at: label.created_at,
   updated_at: label.updated_at,
 });
+
+export const labelSchema = (selected: JsonSchema) => titled('Label', presentedShape(presentLabel, selected));
+export const removedLabelSchema = (selected: JsonSchema) =>
+  titled('RemovedLabel', presentedShape(presentRemovedLabel, selected));

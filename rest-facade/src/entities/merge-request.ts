@@ -1,4 +1,5 @@
 import type { V3MilestoneFragment } from '../generated/operations';
+import { titled, type JsonSchema } from '../openapi/json-schema';
 import { presentMilestone } from './milestone';
 
 /**
@@ -9,3 +10,6 @@ export const presentMergeRequest = <T extends { milestone: V3MilestoneFragment |
   ...mr,
   milestone: mr.milestone && presentMilestone(mr.milestone),
 });
+
+/** presentMergeRequest's shape: the document's (the milestone presenter keeps its shape). */
+export const mergeRequestSchema = (selected: JsonSchema) => titled('MergeRequest', selected);

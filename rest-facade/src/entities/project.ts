@@ -1,3 +1,5 @@
+import { shownWhenSet, titled, type JsonSchema } from '../openapi/json-schema';
+
 /**
  * GitLab v3's Project entity (lib/api/entities.rb): the documents fetch every field under its v3
  * name; this decides what a response shows.
@@ -18,3 +20,7 @@ export function presentProject<T extends { forked_from_project?: unknown; owner?
   if (project.forked_from_project) shown.forked_from_project = project.forked_from_project;
   return shown as Omit<T, 'forked_from_project'>;
 }
+
+/** What presentProject does to the selected shape: owner and forked_from_project appear only when set. */
+export const projectSchema = (selected: JsonSchema) =>
+  titled('Project', shownWhenSet(selected, ['owner', 'forked_from_project']));

@@ -1,4 +1,5 @@
 import type { V3SystemHookFragment } from '../generated/operations';
+import { presentedShape, titled, type JsonSchema } from '../openapi/json-schema';
 
 /**
  * GitLab v3's Hook entity (id, url, created_at), plus what a receiver and an operator need beyond
@@ -12,3 +13,6 @@ export const presentSystemHook = (hook: V3SystemHookFragment) => ({
   signing_secret: hook.signing_secret,
   paused_until: hook.paused_until,
 });
+
+export const systemHookSchema = (selected: JsonSchema) =>
+  titled('SystemHook', presentedShape(presentSystemHook, selected));

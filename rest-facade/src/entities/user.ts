@@ -1,3 +1,5 @@
+import { anyOf, presentedShape, titled, type JsonSchema } from '../openapi/json-schema';
+
 /**
  * GitLab v3's user entities (lib/api/entities.rb), each a superset of the one before:
  * UserBasic ⊂ User ⊂ UserFull ⊂ UserLogin. The documents fetch every field under its v3 name;
@@ -28,3 +30,15 @@ export const presentUser = (user: object, viewerIsAdmin: boolean) => pick(user, 
 export const presentUserFull = (user: object) => pick(user, USER_FULL);
 /** GET /user and POST /session: the caller's own account with its private token (GitLab 7.14–8.11). */
 export const presentUserLogin = (user: object) => pick(user, USER_LOGIN);
+
+/** The shapes of the presenters above, from the shape of the document's user. */
+export const userSchema = (selected: JsonSchema) =>
+  titled(
+    'User',
+    presentedShape((user: object) => presentUser(user, false), selected),
+  );
+export const userFullSchema = (selected: JsonSchema) => titled('UserFull', presentedShape(presentUserFull, selected));
+export const userLoginSchema = (selected: JsonSchema) =>
+  titled('UserLogin', presentedShape(presentUserLogin, selected));
+/** presentUser's: one or the other, by who asks. */
+export const userForViewerSchema = (selected: JsonSchema) => anyOf(userSchema(selected), userFullSchema(selected));

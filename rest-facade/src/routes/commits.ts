@@ -1,5 +1,7 @@
 import { projectScope } from '../conditional/version-scopes';
-import { presentCommitDetail, presentRepoCommit } from '../entities/repository';
+import { commitDetailSchema, presentCommitDetail, presentRepoCommit, repoCommitSchema } from '../entities/repository';
+import { mapItems } from '../openapi/json-schema';
+import { int, PAGE, required, str } from '../param-docs';
 import {
   CommitCommentsDocument,
   CommitDiffByIdDocument,
@@ -24,6 +26,9 @@ export const commitRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/commits',
     versions: projectScope,
+    summary: 'Lists commits, newest first',
+    params: { ref_name: str('A branch, tag or commit; the default branch by default.'), ...PAGE },
+    response: (g) => mapItems(g.select(ListCommitsByIdDocument, 'repositoryReads.commits.nodes'), repoCommitSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const key = projectKey(p);
@@ -41,6 +46,8 @@ export const commitRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/commits/:sha',
     versions: projectScope,
+    summary: 'A commit',
+    response: (g) => commitDetailSchema(g.select(GetCommitByIdDocument, 'repositoryReads.commit')),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const sha = p.string('sha')!;
@@ -55,6 +62,8 @@ export const commitRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/commits/:sha/diff',
+    summary: "A commit's diff",
+    response: (g) => g.select(CommitDiffByIdDocument, 'repositoryReads.commitDiff'),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const sha = p.string('sha')!;
@@ -69,6 +78,9 @@ export const commitRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/commits/:sha/comments',
+    summary: "Lists a commit's comments",
+    params: PAGE,
+    response: (g) => g.select(CommitCommentsDocument, 'project.commitNotes.nodes'),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(CommitCommentsDocument, {
@@ -87,6 +99,14 @@ export const commitRoutes: Route[] = [
     // comment with only some of them was a plain comment on the commit.
     method: 'post',
     path: '/projects/:id/repository/commits/:sha/comments',
+    summary: 'Comments on a commit, or on a line of its diff (path, line and line_type together)',
+    params: {
+      note: required(str()),
+      path: str('The file of the line.'),
+      line: int(),
+      line_type: str('new or old.'),
+    },
+    response: (g) => g.select(CreateCommitCommentDocument, 'createCommitNote'),
     handle: async (p, gateway) => {
       p.require('note');
       const onLine = p.has('path') && p.has('line') && p.has('line_type');

@@ -1,4 +1,5 @@
 import { CommitFileDocument, type FileAction } from '../generated/operations';
+import { required, str } from '../param-docs';
 import type { Route } from '../route';
 import { projectIdOf } from './project-key';
 
@@ -6,9 +7,19 @@ import { projectIdOf } from './project-key';
  * GitLab 7.14's repository files writes (lib/api/files.rb): one commit each, push rights, the
  * answer `{ file_path, branch_name }`. Reading a file streams (routes/repository-downloads.ts).
  */
-const write = (method: Route['method'], action: FileAction, status: number): Route => ({
+const write = (method: Route['method'], action: FileAction, status: number, summary: string): Route => ({
   method,
   path: '/projects/:id/repository/files',
+  summary,
+  status,
+  params: {
+    file_path: required(str()),
+    branch_name: required(str()),
+    ...(action === 'DELETE' ? {} : { content: required(str()) }),
+    encoding: str('Of content: text (the default) or base64.'),
+    commit_message: required(str()),
+  },
+  response: (g) => g.select(CommitFileDocument, 'commitFile'),
   handle: async (p, gateway) => {
     p.require('file_path', 'branch_name', ...(action === 'DELETE' ? [] : ['content']), 'commit_message');
     const { commitFile } = await gateway(CommitFileDocument, {
@@ -22,12 +33,12 @@ const write = (method: Route['method'], action: FileAction, status: number): Rou
         commitMessage: p.string('commit_message')!,
       },
     });
-    return { status, body: commitFile };
+    return { body: commitFile };
   },
 });
 
 export const fileRoutes: Route[] = [
-  write('post', 'CREATE', 201),
-  write('put', 'UPDATE', 200),
-  write('delete', 'DELETE', 200),
+  write('post', 'CREATE', 201, 'Creates a file in one commit'),
+  write('put', 'UPDATE', 200, 'Changes a file in one commit'),
+  write('delete', 'DELETE', 200, 'Deletes a file in one commit'),
 ];

@@ -11,8 +11,10 @@ import {
   TransferProjectToGroupDocument,
   UpdateGroupMemberDocument,
 } from '../generated/operations';
-import { presentGroupMember } from '../entities/group';
-import { presentProject } from '../entities/project';
+import { groupMemberSchema, presentGroupMember } from '../entities/group';
+import { presentProject, projectSchema } from '../entities/project';
+import { mapItems, propertyOf, withProperties } from '../openapi/json-schema';
+import { int, PAGE, PROJECT_REF, required, str } from '../param-docs';
 import type { GatewayCall } from '../gateway-client';
 import type { Params } from '../params';
 import type { Route } from '../route';
@@ -45,6 +47,9 @@ export const groupRoutes: Route[] = [
   {
     method: 'get',
     path: '/groups',
+    summary: 'Lists the groups the caller may see (admins: all)',
+    params: { search: str(), ...PAGE },
+    response: (g) => g.select(ListGroupsDocument, 'groups.nodes'),
     handle: async (p, gateway) => {
       const window = p.window();
       const { groups } = await gateway(ListGroupsDocument, {
@@ -58,6 +63,9 @@ export const groupRoutes: Route[] = [
   {
     method: 'post',
     path: '/groups',
+    summary: 'Creates a group',
+    params: { name: required(str()), path: required(str()), description: str() },
+    response: (g) => g.select(CreateGroupDocument, 'createGroup'),
     handle: async (p, gateway) => {
       p.require('name', 'path');
       const { createGroup } = await gateway(CreateGroupDocument, {
@@ -71,6 +79,12 @@ export const groupRoutes: Route[] = [
   {
     method: 'get',
     path: '/groups/:id',
+    summary: 'A group, with the first 100 of its projects the caller may see',
+    response: (g) => {
+      const group = g.select(GetGroupDocument, 'group');
+      const projects = propertyOf(propertyOf(group, 'projects'), 'nodes');
+      return withProperties(group, { projects: mapItems(projects, projectSchema) });
+    },
     handle: async (p, gateway) => {
       const { group } = await gateway(GetGroupDocument, { ...groupKey(p), perPage: GROUP_PROJECTS_SHOWN });
       if (!group) throw RECORD_NOT_FOUND();
@@ -82,6 +96,8 @@ export const groupRoutes: Route[] = [
     // GitLab 7.14 destroyed the group's projects with it.
     method: 'delete',
     path: '/groups/:id',
+    summary: 'Deletes a group and its projects',
+    response: (g) => g.select(DeleteGroupDocument, 'deleteGroup'),
     handle: async (p, gateway) => {
       const { deleteGroup } = await gateway(DeleteGroupDocument, { id: await groupIdOf(p, gateway) });
       return { body: deleteGroup };
@@ -91,6 +107,9 @@ export const groupRoutes: Route[] = [
     // Admins only; 7.14 answered the group.
     method: 'post',
     path: '/groups/:id/projects/:project_id',
+    summary: 'Moves a project into the group (admins only)',
+    params: { project_id: PROJECT_REF },
+    response: (g) => g.select(FindGroupDocument, 'group'),
     handle: async (p, gateway) => {
       const group = await findGroup(p, gateway);
       await gateway(TransferProjectToGroupDocument, {
@@ -103,6 +122,9 @@ export const groupRoutes: Route[] = [
   {
     method: 'get',
     path: '/groups/:id/members',
+    summary: "Lists the group's members",
+    params: PAGE,
+    response: (g) => mapItems(g.select(ListGroupMembersDocument, 'group.members.nodes'), groupMemberSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { group } = await gateway(ListGroupMembersDocument, {
@@ -118,6 +140,8 @@ export const groupRoutes: Route[] = [
     // Not in 7.14 (later GitLab had it); answered like the project team's single member.
     method: 'get',
     path: '/groups/:id/members/:user_id',
+    summary: 'A member of the group',
+    response: (g) => groupMemberSchema(g.select(GetGroupMemberDocument, 'group.member')),
     handle: async (p, gateway) => {
       const { group } = await gateway(GetGroupMemberDocument, { ...groupKey(p), userId: p.id('user_id') });
       if (!group?.member) throw RECORD_NOT_FOUND();
@@ -127,6 +151,9 @@ export const groupRoutes: Route[] = [
   {
     method: 'post',
     path: '/groups/:id/members',
+    summary: 'Adds a member to the group',
+    params: { user_id: required(int()), access_level: required(int('10, 20, 30, 40 or 50.')) },
+    response: (g) => groupMemberSchema(g.select(AddGroupMemberDocument, 'addGroupMember')),
     handle: async (p, gateway) => {
       const groupId = await groupIdOf(p, gateway);
       p.require('user_id', 'access_level');
@@ -141,6 +168,9 @@ export const groupRoutes: Route[] = [
   {
     method: 'put',
     path: '/groups/:id/members/:user_id',
+    summary: "Changes a group member's access level",
+    params: { access_level: required(int('10, 20, 30, 40 or 50.')) },
+    response: (g) => groupMemberSchema(g.select(UpdateGroupMemberDocument, 'updateGroupMember')),
     handle: async (p, gateway) => {
       const groupId = await groupIdOf(p, gateway);
       p.require('access_level');
@@ -155,6 +185,8 @@ export const groupRoutes: Route[] = [
   {
     method: 'delete',
     path: '/groups/:id/members/:user_id',
+    summary: 'Removes a member from the group',
+    response: (g) => groupMemberSchema(g.select(RemoveGroupMemberDocument, 'removeGroupMember')),
     handle: async (p, gateway) => {
       const groupId = await groupIdOf(p, gateway);
       const { removeGroupMember } = await gateway(RemoveGroupMemberDocument, { groupId, userId: p.id('user_id') });

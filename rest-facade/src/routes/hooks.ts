@@ -8,11 +8,24 @@ import {
   UpdateHookDocument,
   type HookInput,
 } from '../generated/operations';
-import { presentDelivery, presentHook } from '../entities/hook';
+import { deliverySchema, hookSchema, presentDelivery, presentHook } from '../entities/hook';
+import { anyOf, mapItems, objectOf } from '../openapi/json-schema';
+import { bool, PAGE, required, str } from '../param-docs';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+/** What hookInput reads. */
+const HOOK_PARAMS = {
+  url: required(str()),
+  push_events: bool(),
+  tag_push_events: bool(),
+  issues_events: bool(),
+  merge_requests_events: bool(),
+  note_events: bool(),
+  token: str('Sent as X-Gitlab-Token with each delivery; empty removes it.'),
+};
 
 /** url (required on POST and PUT, as GitLab 7.14's required_attributes!) and the flags sent. */
 function hookInput(p: Params): HookInput {
@@ -35,6 +48,9 @@ export const hookRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/hooks',
+    summary: "Lists the project's hooks",
+    params: PAGE,
+    response: (g) => mapItems(g.select(ListHooksDocument, 'project.hooks.nodes'), hookSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListHooksDocument, {
@@ -49,6 +65,8 @@ export const hookRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/hooks/:hook_id',
+    summary: 'A project hook',
+    response: (g) => hookSchema(g.select(GetHookDocument, 'project.hook')),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetHookDocument, { ...projectKey(p), hookId: p.id('hook_id') });
       if (!project) throw PROJECT_NOT_FOUND();
@@ -59,6 +77,9 @@ export const hookRoutes: Route[] = [
   {
     method: 'post',
     path: '/projects/:id/hooks',
+    summary: 'Adds a hook to the project',
+    params: HOOK_PARAMS,
+    response: (g) => hookSchema(g.select(CreateHookDocument, 'createHook')),
     handle: async (p, gateway) => {
       const input = hookInput(p);
       const { createHook } = await gateway(CreateHookDocument, { projectId: await projectIdOf(p, gateway), input });
@@ -68,6 +89,9 @@ export const hookRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id/hooks/:hook_id',
+    summary: 'Changes a project hook',
+    params: HOOK_PARAMS,
+    response: (g) => hookSchema(g.select(UpdateHookDocument, 'updateHook')),
     handle: async (p, gateway) => {
       const input = hookInput(p);
       const { updateHook } = await gateway(UpdateHookDocument, {
@@ -83,6 +107,8 @@ export const hookRoutes: Route[] = [
     // an empty object rather than no body, so clients that parse every answer as JSON still can.
     method: 'delete',
     path: '/projects/:id/hooks/:hook_id',
+    summary: 'Removes a project hook: the removed hook, or {} when there was none',
+    response: (g) => anyOf(hookSchema(g.select(DeleteHookDocument, 'deleteHook')), objectOf({})),
     handle: async (p, gateway) => {
       const { deleteHook } = await gateway(DeleteHookDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -95,6 +121,7 @@ export const hookRoutes: Route[] = [
     // GitLab answered 405 for a DELETE without a hook id.
     method: 'delete',
     path: '/projects/:id/hooks',
+    summary: 'Always 405: a hook is removed by its id',
     handle: async () => {
       throw v3Error(405, '405 Method Not Allowed');
     },
@@ -103,6 +130,9 @@ export const hookRoutes: Route[] = [
     // The delivery log, newest first; the path later GitLab versions use for hook logs.
     method: 'get',
     path: '/projects/:id/hooks/:hook_id/events',
+    summary: "The hook's delivery log, newest first",
+    params: PAGE,
+    response: (g) => mapItems(g.select(HookDeliveriesDocument, 'project.hook.deliveries.nodes'), deliverySchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(HookDeliveriesDocument, {
@@ -122,6 +152,8 @@ export const hookRoutes: Route[] = [
   {
     method: 'post',
     path: '/projects/:id/hooks/:hook_id/events/:event_id/resend',
+    summary: 'Delivers a logged event again',
+    response: (g) => deliverySchema(g.select(ResendHookDeliveryDocument, 'resendHookDelivery')),
     handle: async (p, gateway) => {
       const { resendHookDelivery } = await gateway(ResendHookDeliveryDocument, {
         projectId: await projectIdOf(p, gateway),

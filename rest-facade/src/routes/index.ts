@@ -21,25 +21,28 @@ import { userRoutes } from './users';
 
 export { oauthTokenRoute } from './oauth';
 
+/** Every route under /api/v3 by the part of the API it belongs to (its tag in the OpenAPI description). */
+export const apiRouteGroups: Record<string, Route[]> = {
+  users: userRoutes,
+  session: sessionRoutes,
+  namespaces: namespaceRoutes,
+  groups: groupRoutes,
+  projects: projectRoutes,
+  members: memberRoutes,
+  hooks: hookRoutes,
+  repository: repositoryRoutes,
+  commits: commitRoutes,
+  files: fileRoutes,
+  merge_requests: mergeRequestRoutes,
+  issues: issueRoutes,
+  snippets: snippetRoutes,
+  notes: noteRoutes,
+  settings: settingsRoutes,
+  system_hooks: systemHookRoutes,
+  labels: labelRoutes,
+  milestones: milestoneRoutes,
+  keys: keyRoutes,
+};
+
 /** Every route under /api/v3. */
-export const apiRoutes: Route[] = [
-  ...userRoutes,
-  ...sessionRoutes,
-  ...namespaceRoutes,
-  ...groupRoutes,
-  ...projectRoutes,
-  ...memberRoutes,
-  ...hookRoutes,
-  ...repositoryRoutes,
-  ...commitRoutes,
-  ...fileRoutes,
-  ...mergeRequestRoutes,
-  ...issueRoutes,
-  ...snippetRoutes,
-  ...noteRoutes,
-  ...settingsRoutes,
-  ...systemHookRoutes,
-  ...labelRoutes,
-  ...milestoneRoutes,
-  ...keyRoutes,
-];
+export const apiRoutes: Route[] = Object.values(apiRouteGroups).flat();

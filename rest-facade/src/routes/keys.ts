@@ -10,7 +10,9 @@ import {
   RemoveDeployKeyDocument,
   type V3SshKeyFragment,
 } from '../generated/operations';
-import { presentKey } from '../entities/key';
+import { keySchema, presentKey } from '../entities/key';
+import { anyOf, mapItems, objectOf, type JsonSchema } from '../openapi/json-schema';
+import { PAGE, str } from '../param-docs';
 import type { Params } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND, UNAUTHORIZED, v3Error } from '../v3-errors';
@@ -35,6 +37,9 @@ const lenientId = (p: Params, name: string) => {
 
 /** Deleting is idempotent (the spec's DELETE rule): the removed key, or {} when there was none. */
 const removed = (key: V3SshKeyFragment | null) => (key ? presentKey(key) : {});
+const removedSchema = (key: JsonSchema) => anyOf(keySchema(key), objectOf({}));
+
+const KEY_PARAMS = { title: str('Required.'), key: str('Required: the public key, as in authorized_keys.') };
 
 /**
  * SSH keys (GitLab 7.14's users.rb) and deploy keys (deploy_keys.rb). Lists are paginated, as every
@@ -45,6 +50,9 @@ export const keyRoutes: Route[] = [
   {
     method: 'get',
     path: '/user/keys',
+    summary: "Lists the caller's SSH keys",
+    params: PAGE,
+    response: (g) => mapItems(g.select(ListOwnKeysDocument, 'viewer.keys.nodes'), keySchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { viewer } = await gateway(ListOwnKeysDocument, { page: window.page, perPage: window.perPage });
@@ -55,6 +63,8 @@ export const keyRoutes: Route[] = [
   {
     method: 'get',
     path: '/user/keys/:id',
+    summary: "One of the caller's SSH keys",
+    response: (g) => keySchema(g.select(GetOwnKeyDocument, 'viewer.key')),
     handle: async (p, gateway) => {
       const { viewer } = await gateway(GetOwnKeyDocument, { id: p.id('id') });
       if (!viewer) throw UNAUTHORIZED();
@@ -66,6 +76,9 @@ export const keyRoutes: Route[] = [
   {
     method: 'post',
     path: '/user/keys',
+    summary: 'Adds an SSH key to the caller',
+    params: KEY_PARAMS,
+    response: (g) => keySchema(g.select(CreateSshKeyDocument, 'createSshKey')),
     handle: async (p, gateway) => {
       const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: null, input: keyInput(p) });
       return { body: presentKey(createSshKey) };
@@ -74,6 +87,8 @@ export const keyRoutes: Route[] = [
   {
     method: 'delete',
     path: '/user/keys/:id',
+    summary: "Removes one of the caller's SSH keys: the removed key, or {} when there was none",
+    response: (g) => removedSchema(g.select(DeleteSshKeyDocument, 'deleteSshKey')),
     handle: async (p, gateway) => {
       const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: null, id: lenientId(p, 'id') });
       return { body: removed(deleteSshKey) };
@@ -83,6 +98,9 @@ export const keyRoutes: Route[] = [
     // Admins only (403 for everyone else, whatever the id), then 404 User Not Found.
     method: 'get',
     path: '/users/:uid/keys',
+    summary: "Lists a user's SSH keys (admins only)",
+    params: PAGE,
+    response: (g) => mapItems(g.select(ListUserKeysDocument, 'user.keys.nodes'), keySchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { viewer, user } = await gateway(ListUserKeysDocument, {
@@ -97,16 +115,22 @@ export const keyRoutes: Route[] = [
     },
   },
   {
+    // :uid as in its GET: two names for one place in the path would be two paths to a client.
     method: 'post',
-    path: '/users/:id/keys',
+    path: '/users/:uid/keys',
+    summary: 'Adds an SSH key to a user (admins only)',
+    params: KEY_PARAMS,
+    response: (g) => keySchema(g.select(CreateSshKeyDocument, 'createSshKey')),
     handle: async (p, gateway) => {
-      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: lenientId(p, 'id'), input: keyInput(p) });
+      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: lenientId(p, 'uid'), input: keyInput(p) });
       return { body: presentKey(createSshKey) };
     },
   },
   {
     method: 'delete',
     path: '/users/:uid/keys/:id',
+    summary: "Removes a user's SSH key (admins only): the removed key, or {} when there was none",
+    response: (g) => removedSchema(g.select(DeleteSshKeyDocument, 'deleteSshKey')),
     handle: async (p, gateway) => {
       const { deleteSshKey } = await gateway(DeleteSshKeyDocument, {
         userId: lenientId(p, 'uid'),
@@ -118,6 +142,9 @@ export const keyRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/keys',
+    summary: "Lists the project's deploy keys",
+    params: PAGE,
+    response: (g) => mapItems(g.select(ListDeployKeysDocument, 'project.deployKeys.nodes'), keySchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListDeployKeysDocument, {
@@ -132,6 +159,8 @@ export const keyRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/keys/:key_id',
+    summary: 'A deploy key of the project',
+    response: (g) => keySchema(g.select(GetDeployKeyDocument, 'project.deployKey')),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetDeployKeyDocument, { ...projectKey(p), keyId: p.id('key_id') });
       if (!project) throw PROJECT_NOT_FOUND();
@@ -143,6 +172,9 @@ export const keyRoutes: Route[] = [
     // 201 with the key, also when it was one the project (or another of the caller's) had already.
     method: 'post',
     path: '/projects/:id/keys',
+    summary: 'Adds a deploy key to the project (also one it, or another of the caller, had already)',
+    params: KEY_PARAMS,
+    response: (g) => keySchema(g.select(AddDeployKeyDocument, 'addDeployKey')),
     handle: async (p, gateway) => {
       const { addDeployKey } = await gateway(AddDeployKeyDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -154,6 +186,8 @@ export const keyRoutes: Route[] = [
   {
     method: 'delete',
     path: '/projects/:id/keys/:key_id',
+    summary: 'Removes a deploy key from the project: the removed key, or {} when there was none',
+    response: (g) => removedSchema(g.select(RemoveDeployKeyDocument, 'removeDeployKey')),
     handle: async (p, gateway) => {
       const { removeDeployKey } = await gateway(RemoveDeployKeyDocument, {
         projectId: await projectIdOf(p, gateway),

@@ -4,7 +4,9 @@ import {
   ListLabelsDocument,
   UpdateLabelDocument,
 } from '../generated/operations';
-import { presentLabel, presentRemovedLabel } from '../entities/label';
+import { labelSchema, presentLabel, presentRemovedLabel, removedLabelSchema } from '../entities/label';
+import { mapItems } from '../openapi/json-schema';
+import { PAGE, str } from '../param-docs';
 import type { Route } from '../route';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
@@ -18,6 +20,9 @@ export const labelRoutes: Route[] = [
     // GitLab 7.14 listed every label at once; pages here, as every list (by name, 20 a page).
     method: 'get',
     path: '/projects/:id/labels',
+    summary: "Lists the project's labels, by name",
+    params: PAGE,
+    response: (g) => mapItems(g.select(ListLabelsDocument, 'project.labels.nodes'), labelSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListLabelsDocument, {
@@ -32,6 +37,9 @@ export const labelRoutes: Route[] = [
   {
     method: 'post',
     path: '/projects/:id/labels',
+    summary: 'Creates a label',
+    params: { name: str('Required.'), color: str('Required: #RGB or #RRGGBB.') },
+    response: (g) => labelSchema(g.select(CreateLabelDocument, 'createLabel')),
     handle: async (p, gateway) => {
       const { createLabel } = await gateway(CreateLabelDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -44,6 +52,9 @@ export const labelRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id/labels',
+    summary: 'Renames or recolors a label',
+    params: { name: str('Required: the label.'), new_name: str(), color: str() },
+    response: (g) => labelSchema(g.select(UpdateLabelDocument, 'updateLabel')),
     handle: async (p, gateway) => {
       const { updateLabel } = await gateway(UpdateLabelDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -57,6 +68,9 @@ export const labelRoutes: Route[] = [
   {
     method: 'delete',
     path: '/projects/:id/labels',
+    summary: 'Deletes a label: the deleted record, as GitLab answered it',
+    params: { name: str('Required: the label.') },
+    response: (g) => removedLabelSchema(g.select(DeleteLabelDocument, 'deleteLabel')),
     handle: async (p, gateway) => {
       const { deleteLabel } = await gateway(DeleteLabelDocument, {
         projectId: await projectIdOf(p, gateway),

@@ -5,7 +5,9 @@ import {
   RemoveMemberDocument,
   UpdateMemberDocument,
 } from '../generated/operations';
-import { presentMember } from '../entities/member';
+import { memberSchema, presentMember } from '../entities/member';
+import { anyOf, mapItems, objectOf, propertyOf } from '../openapi/json-schema';
+import { int, PAGE, required, str } from '../param-docs';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
@@ -14,6 +16,9 @@ export const memberRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/members',
+    summary: "Lists the project's team: the namespace owner and every member",
+    params: { query: str('Part of a username, name or email.'), ...PAGE },
+    response: (g) => mapItems(g.select(ListMembersDocument, 'project.members.nodes'), memberSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListMembersDocument, {
@@ -29,6 +34,8 @@ export const memberRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/members/:user_id',
+    summary: 'A member of the team',
+    response: (g) => memberSchema(g.select(GetMemberDocument, 'project.member')),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetMemberDocument, { ...projectKey(p), userId: p.id('user_id') });
       if (!project) throw PROJECT_NOT_FOUND();
@@ -41,6 +48,9 @@ export const memberRoutes: Route[] = [
     // Idempotent: a user already in the team keeps the existing membership (and it is returned).
     method: 'post',
     path: '/projects/:id/members',
+    summary: 'Adds a member to the team; a member already there keeps the membership',
+    params: { user_id: required(int()), access_level: required(int('10, 20, 30, 40 or 50.')) },
+    response: (g) => memberSchema(g.select(AddMemberDocument, 'addProjectMember')),
     handle: async (p, gateway) => {
       p.require('user_id', 'access_level');
       const { addProjectMember } = await gateway(AddMemberDocument, {
@@ -54,6 +64,9 @@ export const memberRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id/members/:user_id',
+    summary: "Changes a team member's access level",
+    params: { access_level: required(int('10, 20, 30, 40 or 50.')) },
+    response: (g) => memberSchema(g.select(UpdateMemberDocument, 'updateProjectMember')),
     handle: async (p, gateway) => {
       p.require('access_level');
       const { updateProjectMember } = await gateway(UpdateMemberDocument, {
@@ -68,6 +81,14 @@ export const memberRoutes: Route[] = [
     // Idempotent. GitLab answered the removed membership, or this message for a non-member.
     method: 'delete',
     path: '/projects/:id/members/:user_id',
+    summary: 'Removes a member from the team: the removed membership, or a message when there was none',
+    response: (g) => {
+      const removed = g.select(RemoveMemberDocument, 'removeProjectMember');
+      return anyOf(
+        memberSchema(propertyOf(removed, 'removed')),
+        objectOf({ message: { const: 'Access revoked' }, id: propertyOf(removed, 'userId') }),
+      );
+    },
     handle: async (p, gateway) => {
       const { removeProjectMember } = await gateway(RemoveMemberDocument, {
         projectId: await projectIdOf(p, gateway),

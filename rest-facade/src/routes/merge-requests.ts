@@ -1,3 +1,4 @@
+import { mergeRequestChangesScope, projectScope } from '../conditional/version-scopes';
 import {
   AcceptMergeRequestDocument,
   CreateMergeRequestDocument,
@@ -7,9 +8,10 @@ import {
   UpdateMergeRequestDocument,
   type MergeRequestStateFilter,
 } from '../generated/operations';
-import { mergeRequestChangesScope, projectScope } from '../conditional/version-scopes';
-import { presentMergeRequest } from '../entities/merge-request';
+import { mergeRequestSchema, presentMergeRequest } from '../entities/merge-request';
 import { labelNamesParam } from '../label-names';
+import { mapItems, propertyOf, withProperties } from '../openapi/json-schema';
+import { int, oneOf, PAGE, required, str } from '../param-docs';
 import { defined } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
@@ -75,6 +77,20 @@ const accept: Route['handle'] = async (p, gateway) => {
   return { body: presentMergeRequest(acceptMergeRequest) };
 };
 
+/** Label names, comma-separated (labelNamesParam): an empty value removes them all. */
+const LABELS = str('Label names, comma-separated; a name the project has no label for makes one.');
+
+const UPDATE_PARAMS = {
+  title: str(),
+  description: str(),
+  target_branch: str(),
+  assignee_id: int(),
+  state_event: str('close, reopen or merge.'),
+  labels: LABELS,
+  milestone_id: int(),
+  source_branch: str('Refused: a merge request keeps its source branch.'),
+};
+
 export const mergeRequestRoutes: Route[] = [
   {
     // GitLab 7.14 filtered this list by iid and state only (lib/api/merge_requests.rb): `labels`
@@ -82,6 +98,15 @@ export const mergeRequestRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/merge_requests',
     versions: projectScope,
+    summary: "Lists the project's merge requests",
+    params: {
+      iid: int('Only the one with this iid.'),
+      state: oneOf(['opened', 'closed', 'merged', 'all'], 'all by default.'),
+      order_by: oneOf(['created_at', 'updated_at'], 'created_at by default.'),
+      sort: oneOf(['asc', 'desc'], 'desc by default.'),
+      ...PAGE,
+    },
+    response: (g) => mapItems(g.select(ListMergeRequestsDocument, 'project.mergeRequests.nodes'), mergeRequestSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListMergeRequestsDocument, {
@@ -106,6 +131,18 @@ export const mergeRequestRoutes: Route[] = [
     // contradicts its own rule that POST gives 201.
     method: 'post',
     path: '/projects/:id/merge_requests',
+    summary: 'Opens a merge request',
+    params: {
+      source_branch: required(str()),
+      target_branch: required(str()),
+      title: required(str()),
+      description: str(),
+      assignee_id: int(),
+      target_project_id: int('The project to merge into, for a fork: this one by default.'),
+      labels: LABELS,
+      milestone_id: int(),
+    },
+    response: (g) => mergeRequestSchema(g.select(CreateMergeRequestDocument, 'createMergeRequest')),
     handle: async (p, gateway) => {
       p.require('source_branch', 'target_branch', 'title');
       const { createMergeRequest } = await gateway(CreateMergeRequestDocument, {
@@ -126,13 +163,40 @@ export const mergeRequestRoutes: Route[] = [
       return { body: presentMergeRequest(createMergeRequest) };
     },
   },
-  ...single().map((path): Route => ({ method: 'get', path, versions: projectScope, handle: get })),
+  ...single().map((path): Route => ({
+    method: 'get',
+    path,
+    versions: projectScope,
+    summary: 'A merge request',
+    response: (g) => mergeRequestSchema(g.select(GetMergeRequestDocument, 'project.mergeRequest')),
+    handle: get,
+  })),
   ...single('/changes').map((path): Route => ({
     method: 'get',
     path,
     versions: mergeRequestChangesScope,
+    summary: 'A merge request with its diff (as files and, as GitLab named it, changes)',
+    response: (g) => {
+      const mr = g.select(MergeRequestChangesDocument, 'project.mergeRequest');
+      const files = propertyOf(mr, 'changes');
+      return mergeRequestSchema(withProperties(mr, { files, changes: files }));
+    },
     handle: changes,
   })),
-  ...single('/merge').map((path): Route => ({ method: 'put', path, handle: accept })),
-  ...single().map((path): Route => ({ method: 'put', path, handle: update })),
+  ...single('/merge').map((path): Route => ({
+    method: 'put',
+    path,
+    summary: 'Merges a merge request; 405 when it cannot be merged',
+    params: { merge_commit_message: str() },
+    response: (g) => mergeRequestSchema(g.select(AcceptMergeRequestDocument, 'acceptMergeRequest')),
+    handle: accept,
+  })),
+  ...single().map((path): Route => ({
+    method: 'put',
+    path,
+    summary: 'Changes, closes, reopens or merges a merge request',
+    params: UPDATE_PARAMS,
+    response: (g) => mergeRequestSchema(g.select(UpdateMergeRequestDocument, 'updateMergeRequest')),
+    handle: update,
+  })),
 ];

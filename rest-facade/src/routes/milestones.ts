@@ -5,8 +5,10 @@ import {
   MilestoneIssuesDocument,
   UpdateMilestoneDocument,
 } from '../generated/operations';
-import { presentIssue } from '../entities/issue';
-import { presentMilestone } from '../entities/milestone';
+import { issueSchema, presentIssue } from '../entities/issue';
+import { milestoneSchema, presentMilestone } from '../entities/milestone';
+import { mapItems } from '../openapi/json-schema';
+import { int, PAGE, str } from '../param-docs';
 import { defined } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
@@ -24,6 +26,9 @@ export const milestoneRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/milestones',
+    summary: "Lists the project's milestones",
+    params: { state: str('active or closed; any other value filters nothing.'), iid: int(), ...PAGE },
+    response: (g) => mapItems(g.select(ListMilestonesDocument, 'project.milestones.nodes'), milestoneSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const state = p.string('state');
@@ -44,6 +49,8 @@ export const milestoneRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/milestones/:milestone_id',
+    summary: 'A milestone',
+    response: (g) => milestoneSchema(g.select(GetMilestoneDocument, 'project.milestone')),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetMilestoneDocument, { ...projectKey(p), milestoneId: p.id('milestone_id') });
       if (!project) throw PROJECT_NOT_FOUND();
@@ -54,6 +61,9 @@ export const milestoneRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/milestones/:milestone_id/issues',
+    summary: "Lists the milestone's issues",
+    params: PAGE,
+    response: (g) => mapItems(g.select(MilestoneIssuesDocument, 'project.milestone.issues.nodes'), issueSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(MilestoneIssuesDocument, {
@@ -73,6 +83,9 @@ export const milestoneRoutes: Route[] = [
   {
     method: 'post',
     path: '/projects/:id/milestones',
+    summary: 'Creates a milestone',
+    params: { title: str('Required.'), description: str(), due_date: str('YYYY-MM-DD.') },
+    response: (g) => milestoneSchema(g.select(CreateMilestoneDocument, 'createMilestone')),
     handle: async (p, gateway) => {
       const { createMilestone } = await gateway(CreateMilestoneDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -88,6 +101,9 @@ export const milestoneRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id/milestones/:milestone_id',
+    summary: 'Changes, closes or reopens a milestone',
+    params: { title: str(), description: str(), due_date: str('YYYY-MM-DD.'), state_event: str('close or activate.') },
+    response: (g) => milestoneSchema(g.select(UpdateMilestoneDocument, 'updateMilestone')),
     handle: async (p, gateway) => {
       const { updateMilestone } = await gateway(UpdateMilestoneDocument, {
         projectId: await projectIdOf(p, gateway),

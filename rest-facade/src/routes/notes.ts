@@ -8,6 +8,10 @@ import {
   type NoteableKind,
   type V3NoteFragment,
 } from '../generated/operations';
+import type { JsonSchema } from '../openapi/json-schema';
+import type { GraphQLShapes } from '../openapi/graphql-shapes';
+import { mapItems, objectOf, propertyOf, withProperties } from '../openapi/json-schema';
+import { PAGE, required, str } from '../param-docs';
 import type { Params } from '../params';
 import type { Route, RouteResult } from '../route';
 import type { GatewayCall } from '../gateway-client';
@@ -20,29 +24,38 @@ interface Noteable {
   /** The noted thing's path below the API root; its id parameter is `idParam`. */
   paths: string[];
   idParam: string;
-  /** A single note answered in another shape than the Note entity. */
-  showOne?: (p: Params, gateway: GatewayCall) => Promise<RouteResult>;
+  /** The thing's name, for the summaries. */
+  noun: string;
+  /** A single note answered in another shape than the Note entity, and that shape. */
+  showOne?: {
+    handle: (p: Params, gateway: GatewayCall) => Promise<RouteResult>;
+    response: (shapes: GraphQLShapes) => JsonSchema;
+  };
   /** The merge request comments view over the same notes: `note` and `author`, posted as `note`. */
   comments?: boolean;
 }
 
 const NOTEABLES: Noteable[] = [
-  { kind: 'ISSUE', paths: ['/projects/:id/issues/:issue_id'], idParam: 'issue_id' },
+  { kind: 'ISSUE', paths: ['/projects/:id/issues/:issue_id'], idParam: 'issue_id', noun: 'issue' },
   {
     kind: 'SNIPPET',
     paths: ['/projects/:id/snippets/:snippet_id'],
     idParam: 'snippet_id',
+    noun: 'snippet',
     // The spec: the single snippet note response carries the snippet's fields (as GitLab v3 did).
-    showOne: async (p, gateway) => {
-      const { project } = await gateway(SnippetNoteDocument, {
-        ...projectKey(p),
-        snippetId: p.id('snippet_id'),
-        noteId: p.id('note_id'),
-      });
-      if (!project) throw PROJECT_NOT_FOUND();
-      if (!project.snippet?.note) throw RECORD_NOT_FOUND();
-      const { note: _note, ...snippet } = project.snippet;
-      return { body: snippet };
+    showOne: {
+      handle: async (p, gateway) => {
+        const { project } = await gateway(SnippetNoteDocument, {
+          ...projectKey(p),
+          snippetId: p.id('snippet_id'),
+          noteId: p.id('note_id'),
+        });
+        if (!project) throw PROJECT_NOT_FOUND();
+        if (!project.snippet?.note) throw RECORD_NOT_FOUND();
+        const { note: _note, ...snippet } = project.snippet;
+        return { body: snippet };
+      },
+      response: (g) => withProperties(g.select(SnippetNoteDocument, 'project.snippet'), { note: undefined }),
     },
   },
   {
@@ -50,14 +63,18 @@ const NOTEABLES: Noteable[] = [
     // The spec's note paths use the plural; GitLab v3 also answered the singular, which clients still call.
     paths: ['/projects/:id/merge_requests/:merge_request_id', '/projects/:id/merge_request/:merge_request_id'],
     idParam: 'merge_request_id',
+    noun: 'merge request',
     comments: true,
   },
 ];
 
 /** A merge request comment: the note's text, and its author. */
 const asComment = (n: V3NoteFragment) => ({ note: n.body, author: n.author });
+/** asComment's shape, from the note's. */
+const commentSchema = (note: JsonSchema) =>
+  objectOf({ note: propertyOf(note, 'body'), author: propertyOf(note, 'author') });
 
-function routesOf({ kind, paths, idParam, showOne, comments }: Noteable): Route[] {
+function routesOf({ kind, paths, idParam, noun, showOne, comments }: Noteable): Route[] {
   const list =
     (present: (n: V3NoteFragment) => unknown): Route['handle'] =>
     async (p, gateway) => {
@@ -112,15 +129,61 @@ function routesOf({ kind, paths, idParam, showOne, comments }: Noteable): Route[
   };
 
   const same = (n: V3NoteFragment) => n;
+  const listed = (g: GraphQLShapes) => g.select(NoteableNotesDocument, 'project.noteable.notes.nodes');
+  const created = (g: GraphQLShapes) => g.select(CreateNoteDocument, 'createNote');
   return paths.flatMap((path): Route[] => [
-    { method: 'get', path: `${path}/notes`, versions: projectScope, handle: list(same) },
-    { method: 'post', path: `${path}/notes`, handle: create('body', same) },
-    { method: 'get', path: `${path}/notes/:note_id`, versions: projectScope, handle: showOne ?? showNote },
-    { method: 'put', path: `${path}/notes/:note_id`, handle: updateNote },
+    {
+      method: 'get',
+      path: `${path}/notes`,
+      versions: projectScope,
+      summary: `Lists the notes on a ${noun}`,
+      params: PAGE,
+      response: listed,
+      handle: list(same),
+    },
+    {
+      method: 'post',
+      path: `${path}/notes`,
+      summary: `Adds a note to a ${noun}`,
+      params: { body: required(str()) },
+      response: created,
+      handle: create('body', same),
+    },
+    {
+      method: 'get',
+      path: `${path}/notes/:note_id`,
+      versions: projectScope,
+      summary: showOne ? `A note on a ${noun}: the ${noun}'s fields, as GitLab answered` : `A note on a ${noun}`,
+      response: showOne?.response ?? ((g) => g.select(NoteableNoteDocument, 'project.noteable.note')),
+      handle: showOne?.handle ?? showNote,
+    },
+    {
+      method: 'put',
+      path: `${path}/notes/:note_id`,
+      summary: `Changes a note on a ${noun}`,
+      params: { body: required(str()) },
+      response: (g) => g.select(UpdateNoteDocument, 'updateNote'),
+      handle: updateNote,
+    },
     ...(comments
       ? [
-          { method: 'get', path: `${path}/comments`, versions: projectScope, handle: list(asComment) } as Route,
-          { method: 'post', path: `${path}/comments`, handle: create('note', asComment) } as Route,
+          {
+            method: 'get',
+            path: `${path}/comments`,
+            versions: projectScope,
+            summary: `Lists the comments on a ${noun}: their text and author`,
+            params: PAGE,
+            response: (g) => mapItems(listed(g), commentSchema),
+            handle: list(asComment),
+          } satisfies Route,
+          {
+            method: 'post',
+            path: `${path}/comments`,
+            summary: `Comments on a ${noun}`,
+            params: { note: required(str()) },
+            response: (g) => commentSchema(created(g)),
+            handle: create('note', asComment),
+          } satisfies Route,
         ]
       : []),
   ]);

@@ -1,4 +1,6 @@
 import { CreateOAuthTokenDocument } from '../generated/operations';
+import { objectOf } from '../openapi/json-schema';
+import { str } from '../param-docs';
 import type { Route } from '../route';
 import { V3Error } from '../v3-errors';
 
@@ -10,6 +12,16 @@ export const oauthTokenRoute: Route = {
   method: 'post',
   path: '/oauth/token',
   auth: false,
+  summary: "OAuth 2 token endpoint: the password and refresh_token grants (RFC 6749); errors in OAuth's shape",
+  status: 200,
+  params: {
+    grant_type: str('password or refresh_token.'),
+    username: str('For the password grant: a username or email.'),
+    password: str('For the password grant.'),
+    refresh_token: str('For the refresh_token grant.'),
+  },
+  response: (g) => g.select(CreateOAuthTokenDocument, 'createOAuthToken'),
+  errorShape: objectOf({ error: { type: 'string' }, error_description: { type: 'string' } }),
   handle: async (p, gateway) => {
     try {
       const { createOAuthToken } = await gateway(CreateOAuthTokenDocument, {
@@ -18,7 +30,7 @@ export const oauthTokenRoute: Route = {
         password: p.string('password') ?? null,
         refreshToken: p.string('refresh_token') ?? null,
       });
-      return { status: 200, body: createOAuthToken };
+      return { body: createOAuthToken };
     } catch (error) {
       const oauthError = error instanceof V3Error ? error.extensions.oauthError : undefined;
       if (typeof oauthError === 'string') {

@@ -1,3 +1,4 @@
+import { projectListScope, projectScope, projectWithParentScope } from '../conditional/version-scopes';
 import {
   CreateForkRelationDocument,
   CreateProjectDocument,
@@ -14,8 +15,9 @@ import {
   type ProjectOrder,
   type ProjectScope,
 } from '../generated/operations';
-import { projectListScope, projectScope, projectWithParentScope } from '../conditional/version-scopes';
-import { presentProject } from '../entities/project';
+import { presentProject, projectSchema } from '../entities/project';
+import { mapItems } from '../openapi/json-schema';
+import { bool, int, oneOf, PAGE, required, str } from '../param-docs';
 import type { GatewayCall } from '../gateway-client';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
@@ -42,6 +44,16 @@ async function adminRouteProjectId(p: Params, gateway: GatewayCall): Promise<num
 const LIST_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'];
 const SEARCH_ORDERS = ['id', 'name', 'created_at', 'last_activity_at'];
 
+/** The parameters listVariables reads. */
+const listParams = (orders: string[]) => ({
+  archived: bool('Only archived (true) or only active (false) projects.'),
+  search: str('Part of the name, path or description.'),
+  order_by: oneOf(orders, 'created_at by default.'),
+  sort: oneOf(['asc', 'desc'], 'desc by default.'),
+  ci_enabled_first: bool(),
+  ...PAGE,
+});
+
 /** The list parameters every project list shares (search lists allow fewer orders). */
 function listVariables(p: Params, scope: ProjectScope, orders: string[]) {
   const window = p.window();
@@ -61,16 +73,31 @@ function listVariables(p: Params, scope: ProjectScope, orders: string[]) {
   };
 }
 
-const listRoute = (path: string, scope: ProjectScope): Route => ({
+const listRoute = (path: string, scope: ProjectScope, summary: string): Route => ({
   method: 'get',
   path,
   versions: projectListScope,
+  summary,
+  params: listParams(LIST_ORDERS),
+  response: (g) => mapItems(g.select(ListProjectsDocument, 'projects.nodes'), projectSchema),
   handle: async (p, gateway) => {
     const { window, variables } = listVariables(p, scope, LIST_ORDERS);
     const { projects } = await gateway(ListProjectsDocument, variables);
     return { body: projects.nodes.map(presentProject), page: { window, total: projects.total } };
   },
 });
+
+/** The settings POST and PUT accept. */
+const SETTINGS_PARAMS = {
+  description: str(),
+  default_branch: str(),
+  issues_enabled: bool(),
+  merge_requests_enabled: bool(),
+  wiki_enabled: bool(),
+  snippets_enabled: bool(),
+  public: bool('true is visibility level 20.'),
+  visibility_level: int('0 (private), 10 (internal) or 20 (public).'),
+};
 
 /** The settings POST and PUT accept, as GraphQL input. */
 const settings = (p: Params) =>
@@ -86,14 +113,17 @@ const settings = (p: Params) =>
   });
 
 export const projectRoutes: Route[] = [
-  listRoute('/projects', 'MEMBER'),
-  listRoute('/projects/owned', 'OWNED'),
-  listRoute('/projects/all', 'ALL'),
+  listRoute('/projects', 'MEMBER', 'Lists the projects the caller is a member of'),
+  listRoute('/projects/owned', 'OWNED', 'Lists the projects the caller owns'),
+  listRoute('/projects/all', 'ALL', 'Lists every project (admins only)'),
   {
     // Finds internal and public projects of others too; private ones only for their members.
     method: 'get',
     path: '/projects/search/:query',
     versions: projectListScope,
+    summary: 'Finds the projects the caller may see whose name contains the query',
+    params: { ...listParams(SEARCH_ORDERS), search: str('Ignored here: the path holds the query.') },
+    response: (g) => mapItems(g.select(ListProjectsDocument, 'projects.nodes'), projectSchema),
     handle: async (p, gateway) => {
       const { window, variables } = listVariables(p, 'VISIBLE', SEARCH_ORDERS);
       // GitLab 7.14 matched the name only here (the list routes' `search` looks further).
@@ -109,6 +139,8 @@ export const projectRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id',
     versions: projectWithParentScope,
+    summary: "A project, with the caller's permissions",
+    response: (g) => projectSchema(g.select(GetProjectDocument, 'project')),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetProjectDocument, projectKey(p));
       if (!project) throw PROJECT_NOT_FOUND();
@@ -119,6 +151,9 @@ export const projectRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/events',
     versions: projectScope,
+    summary: "The project's events, newest first",
+    params: PAGE,
+    response: (g) => g.select(ProjectEventsDocument, 'project.events.nodes'),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ProjectEventsDocument, {
@@ -133,6 +168,15 @@ export const projectRoutes: Route[] = [
   {
     method: 'post',
     path: '/projects',
+    summary: 'Creates a project',
+    params: {
+      name: required(str()),
+      path: str('Derived from the name by default.'),
+      namespace_id: int("The caller's namespace by default."),
+      import_url: str(),
+      ...SETTINGS_PARAMS,
+    },
+    response: (g) => projectSchema(g.select(CreateProjectDocument, 'createProject')),
     handle: async (p, gateway) => {
       p.require('name');
       const input = {
@@ -152,6 +196,9 @@ export const projectRoutes: Route[] = [
     // GitLab answered a missing name here with a validation object, not "not given".
     method: 'post',
     path: '/projects/user/:user_id',
+    summary: "Creates a project in a user's namespace (admins only)",
+    params: { name: str(), import_url: str(), ...SETTINGS_PARAMS },
+    response: (g) => projectSchema(g.select(CreateProjectForUserDocument, 'createProjectForUser')),
     handle: async (p, gateway) => {
       const input = { ...settings(p), ...defined({ name: p.string('name'), importUrl: p.string('import_url') }) };
       const { createProjectForUser } = await gateway(CreateProjectForUserDocument, { userId: p.id('user_id'), input });
@@ -161,6 +208,9 @@ export const projectRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id',
+    summary: 'Changes a project',
+    params: { name: str(), path: str(), ...SETTINGS_PARAMS },
+    response: (g) => projectSchema(g.select(UpdateProjectDocument, 'updateProject')),
     handle: async (p, gateway) => {
       const input = { ...settings(p), ...defined({ name: p.string('name'), path: p.string('path') }) };
       const { updateProject } = await gateway(UpdateProjectDocument, { id: await projectIdOf(p, gateway), input });
@@ -170,6 +220,8 @@ export const projectRoutes: Route[] = [
   {
     method: 'post',
     path: '/projects/fork/:id',
+    summary: "Forks a project into the caller's namespace",
+    response: (g) => projectSchema(g.select(ForkProjectDocument, 'forkProject')),
     handle: async (p, gateway) => {
       const { forkProject } = await gateway(ForkProjectDocument, { id: await projectIdOf(p, gateway) });
       return { body: presentProject(forkProject) };
@@ -183,6 +235,8 @@ export const projectRoutes: Route[] = [
     // the caller cannot see).
     method: 'delete',
     path: '/projects/:id',
+    summary: 'Deletes a project and everything in it; true also when there was none',
+    response: () => ({ const: true }),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       let id = key.id;
@@ -198,6 +252,8 @@ export const projectRoutes: Route[] = [
   {
     method: 'post',
     path: '/projects/:id/fork/:forked_from_id',
+    summary: 'Marks a project as a fork of another (admins only)',
+    response: (g) => projectSchema(g.select(CreateForkRelationDocument, 'createForkRelation')),
     handle: async (p, gateway) => {
       const { createForkRelation } = await gateway(CreateForkRelationDocument, {
         id: await adminRouteProjectId(p, gateway),
@@ -209,6 +265,8 @@ export const projectRoutes: Route[] = [
   {
     method: 'delete',
     path: '/projects/:id/fork',
+    summary: 'Removes the forked-from relation (admins only)',
+    response: (g) => projectSchema(g.select(DeleteForkRelationDocument, 'deleteForkRelation')),
     handle: async (p, gateway) => {
       const { deleteForkRelation } = await gateway(DeleteForkRelationDocument, {
         id: await adminRouteProjectId(p, gateway),

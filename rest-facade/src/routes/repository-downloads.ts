@@ -27,7 +27,10 @@ import type { Dispatcher } from 'undici';
 import { credentialHeaders, presentsCredentials } from '../credentials';
 import type { GatewayClient } from '../gateway-client';
 import { RepositoryDownloadDocument } from '../generated/operations';
+import { objectOf } from '../openapi/json-schema';
+import { oneOf, required, str } from '../param-docs';
 import { Params } from '../params';
+import type { RouteDoc } from '../route';
 import { fromGraphQLError, UNAUTHORIZED, v3Error } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectKey } from './project-key';
 import { logWorkerRefusal, WORKER_REFUSED, type WorkerPools } from '../worker-http';
@@ -38,6 +41,58 @@ const ARCHIVE_TYPES: Record<string, string> = {
   tar: 'application/x-tar',
   zip: 'application/zip',
 };
+
+/** Text as text; any other blob as bytes, never with a charset. */
+const BLOB_TYPES = ['text/plain; charset=utf-8', 'application/octet-stream'];
+
+/** What these routes serve, for the OpenAPI description; the router below serves these paths. */
+const BLOB: RouteDoc = {
+  method: 'get',
+  path: '/projects/:id/repository/blobs/:sha',
+  summary: "A file's bytes at a commit, branch or tag",
+  params: { filepath: required(str('The file, from the root of the tree.')) },
+  contentTypes: BLOB_TYPES,
+};
+const COMMIT_BLOB: RouteDoc = { ...BLOB, path: '/projects/:id/repository/commits/:sha/blob' };
+const RAW_BLOB: RouteDoc = {
+  method: 'get',
+  path: '/projects/:id/repository/raw_blobs/:sha',
+  summary: "A blob's bytes, by its sha",
+  contentTypes: BLOB_TYPES,
+};
+const FILE: RouteDoc = {
+  method: 'get',
+  path: '/projects/:id/repository/files',
+  summary: 'A file at a commit, branch or tag: its metadata, and its content in base64',
+  params: { file_path: required(str()), ref: required(str('A branch, tag or commit.')) },
+  response: () =>
+    objectOf({
+      file_name: { type: 'string' },
+      file_path: { type: 'string' },
+      size: { type: 'integer' },
+      encoding: { const: 'base64' },
+      content: { type: 'string', contentEncoding: 'base64' },
+      ref: { type: 'string' },
+      blob_id: { type: 'string' },
+      commit_id: { type: 'string' },
+    }),
+};
+const ARCHIVE: RouteDoc = {
+  method: 'get',
+  path: '/projects/:id/repository/archive',
+  summary: 'An archive (tar.gz) of the repository at a commit',
+  params: { sha: str('A commit, branch or tag: the tip of the default branch by default.') },
+  contentTypes: [ARCHIVE_TYPES['tar.gz']],
+};
+const FORMATTED_ARCHIVE: RouteDoc = {
+  ...ARCHIVE,
+  path: '/projects/:id/repository/archive.:format',
+  summary: 'An archive of the repository at a commit, in the format the path names',
+  params: { ...ARCHIVE.params, format: oneOf(Object.keys(ARCHIVE_TYPES)) },
+  contentTypes: [...new Set(Object.values(ARCHIVE_TYPES))],
+};
+
+export const downloadRoutes: RouteDoc[] = [BLOB, COMMIT_BLOB, RAW_BLOB, FILE, ARCHIVE, FORMATTED_ARCHIVE];
 
 const WORKER_UNAVAILABLE = () =>
   fromGraphQLError(new DomainError(ErrorCode.SERVICE_UNAVAILABLE, '503 Service Unavailable'));
@@ -312,13 +367,8 @@ export function createDownloadRoutes(deps: {
         res,
         raw ? { OBJECT_NOT_FOUND: 'Blob' } : { REF_NOT_FOUND: 'Commit', PATH_NOT_FOUND: 'File' },
         (upstream) => {
-          // Text as text; anything else as bytes, never with a charset.
-          res
-            .status(200)
-            .setHeader(
-              'Content-Type',
-              upstream.headers[BLOB_HEADERS.text] === '1' ? 'text/plain; charset=utf-8' : 'application/octet-stream',
-            );
+          const [text, bytes] = BLOB_TYPES;
+          res.status(200).setHeader('Content-Type', upstream.headers[BLOB_HEADERS.text] === '1' ? text : bytes);
           // The worker always sends the blob's size; without it the answer would go out chunked.
           const length = upstream.headers['content-length'];
           if (typeof length === 'string') res.setHeader('Content-Length', length);
@@ -330,10 +380,10 @@ export function createDownloadRoutes(deps: {
     }
   };
 
-  router.get('/projects/:id/repository/blobs/:sha', blob(false));
+  router.get(BLOB.path, blob(false));
   // Later v3 servers' other way to a file at a commit, which existing clients use.
-  router.get('/projects/:id/repository/commits/:sha/blob', blob(false));
-  router.get('/projects/:id/repository/raw_blobs/:sha', blob(true));
+  router.get(COMMIT_BLOB.path, blob(false));
+  router.get(RAW_BLOB.path, blob(true));
 
   /**
    * GitLab 7.14's GET repository/files: the file's metadata with its content in base64, inside
@@ -341,7 +391,7 @@ export function createDownloadRoutes(deps: {
    * (three bytes to four characters, a remainder of up to two bytes carried to the next chunk), so
    * a large file never sits whole in memory.
    */
-  router.get('/projects/:id/repository/files', async (req: Request, res: Response, next: NextFunction) => {
+  router.get(FILE.path, async (req: Request, res: Response, next: NextFunction) => {
     try {
       let ref = '';
       let path = '';
@@ -415,7 +465,8 @@ export function createDownloadRoutes(deps: {
       next(error);
     }
   };
-  router.get('/projects/:id/repository/archive', archive);
+  router.get(ARCHIVE.path, archive);
+  // FORMATTED_ARCHIVE: a pattern, so that only the four formats are routes.
   router.get(/^\/projects\/([^/]+)\/repository\/archive\.(tar\.gz|tar\.bz2|tar|zip)$/, (req, res, next) => {
     const [id, format] = [req.params[0], req.params[1]];
     (req as unknown as { params: Record<string, string> }).params = { id, format };

@@ -18,7 +18,16 @@ import {
   TreeDocument,
   UnprotectBranchDocument,
 } from '../generated/operations';
-import { presentBranch, presentRepoCommit, presentTag } from '../entities/repository';
+import {
+  branchSchema,
+  presentBranch,
+  presentRepoCommit,
+  presentTag,
+  repoCommitSchema,
+  tagSchema,
+} from '../entities/repository';
+import { mapItems, nullable, objectOf, propertyOf } from '../openapi/json-schema';
+import { required, str } from '../param-docs';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
 import { projectIdOf, projectKey, projectRepository } from './project-key';
@@ -30,6 +39,8 @@ export const repositoryRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/branches',
     versions: projectScope,
+    summary: "Lists the repository's branches",
+    response: (g) => mapItems(g.select(ListBranchesByIdDocument, 'repositoryReads.branches'), branchSchema),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const branches =
@@ -43,6 +54,8 @@ export const repositoryRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/branches/:branch',
     versions: projectScope,
+    summary: 'A branch',
+    response: (g) => branchSchema(g.select(GetBranchByIdDocument, 'repositoryReads.branch')),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const name = p.string('branch')!;
@@ -58,6 +71,9 @@ export const repositoryRoutes: Route[] = [
     // GitLab 7.14 had no required attributes here: a missing name or ref failed like a bad one.
     method: 'post',
     path: '/projects/:id/repository/branches',
+    summary: 'Creates a branch',
+    params: { branch_name: str('Required.'), ref: str('Required: a branch, tag or commit.') },
+    response: (g) => branchSchema(g.select(CreateBranchDocument, 'createBranch')),
     handle: async (p, gateway) => {
       if (!p.string('branch_name')) throw v3Error(400, 'Branch name invalid');
       if (!p.string('ref')) throw v3Error(400, 'Invalid reference name');
@@ -72,6 +88,8 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'delete',
     path: '/projects/:id/repository/branches/:branch',
+    summary: 'Deletes a branch',
+    response: (g) => objectOf({ branch_name: g.select(DeleteBranchDocument, 'deleteBranch') }),
     handle: async (p, gateway) => {
       const { deleteBranch } = await gateway(DeleteBranchDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -83,6 +101,8 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id/repository/branches/:branch/protect',
+    summary: 'Protects a branch: only Masters may push to it',
+    response: (g) => branchSchema(g.select(ProtectBranchDocument, 'protectBranch')),
     handle: async (p, gateway) => {
       const { protectBranch } = await gateway(ProtectBranchDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -94,6 +114,8 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id/repository/branches/:branch/unprotect',
+    summary: 'Unprotects a branch',
+    response: (g) => branchSchema(g.select(UnprotectBranchDocument, 'unprotectBranch')),
     handle: async (p, gateway) => {
       const { unprotectBranch } = await gateway(UnprotectBranchDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -106,6 +128,8 @@ export const repositoryRoutes: Route[] = [
     method: 'get',
     path: '/projects/:id/repository/tags',
     versions: projectScope,
+    summary: "Lists the repository's tags, by name in reverse order",
+    response: (g) => mapItems(g.select(ListTagsByIdDocument, 'repositoryReads.tags'), tagSchema),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const tags =
@@ -119,6 +143,14 @@ export const repositoryRoutes: Route[] = [
     // The spec: 200 on success (not 201), 405 with the reason on any refusal.
     method: 'post',
     path: '/projects/:id/repository/tags',
+    summary: 'Creates a tag (annotated when there is a message); 405 with the reason on a refusal',
+    status: 200,
+    params: {
+      tag_name: required(str()),
+      ref: required(str('A branch, tag or commit.')),
+      message: str('Makes the tag annotated.'),
+    },
+    response: (g) => tagSchema(g.select(CreateTagDocument, 'createTag')),
     handle: async (p, gateway) => {
       p.require('tag_name', 'ref');
       const { createTag } = await gateway(CreateTagDocument, {
@@ -127,13 +159,16 @@ export const repositoryRoutes: Route[] = [
         ref: p.string('ref')!,
         message: p.string('message') ?? null,
       });
-      return { status: 200, body: presentTag(createTag) };
+      return { body: presentTag(createTag) };
     },
   },
   {
     method: 'get',
     path: '/projects/:id/repository/tree',
     versions: projectScope,
+    summary: 'Lists a folder of the repository',
+    params: { ref_name: str('A branch, tag or commit; the default branch by default.'), path: str('The folder.') },
+    response: (g) => g.select(TreeAtRefDocument, 'repositoryReads.tree'),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const [ref, path] = [p.string('ref_name') ?? null, p.string('path') ?? null];
@@ -146,6 +181,18 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/compare',
+    summary: 'Compares two branches, tags or commits',
+    params: { from: required(str()), to: required(str()) },
+    response: (g) => {
+      const compare = g.select(CompareByIdDocument, 'repositoryReads.compare');
+      return objectOf({
+        commit: nullable(repoCommitSchema(propertyOf(compare, 'commit'))),
+        commits: mapItems(propertyOf(compare, 'commits'), repoCommitSchema),
+        diffs: propertyOf(compare, 'diffs'),
+        compare_timeout: propertyOf(compare, 'compare_timeout'),
+        compare_same_ref: propertyOf(compare, 'compare_same_ref'),
+      });
+    },
     handle: async (p, gateway) => {
       p.require('from', 'to');
       const key = projectKey(p);
@@ -168,6 +215,8 @@ export const repositoryRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/repository/contributors',
+    summary: "The repository's contributors",
+    response: (g) => g.select(ContributorsByIdDocument, 'repositoryReads.contributors'),
     handle: async (p, gateway) => {
       const key = projectKey(p);
       const contributors =

@@ -1,4 +1,6 @@
-import { presentUserLogin } from '../entities/user';
+import { presentUserLogin, userLoginSchema } from '../entities/user';
+import { withProperties, propertyOf } from '../openapi/json-schema';
+import { str } from '../param-docs';
 import { CreateSessionDocument } from '../generated/operations';
 import type { Route } from '../route';
 import { UNAUTHORIZED } from '../v3-errors';
@@ -9,6 +11,18 @@ export const sessionRoutes: Route[] = [
     method: 'post',
     path: '/session',
     auth: false,
+    summary: 'Signs in with a login or email and a password: the account with its private token',
+    params: {
+      login: str('A username or email.'),
+      email: str(),
+      password: str(),
+    },
+    response: (g) =>
+      userLoginSchema(
+        withProperties(g.select(CreateSessionDocument, 'createSession.user'), {
+          private_token: propertyOf(g.select(CreateSessionDocument, 'createSession'), 'private_token'),
+        }),
+      ),
     handle: async (p, gateway) => {
       const password = p.string('password');
       const login = p.string('login');

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@hub/common';
-import { presentApplicationSetting } from '../entities/application-setting';
+import { applicationSettingSchema, presentApplicationSetting } from '../entities/application-setting';
+import { bool, int, list, str } from '../param-docs';
 import {
   ApplicationSettingsDocument,
   UpdateApplicationSettingsDocument,
@@ -30,6 +31,15 @@ const TEXTS = {
   home_page_url: 'homePageUrl',
   after_sign_out_path: 'afterSignOutPath',
 } as const;
+
+/** What settingsInput reads. */
+const SETTINGS_PARAMS = {
+  ...Object.fromEntries(Object.keys(INTEGERS).map((name) => [name, int()])),
+  ...Object.fromEntries(Object.keys(BOOLEANS).map((name) => [name, bool()])),
+  ...Object.fromEntries(Object.keys(TEXTS).map((name) => [name, str('Empty clears it.')])),
+  restricted_visibility_levels: list('Visibility levels (0, 10, 20) only admins may give projects and snippets.'),
+  restricted_signup_domains: list('Domains, also as one value separated by commas, semicolons or blanks.'),
+};
 
 const INTEGER = /^-?\d+$/;
 const MAX_INT32 = 2 ** 31 - 1;
@@ -101,6 +111,8 @@ export const settingsRoutes: Route[] = [
   {
     method: 'get',
     path: '/application/settings',
+    summary: "The instance's settings (admins only)",
+    response: (g) => applicationSettingSchema(g.select(ApplicationSettingsDocument, 'applicationSettings')),
     handle: async (_p, gateway) => {
       const { applicationSettings } = await gateway(ApplicationSettingsDocument, {});
       return { body: presentApplicationSetting(applicationSettings) };
@@ -109,6 +121,9 @@ export const settingsRoutes: Route[] = [
   {
     method: 'put',
     path: '/application/settings',
+    summary: "Changes the instance's settings (admins only)",
+    params: SETTINGS_PARAMS,
+    response: (g) => applicationSettingSchema(g.select(UpdateApplicationSettingsDocument, 'updateApplicationSettings')),
     handle: async (p, gateway) => {
       const { input, problems } = settingsInput(p);
       if (Object.keys(problems).length > 0) {

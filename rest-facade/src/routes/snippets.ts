@@ -5,6 +5,8 @@ import {
   ListSnippetsDocument,
   UpdateSnippetDocument,
 } from '../generated/operations';
+import { anyOf, objectOf, withProperties } from '../openapi/json-schema';
+import { int, PAGE, required, str } from '../param-docs';
 import { defined } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
@@ -16,6 +18,9 @@ export const snippetRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/snippets',
+    summary: "Lists the project's snippets",
+    params: PAGE,
+    response: (g) => g.select(ListSnippetsDocument, 'project.snippets.nodes'),
     handle: async (p, gateway) => {
       const window = p.window();
       const { project } = await gateway(ListSnippetsDocument, {
@@ -30,6 +35,8 @@ export const snippetRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/snippets/:snippet_id',
+    summary: 'A snippet (its code at /raw)',
+    response: (g) => withProperties(g.select(GetSnippetDocument, 'project.snippet'), { content: undefined }),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetSnippetDocument, { ...projectKey(p), snippetId: p.id('snippet_id') });
       if (!project) throw PROJECT_NOT_FOUND();
@@ -40,16 +47,27 @@ export const snippetRoutes: Route[] = [
   {
     method: 'get',
     path: '/projects/:id/snippets/:snippet_id/raw',
+    summary: "A snippet's code",
+    contentTypes: ['text/plain; charset=utf-8'],
+    response: (g) => g.select(GetSnippetDocument, 'project.snippet.content'),
     handle: async (p, gateway) => {
       const { project } = await gateway(GetSnippetDocument, { ...projectKey(p), snippetId: p.id('snippet_id') });
       if (!project) throw PROJECT_NOT_FOUND();
       if (!project.snippet) throw RECORD_NOT_FOUND();
-      return { body: project.snippet.content, contentType: 'text/plain; charset=utf-8' };
+      return { body: project.snippet.content };
     },
   },
   {
     method: 'post',
     path: '/projects/:id/snippets',
+    summary: 'Creates a snippet',
+    params: {
+      title: required(str()),
+      file_name: required(str()),
+      code: required(str()),
+      visibility_level: required(int('0 (private), 10 (internal) or 20 (public).')),
+    },
+    response: (g) => g.select(CreateSnippetDocument, 'createSnippet'),
     handle: async (p, gateway) => {
       // GitLab 7.14 required all four (lib/api/project_snippets.rb `required_attributes!`).
       p.require('title', 'file_name', 'code', 'visibility_level');
@@ -68,6 +86,9 @@ export const snippetRoutes: Route[] = [
   {
     method: 'put',
     path: '/projects/:id/snippets/:snippet_id',
+    summary: 'Changes a snippet',
+    params: { title: str(), file_name: str(), code: str(), visibility_level: int() },
+    response: (g) => g.select(UpdateSnippetDocument, 'updateSnippet'),
     handle: async (p, gateway) => {
       const { updateSnippet } = await gateway(UpdateSnippetDocument, {
         projectId: await projectIdOf(p, gateway),
@@ -86,6 +107,8 @@ export const snippetRoutes: Route[] = [
     // Idempotent (the spec's DELETE rule): a snippet that is already gone is a 200 too.
     method: 'delete',
     path: '/projects/:id/snippets/:snippet_id',
+    summary: 'Deletes a snippet: the deleted snippet, or {} when there was none',
+    response: (g) => anyOf(g.select(DeleteSnippetDocument, 'deleteSnippet'), objectOf({})),
     handle: async (p, gateway) => {
       const { deleteSnippet } = await gateway(DeleteSnippetDocument, {
         projectId: await projectIdOf(p, gateway),

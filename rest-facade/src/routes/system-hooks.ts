@@ -1,5 +1,7 @@
-import { presentDelivery } from '../entities/hook';
-import { presentSystemHook } from '../entities/system-hook';
+import { deliverySchema, presentDelivery } from '../entities/hook';
+import { presentSystemHook, systemHookSchema } from '../entities/system-hook';
+import { anyOf, mapItems } from '../openapi/json-schema';
+import { PAGE, required, str } from '../param-docs';
 import {
   AddSystemHookDocument,
   DeleteSystemHookDocument,
@@ -34,6 +36,9 @@ export const systemHookRoutes: Route[] = [
   {
     method: 'get',
     path: '/hooks',
+    summary: 'Lists the system hooks',
+    params: PAGE,
+    response: (g) => mapItems(g.select(ListSystemHooksDocument, 'systemHooks.nodes'), systemHookSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { systemHooks } = await gateway(ListSystemHooksDocument, { page: window.page, perPage: window.perPage });
@@ -43,6 +48,9 @@ export const systemHookRoutes: Route[] = [
   {
     method: 'post',
     path: '/hooks',
+    summary: 'Adds a system hook; 404 for an invalid url, as GitLab answered',
+    params: { url: required(str()) },
+    response: (g) => systemHookSchema(g.select(AddSystemHookDocument, 'addSystemHook')),
     handle: async (p, gateway) => {
       let url: string;
       try {
@@ -69,6 +77,8 @@ export const systemHookRoutes: Route[] = [
     // Not a read: GitLab 7.14 sent its sample project_create to the hook and answered with it.
     method: 'get',
     path: '/hooks/:id',
+    summary: 'Tests a system hook: sends it a sample project_create event and answers that event',
+    response: () => ({ type: 'object', description: 'The sample event, as delivered.' }),
     handle: async (p, gateway) => {
       const id = await hookIdOf(p, gateway);
       if (id === null) throw RECORD_NOT_FOUND();
@@ -81,6 +91,8 @@ export const systemHookRoutes: Route[] = [
     // and returned nil, which Grape sent as `null`).
     method: 'delete',
     path: '/hooks/:id',
+    summary: 'Removes a system hook: the removed hook, or null when there was none',
+    response: (g) => anyOf(systemHookSchema(g.select(DeleteSystemHookDocument, 'deleteSystemHook')), { type: 'null' }),
     handle: async (p, gateway) => {
       const id = await hookIdOf(p, gateway);
       if (id === null) return { body: null };
@@ -92,6 +104,9 @@ export const systemHookRoutes: Route[] = [
     // The delivery log, newest first, at the path project hooks' log has.
     method: 'get',
     path: '/hooks/:id/events',
+    summary: "The system hook's delivery log, newest first",
+    params: PAGE,
+    response: (g) => mapItems(g.select(SystemHookDeliveriesDocument, 'systemHook.deliveries.nodes'), deliverySchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const id = await hookIdOf(p, gateway);
@@ -111,6 +126,8 @@ export const systemHookRoutes: Route[] = [
   {
     method: 'post',
     path: '/hooks/:id/events/:event_id/resend',
+    summary: 'Delivers a logged event again',
+    response: (g) => deliverySchema(g.select(ResendSystemHookDeliveryDocument, 'resendSystemHookDelivery')),
     handle: async (p, gateway) => {
       const hookId = await hookIdOf(p, gateway);
       const id = await hookIdOf(p, gateway, 'event_id');

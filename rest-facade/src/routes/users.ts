@@ -8,12 +8,39 @@ import {
   UnblockUserDocument,
   UpdateUserDocument,
 } from '../generated/operations';
-import { presentUser, presentUserFull, presentUserLogin } from '../entities/user';
+import {
+  presentUser,
+  presentUserFull,
+  presentUserLogin,
+  userForViewerSchema,
+  userFullSchema,
+  userLoginSchema,
+} from '../entities/user';
+import { anyOf, mapItems, objectOf } from '../openapi/json-schema';
+import { bool, int, PAGE, required, str } from '../param-docs';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND, UNAUTHORIZED } from '../v3-errors';
 
-/** The attributes POST and PUT /users accept (GitLab 7.14's list), as GraphQL input. */
+/** The attributes POST and PUT /users accept (GitLab 7.14's list). */
+const USER_PARAMS = {
+  email: str(),
+  password: str(),
+  username: str(),
+  name: str(),
+  admin: bool('Whether the user is an administrator.'),
+  bio: str(),
+  skype: str(),
+  linkedin: str(),
+  twitter: str(),
+  website_url: str(),
+  projects_limit: int(),
+  can_create_group: bool(),
+  extern_uid: str('The user id at an external identity provider.'),
+  provider: str('The external identity provider.'),
+};
+
+/** The attributes POST and PUT /users accept, as GraphQL input. */
 const userInput = (p: Params) =>
   defined({
     email: p.string('email'),
@@ -36,6 +63,8 @@ export const userRoutes: Route[] = [
   {
     method: 'get',
     path: '/user',
+    summary: "The caller's own account, with its private token",
+    response: (g) => userLoginSchema(g.select(CurrentUserDocument, 'viewer')),
     handle: async (_p, gateway) => {
       const { viewer } = await gateway(CurrentUserDocument, {});
       if (!viewer) throw UNAUTHORIZED();
@@ -45,6 +74,15 @@ export const userRoutes: Route[] = [
   {
     method: 'get',
     path: '/users',
+    summary: 'Lists users (every field to admins, the public profile to others)',
+    params: {
+      search: str('Part of a username, name or email.'),
+      username: str('Exactly this username.'),
+      active: bool(),
+      blocked: bool(),
+      ...PAGE,
+    },
+    response: (g) => mapItems(g.select(ListUsersDocument, 'users.nodes'), userForViewerSchema),
     handle: async (p, gateway) => {
       const window = p.window();
       const { viewer, users } = await gateway(ListUsersDocument, {
@@ -62,6 +100,8 @@ export const userRoutes: Route[] = [
   {
     method: 'get',
     path: '/users/:id',
+    summary: 'A user (every field to admins, the public profile to others)',
+    response: (g) => userForViewerSchema(g.select(GetUserDocument, 'user')),
     handle: async (p, gateway) => {
       const { viewer, user } = await gateway(GetUserDocument, { id: p.id('id') });
       // GitLab 7.14: User.find, so RecordNotFound's answer.
@@ -72,6 +112,15 @@ export const userRoutes: Route[] = [
   {
     method: 'post',
     path: '/users',
+    summary: 'Creates a user (admins only)',
+    params: {
+      ...USER_PARAMS,
+      email: required(str()),
+      password: required(str()),
+      name: required(str()),
+      username: required(str()),
+    },
+    response: (g) => userFullSchema(g.select(CreateUserDocument, 'createUser')),
     handle: async (p, gateway) => {
       p.require('email', 'password', 'name', 'username');
       const required = {
@@ -87,6 +136,9 @@ export const userRoutes: Route[] = [
   {
     method: 'put',
     path: '/users/:id',
+    summary: 'Changes a user (admins, or the user themselves)',
+    params: USER_PARAMS,
+    response: (g) => userFullSchema(g.select(UpdateUserDocument, 'updateUser')),
     handle: async (p, gateway) => {
       const { updateUser } = await gateway(UpdateUserDocument, { id: p.id('id'), input: userInput(p) });
       return { body: presentUserFull(updateUser) };
@@ -96,6 +148,8 @@ export const userRoutes: Route[] = [
     // The spec makes DELETE idempotent: a user that is already gone is a 200 as well.
     method: 'delete',
     path: '/users/:id',
+    summary: 'Deletes a user (admins only): the deleted user, or {} when there was none',
+    response: (g) => anyOf(userFullSchema(g.select(DeleteUserDocument, 'deleteUser')), objectOf({})),
     handle: async (p, gateway) => {
       const { deleteUser } = await gateway(DeleteUserDocument, { id: p.id('id') });
       return { body: deleteUser ? presentUserFull(deleteUser) : {} };
@@ -105,6 +159,8 @@ export const userRoutes: Route[] = [
     // GitLab 7.x answered these with `true`.
     method: 'put',
     path: '/users/:id/block',
+    summary: 'Blocks a user (admins only)',
+    response: () => ({ const: true }),
     handle: async (p, gateway) => {
       await gateway(BlockUserDocument, { id: p.id('id') });
       return { body: true };
@@ -113,6 +169,8 @@ export const userRoutes: Route[] = [
   {
     method: 'put',
     path: '/users/:id/unblock',
+    summary: 'Unblocks a user (admins only)',
+    response: () => ({ const: true }),
     handle: async (p, gateway) => {
       await gateway(UnblockUserDocument, { id: p.id('id') });
       return { body: true };
