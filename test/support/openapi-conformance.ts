@@ -1,6 +1,9 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
+/** Statuses an answer may have whatever its path: the 404 of no route and what comes before routing. */
+const BEFORE_ROUTING = new Set([400, 404, 408, 413, 429, 431]);
+
 /** One answer the facade gave, as a client saw it. */
 export interface Exchange {
   method: string;
@@ -99,8 +102,9 @@ export function createConformanceChecker(document: Document) {
     const operation = template && (document.paths[template.template][method] as Operation | undefined);
     const name = `${exchange.method} ${exchange.path} → ${exchange.status}`;
     if (!operation || !METHODS.includes(method)) {
-      // No route: the facade's own 404.
-      if (exchange.status !== 404) return [`${name}: no operation describes ${exchange.method} ${path}`];
+      // No route: the facade's own 404, or what is answered before any route is chosen (the HTTP
+      // server's 408 and 431; the API's body parsers and rate limits, which run for every path).
+      if (!BEFORE_ROUTING.has(exchange.status)) return [`${name}: no operation describes ${exchange.method} ${path}`];
       return checkBody(name, exchange, '/components/schemas/Error', 'application/json');
     }
     let response = operation.responses[String(exchange.status)];
