@@ -61,6 +61,11 @@ export interface RouteDoc {
    * presenter does. None for a route that always refuses.
    */
   response?: (shapes: GraphQLShapes) => JsonSchema;
+  /**
+   * Answered as it streams from the git worker (the files route's base64 JSON): no body is held
+   * to tag, so no ETag. The routes of the table are all tagged.
+   */
+  untagged?: boolean;
   /** Another shape its errors may have besides v3's `{"message": ...}` (OAuth's). */
   errorShape?: JsonSchema;
 }

@@ -91,7 +91,7 @@ function successResponse(route: RouteDoc, shapes: GraphQLShapes) {
     headers: {
       ...answerHeaders,
       ...(paginated && pageHeaders),
-      ...(route.method === 'get' && !route.contentTypes && tagHeaders),
+      ...(route.method === 'get' && !route.contentTypes && !route.untagged && tagHeaders),
     },
     content: Object.fromEntries(media.map((type) => [type, schema ? { schema } : {}])),
   };

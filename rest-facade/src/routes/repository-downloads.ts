@@ -64,6 +64,7 @@ const FILE: RouteDoc = {
   method: 'get',
   path: '/projects/:id/repository/files',
   summary: 'A file at a commit, branch or tag: its metadata, and its content in base64',
+  untagged: true,
   params: { file_path: required(str()), ref: required(str('A branch, tag or commit.')) },
   response: () =>
     objectOf({
