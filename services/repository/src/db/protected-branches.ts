@@ -1,4 +1,4 @@
-import { buryProject, holdProject, repositoryEvents, type Principal, type Sql } from '@hub/common';
+import { buryProject, holdProject, repositoryEvents, type Principal, type Sql, type TransactionSql } from '@hub/common';
 import type { BranchProtection } from '../branch-push-rules';
 
 export const UNPROTECTED: BranchProtection = { protected: [], developersCanPush: [] };
@@ -26,6 +26,23 @@ export async function branchProtectionOf(sql: Sql, projectId: number): Promise<B
   return (await branchProtections(sql, [projectId])).get(projectId) ?? UNPROTECTED;
 }
 
+/** A protection changed by hand, as an event: the project's branches show it. */
+const recordProtection = (
+  tx: TransactionSql,
+  type: 'branch.protected' | 'branch.unprotected',
+  actor: Principal,
+  projectId: number,
+  branch: string,
+  developersCanPush: boolean,
+) =>
+  repositoryEvents.record(tx, type, {
+    project_id: projectId,
+    actor_id: actor.userId,
+    actor_username: actor.username,
+    branch,
+    developers_can_push: developersCanPush,
+  });
+
 /**
  * A branch already protected keeps its rule. A project whose deletion was applied gets no rule (a
  * late first-push event or a protect racing the deletion would leave one behind for good). A
@@ -42,14 +59,7 @@ export async function protect(
     if (!(await holdProject(tx, projectId))) return;
     const [added] =
       await tx`insert into protected_branches (project_id, name, developers_can_push) values (${projectId}, ${name}, ${developersCanPush}) on conflict do nothing returning 1`;
-    if (added && byHand)
-      await repositoryEvents.record(tx, 'branch.protected', {
-        project_id: projectId,
-        actor_id: byHand.userId,
-        actor_username: byHand.username,
-        branch: name,
-        developers_can_push: developersCanPush,
-      });
+    if (added && byHand) await recordProtection(tx, 'branch.protected', byHand, projectId, name, developersCanPush);
   });
 }
 
@@ -63,13 +73,7 @@ export async function unprotect(
     const [removed] = await tx<{ developersCanPush: boolean }[]>`
       delete from protected_branches where project_id = ${projectId} and name = ${name} returning developers_can_push`;
     if (removed && byHand)
-      await repositoryEvents.record(tx, 'branch.unprotected', {
-        project_id: projectId,
-        actor_id: byHand.userId,
-        actor_username: byHand.username,
-        branch: name,
-        developers_can_push: removed.developersCanPush,
-      });
+      await recordProtection(tx, 'branch.unprotected', byHand, projectId, name, removed.developersCanPush);
   });
 }
 
