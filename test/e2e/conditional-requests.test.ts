@@ -187,6 +187,21 @@ describe('conditional requests', () => {
     expect(sudo.status).toBe(403);
   });
 
+  it('answers a path the replica remembers as one it never looked up (found by the fuzz, seed 447690160)', async () => {
+    // The owner's read makes this replica remember the private path; a stranger's refused sudo with
+    // a malformed id must then be answered as for a path that names nothing.
+    await settledTag(`/projects/${encodeURIComponent(project.path_with_namespace)}`, owner.token);
+    const stranger = await createUser();
+    const ask = (path: string) =>
+      api('GET', `/projects/${encodeURIComponent(path)}/merge_requests/1.5/notes/9`, {
+        token: stranger.token,
+        headers: { SUDO: 'root' },
+      });
+    const remembered = await ask(project.path_with_namespace);
+    const missing = await ask(`${owner.username}/${unique('nothing')}`);
+    expect([remembered.status, remembered.text]).toEqual([missing.status, missing.text]);
+  });
+
   /**
    * The tag of `path` before `change`, then: a request with it gets the full answer, showing
    * what `shows` looks for, soon after the change (the change travels as an event).

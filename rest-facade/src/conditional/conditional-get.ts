@@ -32,7 +32,7 @@ export const callerOf = (headers: Record<string, string>) =>
 /**
  * The tag of a polled route's answer, made before the answer is: a change that lands while it is
  * being made advances a version the tag does not include yet, so the next request gets it in
- * full. Undefined when the scope cannot tell (the answer then gets a tag of its body).
+ * full. Undefined when the scope cannot tell or fails (the answer then gets a tag of its body).
  */
 export async function versionTag(
   scope: VersionScope,
@@ -40,7 +40,9 @@ export async function versionTag(
   caller: string,
   req: Request,
 ): Promise<string | undefined> {
-  const keys = await scope(context);
+  // A refusal is the route's to give: the scope's own lookup (a path's project) is skipped when
+  // this replica remembers the path, so refusing here would make the answer depend on the memo.
+  const keys = await scope(context).catch(() => null);
   const versions = keys && (await context.versions.read(keys));
   if (!keys || !versions) return undefined;
   return entityTag(caller, req.originalUrl, ...keys, ...versions);
