@@ -4,7 +4,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import {
   createAbuseLimits,
   credentialKey,
-  failureBudgetWait,
+  failureBudgetWaitNow,
   type AbuseLimitSettings,
   type RequestIdentity,
 } from './abuse-limits';
@@ -17,9 +17,9 @@ import {
  * Refuses credentials as a door does: 401, or 429 with Retry-After once the failure budget is spent
  * (the request still ran, so a valid credential would have passed).
  */
-function refuseCredentials(res: Response) {
+async function refuseCredentials(res: Response) {
   res.locals.refused = true;
-  const wait = failureBudgetWait(res);
+  const wait = await failureBudgetWaitNow(res);
   if (wait > 0) res.setHeader('Retry-After', String(wait));
   res.status(wait > 0 ? 429 : 401).json({});
 }
@@ -30,13 +30,13 @@ const identifyUserOrSession = (req: Request): RequestIdentity =>
 
 /** The token `bad` and any password but `right` are refused; everything else passes. */
 function userAndSessionRoutes(routes: Express) {
-  routes.get('/user', (req, res) => {
-    if (req.header('private-token') === 'bad') refuseCredentials(res);
+  routes.get('/user', async (req, res) => {
+    if (req.header('private-token') === 'bad') await refuseCredentials(res);
     else res.status(200).json({});
   });
-  routes.post('/session', (req, res) => {
+  routes.post('/session', async (req, res) => {
     if (req.body.password === 'right') res.status(201).json({});
-    else refuseCredentials(res);
+    else await refuseCredentials(res);
   });
 }
 

@@ -21,13 +21,30 @@ export interface AbuseLimitSettings {
  * Set on `res.locals` when the request's address (or, for a sign-in, its login) has spent its
  * failed-authentication budget: the seconds until it may fail again. The request still runs, so a
  * valid credential passes; the door answers a refused one 429 with this Retry-After instead of 401.
+ * A sign-in's budget is counted as it arrives; a credential's is only asked for when the
+ * credential is refused (FAILURE_BUDGET_LOOKUP), so a valid token costs no Redis round trip for it.
  */
 export const FAILURE_BUDGET_SPENT = 'failureBudgetSpentFor';
+const FAILURE_BUDGET_LOOKUP = 'failureBudgetLookup';
 
-/** The seconds a door should answer 429 for instead of refusing credentials with a 401, or 0. */
+/** The seconds a sign-in's refusal should be answered 429 for instead of 401, or 0 (known as it arrived). */
 export const failureBudgetWait = (res: Response): number => {
   const wait: unknown = res.locals[FAILURE_BUDGET_SPENT];
   return typeof wait === 'number' ? wait : 0;
+};
+
+/**
+ * The seconds any refusal of credentials should be answered 429 for instead of 401, or 0: a
+ * sign-in's as it arrived, a credential's asked for now (once per request).
+ */
+export const failureBudgetWaitNow = async (res: Response): Promise<number> => {
+  const known = failureBudgetWait(res);
+  const lookup: unknown = res.locals[FAILURE_BUDGET_LOOKUP];
+  if (known > 0 || typeof lookup !== 'function') return known;
+  const wait = (await (lookup as () => Promise<number>)()) ?? 0;
+  res.locals[FAILURE_BUDGET_SPENT] = wait;
+  res.locals[FAILURE_BUDGET_LOOKUP] = undefined;
+  return wait;
 };
 
 const REQUEST_REFUND = 'refundRequest';
@@ -209,9 +226,10 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
         // Every count a request needs is asked for at once: one round trip to Redis, not two or three.
         const [standing, ipFailureWait, loginFailureWait] = await Promise.all([
           requests?.count(credential ?? ip),
-          signIn ? (failuresPerIp?.take(ip) ?? 0) : credential ? (failuresPerIp?.waitFor(ip) ?? 0) : 0,
+          signIn ? (failuresPerIp?.take(ip) ?? 0) : 0,
           loginKey ? (failuresPerLogin?.take(loginKey) ?? 0) : 0,
         ]);
+        if (credential && failuresPerIp) res.locals[FAILURE_BUDGET_LOOKUP] = () => failuresPerIp.waitFor(ip);
         // Every answer says where the caller stands, as GitLab and the IETF draft name it.
         if (standing) {
           res.setHeader('RateLimit-Limit', String(standing.limit));

@@ -12,8 +12,8 @@ export interface GatewayContext {
     failed: boolean;
     /**
      * Seconds the address (or the login) has spent its failed-authentication budget for; a failed
-     * sign-in is then answered 429 with this Retry-After (graphql-limits.ts).
+     * sign-in is then answered 429 with this Retry-After (graphql-limits.ts). Asked for only then.
      */
-    overBudgetFor?: number;
+    overBudgetFor?: () => Promise<number>;
   };
 }

@@ -88,8 +88,9 @@ const markAuthenticationFailures: ApolloServerPlugin<GatewayContext> = {
           contextValue.authentication.failed = true;
       },
       async willSendResponse({ contextValue, response }) {
-        const wait = contextValue.authentication?.overBudgetFor ?? 0;
-        if (!contextValue.authentication?.failed || wait === 0 || response.body.kind !== 'single') return;
+        if (!contextValue.authentication?.failed || response.body.kind !== 'single') return;
+        const wait = (await contextValue.authentication.overBudgetFor?.()) ?? 0;
+        if (wait === 0) return;
         // Past the failure budget, a refused sign-in is stopped: 429 and when to come back.
         response.http.status = 429;
         response.http.headers.set('retry-after', String(wait));

@@ -21,7 +21,7 @@ import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
 import { bodyErrorHandler } from './errors';
-import { createAbuseLimits, credentialKey, failureBudgetWait } from './abuse-limits';
+import { createAbuseLimits, credentialKey, failureBudgetWaitNow } from './abuse-limits';
 import type { GatewayContext } from './context';
 import { signInOf } from './sign-ins';
 import { readCredentials } from './credentials';
@@ -60,7 +60,7 @@ async function main() {
       verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next(),
     expressMiddleware(runtime.server, {
       context: async ({ req, res }) => {
-        const overBudgetFor = failureBudgetWait(res);
+        const overBudgetFor = () => failureBudgetWaitNow(res);
         try {
           return {
             ...(await runtime.contextFor(req.headers)),
@@ -70,9 +70,10 @@ async function main() {
           if (!(error instanceof DomainError) || error.extensions[CREDENTIALS_REFUSED] !== true) throw error;
           res.locals[CREDENTIALS_REFUSED] = true;
           // Past the address's failure budget a refused token is stopped with 429, not told 401.
-          if (overBudgetFor === 0) throw error;
+          const wait = await overBudgetFor();
+          if (wait === 0) throw error;
           throw new DomainError(ErrorCode.TOO_MANY_REQUESTS, '429 Too Many Requests', {
-            http: { status: 429, headers: new Map([['retry-after', String(overBudgetFor)]]) },
+            http: { status: 429, headers: new Map([['retry-after', String(wait)]]) },
           });
         }
       },

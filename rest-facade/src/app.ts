@@ -7,7 +7,7 @@ import {
   type Logger,
   type NetworkList,
 } from '@hub/common';
-import { failureBudgetWait } from '@hub/gateway';
+import { failureBudgetWaitNow } from '@hub/gateway';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import {
   answerNotModified,
@@ -33,13 +33,14 @@ const stripJsonSuffix: RequestHandler = (req, _res, next) => {
 
 /** Every error becomes a JSON body: v3's `{"message": ...}`, or a route's own shape. */
 function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, req, res, _next) => {
+  return async (error, req, res, _next) => {
     if (error instanceof V3Error) {
       if (error.extensions[CREDENTIALS_REFUSED] === true) res.locals[CREDENTIALS_REFUSED] = true;
       // Past the address's (or login's) failure budget, refused credentials are answered 429: the
       // guess is stopped, while a valid credential from the same address has passed (rate-limits.ts).
-      const wait = failureBudgetWait(res);
-      if (error.status === 401 && wait > 0 && (res.locals[CREDENTIALS_REFUSED] === true || signInOf(req))) {
+      const refusedCredentials = error.status === 401 && (res.locals[CREDENTIALS_REFUSED] === true || signInOf(req));
+      const wait = refusedCredentials ? await failureBudgetWaitNow(res) : 0;
+      if (wait > 0) {
         res.setHeader('Retry-After', String(wait));
         res.status(429).json({ message: '429 Too Many Requests' });
         return;

@@ -7,7 +7,7 @@ import {
   type GitAccessClaims,
   type Logger,
 } from '@hub/common';
-import { failureBudgetWait } from '@hub/gateway';
+import { failureBudgetWaitNow } from '@hub/gateway';
 import type { Request, Response, Router } from 'express';
 import express from 'express';
 import type { GatewayClient } from './gateway-client';
@@ -66,7 +66,7 @@ export function createGitHttpProxy(deps: {
       } catch (error) {
         if (error instanceof V3Error && error.status === 401) {
           // Past the failure budget a refused login is stopped, not asked again (rate-limits.ts).
-          const wait = failureBudgetWait(res);
+          const wait = await failureBudgetWaitNow(res);
           if (wait > 0 && !anonymous) return text(res, 429, 'Too Many Requests\n', { 'Retry-After': String(wait) });
           return askForCredentials(res);
         }

@@ -13,7 +13,7 @@ export interface ConditionalRequests {
 }
 
 export function createConditionalRequests(redisUrl: string): ConditionalRequests {
-  const redis: Redis = createRedis(redisUrl);
+  const redis: Redis = createRedis(redisUrl, { autoPipelining: true });
   redis.on('error', () => {}); // a read that fails answers in full; ioredis would print every reconnect
   return {
     versions: createVersionReader(redis),

@@ -1,4 +1,4 @@
-import { newVersionStamp, VERSION_TTL_S, type Redis } from '@hub/common';
+import { createVersionStamps, VERSION_TTL_S, type Redis } from '@hub/common';
 
 /** Reads versions in one round trip; a key never advanced yet starts with a fresh stamp. */
 const READ_OR_START = `
@@ -25,12 +25,13 @@ export interface VersionReader {
  */
 export function createVersionReader(redis: Redis): VersionReader {
   redis.defineCommand('readVersions', { lua: READ_OR_START });
+  const newStamp = createVersionStamps();
   const readVersions = (redis as unknown as { readVersions: (...args: unknown[]) => Promise<string[]> }).readVersions;
   return {
     async read(keys) {
       if (keys.length === 0) return [];
       try {
-        return await readVersions.call(redis, keys.length, ...keys, newVersionStamp(), VERSION_TTL_S);
+        return await readVersions.call(redis, keys.length, ...keys, newStamp(), VERSION_TTL_S);
       } catch {
         return null;
       }

@@ -1,4 +1,5 @@
 import {
+  createVersionStamps,
   DIRECTORY_VERSION,
   PROJECT_ACTIVITY_VERSION,
   PROJECT_CATALOG_VERSION,
@@ -54,5 +55,19 @@ describe('versionKeysOf', () => {
   it('ignores ids that name no project', () => {
     expect(keysOf('notes', 'note.created', { project_id: 0 })).toEqual([]);
     expect(keysOf('notes', 'note.created', { project_id: '7' })).toEqual([]);
+  });
+});
+
+describe('createVersionStamps', () => {
+  it('never repeats a stamp, within a source or across two, even with a suffix appended', () => {
+    const [one, two] = [createVersionStamps(), createVersionStamps()];
+    const seen = new Set<string>();
+    // The reader appends a key's position: stamp 1 + "11" must not be stamp 11 + "1".
+    for (let i = 0; i < 40; i++)
+      for (const source of [one, two]) {
+        const stamp = source();
+        for (const suffix of ['1', '11']) seen.add(stamp + suffix);
+      }
+    expect(seen.size).toBe(40 * 2 * 2);
   });
 });
