@@ -1,30 +1,89 @@
 // Composes the supergraph from every subgraph's SDL at build time. A subgraph change that breaks
-// composition fails the build here, before anything is deployed. Writes generated/supergraph.graphql
-// (served by the gateway) and generated/api-schema.graphql (what clients see; the facade's
-// operations are validated and typed against it).
+// composition, or one that composition only hints about, fails the build here, before anything is
+// deployed. Two contracts of one graph are written to generated/:
+//
+// - public: what internal teams query at the gateway's /graphql. Elements a subgraph tags
+//   `@tag(name: "internal")` (what only the REST facade needs: v3's page numbers, shard names,
+//   authorization shortcuts) are made @inaccessible. supergraph.graphql, api-schema.graphql.
+// - internal: the whole graph, for the facade alone (the gateway's /internal/graphql, or a gateway
+//   embedded in the facade). supergraph-internal.graphql, internal-api-schema.graphql; the facade's
+//   operations are validated and typed against it.
 const { readFileSync, writeFileSync, mkdirSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { composeServices } = require('@apollo/composition');
-const { parse, printSchema } = require('graphql');
+const { Kind, parse, printSchema, visit } = require('graphql');
 
 // Arguments (for tests): a subgraph list and an output folder; paths in the list are relative to the repository.
 const root = resolve(__dirname, '..', '..');
 const listFile = resolve(process.argv[2] ?? resolve(__dirname, '..', 'subgraphs.json'));
 const subgraphs = JSON.parse(readFileSync(listFile, 'utf8'));
 
-const result = composeServices(
-  subgraphs.map(({ name, sdl }) => ({
-    name,
-    url: `http://${name}.invalid/graphql`, // replaced at run time from the subgraph's URL variable
-    typeDefs: parse(readFileSync(resolve(root, sdl), 'utf8')),
-  })),
-);
-if (result.errors) {
-  for (const error of result.errors) console.error(`composition error: ${error.message}`);
-  process.exit(1);
+const INTERNAL_TAG = 'internal';
+const isInternalTag = (directive) =>
+  directive.name.value === 'tag' &&
+  directive.arguments?.some(
+    (arg) => arg.name.value === 'name' && arg.value.kind === Kind.STRING && arg.value.value === INTERNAL_TAG,
+  );
+const directive = (name) => ({ kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: name }, arguments: [] });
+
+/** The public contract of a subgraph: what it tags internal is @inaccessible (imported for it). */
+function publicContract(document) {
+  return visit(document, {
+    enter(node) {
+      if (!node.directives?.some(isInternalTag)) return undefined;
+      return { ...node, directives: [...node.directives, directive('inaccessible')] };
+    },
+    SchemaExtension(node) {
+      return {
+        ...node,
+        directives: node.directives.map((link) => {
+          if (link.name.value !== 'link') return link;
+          return {
+            ...link,
+            arguments: link.arguments.map((arg) =>
+              arg.name.value === 'import' && arg.value.kind === Kind.LIST
+                ? {
+                    ...arg,
+                    value: {
+                      ...arg.value,
+                      values: [...arg.value.values, { kind: Kind.STRING, value: '@inaccessible' }],
+                    },
+                  }
+                : arg,
+            ),
+          };
+        }),
+      };
+    },
+  });
 }
+
+/** Composes one contract; prints every error and hint and exits when there is any. */
+function compose(contract, transform) {
+  const result = composeServices(
+    subgraphs.map(({ name, sdl }) => ({
+      name,
+      url: `http://${name}.invalid/graphql`, // replaced at run time from the subgraph's URL variable
+      typeDefs: transform(parse(readFileSync(resolve(root, sdl), 'utf8'))),
+    })),
+  );
+  const problems = [
+    ...(result.errors ?? []).map((error) => `composition error (${contract}): ${error.message}`),
+    ...(result.hints ?? []).map((hint) => `composition hint (${contract}, fails the build): ${hint.toString()}`),
+  ];
+  if (problems.length) {
+    for (const problem of problems) console.error(problem);
+    process.exit(1);
+  }
+  return { supergraph: result.supergraphSdl, api: printSchema(result.schema.toAPISchema().toGraphQLJSSchema()) };
+}
+
+const publicGraph = compose('public', publicContract);
+const internalGraph = compose('internal', (document) => document);
 const out = resolve(process.argv[3] ?? resolve(__dirname, '..', 'generated'));
 mkdirSync(out, { recursive: true });
-writeFileSync(resolve(out, 'supergraph.graphql'), result.supergraphSdl);
-writeFileSync(resolve(out, 'api-schema.graphql'), printSchema(result.schema.toAPISchema().toGraphQLJSSchema()));
-console.log(`composed ${subgraphs.length} subgraph(s) into ${out}`);
+writeFileSync(resolve(out, 'supergraph.graphql'), publicGraph.supergraph);
+writeFileSync(resolve(out, 'api-schema.graphql'), publicGraph.api);
+writeFileSync(resolve(out, 'supergraph-internal.graphql'), internalGraph.supergraph);
+writeFileSync(resolve(out, 'internal-api-schema.graphql'), internalGraph.api);
+console.log(`composed ${subgraphs.length} subgraph(s) into ${out} (public and internal contracts)`);
