@@ -32,12 +32,28 @@ interface SubgraphEntry {
 }
 
 /**
- * The gateway without its HTTP listener: the composed schema and query planner, the credential →
- * principal resolution with its cache (invalidated by identity's events), and the subgraph pool.
- * The gateway process serves it over HTTP; the REST facade may run it in its own process
- * (GATEWAY_MODE=embedded) and skip a network hop and a JSON round trip per request.
+ * The two contracts of the graph (gateway/scripts/compose.cjs): `public` for internal teams, where
+ * what only the facade needs is @inaccessible; `internal`, the whole graph, for the facade.
  */
-export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: Logger) {
+export type Contract = 'public' | 'internal';
+
+const SUPERGRAPH_FILES: Record<Contract, string> = {
+  public: 'supergraph.graphql',
+  internal: 'supergraph-internal.graphql',
+};
+
+/**
+ * The gateway without its HTTP listener: a query planner and server per contract asked for, the
+ * credential → principal resolution with its cache (invalidated by identity's events), and the
+ * subgraph pool they share. The gateway process serves both contracts over HTTP; the REST facade
+ * may run the internal one in its own process (GATEWAY_MODE=embedded) and skip a network hop and a
+ * JSON round trip per request.
+ */
+export async function startGatewayRuntime<C extends Contract>(
+  config: GatewayRuntimeConfig,
+  logger: Logger,
+  contracts: readonly C[],
+) {
   const subgraphs = JSON.parse(readFileSync(resolve(__dirname, '..', 'subgraphs.json'), 'utf8')) as SubgraphEntry[];
   const subgraphUrls = Object.fromEntries(
     subgraphs.map(({ name, urlVariable }) => [name, config[urlVariable as keyof typeof config] as string]),
@@ -64,31 +80,36 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
   });
 
   const subgraphAgent = createSubgraphAgent();
-  const gateway = new ApolloGateway({
-    supergraphSdl: readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'),
-    buildService: ({ name }) => new SignedSubgraphSource(`${subgraphUrls[name]}/graphql`, subgraphAgent),
-  });
   // The same limits for the gateway process's callers and the facade's documents run in-process.
   const protection = graphqlProtection(limitsOf(config));
-  const server = new ApolloServer<GatewayContext>({
-    gateway,
-    formatError: createGatewayErrorFormatter(logger),
-    includeStacktraceInErrorResponses: false,
-    validationRules: [...protection.validationRules, oneSignInPerDocument],
-    parseOptions: protection.parseOptions,
-    // Nothing here caches by cache hints; the plugin would only add work to every request.
-    plugins: [ApolloServerPluginCacheControlDisabled(), operationResolution, ...protection.plugins],
-    // Apollo turns introspection off when NODE_ENV is production; internal teams explore the
-    // graph (signed in: graphql-limits refuses it to anonymous callers).
-    introspection: true,
-    // No automatic persisted queries: a document sent by hash alone has no text for the sign-in
-    // limits (sign-ins.ts) to read, and nothing of ours sends one.
-    persistedQueries: false,
-  });
-  await server.start();
+  const serve = async (contract: Contract) => {
+    const gateway = new ApolloGateway({
+      supergraphSdl: readFileSync(resolve(__dirname, '..', 'generated', SUPERGRAPH_FILES[contract]), 'utf8'),
+      buildService: ({ name }) => new SignedSubgraphSource(`${subgraphUrls[name]}/graphql`, subgraphAgent),
+    });
+    const server = new ApolloServer<GatewayContext>({
+      gateway,
+      formatError: createGatewayErrorFormatter(logger),
+      includeStacktraceInErrorResponses: false,
+      validationRules: [...protection.validationRules, oneSignInPerDocument],
+      parseOptions: protection.parseOptions,
+      // Nothing here caches by cache hints; the plugin would only add work to every request.
+      plugins: [ApolloServerPluginCacheControlDisabled(), operationResolution, ...protection.plugins],
+      // Apollo turns introspection off when NODE_ENV is production; internal teams explore the
+      // graph (signed in: graphql-limits refuses it to anonymous callers).
+      introspection: true,
+      // No automatic persisted queries: a document sent by hash alone has no text for the sign-in
+      // limits (sign-ins.ts) to read, and nothing of ours sends one.
+      persistedQueries: false,
+    });
+    await server.start();
+    return server;
+  };
+  const servers = {} as Record<C, ApolloServer<GatewayContext>>;
+  for (const contract of contracts) servers[contract] = await serve(contract);
 
   return {
-    server,
+    servers,
     subgraphUrls,
     /** The request's principal from its credential headers, and its signature for the subgraphs. */
     contextFor: async (headers: IncomingHttpHeaders): Promise<GatewayContext> => {
@@ -102,7 +123,7 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
       if (response.statusCode !== 200) throw new Error(`identity answered ${response.statusCode}`);
     },
     stop: async () => {
-      await server.stop();
+      for (const server of Object.values<ApolloServer<GatewayContext>>(servers)) await server.stop();
       await events.stop();
       await identity.close();
       await subgraphAgent.close();
@@ -110,4 +131,4 @@ export async function startGatewayRuntime(config: GatewayRuntimeConfig, logger: 
   };
 }
 
-export type GatewayRuntime = Awaited<ReturnType<typeof startGatewayRuntime>>;
+export type GatewayRuntime<C extends Contract = Contract> = Awaited<ReturnType<typeof startGatewayRuntime<C>>>;

@@ -9,5 +9,5 @@ export {
   refundRequest,
   type AbuseLimits,
 } from './abuse-limits';
-export { startGatewayRuntime, type GatewayRuntime } from './gateway-runtime';
+export { startGatewayRuntime, type Contract, type GatewayRuntime } from './gateway-runtime';
 export { readApiSchemaSdl } from './api-schema';

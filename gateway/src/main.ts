@@ -4,6 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import {
   ErrorCode,
   INTERNAL_BODY_LIMIT,
+  INTERNAL_GRAPHQL_PATH,
   LIMITED_HEADER,
   verifyLimited,
   answerClientErrorsAsJson,
@@ -29,7 +30,7 @@ import { readCredentials } from './credentials';
 async function main() {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const runtime = await startGatewayRuntime(config, logger);
+  const runtime = await startGatewayRuntime(config, logger, ['public', 'internal']);
 
   const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady }, logger });
   app.set('trust proxy', trustProxySetting(config.TRUSTED_PROXIES));
@@ -51,33 +52,37 @@ async function main() {
       res.statusCode === 401 || (res.locals.authentication as GatewayContext['authentication'])?.failed === true,
     refusedCredentials: (res) => res.statusCode === 401 || res.locals[CREDENTIALS_REFUSED] === true,
   });
+  const context = async ({ req, res }: { req: express.Request; res: express.Response }) => {
+    const overBudgetFor = () => failureBudgetWaitNow(res);
+    try {
+      return {
+        ...(await runtime.contextFor(req.headers)),
+        authentication: (res.locals.authentication = { failed: false, overBudgetFor }),
+      };
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.extensions[CREDENTIALS_REFUSED] !== true) throw error;
+      res.locals[CREDENTIALS_REFUSED] = true;
+      // Past the address's failure budget a refused token is stopped with 429, not told 401.
+      const wait = await overBudgetFor();
+      if (wait === 0) throw error;
+      throw new DomainError(ErrorCode.TOO_MANY_REQUESTS, '429 Too Many Requests', {
+        http: { status: 429, headers: new Map([['retry-after', String(wait)]]) },
+      });
+    }
+  };
+  // The public contract: what internal teams build on.
+  app.use('/graphql', express.json({ limit: INTERNAL_BODY_LIMIT }), limit, expressMiddleware(runtime.servers.public, { context }));
+  // The internal contract, for the facade alone: it proves itself with the note that it has
+  // limited its client (signed with the shared secret), so its clients are not counted here again
+  // (they would all share the facade's address).
   app.use(
-    '/graphql',
+    INTERNAL_GRAPHQL_PATH,
+    (req, res, next) => {
+      if (verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) !== null) return next();
+      res.status(403).json({ errors: [{ message: '403 Forbidden', extensions: { code: ErrorCode.FORBIDDEN } }] });
+    },
     express.json({ limit: INTERNAL_BODY_LIMIT }),
-    // The facade has limited its own clients already (and counted their failures in the same
-    // Redis budgets): counted here again, all of them would share the facade's address.
-    (req, res, next) =>
-      verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) === null ? limit(req, res, next) : next(),
-    expressMiddleware(runtime.server, {
-      context: async ({ req, res }) => {
-        const overBudgetFor = () => failureBudgetWaitNow(res);
-        try {
-          return {
-            ...(await runtime.contextFor(req.headers)),
-            authentication: (res.locals.authentication = { failed: false, overBudgetFor }),
-          };
-        } catch (error) {
-          if (!(error instanceof DomainError) || error.extensions[CREDENTIALS_REFUSED] !== true) throw error;
-          res.locals[CREDENTIALS_REFUSED] = true;
-          // Past the address's failure budget a refused token is stopped with 429, not told 401.
-          const wait = await overBudgetFor();
-          if (wait === 0) throw error;
-          throw new DomainError(ErrorCode.TOO_MANY_REQUESTS, '429 Too Many Requests', {
-            http: { status: 429, headers: new Map([['retry-after', String(wait)]]) },
-          });
-        }
-      },
-    }),
+    expressMiddleware(runtime.servers.internal, { context }),
   );
 
   app.use(bodyErrorHandler(logger));

@@ -19,7 +19,7 @@ describe('the gateway reusing an operation across requests (patched @apollo/gate
 
   beforeAll(async () => {
     const gateway = new ApolloGateway({
-      supergraphSdl: readFileSync(resolve(__dirname, '..', 'generated', 'supergraph.graphql'), 'utf8'),
+      supergraphSdl: readFileSync(resolve(__dirname, '..', 'generated', 'supergraph-internal.graphql'), 'utf8'),
       buildService: () => subgraph,
     });
     server = new ApolloServer({ gateway });

@@ -4,11 +4,12 @@ import { dataOf, type GatewayClient } from './gateway-client';
 import type { GraphQLErrorShape } from './v3-errors';
 
 /**
- * Runs the facade's documents on a gateway inside this process (GATEWAY_MODE=embedded): the
- * same principal resolution, query plans and subgraph fetches as the gateway process, without
+ * Runs the facade's documents on a gateway inside this process (GATEWAY_MODE=embedded), on the
+ * internal contract: the same principal resolution, query plans and subgraph fetches as the
+ * gateway process's /internal/graphql, without
  * the HTTP hop and the JSON encoding and parsing of every answer between the two.
  */
-export function createEmbeddedGatewayClient(runtime: GatewayRuntime): GatewayClient {
+export function createEmbeddedGatewayClient(runtime: GatewayRuntime<'internal'>): GatewayClient {
   // Apollo Server prints a document it is handed on every call (it caches parsed documents by
   // their text); the facade's documents are a fixed set, so each is printed once.
   const texts = new WeakMap<DocumentNode, string>();
@@ -31,7 +32,7 @@ export function createEmbeddedGatewayClient(runtime: GatewayRuntime): GatewayCli
   return {
     forRequest: (headers) => async (document, variables) => {
       const contextValue = await contextFor(headers);
-      const response = await runtime.server.executeOperation(
+      const response = await runtime.servers.internal.executeOperation(
         { query: textOf(document), variables: variables as Record<string, unknown> },
         { contextValue },
       );

@@ -1,6 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { LIMITED_HEADER, requestIdHeaders, signLimited } from '@hub/common';
+import { INTERNAL_GRAPHQL_PATH, LIMITED_HEADER, requestIdHeaders, signLimited } from '@hub/common';
 import { Pool } from 'undici';
 import { fromGraphQLError, v3Error, type GraphQLErrorShape } from './v3-errors';
 
@@ -31,7 +31,8 @@ export function dataOf<TData>(payload: { data?: unknown; errors?: readonly Graph
 }
 
 /**
- * Sends the facade's fixed documents to the gateway over a keep-alive pool. Each document is
+ * Sends the facade's fixed documents to the gateway's internal contract (the whole graph, which
+ * only a caller holding the shared secret reaches) over a keep-alive pool. Each document is
  * printed once and the text reused, so the gateway's document and query-plan caches always hit.
  * Each call says, signed with the shared secret, that the facade has limited its client: the
  * gateway would otherwise count every client of this facade as one address (the facade's).
@@ -55,7 +56,7 @@ export function createRemoteGatewayClient(url: string, secret: string): GatewayC
     let payload: { data?: unknown; errors?: GraphQLErrorShape[] };
     try {
       const response = await pool.request({
-        path: '/graphql',
+        path: INTERNAL_GRAPHQL_PATH,
         method: 'POST',
         headers: {
           'content-type': 'application/json',

@@ -25,7 +25,7 @@ async function main() {
   const logger = createLogger('rest-facade', config.LOG_LEVEL);
   const embedded = loadEmbeddedGatewayConfig();
   const gateway = embedded
-    ? createEmbeddedGatewayClient(await startGatewayRuntime(embedded, logger))
+    ? createEmbeddedGatewayClient(await startGatewayRuntime(embedded, logger, ['internal']))
     : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
   // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
   const git = createGitShards({

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStack, type Stack } from '@hub/local';
+import { internalGraphql } from '../support/api';
 import { isolatedEnv, tempDir } from '../support/global-setup';
 import { commitFiles, git, ok, workingCopy } from '../support/git';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
@@ -32,9 +33,16 @@ describe('several replicas and two git shards', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const root = () => stack.rootToken;
+  // The shard is the internal contract's (the facade's), asked of the second gateway replica.
   const storageOf = async (id: number) =>
-    (await graphql(gateways[1], `{ project(id: ${id}) { repositoryStorage } }`, root())).body.data.project
-      .repositoryStorage as string;
+    (
+      await internalGraphql(
+        `{ project(id: ${id}) { repositoryStorage } }`,
+        {},
+        { 'PRIVATE-TOKEN': root() },
+        { graphqlUrl: `${gateways[1]}/graphql`, secret: stack.env.PRINCIPAL_SECRET! },
+      )
+    ).body.data.project.repositoryStorage as string;
   const remote = (base: string, path: string) => {
     const url = new URL(`${base}/${path}.git`);
     url.username = 'root';

@@ -1,4 +1,4 @@
-import { addMember, api, createProject, createUser, graphql, type TestProject, type TestUser } from '../support/api';
+import { addMember, api, createProject, createUser, internalGraphql, type TestProject, type TestUser } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 /**
@@ -114,16 +114,16 @@ describe('repository reads by id and their refs', () => {
     expect(hidden.body).toEqual({ message: '404 Project Not Found' });
   });
 
-  it('on the GraphQL API, answer an id that names no project as NOT_FOUND, never an internal error', async () => {
+  it('on the internal contract, answer an id that names no project as NOT_FOUND, never an internal error', async () => {
     for (const projectId of [0, -1, 2147483647]) {
-      const res = await graphql(
+      const res = await internalGraphql(
         'query ($projectId: Int!) { repositoryReads(projectId: $projectId) { branches { name } } }',
         { projectId },
         { 'PRIVATE-TOKEN': owner.token },
       );
       expect([projectId, res.body.errors?.[0]?.extensions?.code]).toEqual([projectId, 'NOT_FOUND']);
     }
-    const res = await graphql(
+    const res = await internalGraphql(
       'query ($projectId: Int!) { repositoryReads(projectId: $projectId) { tags { name } } }',
       { projectId: project.id },
       { 'PRIVATE-TOKEN': reporter.token },

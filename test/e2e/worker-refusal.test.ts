@@ -165,7 +165,7 @@ describe('a git worker refusing the services’ signed calls', () => {
         .errors?.[0];
     };
     const refusal = { message: '503 Service Unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } };
-    expect(await ask('query ($id: Int!) { repositoryReads(projectId: $id) { branches { name } } }')).toMatchObject(
+    expect(await ask('query ($id: Int!) { project(id: $id) { repository { branches { name } } } }')).toMatchObject(
       refusal,
     );
     expect(

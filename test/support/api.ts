@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { INTERNAL_GRAPHQL_PATH, LIMITED_HEADER, signLimited } from '@hub/common';
 import { request } from 'undici';
 import { stackInfo } from './stack-info';
 
@@ -88,6 +89,29 @@ export async function graphql<T = any>(
   const response = await fetch(stack.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as { data?: T; errors?: any[] } };
+}
+
+/**
+ * POST to the gateway's internal contract (the facade's: v3's page numbers, shard names and
+ * authorization shortcuts), as the facade does: with its signed note. `gateway` picks another
+ * stack's gateway (its /graphql URL and shared secret).
+ */
+export async function internalGraphql<T = any>(
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  gateway = { graphqlUrl: stack.graphqlUrl, secret: stack.principalSecret },
+) {
+  const response = await fetch(gateway.graphqlUrl.replace(/\/graphql$/, INTERNAL_GRAPHQL_PATH), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      [LIMITED_HEADER]: signLimited('127.0.0.1', gateway.secret),
+      ...headers,
+    },
     body: JSON.stringify({ query, variables }),
   });
   return { status: response.status, body: (await response.json()) as { data?: T; errors?: any[] } };

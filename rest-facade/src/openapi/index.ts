@@ -22,5 +22,5 @@ export const describeApi = () =>
       api: { ...apiRouteGroups, repository: [...apiRouteGroups.repository, ...downloadRoutes], meta: [OPENAPI_ROUTE] },
       root: { oauth: [oauthTokenRoute] },
     },
-    graphqlShapes(buildSchema(readApiSchemaSdl())),
+    graphqlShapes(buildSchema(readApiSchemaSdl('internal'))),
   );

@@ -74,6 +74,12 @@ export const verifyPrincipal = (header: string | undefined, secret: string, now 
  * count the facade's address as one client for all of them.
  */
 export const LIMITED_HEADER = 'x-hub-limited-for';
+
+/**
+ * Where the gateway serves the internal contract of the graph (the facade's, with v3's page numbers
+ * and authorization shortcuts): only to calls carrying a valid LIMITED_HEADER, i.e. the facade's.
+ */
+export const INTERNAL_GRAPHQL_PATH = '/internal/graphql';
 const LIMITED = 'limited-by-facade';
 
 export const signLimited = (client: string, secret: string, now = Date.now()) =>
