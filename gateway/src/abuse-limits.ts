@@ -58,6 +58,17 @@ export const refundRequest = (res: Response): void => {
   if (typeof refund === 'function') refund();
 };
 
+/** Where the caller stands, as the RateLimit-* headers of its answer say; null while no limit applies. */
+export const rateLimitStanding = (res: Response) => {
+  const limit = res.getHeader('RateLimit-Limit');
+  if (limit === undefined) return null;
+  return {
+    limit: Number(limit),
+    remaining: Number(res.getHeader('RateLimit-Remaining')),
+    resetSeconds: Number(res.getHeader('RateLimit-Reset')),
+  };
+};
+
 /** A count per key over a fixed window, kept in Redis so that every replica shares it. */
 interface Budget {
   /** Counts one; the seconds until the key may go on, 0 while it is within its budget. */

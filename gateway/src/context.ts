@@ -16,4 +16,9 @@ export interface GatewayContext {
      */
     overBudgetFor?: () => Promise<number>;
   };
+  /**
+   * Where the caller stands in its request budget (the RateLimit-* headers the door set), for the
+   * answer's `extensions.cost`; absent while no limit applies.
+   */
+  rateLimit?: () => { limit: number; remaining: number; resetSeconds: number } | null;
 }

@@ -94,7 +94,12 @@ export async function startGatewayRuntime<C extends Contract>(
       validationRules: [...protection.validationRules, oneSignInPerDocument],
       parseOptions: protection.parseOptions,
       // Nothing here caches by cache hints; the plugin would only add work to every request.
-      plugins: [ApolloServerPluginCacheControlDisabled(), operationResolution, ...protection.plugins],
+      plugins: [
+        ApolloServerPluginCacheControlDisabled(),
+        operationResolution,
+        ...protection.plugins,
+        ...(contract === 'public' ? [protection.costReport] : []),
+      ],
       // Apollo turns introspection off when NODE_ENV is production; internal teams explore the
       // graph (signed in: graphql-limits refuses it to anonymous callers).
       introspection: true,

@@ -16,7 +16,9 @@ const limits = limitsOf(
   }),
 );
 const protection = graphqlProtection(limits);
-const schema = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph-internal.graphql'), 'utf8'))
+const schema = Supergraph.build(
+  readFileSync(resolve(__dirname, '..', 'generated', 'supergraph-internal.graphql'), 'utf8'),
+)
   .apiSchema()
   .toGraphQLJSSchema();
 

@@ -1,7 +1,15 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { ErrorCode } from '@hub/common';
-import { BREAK, GraphQLError, visit, type DocumentNode, type ParseOptions, type ValidationRule } from 'graphql';
+import {
+  BREAK,
+  GraphQLError,
+  visit,
+  type DocumentNode,
+  type ParseOptions,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import type { GatewayContext } from './context';
 
 /** The limits a document must keep to; the facade's own documents stay well inside the defaults. */
@@ -103,6 +111,44 @@ const markAuthenticationFailures: ApolloServerPlugin<GatewayContext> = {
 };
 
 /**
+ * Each answer says what its operation cost and where the caller stands, as GitHub's `rateLimit`
+ * does: `extensions.cost = { requested, limit, rateLimit }`. The cost is graphql-armor's, computed
+ * when a document is first validated and kept with the parsed document (which Apollo reuses).
+ */
+function costReporting(maxCost: number) {
+  const costs = new WeakMap<DocumentNode, Map<string, number>>();
+  // The rule runs once per operation definition, in document order, in each validation.
+  const operationsSeen = new WeakMap<ValidationContext, number>();
+  const onAccept = (context: ValidationContext | null, details: { n: number }) => {
+    const document = context?.getDocument();
+    if (!context || !document) return;
+    const index = operationsSeen.get(context) ?? 0;
+    operationsSeen.set(context, index + 1);
+    const names = document.definitions.flatMap((d) => (d.kind === 'OperationDefinition' ? [d.name?.value ?? ''] : []));
+    let byName = costs.get(document);
+    if (!byName) costs.set(document, (byName = new Map()));
+    byName.set(names[index] ?? '', details.n);
+  };
+  const plugin: ApolloServerPlugin<GatewayContext> = {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ document, operationName, operation, contextValue, response }) {
+          if (!document || response.body.kind !== 'single') return;
+          const byName = costs.get(document);
+          const requested = byName?.get(operationName ?? operation?.name?.value ?? '') ?? byName?.values().next().value;
+          if (requested === undefined) return;
+          response.body.singleResult.extensions = {
+            ...response.body.singleResult.extensions,
+            cost: { requested, limit: maxCost, rateLimit: contextValue.rateLimit?.() ?? null },
+          };
+        },
+      };
+    },
+  };
+  return { onAccept, plugin };
+}
+
+/**
  * Depth, alias, directive and cost limits (graphql-armor's validation rules), checked when a
  * document is first validated (Apollo caches it afterwards, so repeated documents cost nothing
  * more); the token limit in the parser itself; the two rules that depend on who asks; and the
@@ -112,11 +158,14 @@ export function graphqlProtection(limits: GraphQLLimits): {
   validationRules: ValidationRule[];
   parseOptions: ParseOptions;
   plugins: ApolloServerPlugin<GatewayContext>[];
+  /** Adds `extensions.cost` to each answer (the public contract's; the facade reads none). */
+  costReport: ApolloServerPlugin<GatewayContext>;
 } {
+  const cost = costReporting(limits.maxCost);
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, flattenFragments: false },
     maxAliases: { n: limits.maxAliases },
-    costLimit: { maxCost: limits.maxCost },
+    costLimit: { maxCost: limits.maxCost, onAccept: [cost.onAccept] },
     maxDirectives: { n: 50 },
     // graphql-js counts tokens as it parses and stops at the limit with a parse error (400).
     // graphql-armor's plugin for it throws out of Apollo's request pipeline instead: a syntax
@@ -129,5 +178,6 @@ export function graphqlProtection(limits: GraphQLLimits): {
     validationRules: armor.validationRules,
     parseOptions: { maxTokens: limits.maxTokens },
     plugins: [noSuggestionsForAnonymous, introspectionForSignedIn, markAuthenticationFailures],
+    costReport: cost.plugin,
   };
 }

@@ -5,6 +5,7 @@ import {
   ErrorCode,
   INTERNAL_BODY_LIMIT,
   INTERNAL_GRAPHQL_PATH,
+  INTERNAL_REFUSED_HEADER,
   LIMITED_HEADER,
   verifyLimited,
   answerClientErrorsAsJson,
@@ -22,7 +23,7 @@ import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
 import { bodyErrorHandler } from './errors';
-import { createAbuseLimits, credentialKey, failureBudgetWaitNow } from './abuse-limits';
+import { createAbuseLimits, credentialKey, failureBudgetWaitNow, rateLimitStanding } from './abuse-limits';
 import type { GatewayContext } from './context';
 import { signInOf } from './sign-ins';
 import { readCredentials } from './credentials';
@@ -58,6 +59,7 @@ async function main() {
       return {
         ...(await runtime.contextFor(req.headers)),
         authentication: (res.locals.authentication = { failed: false, overBudgetFor }),
+        rateLimit: () => rateLimitStanding(res),
       };
     } catch (error) {
       if (!(error instanceof DomainError) || error.extensions[CREDENTIALS_REFUSED] !== true) throw error;
@@ -71,7 +73,12 @@ async function main() {
     }
   };
   // The public contract: what internal teams build on.
-  app.use('/graphql', express.json({ limit: INTERNAL_BODY_LIMIT }), limit, expressMiddleware(runtime.servers.public, { context }));
+  app.use(
+    '/graphql',
+    express.json({ limit: INTERNAL_BODY_LIMIT }),
+    limit,
+    expressMiddleware(runtime.servers.public, { context }),
+  );
   // The internal contract, for the facade alone: it proves itself with the note that it has
   // limited its client (signed with the shared secret), so its clients are not counted here again
   // (they would all share the facade's address).
@@ -79,6 +86,7 @@ async function main() {
     INTERNAL_GRAPHQL_PATH,
     (req, res, next) => {
       if (verifyLimited(req.header(LIMITED_HEADER), config.PRINCIPAL_SECRET) !== null) return next();
+      res.setHeader(INTERNAL_REFUSED_HEADER, '1');
       res.status(403).json({ errors: [{ message: '403 Forbidden', extensions: { code: ErrorCode.FORBIDDEN } }] });
     },
     express.json({ limit: INTERNAL_BODY_LIMIT }),

@@ -8,7 +8,9 @@ import { facadeOperations } from './facade-operations.test-support';
 // plans it. A plan fetches each path once for all items of a list, never once per item; these
 // tests pin how many fetches each route makes per subgraph, so a change that adds one shows.
 
-const supergraph = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph-internal.graphql'), 'utf8'));
+const supergraph = Supergraph.build(
+  readFileSync(resolve(__dirname, '..', 'generated', 'supergraph-internal.graphql'), 'utf8'),
+);
 const planner = new QueryPlanner(supergraph);
 /** Fetches per subgraph in a plan (a plan node visits each subgraph it names once per request). */
 function fetchesPerSubgraph(plan: QueryPlan): Map<string, number> {

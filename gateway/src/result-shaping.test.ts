@@ -6,7 +6,9 @@ import { computeResponse } from '@apollo/gateway/dist/resultShaping';
 import { parse, type DocumentNode } from 'graphql';
 import { facadeOperations } from './facade-operations.test-support';
 
-const supergraph = Supergraph.build(readFileSync(resolve(__dirname, '..', 'generated', 'supergraph-internal.graphql'), 'utf8'));
+const supergraph = Supergraph.build(
+  readFileSync(resolve(__dirname, '..', 'generated', 'supergraph-internal.graphql'), 'utf8'),
+);
 
 function shape(document: DocumentNode, input: Record<string, unknown>, variables: Record<string, unknown> = {}) {
   const operation = operationFromDocument(supergraph.apiSchema(), document, {});

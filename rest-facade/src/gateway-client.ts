@@ -1,8 +1,15 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { INTERNAL_GRAPHQL_PATH, LIMITED_HEADER, requestIdHeaders, signLimited } from '@hub/common';
+import {
+  INTERNAL_GRAPHQL_PATH,
+  INTERNAL_REFUSED_HEADER,
+  LIMITED_HEADER,
+  requestIdHeaders,
+  signLimited,
+  type Logger,
+} from '@hub/common';
 import { Pool } from 'undici';
-import { fromGraphQLError, v3Error, type GraphQLErrorShape } from './v3-errors';
+import { fromGraphQLError, v3Error, V3Error, type GraphQLErrorShape } from './v3-errors';
 
 export type GatewayCall = <TData, TVariables>(
   document: TypedDocumentNode<TData, TVariables>,
@@ -37,7 +44,7 @@ export function dataOf<TData>(payload: { data?: unknown; errors?: readonly Graph
  * Each call says, signed with the shared secret, that the facade has limited its client: the
  * gateway would otherwise count every client of this facade as one address (the facade's).
  */
-export function createRemoteGatewayClient(url: string, secret: string): GatewayClient {
+export function createRemoteGatewayClient(url: string, secret: string, logger: Logger): GatewayClient {
   const pool = new Pool(url, { connections: 128, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
   const texts = new WeakMap<object, string>();
   const textOf = (document: TypedDocumentNode<unknown, unknown>) => {
@@ -66,12 +73,21 @@ export function createRemoteGatewayClient(url: string, secret: string): GatewayC
         },
         body: JSON.stringify({ query, variables }),
       });
+      if (response.headers[INTERNAL_REFUSED_HEADER] !== undefined) {
+        // The gateway's door to the internal contract refused the note: the two processes hold
+        // different secrets. Clients are told the service is unavailable; whoever runs it is
+        // told what to fix.
+        await response.body.dump();
+        logger.error('the gateway refused the facade’s signed call: PRINCIPAL_SECRET differs between them');
+        throw v3Error(503, '503 Service Unavailable');
+      }
       payload = (await response.body.json()) as typeof payload;
       // A refusal's wait travels as a header; the facade answers it as v3's 429 with Retry-After.
       const retryAfter = response.headers['retry-after'];
       if (typeof retryAfter === 'string')
         for (const error of payload.errors ?? []) error.extensions = { ...error.extensions, retryAfter };
-    } catch {
+    } catch (error) {
+      if (error instanceof V3Error) throw error;
       throw v3Error(502, '502 Bad Gateway');
     }
     return dataOf(payload);

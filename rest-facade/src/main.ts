@@ -26,7 +26,7 @@ async function main() {
   const embedded = loadEmbeddedGatewayConfig();
   const gateway = embedded
     ? createEmbeddedGatewayClient(await startGatewayRuntime(embedded, logger, ['internal']))
-    : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET);
+    : createRemoteGatewayClient(config.GATEWAY_URL, config.PRINCIPAL_SECRET, logger);
   // Each project's shard comes with the gateway's answer that authorizes the request: no lookup here.
   const git = createGitShards({
     shards: config.GIT_WORKER_SHARDS,

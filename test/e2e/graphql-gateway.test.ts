@@ -1,5 +1,5 @@
 import { signPrincipal } from '@hub/common';
-import { api, createUser, eventually, graphql, stack } from '../support/api';
+import { api, createProject, createUser, eventually, graphql, stack } from '../support/api';
 
 describe('the gateway for internal teams', () => {
   it('answers with the same tokens on /graphql', async () => {
@@ -47,14 +47,21 @@ describe('the gateway for internal teams', () => {
     });
   });
 
-  it('hides other users’ private tokens and settings', async () => {
+  it('hides other users’ private tokens, settings and email, to signed-in and anonymous callers alike', async () => {
     const [a, b] = await Promise.all([createUser(), createUser()]);
-    const res = await graphql(
-      'query ($id: Int!) { user(id: $id) { privateToken projectsLimit email } }',
-      { id: a.id },
-      { 'PRIVATE-TOKEN': b.token },
-    );
-    expect(res.body.data.user).toEqual({ privateToken: null, projectsLimit: null, email: a.email });
+    const ask = (token: string | null) =>
+      graphql(
+        'query ($id: Int!) { user(id: $id) { privateToken projectsLimit email } }',
+        { id: a.id },
+        token ? { 'PRIVATE-TOKEN': token } : {},
+      );
+    expect((await ask(b.token)).body.data.user).toEqual({ privateToken: null, projectsLimit: null, email: null });
+    expect((await ask(a.token)).body.data.user).toMatchObject({ projectsLimit: expect.any(Number), email: a.email });
+    expect((await ask(stack.rootToken)).body.data.user).toMatchObject({ email: a.email });
+    // The owner of a public project, as an anonymous caller reaches it.
+    const project = await createProject(a.token, { visibility_level: 20 });
+    const anonymous = await graphql(`{ project(id: ${project.id}) { owner { username email } } }`);
+    expect(anonymous.body.data.project.owner).toEqual({ username: a.username, email: null });
   });
 
   it('drops cached principals when a token is reset (old token 401, new one works)', async () => {

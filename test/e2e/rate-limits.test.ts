@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LIMITED_HEADER, signLimited, signPrincipal } from '@hub/common';
 import { freePort } from '@hub/local';
 import { request } from 'undici';
@@ -385,8 +387,8 @@ describe('a facade with a remote gateway', () => {
     // Each forged call counted against this address: its next bad token is stopped, a valid one passes.
     expect(await ask(unique('bad'), forged[0])).toBe(429);
     expect(await ask(alice.token, forged[0])).toBe(200);
-    // A facade whose secret is not the gateway's is limited like any other caller from its address,
-    // and says so as v3 does.
+    // A facade whose secret is not the gateway's cannot reach the internal contract at all: its
+    // clients are told the service is unavailable, and its log says what to fix.
     const stranger = await startLimitedReplica('rest-facade', {
       ...facadeLimits,
       GATEWAY_MODE: 'remote',
@@ -394,8 +396,9 @@ describe('a facade with a remote gateway', () => {
       PRINCIPAL_SECRET: 'not-the-secret-'.repeat(3),
     });
     const refused = await call(stranger, 'GET', '/api/v3/user', { token: unique('bad') });
-    expectRefused(refused, WINDOW);
-    expect(refused.body).toEqual({ message: '429 Too Many Requests' });
+    expect([refused.status, refused.body]).toEqual([503, { message: '503 Service Unavailable' }]);
+    const strangerLog = join(stack.dir, `rest-facade-limits-${new URL(stranger).port}.log`);
+    expect(readFileSync(strangerLog, 'utf8')).toMatch(/PRINCIPAL_SECRET differs/);
     // The facade holding the secret is not counted as one address: its clients' bad tokens are
     // told 401, and their good ones pass.
     expect((await call(facade, 'GET', '/api/v3/user', { token: unique('bad') })).status).toBe(401);

@@ -1,4 +1,12 @@
-import { addMember, api, createProject, createUser, internalGraphql, type TestProject, type TestUser } from '../support/api';
+import {
+  addMember,
+  api,
+  createProject,
+  createUser,
+  internalGraphql,
+  type TestProject,
+  type TestUser,
+} from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 /**

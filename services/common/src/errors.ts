@@ -9,6 +9,8 @@ export const ErrorCode = {
   FORBIDDEN: 'FORBIDDEN',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   BAD_REQUEST: 'BAD_REQUEST',
+  /** An argument the public schema's callers got wrong (a cursor, a page size), named in `extensions.argument`. */
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
   VALIDATION: 'VALIDATION',
   CONFLICT: 'CONFLICT',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',

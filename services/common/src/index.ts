@@ -26,3 +26,4 @@ export * from './event-streams';
 export * from './internal-http';
 export * from './network';
 export * from './contracts';
+export * from './connections';

@@ -80,6 +80,8 @@ export const LIMITED_HEADER = 'x-hub-limited-for';
  * and authorization shortcuts): only to calls carrying a valid LIMITED_HEADER, i.e. the facade's.
  */
 export const INTERNAL_GRAPHQL_PATH = '/internal/graphql';
+/** Set on the gateway's 403 to a call whose note it refused there: the facade's secret is not the gateway's. */
+export const INTERNAL_REFUSED_HEADER = 'x-hub-internal-refused';
 const LIMITED = 'limited-by-facade';
 
 export const signLimited = (client: string, secret: string, now = Date.now()) =>

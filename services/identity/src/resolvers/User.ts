@@ -16,6 +16,8 @@ const setting =
 export const createUserResolvers = ({ externalUrl, identity }: ResolverDeps): UserResolvers => ({
   __resolveReference: (reference, { loaders }) => loaders.userById.load((reference as { id: number }).id),
   avatarUrl: (user) => gravatarUrl(user.email),
+  email: setting((u) => u.email),
+  v3Email: (user) => user.email,
   webUrl: (user) => `${externalUrl}/u/${user.username}`,
   namespace: async (user, _args, { loaders }) => (await loaders.namespaceByOwner.load(user.id))!,
   themeId: setting((u) => u.themeId),

@@ -1,4 +1,11 @@
-import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import {
+  containsPattern,
+  type CursorKey,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 import type { NamespaceCopyRow } from './namespaces';
 
 /** A row of projects.projects, camelCased. */
@@ -243,11 +250,8 @@ export interface ListFilter {
   sort: 'asc' | 'desc';
 }
 
-export async function listProjects(
-  sql: Db,
-  filter: ListFilter,
-  window: PageWindow,
-): Promise<{ rows: ShownProjectRow[]; total: number }> {
+/** Who and what a list holds, as SQL: the audience and filters of `filter`. */
+function listConditions(sql: Db, filter: ListFilter) {
   const a = filter.audience;
   const memberOf = a.kind === 'member' || a.kind === 'visible' ? a.memberOf : [];
   // No `or id = any('{}')` for a user who is a member of nothing beyond their own projects: it
@@ -271,31 +275,140 @@ export async function listProjects(
     }
     ${filter.nameContains ? sql`and name ilike ${containsPattern(filter.nameContains)}` : sql``}
     ${filter.namespaceId !== undefined ? sql`and namespace_id = ${filter.namespaceId}` : sql``}`;
-  const where = sql`where true ${audience} ${filters}`;
-  // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
-  const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
-  const order = (table: string): Fragment =>
-    sql`order by ${sql(`${table}.${filter.orderBy}`)} ${direction}, ${sql(`${table}.id`)} ${direction}`;
-  const page = sql`${order('projects')} limit ${window.perPage} offset ${window.offset}`;
   // A member's own projects or those they are members of: as one `or`, Postgres reads and sorts
   // every project the user owns before it takes a page. Each part alone reads its index in order
-  // and stops after `offset + perPage` rows; the page is taken from the union of those.
-  const upTo = window.offset + window.perPage;
-  const rowsOnPage: Fragment =
-    a.kind === 'member' && memberOf.length
-      ? sql`select * from projects where id in (
-          (select id from projects where owner_id = ${a.userId} ${filters} ${order('projects')} limit ${upTo})
-          union
-          (select id from projects where id = any(${memberOf}::int[]) ${filters} ${order('projects')} limit ${upTo})
-        ) ${page}`
-      : sql`select * from projects ${where} ${page}`;
+  // and stops after the rows a page needs; the page is taken from the union of those.
+  const memberParts = a.kind === 'member' && memberOf.length ? { userId: a.userId, memberOf } : null;
+  return { where: sql`where true ${audience} ${filters}`, filters, memberParts };
+}
+
+/** `select * from projects` for a page: `where` (and `extra`), in `order`, at most `limit` rows. */
+function pageRows(
+  sql: Db,
+  conditions: ReturnType<typeof listConditions>,
+  extra: Fragment,
+  order: Fragment,
+  limit: number,
+  offset = 0,
+  columns: Fragment = sql`*`,
+): Fragment {
+  const parts = conditions.memberParts;
+  if (!parts)
+    return sql`select ${columns} from projects ${conditions.where} ${extra} ${order} limit ${limit} offset ${offset}`;
+  const upTo = offset + limit;
+  return sql`select ${columns} from projects where id in (
+      (select id from projects where owner_id = ${parts.userId} ${conditions.filters} ${extra} ${order} limit ${upTo})
+      union
+      (select id from projects where id = any(${parts.memberOf}::int[]) ${conditions.filters} ${extra} ${order} limit ${upTo})
+    ) ${order} limit ${limit} offset ${offset}`;
+}
+
+/** The order of a list, by `filter.orderBy` then id, both in `direction`. */
+const listOrder = (sql: Db, orderBy: ProjectOrder, direction: 'asc' | 'desc', table: string): Fragment =>
+  // The order column comes from a closed set (the ProjectOrder enum), never from the caller's text.
+  sql`order by ${sql(`${table}.${orderBy}`)} ${direction === 'asc' ? sql`asc` : sql`desc`}, ${sql(`${table}.id`)} ${
+    direction === 'asc' ? sql`asc` : sql`desc`
+  }`;
+
+export async function listProjects(
+  sql: Db,
+  filter: ListFilter,
+  window: PageWindow,
+): Promise<{ rows: ShownProjectRow[]; total: number }> {
+  const conditions = listConditions(sql, filter);
+  const order = (table: string) => listOrder(sql, filter.orderBy, filter.sort, table);
   const [rows, total] = await Promise.all([
-    selectShown(sql, rowsOnPage, order('p')),
-    filter.search || filter.nameContains || filter.namespaceId !== undefined
-      ? sql<{ count: number }[]>`select count(*)::int as count from projects ${where}`.then(([row]) => row.count)
-      : countAudience(sql, a, filter.archived),
+    selectShown(sql, pageRows(sql, conditions, sql``, order('projects'), window.perPage, window.offset), order('p')),
+    countProjects(sql, filter),
   ]);
   return { rows, total };
+}
+
+/** How many projects a list holds: from the counters when it has no filter beyond archived. */
+export function countProjects(sql: Db, filter: ListFilter): Promise<number> {
+  if (filter.search || filter.nameContains || filter.namespaceId !== undefined)
+    return sql<
+      { count: number }[]
+    >`select count(*)::int as count from projects ${listConditions(sql, filter).where}`.then(([row]) => row.count);
+  return countAudience(sql, filter.audience, filter.archived);
+}
+
+/** The Postgres type of each order column, for comparing a cursor's text with it. */
+const ORDER_COLUMN_TYPES: Record<ProjectOrder, 'int' | 'text' | 'timestamptz'> = {
+  id: 'int',
+  name: 'text',
+  path: 'text',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  last_activity_at: 'timestamptz',
+};
+
+/** A shown row with its place in the list's order: the order column and the id, as Postgres prints them. */
+export type KeyedProjectRow = ShownProjectRow & { sortKey: string };
+
+/**
+ * A keyset page of a list (common/connections.ts): rows strictly between the window's cursors,
+ * the first or last `limit + 1` of them in the list's order, and whether rows exist on the other
+ * side of the cursor the caller came from. Cursors hold the order column as Postgres prints it,
+ * so timestamps keep their microseconds and no row is skipped or repeated at a page's edge.
+ */
+export async function listProjectsKeyset(
+  sql: Db,
+  filter: ListFilter,
+  window: KeysetWindow,
+): Promise<{ rows: KeyedProjectRow[]; beyond: boolean }> {
+  const conditions = listConditions(sql, filter);
+  const column = sql(filter.orderBy);
+  const type = ORDER_COLUMN_TYPES[filter.orderBy];
+  // Sent as text and cast by Postgres: a parameter typed timestamptz would go through the client's
+  // Date serializer, which keeps milliseconds and drops the microseconds the order depends on.
+  const cast = (value: string) =>
+    type === 'int'
+      ? sql`${value}::int`
+      : type === 'timestamptz'
+        ? sql`${value}::text::timestamptz`
+        : sql`${value}::text`;
+  /** Rows past `key` in the list's order (`after`) or before it, the key's own row too when `inclusive`. */
+  const beside = (key: CursorKey, side: 'after' | 'before', inclusive: boolean): Fragment => {
+    const later = (side === 'after') === (filter.sort === 'asc');
+    const operator = later ? (inclusive ? sql`>=` : sql`>`) : inclusive ? sql`<=` : sql`<`;
+    return sql`and (${column}, id) ${operator} (${cast(key[0])}, ${key[1]}::int)`;
+  };
+  const bounds: Fragment = sql`${window.after ? beside(window.after, 'after', false) : sql``} ${
+    window.before ? beside(window.before, 'before', false) : sql``
+  }`;
+  const reading = window.from === 'start' ? filter.sort : filter.sort === 'asc' ? 'desc' : 'asc';
+  const keyed: Fragment = sql`*, ${column}::text as sort_key`;
+  // The cursor the caller came from: rows on its far side (its own row too, unless deleted).
+  const cameFrom = window.from === 'start' ? window.after : window.before;
+  const [found, beyond] = await Promise.all([
+    selectShown(
+      sql,
+      pageRows(
+        sql,
+        conditions,
+        bounds,
+        listOrder(sql, filter.orderBy, reading, 'projects'),
+        window.limit + 1,
+        0,
+        keyed,
+      ),
+      listOrder(sql, filter.orderBy, reading, 'p'),
+    ),
+    cameFrom
+      ? sql`select exists(${pageRows(
+          sql,
+          conditions,
+          beside(cameFrom, window.from === 'start' ? 'before' : 'after', true),
+          sql``,
+          1,
+          0,
+          sql`1` as Fragment,
+        )}) as found`.then(([row]) => row.found as boolean)
+      : Promise.resolve(false),
+  ]);
+  const rows = found as KeyedProjectRow[];
+  return { rows: window.from === 'start' ? rows : rows.reverse(), beyond };
 }
 
 /**

@@ -1,5 +1,6 @@
-import { memberProjects, pageWindow, requireUser } from '@hub/common';
-import { listProjects, type ListAudience } from '../db/projects';
+import { memberProjects, requireUser } from '@hub/common';
+import type { ListAudience } from '../db/projects';
+import { projectList } from './project-lists';
 import type { GroupResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
@@ -8,19 +9,14 @@ import type { ResolverDeps } from './deps';
  * who could see the group; here each viewer gets only the projects they may see (a group member
  * sees them all), so a group with one public project does not show its private ones.
  */
-export const createGroupResolvers = ({ sql, membership }: ResolverDeps): GroupResolvers => ({
+export const createGroupResolvers = (deps: ResolverDeps): GroupResolvers => ({
   __resolveReference: (reference) => ({ id: reference.id }),
 
   projects: async (group, args, { principal }) => {
     const userId = requireUser(principal);
     const audience: ListAudience = principal.isAdmin
       ? { kind: 'all' }
-      : { kind: 'visible', userId, memberOf: (await membership.call(memberProjects, { userId })).projectIds };
-    const { rows, total } = await listProjects(
-      sql,
-      { audience, namespaceId: group.id, orderBy: 'id', sort: 'asc' },
-      pageWindow(args.page, args.perPage),
-    );
-    return { nodes: rows, total };
+      : { kind: 'visible', userId, memberOf: (await deps.membership.call(memberProjects, { userId })).projectIds };
+    return projectList(deps, { audience, namespaceId: group.id, orderBy: 'id', sort: 'asc' }, args);
   },
 });

@@ -1,5 +1,6 @@
-import { memberProjects, can, pageWindow, requireAdmin, requireUser, type Principal } from '@hub/common';
-import { findProjectByFullPath, listProjects, type ListAudience, type ProjectRow } from '../db/projects';
+import { memberProjects, can, requireAdmin, requireUser, type Principal } from '@hub/common';
+import { findProjectByFullPath, type ListAudience, type ProjectRow } from '../db/projects';
+import { projectList } from './project-lists';
 import type { ProjectsContext } from '../context';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
@@ -14,7 +15,8 @@ export async function visibleProject(
   return access && can(access, principal, 'read_project') ? row : null;
 }
 
-export const createQueryResolvers = ({ sql, membership }: ResolverDeps): QueryResolvers => {
+export const createQueryResolvers = (deps: ResolverDeps): QueryResolvers => {
+  const { sql, membership } = deps;
   const memberOf = async (userId: number) => {
     return (await membership.call(memberProjects, { userId })).projectIds;
   };
@@ -45,9 +47,9 @@ export const createQueryResolvers = ({ sql, membership }: ResolverDeps): QueryRe
       return visibleProject(row, context);
     },
 
-    projects: async (_parent, args, { principal }) => {
-      const { rows, total } = await listProjects(
-        sql,
+    projects: async (_parent, args, { principal }) =>
+      projectList(
+        deps,
         {
           audience: await audience(args.scope ?? 'MEMBER', principal),
           archived: args.archived,
@@ -56,9 +58,7 @@ export const createQueryResolvers = ({ sql, membership }: ResolverDeps): QueryRe
           orderBy: (args.orderBy ?? 'CREATED_AT').toLowerCase() as never,
           sort: args.sort === 'ASC' ? 'asc' : 'desc',
         },
-        pageWindow(args.page, args.perPage),
-      );
-      return { nodes: rows, total };
-    },
+        args,
+      ),
   };
 };

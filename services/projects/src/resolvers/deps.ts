@@ -1,4 +1,4 @@
-import type { InternalClient, Sql } from '@hub/common';
+import type { Cursors, InternalClient, Sql } from '@hub/common';
 import type { ProjectsService } from '../projects-service';
 
 /** What resolvers are built from; passed in by main.ts, never imported as singletons. */
@@ -7,4 +7,6 @@ export interface ResolverDeps {
   projects: ProjectsService;
   membership: InternalClient;
   externalUrl: string;
+  /** Signs and reads the public schema's list cursors. */
+  cursors: Cursors;
 }

@@ -5,6 +5,7 @@ import { createGroupResolvers } from './Group';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
 import { projectEventResolvers } from './ProjectEvent';
+import { projectConnectionResolvers } from './project-lists';
 import { createQueryResolvers } from './Query';
 
 export type { ResolverDeps };
@@ -17,4 +18,5 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Project: createProjectResolvers(deps),
   Group: createGroupResolvers(deps),
   ProjectEvent: projectEventResolvers,
+  ProjectConnection: projectConnectionResolvers,
 });

@@ -1,0 +1,138 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DomainError, ErrorCode } from './errors';
+
+/**
+ * Relay connections over keyset pages, for the public GraphQL schema's lists (GitHub's and
+ * GitLab's GraphQL APIs are the model). A cursor names a row's place in one ordering: the values
+ * of its sort key, as Postgres prints them, so rows inserted or deleted elsewhere never shift a
+ * page the way an offset would. Cursors are opaque, and signed: one that was tampered with, made
+ * for another ordering, or made up is refused as BAD_USER_INPUT naming the argument.
+ */
+
+/** At most this many rows per page; asking for more is an error, not a silent cap. */
+export const MAX_CONNECTION_PAGE = 100;
+/** Rows per page when neither `first` nor `last` is given. */
+export const DEFAULT_CONNECTION_PAGE = 20;
+
+/** A row's place in an ordering: the sort key's values, most significant first (the id last). */
+export type CursorKey = readonly string[];
+
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/**
+ * A page in keyset terms: rows strictly after `after` and before `before` (either may be open),
+ * the first `limit` of them (`from: 'start'`) or the last (`from: 'end'`).
+ */
+export interface KeysetWindow {
+  after: CursorKey | null;
+  before: CursorKey | null;
+  limit: number;
+  from: 'start' | 'end';
+}
+
+const badInput = (argument: string, message: string) =>
+  new DomainError(ErrorCode.BAD_USER_INPUT, message, { argument });
+
+export interface Cursors {
+  /** The cursor of a row at `key` in the ordering `ordering` (a list and its sort, e.g. `projects:name:asc`). */
+  encode(ordering: string, key: CursorKey): string;
+  /** The key a cursor names in `ordering`; BAD_USER_INPUT naming `argument` for anything else. */
+  decode(ordering: string, cursor: string, argument: string): CursorKey;
+  /** The page that connection arguments ask for, checked (limits, cursors of this ordering). */
+  window(ordering: string, args: ConnectionArgs): KeysetWindow;
+}
+
+/** Cursors signed with `secret` (the services' shared one), so no caller can forge a position. */
+export function createCursors(secret: string): Cursors {
+  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 12);
+  const decode = (ordering: string, cursor: string, argument: string): CursorKey => {
+    const refused = () => badInput(argument, `"${argument}" is not a cursor of this list: ${JSON.stringify(cursor)}`);
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined || cursor.length > 1024) throw refused();
+    const given = Buffer.from(signature, 'base64url');
+    const expected = sign(payload);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      throw refused();
+    }
+    if (!Array.isArray(parsed) || parsed[0] !== ordering || !Array.isArray(parsed[1])) throw refused();
+    const key = parsed[1] as unknown[];
+    if (!key.every((part): part is string => typeof part === 'string')) throw refused();
+    return key;
+  };
+  const size = (argument: string, value: number | null | undefined) => {
+    if (value === null || value === undefined) return null;
+    if (!Number.isInteger(value) || value < 0 || value > MAX_CONNECTION_PAGE)
+      throw badInput(argument, `"${argument}" must be between 0 and ${MAX_CONNECTION_PAGE}, got ${value}`);
+    return value;
+  };
+  return {
+    encode(ordering, key) {
+      const payload = Buffer.from(JSON.stringify([ordering, key])).toString('base64url');
+      return `${payload}.${sign(payload).toString('base64url')}`;
+    },
+    decode,
+    window(ordering, args) {
+      const first = size('first', args.first);
+      const last = size('last', args.last);
+      if (first !== null && last !== null) throw badInput('last', 'Give "first" or "last", not both');
+      return {
+        after: args.after ? decode(ordering, args.after, 'after') : null,
+        before: args.before ? decode(ordering, args.before, 'before') : null,
+        limit: first ?? last ?? DEFAULT_CONNECTION_PAGE,
+        from: last !== null ? 'end' : 'start',
+      };
+    },
+  };
+}
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
+export interface Connection<T> {
+  edges: Array<{ cursor: string; node: T }>;
+  nodes: T[];
+  pageInfo: PageInfo;
+}
+
+/**
+ * The connection for a window's rows. `rows` are in the list's order and hold up to `limit + 1`
+ * rows read from the window's side (the extra one says there is more that way); `beyond` says
+ * whether rows exist past the other bound (the cursor the caller came from), which Postgres
+ * answers with one more indexed probe.
+ */
+export function connectionOf<T>(
+  rows: readonly T[],
+  window: KeysetWindow,
+  beyond: boolean,
+  cursorOf: (row: T) => string,
+): Connection<T> {
+  const more = rows.length > window.limit;
+  const page =
+    window.from === 'start'
+      ? rows.slice(0, window.limit)
+      : rows.slice(rows.length - Math.min(rows.length, window.limit));
+  const edges = page.map((node) => ({ cursor: cursorOf(node), node }));
+  return {
+    edges,
+    nodes: [...page],
+    pageInfo: {
+      hasNextPage: window.from === 'start' ? more : beyond,
+      hasPreviousPage: window.from === 'start' ? beyond : more,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
