@@ -343,7 +343,7 @@ describe('GraphQL for internal teams', () => {
               }
             }
             projects {
-              total
+              count
             }
           }
         }
@@ -354,6 +354,6 @@ describe('GraphQL for internal teams', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.group).toMatchObject({ path: group.path, members: { total: 3 } });
     expect(res.body.data.group.members.nodes[0]).toEqual({ accessLevel: 50, user: { username: owner.username } });
-    expect(res.body.data.group.projects.total).toBeGreaterThanOrEqual(3);
+    expect(res.body.data.group.projects.count).toBeGreaterThanOrEqual(3);
   });
 });

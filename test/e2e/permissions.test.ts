@@ -252,7 +252,8 @@ describe("on an archived project (GitLab 7.14's project_archived_rules take merg
       { id: project.id },
       { 'PRIVATE-TOKEN': stack.rootToken },
     );
-    expect(archived.body).toEqual({ data: { updateProject: { archived: true } } });
+    expect(archived.body).toMatchObject({ data: { updateProject: { archived: true } } });
+    expect(archived.body.errors).toBeUndefined();
     const res = await operation(project, tokens[role], issue.id);
     if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text}`);
   });

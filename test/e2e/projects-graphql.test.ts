@@ -49,20 +49,21 @@ describe('projects through the GraphQL gateway', () => {
   it('gives null for a private project the viewer may not see', async () => {
     const project = await createProject(owner.token);
     const { body } = await graphql(PROJECT_QUERY, { id: project.id }, { 'PRIVATE-TOKEN': stranger.token });
-    expect(body).toEqual({ data: { project: null } });
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ project: null });
   });
 
   it('lists projects by scope and looks them up by full path', async () => {
     const project = await createProject(owner.token, { visibility_level: 10 });
     const { body } = await graphql(
-      `query($path: String!) { project(fullPath: $path) { id } projects(scope: VISIBLE, search: $name) { total nodes { id } } }`.replace(
+      `query($path: String!) { project(fullPath: $path) { id } projects(scope: VISIBLE, search: $name) { count nodes { id } } }`.replace(
         '$name',
         JSON.stringify(project.name),
       ),
       { path: project.path_with_namespace },
       { 'PRIVATE-TOKEN': stranger.token },
     );
-    expect(body.data).toEqual({ project: { id: project.id }, projects: { total: 1, nodes: [{ id: project.id }] } });
+    expect(body.data).toEqual({ project: { id: project.id }, projects: { count: 1, nodes: [{ id: project.id }] } });
   });
 
   it('refuses ALL to non-admins with FORBIDDEN', async () => {
@@ -70,7 +71,7 @@ describe('projects through the GraphQL gateway', () => {
       `
         {
           projects(scope: ALL) {
-            total
+            count
           }
         }
       `,

@@ -357,7 +357,8 @@ describe('project lists', () => {
       { id: archived.id },
       { 'PRIVATE-TOKEN': stack.rootToken },
     );
-    expect(body).toEqual({ data: { updateProject: { archived: true } } });
+    expect(body).toMatchObject({ data: { updateProject: { archived: true } } });
+    expect(body.errors).toBeUndefined();
     const onlyArchived = await api('GET', '/projects', { token: carol.token, query: { archived: true } });
     expect(ids(onlyArchived)).toEqual([archived.id]);
     const active = await api('GET', '/projects', { token: carol.token, query: { archived: false, search: 'arch-' } });
