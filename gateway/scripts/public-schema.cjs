@@ -9,21 +9,40 @@
 //                                                    changes in gateway/SCHEMA-CHANGELOG.md
 //
 // A change breaks clients when @graphql-inspector/core calls it BREAKING (a field, argument, type
-// or enum value removed or retyped, a new required argument, ...). Removing a field, input field or
-// enum value that was @deprecated (with a reason) first is the way to change without breaking: the
-// deprecation process GitHub and GitLab document.
+// or enum value removed or retyped, a new required argument, ...). Removing a field, argument,
+// input field or enum value that was @deprecated (with a reason) first is the way to change without
+// breaking: the deprecation process GitHub and GitLab document.
 const { readFileSync, writeFileSync, existsSync, appendFileSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { buildSchema } = require('graphql');
-const { diff, DiffRule, CriticalityLevel } = require('@graphql-inspector/core');
+const { diff, ChangeType, DiffRule, CriticalityLevel } = require('@graphql-inspector/core');
 
 const ACCEPTED = resolve(__dirname, '..', 'api-schema.graphql');
 const BUILT = resolve(__dirname, '..', 'generated', 'api-schema.graphql');
 const CHANGELOG = resolve(__dirname, '..', 'SCHEMA-CHANGELOG.md');
 
+/**
+ * Removing an argument that was deprecated first breaks no client that heeded the deprecation
+ * (graphql-inspector's own rule covers fields, input fields and enum values, not arguments).
+ */
+const suppressRemovalOfDeprecatedArgument = ({ changes, oldSchema }) =>
+  changes.map((change) => {
+    if (change.type !== ChangeType.FieldArgumentRemoved || change.criticality.level !== CriticalityLevel.Breaking)
+      return change;
+    const [typeName, fieldName, argumentName] = change.path.split('.');
+    const type = oldSchema.getType(typeName);
+    const argument = type?.getFields?.()[fieldName]?.args.find((arg) => arg.name === argumentName);
+    return argument?.deprecationReason
+      ? { ...change, criticality: { ...change.criticality, level: CriticalityLevel.Dangerous } }
+      : change;
+  });
+
 /** The changes from `accepted` to `built` (SDL texts): every one, and those that break clients. */
 async function schemaChanges(accepted, built) {
-  const changes = await diff(buildSchema(accepted), buildSchema(built), [DiffRule.suppressRemovalOfDeprecatedField]);
+  const changes = await diff(buildSchema(accepted), buildSchema(built), [
+    DiffRule.suppressRemovalOfDeprecatedField,
+    suppressRemovalOfDeprecatedArgument,
+  ]);
   return {
     changes: changes.map((change) => `${change.criticality.level}: ${change.message}`),
     breaking: changes

@@ -43,6 +43,15 @@ describe('the public schema’s changes', () => {
     expect(breaking).toEqual([expect.stringMatching(message)]);
   });
 
+  it('lets an argument deprecated first go, and refuses to let one go that was not', async () => {
+    const withDeprecated = accepted.replace('fullPath: String)', 'fullPath: String @deprecated(reason: "Use id."))');
+    const without = accepted.replace(', fullPath: String)', ')');
+    expect((await schemaChanges(withDeprecated, without)).breaking).toEqual([]);
+    expect((await schemaChanges(accepted, without)).breaking).toEqual([
+      expect.stringMatching(/'fullPath: String' was removed/),
+    ]);
+  });
+
   it('lets a field deprecated first go, and a new field come, without breaking; both are changes to record', async () => {
     const built = accepted
       .replace('    "Old."\n    old: String @deprecated(reason: "Use project.")\n', '')

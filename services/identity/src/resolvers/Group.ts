@@ -19,10 +19,10 @@ export const createGroupQueries = ({ groups }: ResolverDeps): Pick<QueryResolver
     return { nodes: rows, total };
   },
 
-  group: async (_parent, { id, path }, { principal }) => {
+  group: async (_parent, { id, fullPath, path }, { principal }) => {
     requireUser(principal);
     try {
-      return (await groups.readableGroup(principal, { id, path })).group;
+      return (await groups.readableGroup(principal, { id, path: fullPath ?? path })).group;
     } catch (error) {
       // "No such group" is null in the graph; the facade turns it into GitLab's 404.
       if ((error as { code?: string }).code === 'NOT_FOUND') return null;

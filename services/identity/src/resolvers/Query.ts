@@ -1,5 +1,5 @@
 import { pageWindow, requireUser } from '@hub/common';
-import { listUsers } from '../db/users';
+import { findUserByUsername, listUsers } from '../db/users';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
@@ -7,9 +7,10 @@ export const createQueryResolvers = ({ sql, groups }: ResolverDeps): QueryResolv
   viewer: (_parent, _args, { principal, loaders }) =>
     principal.userId === null ? null : loaders.userById.load(principal.userId),
 
-  user: (_parent, { id }, { principal, loaders }) => {
+  user: async (_parent, { id, username }, { principal, loaders }) => {
     requireUser(principal);
-    return loaders.userById.load(id);
+    if (id !== null && id !== undefined) return loaders.userById.load(id);
+    return username ? ((await findUserByUsername(sql, username)) ?? null) : null;
   },
 
   users: async (_parent, args, { principal }) => {

@@ -58,6 +58,18 @@ export async function findMergeRequest(
   return row;
 }
 
+/** A merge request by its target project and its number there (iid), as people name it. */
+export async function findMergeRequestByIid(
+  sql: Db,
+  projectId: number,
+  iid: number,
+): Promise<MergeRequestRow | undefined> {
+  const [row] = await sql<
+    MergeRequestRow[]
+  >`select * from merge_requests where project_id = ${projectId} and iid = ${iid}`;
+  return row;
+}
+
 export async function findMergeRequestById(sql: Db, id: number): Promise<MergeRequestRow | undefined> {
   const [row] = await sql<MergeRequestRow[]>`select * from merge_requests where id = ${id}`;
   return row;

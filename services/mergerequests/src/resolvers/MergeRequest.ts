@@ -1,6 +1,6 @@
 import { authorize } from '@hub/common';
 import { gitDomainError, gitFailureOf } from '@hub/protos';
-import { findMergeRequestById, isMerging } from '../db/merge-requests';
+import { findMergeRequestById, findMergeRequestByIid, isMerging } from '../db/merge-requests';
 import { isWorkInProgress } from '../event-attributes';
 import type { MergeRequestResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
@@ -9,8 +9,15 @@ export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: Resolve
   const merge = git.unary('merge');
   return {
     // Notes asks for projectId through references; the merge request must be one the viewer may read.
+    // Query.mergeRequest (projects) names one by its target project and number instead, for a
+    // viewer who may see the project; reading merge requests is authorized as Project.mergeRequest.
     __resolveReference: async (reference, { principal }) => {
-      const mr = await findMergeRequestById(sql, (reference as { id: number }).id);
+      const { id, projectId, iid } = reference as { id?: number; projectId?: number; iid?: number };
+      if (id === undefined) {
+        authorize(await mergeRequests.accessOf(principal, projectId!), principal, 'read_merge_request');
+        return (await findMergeRequestByIid(sql, projectId!, iid!)) ?? null;
+      }
+      const mr = await findMergeRequestById(sql, id);
       if (!mr) return null;
       authorize(await mergeRequests.accessOf(principal, mr.projectId), principal, 'read_project');
       return mr;

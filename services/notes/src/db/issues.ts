@@ -39,6 +39,12 @@ export async function findIssue(sql: Db, projectId: number, id: number, lock = f
   return row;
 }
 
+/** An issue by its project and its number there (iid), as people name it. */
+export async function findIssueByIid(sql: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
+  const [row] = await sql<IssueRow[]>`select * from issues where project_id = ${projectId} and iid = ${iid}`;
+  return row;
+}
+
 export async function updateIssue(tx: TransactionSql, id: number, changes: Partial<IssueRow>): Promise<IssueRow> {
   const [row] = await tx<
     IssueRow[]

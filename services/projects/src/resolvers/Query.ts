@@ -36,15 +36,32 @@ export const createQueryResolvers = (deps: ResolverDeps): QueryResolvers => {
     }
   }
 
+  /** The project a full path ('namespace/path') names, when the viewer may see it. */
+  async function projectByPath(fullPath: string | null | undefined, context: ProjectsContext) {
+    const slash = fullPath?.lastIndexOf('/') ?? -1;
+    if (!fullPath || slash <= 0) return null;
+    return visibleProject(
+      await findProjectByFullPath(sql, fullPath.slice(0, slash), fullPath.slice(slash + 1)),
+      context,
+    );
+  }
+
   return {
     // Anonymous callers see public projects (git clones them); the v3 API itself requires
     // credentials, which the facade enforces.
     project: async (_parent, { id, fullPath }, context) => {
       if (id !== undefined && id !== null) return visibleProject(await context.loaders.projectById.load(id), context);
-      const slash = fullPath?.lastIndexOf('/') ?? -1;
-      if (!fullPath || slash <= 0) return null;
-      const row = await findProjectByFullPath(sql, fullPath.slice(0, slash), fullPath.slice(slash + 1));
-      return visibleProject(row, context);
+      return projectByPath(fullPath, context);
+    },
+
+    // Named for the subgraphs that own them (notes, mergerequests), which check the rest.
+    issue: async (_parent, { projectPath, iid }, context) => {
+      const project = await projectByPath(projectPath, context);
+      return project && { projectId: project.id, iid };
+    },
+    mergeRequest: async (_parent, { projectPath, iid }, context) => {
+      const project = await projectByPath(projectPath, context);
+      return project && { projectId: project.id, iid };
     },
 
     projects: async (_parent, args, { principal }) =>
