@@ -1,4 +1,4 @@
-import { createSql, type Sql } from '@hub/common';
+import { createSql, type Sql, type TransactionSql } from '@hub/common';
 import { insertDeliveries, stalePendingDeliveries, trimDeliveries } from '../../services/hooks/src/db/deliveries';
 import { api, createProject } from '../support/api';
 import { stackInfo } from '../support/stack-info';
@@ -21,15 +21,29 @@ describe('the hook delivery log', () => {
 
   afterAll(() => sql.end());
 
-  const add = async (key: string, state: 'pending' | 'delivered' | 'failed', ageDays: number) => {
-    const [row] = await insertDeliveries(sql, [
+  /**
+   * Runs `check` in a transaction that is rolled back: the stack's own hooks service sweeps stale
+   * pending deliveries and re-queues them (their sending then fails), so rows it could see would
+   * change under the test. Uncommitted, they are this test's alone.
+   */
+  const isolated = async (check: (tx: TransactionSql) => Promise<void>) => {
+    const rollback = new Error('rolled back on purpose');
+    await expect(
+      sql.begin(async (tx) => {
+        await check(tx);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+  };
+  const add = async (tx: TransactionSql, key: string, state: 'pending' | 'delivered' | 'failed', ageDays: number) => {
+    const [row] = await insertDeliveries(tx, [
       { hookId, eventKey: key, eventName: 'Push Hook', webhookId: `msg_${key}`, payload: '{}' },
     ]);
-    await sql`update deliveries set state = ${state}, created_at = now() - ${ageDays} * interval '1 day' where id = ${row.id}`;
+    await tx`update deliveries set state = ${state}, created_at = now() - ${ageDays} * interval '1 day' where id = ${row.id}`;
     return row.id;
   };
-  const remaining = async () =>
-    (await sql<{ eventKey: string }[]>`select event_key from deliveries where hook_id = ${hookId} order by id`).map(
+  const remaining = async (tx: TransactionSql) =>
+    (await tx<{ eventKey: string }[]>`select event_key from deliveries where hook_id = ${hookId} order by id`).map(
       (r) => r.eventKey,
     );
 
@@ -57,17 +71,21 @@ describe('the hook delivery log', () => {
     await sql`delete from deliveries where hook_id = ${hookId}`;
   });
 
-  it('trims by age and by count per hook, never a delivery still pending', async () => {
-    await add('test:old-delivered', 'delivered', 30);
-    await add('test:old-pending', 'pending', 30);
-    for (let i = 1; i <= 4; i++) await add(`test:recent-${i}`, i === 1 ? 'failed' : 'delivered', 0);
-    await trimDeliveries(sql, 7, 2);
-    expect(await remaining()).toEqual(['test:old-pending', 'test:recent-3', 'test:recent-4']);
-  });
+  it('trims by age and by count per hook, never a delivery still pending', () =>
+    isolated(async (tx) => {
+      await add(tx, 'test:old-delivered', 'delivered', 30);
+      await add(tx, 'test:old-pending', 'pending', 30);
+      for (let i = 1; i <= 4; i++) await add(tx, `test:recent-${i}`, i === 1 ? 'failed' : 'delivered', 0);
+      await trimDeliveries(tx, 7, 2);
+      expect(await remaining(tx)).toEqual(['test:old-pending', 'test:recent-3', 'test:recent-4']);
+    }));
 
-  it('finds deliveries left pending, for re-queueing', async () => {
-    const stale = await stalePendingDeliveries(sql, 60_000);
-    expect(stale.filter((d) => d.hookId === hookId).map((d) => d.eventKey)).toEqual(['test:old-pending']);
-    await sql`delete from deliveries where hook_id = ${hookId}`;
-  });
+  it('finds deliveries left pending, for re-queueing', () =>
+    isolated(async (tx) => {
+      await add(tx, 'test:old-pending', 'pending', 30);
+      await add(tx, 'test:new-pending', 'pending', 0);
+      await add(tx, 'test:old-delivered', 'delivered', 30);
+      const stale = await stalePendingDeliveries(tx, 60_000);
+      expect(stale.filter((d) => d.hookId === hookId).map((d) => d.eventKey)).toEqual(['test:old-pending']);
+    }));
 });
