@@ -84,6 +84,7 @@ async function main([command, flag, reason]) {
         console.error('--breaking needs the reason, as clients will read it.');
         return 1;
       }
+      if (!existsSync(CHANGELOG)) writeFileSync(CHANGELOG, '# Breaking changes of the public GraphQL schema\n');
       appendFileSync(
         CHANGELOG,
         `\n## ${new Date().toISOString().slice(0, 10)}: ${reason.trim()}\n\n${breaking.map((m) => `- ${m}`).join('\n')}\n`,

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, ErrorCode } from './errors';
+import { pageWindow, type PageWindow } from './pagination';
 
 /**
  * Relay connections over keyset pages, for the public GraphQL schema's lists (GitHub's and
@@ -136,3 +137,62 @@ export function connectionOf<T>(
     },
   };
 }
+
+/**
+ * A list as a connection type resolves it: a keyset page (the public schema's first/after/
+ * last/before), or a page by number (the facade's v3 page and per_page, on the internal
+ * contract), which has nodes and a total but no cursors.
+ */
+export interface ConnectionParent<T> {
+  nodes: T[];
+  edges: Connection<T>['edges'] | null;
+  pageInfo: PageInfo | null;
+  /** The list's size, counted only when asked for. */
+  total: () => Promise<number> | number;
+}
+
+export interface ListArgs extends ConnectionArgs {
+  page?: number | null;
+  perPage?: number | null;
+}
+
+/** How one list reads its rows: by page number, by keyset, and its size. */
+export interface ListReads<T> {
+  /** The ordering cursors are made for (a list and its sort), e.g. `issues:created_at:desc`. */
+  ordering: string;
+  byNumber(window: PageWindow): Promise<{ rows: T[]; total: number }>;
+  byKeyset(window: KeysetWindow): Promise<{ rows: Array<T & { sortKey: string[] }>; beyond: boolean }>;
+  count(): Promise<number>;
+}
+
+/** The list `args` ask for: by number when `page` or `perPage` is given (the facade's), else by cursors. */
+export async function pagedList<T>(
+  cursors: Cursors,
+  args: ListArgs,
+  reads: ListReads<T>,
+): Promise<ConnectionParent<T>> {
+  if (args.page != null || args.perPage != null) {
+    const { rows, total } = await reads.byNumber(pageWindow(args.page, args.perPage));
+    return { nodes: rows, edges: null, pageInfo: null, total: () => total };
+  }
+  const window = cursors.window(reads.ordering, args);
+  const { rows, beyond } = await reads.byKeyset(window);
+  const page = connectionOf<T & { sortKey: string[] }>(rows, window, beyond, (row) =>
+    cursors.encode(reads.ordering, row.sortKey),
+  );
+  return { ...page, total: () => reads.count() };
+}
+
+const noCursors = (field: string) =>
+  new DomainError(ErrorCode.BAD_USER_INPUT, `A page asked for by number has no ${field}: page with first and after`, {
+    argument: 'page',
+  });
+
+/** The fields of every connection type, over a ConnectionParent. */
+export const connectionResolvers = {
+  edges: <T>(parent: ConnectionParent<T>) => parent.edges ?? Promise.reject(noCursors('edges')),
+  pageInfo: <T>(parent: ConnectionParent<T>) => parent.pageInfo ?? Promise.reject(noCursors('pageInfo')),
+  nodes: <T>(parent: ConnectionParent<T>) => parent.nodes,
+  count: <T>(parent: ConnectionParent<T>) => parent.total(),
+  total: <T>(parent: ConnectionParent<T>) => parent.total(),
+};

@@ -27,3 +27,4 @@ export * from './internal-http';
 export * from './network';
 export * from './contracts';
 export * from './connections';
+export * from './keyset-sql';

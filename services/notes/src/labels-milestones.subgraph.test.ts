@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ANONYMOUS, createAccessClient, type InternalClient, type Sql } from '@hub/common';
+import { ANONYMOUS, createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
 import {
   createTestSchema,
   createTestSubgraph,
@@ -56,7 +56,7 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     const notes = createNotesService({ sql: db.sql, access, identity, mergeRequests: unused, repository: unused });
     subgraph = await createTestSubgraph<NotesContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, notes }),
+      resolvers: createResolvers({ sql: db.sql, notes, cursors: createCursors('a-secret-for-tests-only-0123456789') }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
     });
   });

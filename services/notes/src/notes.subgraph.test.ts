@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createAccessClient, type InternalClient, type Sql } from '@hub/common';
+import { createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
 import {
   createTestSchema,
   createTestSubgraph,
@@ -109,7 +109,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
     const notes = createNotesService({ sql: db.sql, access, identity, mergeRequests, repository });
     subgraph = await createTestSubgraph<NotesContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, notes }),
+      resolvers: createResolvers({ sql: db.sql, notes, cursors: createCursors('a-secret-for-tests-only-0123456789') }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
     });
   });

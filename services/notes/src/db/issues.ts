@@ -1,4 +1,11 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import {
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of notes.issues, camelCased. */
 export interface IssueRow {
@@ -67,12 +74,9 @@ export interface IssueFilter {
   sort?: 'asc' | 'desc';
 }
 
-export async function listIssues(
-  sql: Db,
-  filter: IssueFilter,
-  window: PageWindow,
-): Promise<{ rows: IssueRow[]; total: number }> {
-  const where = sql`where true
+/** Which issues a list holds, as SQL conditions. */
+function issueConditions(sql: Db, filter: IssueFilter) {
+  return sql`where true
     ${filter.projectId !== undefined ? sql`and project_id = ${filter.projectId}` : sql``}
     ${filter.authorId !== undefined ? sql`and author_id = ${filter.authorId}` : sql``}
     ${filter.milestoneId !== undefined ? sql`and milestone_id = ${filter.milestoneId}` : sql``}
@@ -80,17 +84,62 @@ export async function listIssues(
     ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}
     ${filter.labels.length ? sql`and labels && ${filter.labels}::text[]` : sql``}
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}`;
-  // GitLab's Sortable default: created_at, newest first; the id breaks ties. Issues take their
-  // created_at (now()) and their id as they are inserted, so the id alone gives that order, and
-  // the (project_id | author_id | milestone_id, id desc) indexes serve it.
+}
+
+// GitLab's Sortable default: created_at, newest first; the id breaks ties. Issues take their
+// created_at (now()) and their id as they are inserted, so the id alone gives that order, and
+// the (project_id | author_id | milestone_id, id desc) indexes serve it.
+const issueOrderColumns = (filter: IssueFilter): KeysetColumn[] =>
+  filter.orderBy === 'updated_at'
+    ? [
+        { name: 'updated_at', type: 'timestamptz' },
+        { name: 'id', type: 'int' },
+      ]
+    : [{ name: 'id', type: 'int' }];
+
+export async function listIssues(
+  sql: Db,
+  filter: IssueFilter,
+  window: PageWindow,
+): Promise<{ rows: IssueRow[]; total: number }> {
+  const where = issueConditions(sql, filter);
   const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
   const order = filter.orderBy === 'updated_at' ? sql`updated_at ${direction}, id ${direction}` : sql`id ${direction}`;
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<IssueRow[]>`select * from issues ${where} order by ${order} limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from issues ${where}`,
+    countIssues(sql, filter),
   ]);
-  return { rows, total: count };
+  return { rows, total };
 }
+
+export async function countIssues(sql: Db, filter: IssueFilter): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from issues ${issueConditions(sql, filter)}`;
+  return count;
+}
+
+/** A keyset page of an issue list (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listIssuesKeyset(
+  sql: Db,
+  filter: IssueFilter,
+  window: KeysetWindow,
+): Promise<{ rows: Array<IssueRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = issueConditions(sql, filter);
+  const keyset = keysetSql(sql, issueOrderColumns(filter), filter.sort ?? 'desc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<IssueRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from issues ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from issues ${where} ${keyset.probe}) as found`.then(([row]) => row.found as boolean)
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
+}
+
+/** The ordering an issue list's cursors are made for. */
+export const issueOrdering = (filter: IssueFilter) =>
+  `issues:${filter.orderBy ?? 'created_at'}:${filter.sort ?? 'desc'}`;
 
 /** A label's new name on every issue of the project that has it (names stay sorted and distinct). */
 export async function renameIssueLabel(tx: TransactionSql, projectId: number, from: string, to: string): Promise<void> {

@@ -10,7 +10,6 @@ import {
   type Sql,
   type TransactionSql,
 } from '@hub/common';
-import { listIssues } from '../db/issues';
 import * as db from '../db/milestones';
 import type { MilestoneRow } from '../db/milestones';
 import { blank, present } from './presence';
@@ -87,20 +86,9 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
       return (await db.findMilestone(sql, projectId, id)) ?? null;
     },
 
-    /** The milestone's issues, newest first (its project's read_milestone). */
-    async milestoneIssues(
-      principal: Principal,
-      milestone: MilestoneRow,
-      page?: number | null,
-      perPage?: number | null,
-    ) {
+    /** Whether the viewer may list the milestone's issues: its project's read_milestone (throws otherwise). */
+    async authorizeMilestoneIssues(principal: Principal, milestone: MilestoneRow): Promise<void> {
       authorize(await accessOf(principal, milestone.projectId), principal, 'read_milestone');
-      const { rows, total } = await listIssues(
-        sql,
-        { projectId: milestone.projectId, milestoneId: milestone.id, states: null, labels: [] },
-        pageWindow(page, perPage),
-      );
-      return { nodes: rows, total };
     },
 
     async createMilestone(

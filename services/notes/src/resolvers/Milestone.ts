@@ -1,8 +1,9 @@
 import { can } from '@hub/common';
 import type { MilestoneResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { issueList } from './issue-lists';
 
-export const createMilestoneResolvers = ({ notes }: ResolverDeps): MilestoneResolvers => ({
+export const createMilestoneResolvers = (deps: ResolverDeps): MilestoneResolvers => ({
   // Merge requests name their milestone by id; it shows to those who may read the project's
   // milestones (read_milestone, gone with issues and merge requests both disabled).
   __resolveReference: async (reference, { principal, loaders }) => {
@@ -11,5 +12,13 @@ export const createMilestoneResolvers = ({ notes }: ResolverDeps): MilestoneReso
     const access = await loaders.access.load(milestone.projectId);
     return access && can(access, principal, 'read_milestone') ? milestone : null;
   },
-  issues: (milestone, { page, perPage }, { principal }) => notes.milestoneIssues(principal, milestone, page, perPage),
+  // Its issues in every state, newest first, to those who may read the project's milestones.
+  issues: async (milestone, args, { principal }) => {
+    await deps.notes.authorizeMilestoneIssues(principal, milestone);
+    return issueList(
+      deps,
+      { projectId: milestone.projectId, milestoneId: milestone.id, states: null, labels: [] },
+      args,
+    );
+  },
 });

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createIssueResolvers } from './Issue';
+import { issueConnectionResolvers } from './issue-lists';
 import { labelResolvers } from './Label';
 import { createLabelMilestoneMutationResolvers } from './LabelMilestoneMutations';
 import { createMilestoneResolvers } from './Milestone';
@@ -27,5 +28,6 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
     Query: createQueryResolvers(deps),
     Label: labelResolvers,
     Milestone: createMilestoneResolvers(deps),
+    IssueConnection: issueConnectionResolvers,
   };
 }

@@ -1,6 +1,7 @@
 import {
   containsPattern,
-  type CursorKey,
+  keysetSql,
+  type KeysetColumn,
   type KeysetWindow,
   type PageWindow,
   type Sql,
@@ -334,7 +335,7 @@ export function countProjects(sql: Db, filter: ListFilter): Promise<number> {
 }
 
 /** The Postgres type of each order column, for comparing a cursor's text with it. */
-const ORDER_COLUMN_TYPES: Record<ProjectOrder, 'int' | 'text' | 'timestamptz'> = {
+const ORDER_COLUMN_TYPES: Record<ProjectOrder, KeysetColumn['type']> = {
   id: 'int',
   name: 'text',
   path: 'text',
@@ -343,14 +344,13 @@ const ORDER_COLUMN_TYPES: Record<ProjectOrder, 'int' | 'text' | 'timestamptz'> =
   last_activity_at: 'timestamptz',
 };
 
-/** A shown row with its place in the list's order: the order column and the id, as Postgres prints them. */
-export type KeyedProjectRow = ShownProjectRow & { sortKey: string };
+/** A shown row with its place in the list's order (the order column and the id, as Postgres prints them). */
+export type KeyedProjectRow = ShownProjectRow & { sortKey: string[] };
 
 /**
  * A keyset page of a list (common/connections.ts): rows strictly between the window's cursors,
  * the first or last `limit + 1` of them in the list's order, and whether rows exist on the other
- * side of the cursor the caller came from. Cursors hold the order column as Postgres prints it,
- * so timestamps keep their microseconds and no row is skipped or repeated at a page's edge.
+ * side of the cursor the caller came from.
  */
 export async function listProjectsKeyset(
   sql: Db,
@@ -358,57 +358,35 @@ export async function listProjectsKeyset(
   window: KeysetWindow,
 ): Promise<{ rows: KeyedProjectRow[]; beyond: boolean }> {
   const conditions = listConditions(sql, filter);
-  const column = sql(filter.orderBy);
-  const type = ORDER_COLUMN_TYPES[filter.orderBy];
-  // Sent as text and cast by Postgres: a parameter typed timestamptz would go through the client's
-  // Date serializer, which keeps milliseconds and drops the microseconds the order depends on.
-  const cast = (value: string) =>
-    type === 'int'
-      ? sql`${value}::int`
-      : type === 'timestamptz'
-        ? sql`${value}::text::timestamptz`
-        : sql`${value}::text`;
-  /** Rows past `key` in the list's order (`after`) or before it, the key's own row too when `inclusive`. */
-  const beside = (key: CursorKey, side: 'after' | 'before', inclusive: boolean): Fragment => {
-    const later = (side === 'after') === (filter.sort === 'asc');
-    const operator = later ? (inclusive ? sql`>=` : sql`>`) : inclusive ? sql`<=` : sql`<`;
-    return sql`and (${column}, id) ${operator} (${cast(key[0])}, ${key[1]}::int)`;
-  };
-  const bounds: Fragment = sql`${window.after ? beside(window.after, 'after', false) : sql``} ${
-    window.before ? beside(window.before, 'before', false) : sql``
-  }`;
-  const reading = window.from === 'start' ? filter.sort : filter.sort === 'asc' ? 'desc' : 'asc';
-  const keyed: Fragment = sql`*, ${column}::text as sort_key`;
-  // The cursor the caller came from: rows on its far side (its own row too, unless deleted).
-  const cameFrom = window.from === 'start' ? window.after : window.before;
+  const columns: KeysetColumn[] =
+    filter.orderBy === 'id'
+      ? [{ name: 'id', type: 'int' }]
+      : [
+          { name: filter.orderBy, type: ORDER_COLUMN_TYPES[filter.orderBy] },
+          { name: 'id', type: 'int' },
+        ];
+  const keyset = keysetSql(sql, columns, filter.sort, window);
   const [found, beyond] = await Promise.all([
     selectShown(
       sql,
       pageRows(
         sql,
         conditions,
-        bounds,
-        listOrder(sql, filter.orderBy, reading, 'projects'),
-        window.limit + 1,
+        keyset.bounds,
+        keyset.order('projects'),
+        keyset.limit,
         0,
-        keyed,
+        sql`*, ${keyset.sortKey}` as Fragment,
       ),
-      listOrder(sql, filter.orderBy, reading, 'p'),
+      keyset.order('p'),
     ),
-    cameFrom
-      ? sql`select exists(${pageRows(
-          sql,
-          conditions,
-          beside(cameFrom, window.from === 'start' ? 'before' : 'after', true),
-          sql``,
-          1,
-          0,
-          sql`1` as Fragment,
-        )}) as found`.then(([row]) => row.found as boolean)
+    keyset.probe
+      ? sql`select exists(${pageRows(sql, conditions, keyset.probe, sql``, 1, 0, sql`1` as Fragment)}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
       : Promise.resolve(false),
   ]);
-  const rows = found as KeyedProjectRow[];
-  return { rows: window.from === 'start' ? rows : rows.reverse(), beyond };
+  return { rows: keyset.inOrder(found as KeyedProjectRow[]), beyond };
 }
 
 /**
