@@ -31,6 +31,14 @@ const stripJsonSuffix: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** body-parser's refusals (its error `type`), as v3's 400 names them. */
+const BODY_REFUSALS: Record<string, string> = {
+  'charset.unsupported': 'unsupported charset',
+  'encoding.unsupported': 'unsupported content encoding',
+  'request.aborted': 'request body cut short',
+  'request.size.invalid': 'request body shorter or longer than its Content-Length',
+};
+
 /** Every error becomes a JSON body: v3's `{"message": ...}`, or a route's own shape. */
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return async (error, req, res, _next) => {
@@ -61,7 +69,11 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (typeof parseError.status === 'number' && parseError.status >= 400 && parseError.status < 500) {
-      res.status(parseError.status).json({ message: `${parseError.status} (Bad request)` });
+      // Whatever else the body parsers refuse (a charset or content encoding they cannot read, a
+      // body cut short) is bad input: v3's 400, saying what was wrong.
+      res
+        .status(400)
+        .json({ message: `400 (Bad request) ${BODY_REFUSALS[parseError.type ?? ''] ?? 'unreadable request'}` });
       return;
     }
     logger.error({ err: error }, 'unexpected facade error');

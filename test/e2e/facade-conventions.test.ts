@@ -123,6 +123,24 @@ describe('request forms', () => {
     expect(res.body.message).toMatch(/^400/);
   });
 
+  it('answers a body in a charset or encoding it cannot read with a 400 saying so (found by the fuzz, seed 292943048)', async () => {
+    const send = async (headers: Record<string, string>) => {
+      const response = await fetch(`${stack.restUrl}/user`, {
+        method: 'PUT',
+        headers: { 'PRIVATE-TOKEN': stack.rootToken, ...headers },
+        body: 'name=x',
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await send({ 'content-type': 'application/x-www-form-urlencoded; charset=utf-7' })).toEqual({
+      status: 400,
+      body: { message: '400 (Bad request) unsupported charset' },
+    });
+    expect(
+      await send({ 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'x-unknown' }),
+    ).toEqual({ status: 400, body: { message: '400 (Bad request) unsupported content encoding' } });
+  });
+
   it('answers unknown routes and methods with 404 {"message":"404 Not Found"}', async () => {
     for (const [method, path] of [
       ['GET', '/nothing/here'],
