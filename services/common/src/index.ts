@@ -28,3 +28,4 @@ export * from './network';
 export * from './contracts';
 export * from './connections';
 export * from './keyset-sql';
+export * from './global-ids';

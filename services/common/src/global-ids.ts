@@ -1,0 +1,65 @@
+import { DomainError, ErrorCode } from './errors';
+
+/**
+ * Global ids for the public schema's `Node` interface, on GitLab's model: `gid://hub/Project/12`
+ * names one object of the whole graph, so `node(id:)` can refetch it knowing nothing else. Callers
+ * treat them as opaque; the numeric id each type had stays readable as `databaseId`.
+ *
+ * The global id is an entity key (`@key(fields: "id")`) in the subgraph that owns the type, beside
+ * `@key(fields: "databaseId")`, which every other subgraph uses to reference it.
+ */
+
+/** Every type that implements `Node`, by the subgraph that owns it. */
+export const NODE_OWNERS = {
+  User: 'identity',
+  Namespace: 'identity',
+  Group: 'identity',
+  Project: 'projects',
+  Issue: 'notes',
+  Milestone: 'notes',
+  MergeRequest: 'mergerequests',
+} as const;
+export type NodeType = keyof typeof NODE_OWNERS;
+
+const PREFIX = 'gid://hub/';
+// Ids come from Postgres `serial`/`bigserial` sequences: positive, and within JavaScript's safe range.
+const SHAPE = /^gid:\/\/hub\/([A-Za-z]+)\/([1-9][0-9]{0,15})$/;
+
+export const isNodeType = (type: string): type is NodeType => Object.hasOwn(NODE_OWNERS, type);
+
+/** The global id of `type`'s object with numeric id `id`. */
+export const toGlobalId = (type: NodeType, id: number): string => `${PREFIX}${type}/${id}`;
+
+/** What a well-formed global id names, or null when `value` is not one (any type, any number). */
+export function parseGlobalId(value: unknown): { type: NodeType; id: number } | null {
+  if (typeof value !== 'string') return null;
+  const match = SHAPE.exec(value);
+  if (!match || !isNodeType(match[1]!)) return null;
+  const id = Number(match[2]);
+  return Number.isSafeInteger(id) ? { type: match[1] as NodeType, id } : null;
+}
+
+/** `value` parsed, or BAD_USER_INPUT naming `argument`: a caller's id that is not one of ours is their error. */
+export function requireGlobalId(value: string, argument: string): { type: NodeType; id: number } {
+  const parsed = parseGlobalId(value);
+  if (!parsed)
+    throw new DomainError(ErrorCode.BAD_USER_INPUT, `"${argument}" is not a global id: ${JSON.stringify(value)}`, {
+      argument,
+    });
+  return parsed;
+}
+
+/**
+ * The numeric id an entity reference names: `{ databaseId }` from another subgraph, or `{ id }`
+ * (a global id) from `node(id:)`. Null when the global id is malformed or names another type, so
+ * the reference resolves to null, as for an object that does not exist.
+ */
+export function referencedDatabaseId(type: NodeType, reference: { id?: unknown; databaseId?: unknown }): number | null {
+  if (typeof reference.databaseId === 'number') return reference.databaseId;
+  const parsed = parseGlobalId(reference.id);
+  return parsed && parsed.type === type ? parsed.id : null;
+}
+
+/** Whether an entity reference came from `node(id:)` (keyed by global id), which must check visibility in full. */
+export const isGlobalIdReference = (reference: { id?: unknown; databaseId?: unknown }): boolean =>
+  typeof reference.databaseId !== 'number' && reference.id !== undefined;
