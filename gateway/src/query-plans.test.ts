@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Supergraph, operationFromDocument } from '@apollo/federation-internals';
 import { QueryPlanner, type PlanNode, type QueryPlan } from '@apollo/query-planner';
+import { parse } from 'graphql';
 import { facadeOperations } from './facade-operations.test-support';
 
 // Every document the REST facade sends, planned against the composed supergraph as the gateway
@@ -134,5 +135,33 @@ describe('query plans of the facade operations', () => {
           ['repository', 1],
         ],
       ]);
+  });
+});
+
+// node(id:) answers from projects, which checked with the owner, with the keys it declares; the
+// gateway then asks the owner once for the rest, whatever mix of types a nodes(ids:) holds.
+describe('query plans of node lookups', () => {
+  const plan = (query: string) =>
+    fetchesPerSubgraph(
+      planner.buildQueryPlan(operationFromDocument(supergraph.schema, parse(query), { validate: true })),
+    );
+  it("fetches a project from projects alone, and another owner's object from projects and that owner", () => {
+    expect([...plan('{ node(id: "x") { ... on Project { id name } } }')]).toEqual([['projects', 1]]);
+    expect([...plan('{ node(id: "x") { ... on Issue { id title } } }')].sort()).toEqual([
+      ['notes', 1],
+      ['projects', 1],
+    ]);
+    expect(
+      [
+        ...plan(
+          '{ nodes(ids: ["x"]) { ... on Issue { title } ... on MergeRequest { title } ... on User { username } } }',
+        ),
+      ].sort(),
+    ).toEqual([
+      ['identity', 1],
+      ['mergerequests', 1],
+      ['notes', 1],
+      ['projects', 1],
+    ]);
   });
 });

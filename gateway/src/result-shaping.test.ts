@@ -103,9 +103,9 @@ describe('result shaping (patched @apollo/gateway)', () => {
   });
 
   it('still nulls what breaks the schema, with the error', () => {
-    const wrongLeaf = shape(parse('{ viewer { id name } }'), { viewer: { id: 'seven', name: 'Ann' } });
+    const wrongLeaf = shape(parse('{ viewer { databaseId name } }'), { viewer: { databaseId: 'seven', name: 'Ann' } });
     expect(wrongLeaf.data).toEqual({ viewer: null });
-    expect(wrongLeaf.errors.map((error) => error.message)).toEqual(['Invalid value found for field User.id.']);
+    expect(wrongLeaf.errors.map((error) => error.message)).toEqual(['Invalid value found for field User.databaseId.']);
     const missingNonNull = shape(parse('{ viewer { id name } }'), { viewer: { id: 7, name: null } });
     expect(missingNonNull.data).toEqual({ viewer: null });
     expect(missingNonNull.errors.map((error) => error.message)).toEqual([

@@ -12,7 +12,9 @@ const errorsOf = (document: string) =>
 
 describe('one sign-in per document', () => {
   it('lets a document sign in once', () => {
-    expect(errorsOf('mutation ($p: String!) { createSession(login: "a", password: $p) { user { id } } }')).toEqual([]);
+    expect(
+      errorsOf('mutation ($p: String!) { createSession(login: "a", password: $p) { user { id: databaseId } } }'),
+    ).toEqual([]);
     expect(
       errorsOf('mutation { createOAuthToken(grantType: "password", username: "a", password: "p") { accessToken } }'),
     ).toEqual([]);
@@ -26,12 +28,12 @@ describe('one sign-in per document', () => {
   it('counts both sign-in mutations and those inside fragments', () => {
     expect(
       errorsOf(
-        'mutation { createSession(login: "a", password: "p") { user { id } } createOAuthToken(grantType: "password", username: "a", password: "q") { accessToken } }',
+        'mutation { createSession(login: "a", password: "p") { user { id: databaseId } } createOAuthToken(grantType: "password", username: "a", password: "q") { accessToken } }',
       ),
     ).toHaveLength(1);
     expect(
       errorsOf(
-        'mutation { ...A b: createSession(login: "a", password: "q") { user { id } } } fragment A on Mutation { createSession(login: "a", password: "p") { user { id } } }',
+        'mutation { ...A b: createSession(login: "a", password: "q") { user { id: databaseId } } } fragment A on Mutation { createSession(login: "a", password: "p") { user { id: databaseId } } }',
       ),
     ).toHaveLength(1);
   });
@@ -41,7 +43,7 @@ describe('signInOf', () => {
   it('reads the login from the variables of a sign-in document', () => {
     expect(
       signInOf({
-        query: 'mutation ($login: String) { createSession(login: $login, password: "p") { user { id } } }',
+        query: 'mutation ($login: String) { createSession(login: $login, password: "p") { user { id: databaseId } } }',
         variables: { login: ' Root ' },
       }),
     ).toEqual({ login: 'root' });

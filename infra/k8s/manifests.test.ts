@@ -418,6 +418,7 @@ describe('the policy check', () => {
     expect(policyProblems(analyse(objects))).toEqual([
       'allowed but never called: identity->notes:http',
       'not allowed: mergerequests->notes:http',
+      'not allowed: projects->notes:http',
     ]);
   });
 });

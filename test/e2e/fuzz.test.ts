@@ -115,7 +115,7 @@ describe('hostile input', () => {
       }
       const graph = await gateway(
         JSON.stringify({
-          query: 'mutation ($input: CreateProjectInput!) { createProject(input: $input) { id } }',
+          query: 'mutation ($input: CreateProjectInput!) { createProject(input: $input) { id: databaseId } }',
           variables: { input: { name: 'x', namespaceId: -1 } },
         }),
       );

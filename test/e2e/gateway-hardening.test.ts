@@ -50,7 +50,7 @@ describe('the gateway’s public endpoint', () => {
       query(deep),
       query(`{ ${Array.from({ length: 60 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`),
       query(`{ ${'viewer { id } '.repeat(300)} }`),
-      query('{ user(id: "x") { id } }'),
+      query('{ user(id: "x") { id: databaseId } }'),
       '{"query": ',
       '[]',
       '"just a string"',
@@ -103,7 +103,7 @@ describe('the gateway’s public endpoint', () => {
 
   it('refuses persisted queries, with or without the document, so a sign-in cannot hide behind a hash', async () => {
     const document =
-      'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }';
+      'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id: databaseId } } }';
     const sha256Hash = createHash('sha256').update(document).digest('hex');
     const persisted = {
       extensions: { persistedQuery: { version: 1, sha256Hash } },

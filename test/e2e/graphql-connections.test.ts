@@ -7,8 +7,8 @@ const PAGE = `
   query ($first: Int, $after: String, $last: Int, $before: String, $orderBy: ProjectOrder, $sort: SortDirection) {
     projects(scope: OWNED, first: $first, after: $after, last: $last, before: $before, orderBy: $orderBy, sort: $sort) {
       count
-      edges { cursor node { id name } }
-      nodes { id }
+      edges { cursor node { id: databaseId name } }
+      nodes { id: databaseId }
       pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     }
   }`;
@@ -151,7 +151,7 @@ describe('cursor pages of a project’s issues', () => {
       project(id: $id) {
         issues(first: $first, after: $after, orderBy: $orderBy) {
           count
-          nodes { id iid }
+          nodes { id: databaseId iid }
           pageInfo { hasNextPage hasPreviousPage endCursor }
         }
       }

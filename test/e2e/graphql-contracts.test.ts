@@ -81,9 +81,9 @@ describe('the public and internal contracts', () => {
       const body = (await response.json()) as { extensions: { cost: { requested: number; rateLimit: unknown } } };
       return { body, header: (name: string) => Number(response.headers.get(name)) };
     };
-    const small = await ask('{ viewer { id } }');
+    const small = await ask('{ viewer { id: databaseId } }');
     const larger = await ask(
-      `{ viewer { id username } project(id: ${project.id}) { name owner { username } repository { branches { name } } } }`,
+      `{ viewer { id: databaseId username } project(id: ${project.id}) { name owner { username } repository { branches { name } } } }`,
     );
     for (const answer of [small, larger])
       expect(answer.body.extensions).toEqual({
@@ -108,7 +108,7 @@ describe('the public and internal contracts', () => {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'PRIVATE-TOKEN': owner.token, ...headers },
-        body: JSON.stringify({ query: '{ viewer { id } }' }),
+        body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
       });
       return { status: response.status, body: await response.json() };
     };

@@ -5,7 +5,7 @@ describe('the gateway for internal teams', () => {
   it('answers with the same tokens on /graphql', async () => {
     const user = await createUser();
     const res = await graphql(
-      '{ viewer { id username isAdmin namespace { path kind } } }',
+      '{ viewer { id: databaseId username isAdmin namespace { path kind } } }',
       {},
       { 'PRIVATE-TOKEN': user.token },
     );
@@ -19,18 +19,22 @@ describe('the gateway for internal teams', () => {
   });
 
   it('is anonymous without credentials and 401 with bad ones', async () => {
-    const anonymous = await graphql('{ viewer { id } }');
+    const anonymous = await graphql('{ viewer { id: databaseId } }');
     expect(anonymous.body.data).toEqual({ viewer: null });
-    const bad = await graphql('{ viewer { id } }', {}, { 'PRIVATE-TOKEN': 'nope' });
+    const bad = await graphql('{ viewer { id: databaseId } }', {}, { 'PRIVATE-TOKEN': 'nope' });
     expect(bad.status).toBe(401);
     expect(bad.body.errors![0]).toMatchObject({ message: '401 Unauthorized', extensions: { code: 'UNAUTHENTICATED' } });
   });
 
   it('applies sudo with the same rules', async () => {
     const user = await createUser();
-    const ok = await graphql('{ viewer { id } }', {}, { 'PRIVATE-TOKEN': stack.rootToken, SUDO: user.username });
+    const ok = await graphql(
+      '{ viewer { id: databaseId } }',
+      {},
+      { 'PRIVATE-TOKEN': stack.rootToken, SUDO: user.username },
+    );
     expect(ok.body.data.viewer.id).toBe(user.id);
-    const denied = await graphql('{ viewer { id } }', {}, { 'PRIVATE-TOKEN': user.token, SUDO: 'root' });
+    const denied = await graphql('{ viewer { id: databaseId } }', {}, { 'PRIVATE-TOKEN': user.token, SUDO: 'root' });
     expect(denied.status).toBe(403);
     expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
   });

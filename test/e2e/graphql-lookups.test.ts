@@ -2,8 +2,8 @@ import { api, createProject, createUser, graphql, unique, type TestProject, type
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 // Lookups by the names people use: a user by username, a group by path, an issue or a merge
-// request by its project's path and its number there. A stranger asking about a private
-// project's issue gets null, exactly as for one that does not exist.
+// request by its project's path and its number there; and by global id, `node(id:)`. A stranger
+// asking about a private project's issue gets null, exactly as for one that does not exist.
 
 describe('lookups by natural key in the public schema', () => {
   let owner: TestUser;
@@ -37,7 +37,7 @@ describe('lookups by natural key in the public schema', () => {
   };
 
   it('finds a user by username, whatever its case, and answers null for none', async () => {
-    const query = 'query ($username: String) { user(username: $username) { id username } }';
+    const query = 'query ($username: String) { user(username: $username) { id: databaseId username } }';
     expect(await ask(query, { username: owner.username.toUpperCase() }, stranger.token)).toEqual({
       user: { id: owner.id, username: owner.username },
     });
@@ -49,7 +49,11 @@ describe('lookups by natural key in the public schema', () => {
     const group = await api('POST', '/groups', { token: owner.token, body: { name: path, path } });
     expect(group.status).toBe(201);
     expect(
-      await ask('query ($p: String) { group(fullPath: $p) { id } }', { p: path.toUpperCase() }, owner.token),
+      await ask(
+        'query ($p: String) { group(fullPath: $p) { id: databaseId } }',
+        { p: path.toUpperCase() },
+        owner.token,
+      ),
     ).toEqual({
       group: { id: group.body.id },
     });
@@ -57,8 +61,8 @@ describe('lookups by natural key in the public schema', () => {
 
   it('finds an issue and a merge request by project path and number, for those who may see the project', async () => {
     const query = `query ($path: String!, $issue: Int!, $mr: Int!) {
-      issue(projectPath: $path, iid: $issue) { id iid title }
-      mergeRequest(projectPath: $path, iid: $mr) { id iid title }
+      issue(projectPath: $path, iid: $issue) { id: databaseId iid title }
+      mergeRequest(projectPath: $path, iid: $mr) { id: databaseId iid title }
     }`;
     const variables = { path: project.path_with_namespace, issue: issue.iid, mr: mergeRequest.iid };
     expect(await ask(query, variables, owner.token)).toEqual({
@@ -72,5 +76,112 @@ describe('lookups by natural key in the public schema', () => {
     expect(await ask(query, { ...variables, path: `${owner.username}/${unique('none')}` }, stranger.token)).toEqual(
       none,
     );
+  });
+
+  describe('node(id:) and nodes(ids:)', () => {
+    // A fragment on the interface spreads anywhere a Node is, so one selection serves every kind.
+    const NODE_FRAGMENT = `fragment N on Node { __typename id
+      ... on Project { databaseId name } ... on Issue { databaseId title } ... on MergeRequest { databaseId title }
+      ... on User { databaseId username } ... on Group { databaseId name } ... on Namespace { databaseId path }
+      ... on Milestone { databaseId title } }`;
+    const NODE_FIELDS = '...N';
+    const everyKind = async () => {
+      const path = unique('grp');
+      const group = await api('POST', '/groups', { token: owner.token, body: { name: path, path } });
+      const milestone = await api('POST', `/projects/${project.id}/milestones`, {
+        token: owner.token,
+        body: { title: unique('m') },
+      });
+      expect([group.status, milestone.status]).toEqual([201, 201]);
+      const data = await ask(
+        `query ($path: String!, $group: String!, $issue: Int!, $mr: Int!, $username: String!) {
+          project(fullPath: $path) {
+            ${NODE_FIELDS}
+            namespace { ${NODE_FIELDS} }
+            milestones { nodes { ${NODE_FIELDS} } }
+          }
+          issue(projectPath: $path, iid: $issue) { ${NODE_FIELDS} }
+          mergeRequest(projectPath: $path, iid: $mr) { ${NODE_FIELDS} }
+          user(username: $username) { ${NODE_FIELDS} }
+          group(fullPath: $group) { ${NODE_FIELDS} }
+        }
+        ${NODE_FRAGMENT}`,
+        {
+          path: project.path_with_namespace,
+          group: path,
+          issue: issue.iid,
+          mr: mergeRequest.iid,
+          username: owner.username,
+        },
+        owner.token,
+      );
+      const { namespace, milestones, ...projectNode } = data.project;
+      return [
+        projectNode,
+        namespace,
+        milestones.nodes.find((m: { databaseId: number }) => m.databaseId === milestone.body.id),
+        data.issue,
+        data.mergeRequest,
+        data.user,
+        data.group,
+      ] as { __typename: string; id: string; databaseId: number }[];
+    };
+
+    it('refetches every kind of object by the global id it shows, for a caller who may see it', async () => {
+      const nodes = await everyKind();
+      expect(nodes.map((n) => n.__typename)).toEqual([
+        'Project',
+        'Namespace',
+        'Milestone',
+        'Issue',
+        'MergeRequest',
+        'User',
+        'Group',
+      ]);
+      for (const node of nodes) expect(node.id).toBe(`gid://hub/${node.__typename}/${node.databaseId}`);
+      const query = `query ($id: ID!) { node(id: $id) { ${NODE_FIELDS} } } ${NODE_FRAGMENT}`;
+      for (const node of nodes) expect(await ask(query, { id: node.id }, owner.token)).toEqual({ node });
+      const many = await ask(
+        `query ($ids: [ID!]!) { nodes(ids: $ids) { ${NODE_FIELDS} } } ${NODE_FRAGMENT}`,
+        { ids: [...nodes.map((n) => n.id), 'gid://hub/Issue/999999999'].reverse() },
+        owner.token,
+      );
+      expect(many).toEqual({ nodes: [null, ...[...nodes].reverse()] });
+    });
+
+    it('answers null alike for what a stranger may not see and for what does not exist, whatever is asked', async () => {
+      const nodes = await everyKind();
+      const privateOnes = nodes.filter((n) => ['Project', 'Issue', 'MergeRequest', 'Milestone'].includes(n.__typename));
+      expect(privateOnes).toHaveLength(4);
+      const missing = privateOnes.map((n) => `gid://hub/${n.__typename}/${n.databaseId + 1_000_000}`);
+      // Only the id and the type, which the node lookup could answer without the owner: still null.
+      for (const selection of ['id', '__typename id', NODE_FIELDS]) {
+        const fragment = selection === NODE_FIELDS ? NODE_FRAGMENT : '';
+        const query = `query ($ids: [ID!]!) { nodes(ids: $ids) { ${selection} } } ${fragment}`;
+        const ids = [...privateOnes.map((n) => n.id), ...missing];
+        expect(await ask(query, { ids }, stranger.token)).toEqual({ nodes: ids.map(() => null) });
+        expect(
+          await ask(`query ($id: ID!) { node(id: $id) { ${selection} } } ${fragment}`, { id: ids[1] }, stranger.token),
+        ).toEqual({ node: null });
+      }
+    });
+
+    it('refuses an id that is not a global id of this API, and more than 100 ids, naming the argument', async () => {
+      for (const [query, variables, argument] of [
+        ['query ($id: ID!) { node(id: $id) { id } }', { id: 'gid://hub/Commit/1' }, 'id'],
+        ['query ($id: ID!) { node(id: $id) { id } }', { id: String(project.id) }, 'id'],
+        ['query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ['gid://hub/Project/1', 'nope'] }, 'ids'],
+        [
+          'query ($ids: [ID!]!) { nodes(ids: $ids) { id } }',
+          { ids: Array.from({ length: 101 }, (_, i) => `gid://hub/Project/${i + 1}`) },
+          'ids',
+        ],
+      ] as const) {
+        const answer = await graphql(query, variables, { 'PRIVATE-TOKEN': owner.token });
+        expect(answer.body.errors).toEqual([
+          expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', argument }) }),
+        ]);
+      }
+    });
   });
 });

@@ -47,11 +47,13 @@ describe('the internal principal header sent from outside', () => {
   it('means nothing to the gateway: the viewer comes from credentials only', async () => {
     const user = await createUser();
     for (const header of [forged(), genuine()]) {
-      expect((await graphql('{ viewer { id isAdmin } }', {}, { [PRINCIPAL_HEADER]: header })).body.data).toEqual({
+      expect(
+        (await graphql('{ viewer { id: databaseId isAdmin } }', {}, { [PRINCIPAL_HEADER]: header })).body.data,
+      ).toEqual({
         viewer: null,
       });
       const asUser = await graphql(
-        '{ viewer { id isAdmin } }',
+        '{ viewer { id: databaseId isAdmin } }',
         {},
         { 'PRIVATE-TOKEN': user.token, [PRINCIPAL_HEADER]: header },
       );

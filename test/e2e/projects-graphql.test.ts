@@ -2,11 +2,11 @@ import { addMember, api, createProject, createUser, graphql, stack, type TestUse
 
 const PROJECT_QUERY = `query($id: Int!) {
   project(id: $id) {
-    id name pathWithNamespace visibilityLevel public httpUrlToRepo
+    id: databaseId name pathWithNamespace visibilityLevel public httpUrlToRepo
     namespace { path }
     owner { username }
     permissions { projectAccess { accessLevel notificationLevel } groupAccess { accessLevel } }
-    members { total nodes { accessLevel user { id username } } }
+    members { total nodes { accessLevel user { id: databaseId username } } }
   }
 }`;
 
@@ -56,7 +56,7 @@ describe('projects through the GraphQL gateway', () => {
   it('lists projects by scope and looks them up by full path', async () => {
     const project = await createProject(owner.token, { visibility_level: 10 });
     const { body } = await graphql(
-      `query($path: String!) { project(fullPath: $path) { id } projects(scope: VISIBLE, search: $name) { count nodes { id } } }`.replace(
+      `query($path: String!) { project(fullPath: $path) { id: databaseId } projects(scope: VISIBLE, search: $name) { count nodes { id: databaseId } } }`.replace(
         '$name',
         JSON.stringify(project.name),
       ),

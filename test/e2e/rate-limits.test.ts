@@ -111,7 +111,8 @@ describe('request rate limits', () => {
       AUTH_FAILURES_PER_IP: '0',
     });
     const user = await createUser();
-    const ask = (token?: string) => call(gateway, 'POST', '/graphql', { token, body: { query: '{ viewer { id } }' } });
+    const ask = (token?: string) =>
+      call(gateway, 'POST', '/graphql', { token, body: { query: '{ viewer { id: databaseId } }' } });
     for (let i = 0; i < 2; i++) expect((await ask()).status).toBe(200);
     const anonymous = await ask();
     expectRefused(anonymous, WINDOW);
@@ -267,7 +268,7 @@ describe('failed sign-ins through the gateway', () => {
       call(gateway, 'POST', '/graphql', {
         body: {
           query:
-            'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id } } }',
+            'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id: databaseId } } }',
           variables: { login: user.username, password },
         },
       });
@@ -378,7 +379,7 @@ describe('a facade with a remote gateway', () => {
       const response = await request(`${gateway}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'private-token': token, [LIMITED_HEADER]: header },
-        body: JSON.stringify({ query: '{ viewer { id } }' }),
+        body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
       });
       await response.body.dump();
       return response.statusCode;
@@ -486,7 +487,7 @@ describe('behind a load balancer', () => {
           'private-token': unique('bad'),
           'x-forwarded-for': forwardedFor,
         },
-        body: JSON.stringify({ query: '{ viewer { id } }' }),
+        body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
       });
       await response.body.dump();
       return response.statusCode;

@@ -201,7 +201,7 @@ describe('several replicas and two git shards', () => {
     // Every replica caches the principal (TTL 60 s here).
     for (const facade of facades) expect((await rest(facade, 'GET', '/user', user.token)).status).toBe(200);
     for (const gateway of gateways)
-      expect((await graphql(gateway, '{ viewer { id } }', user.token)).body.data.viewer.id).toBe(user.id);
+      expect((await graphql(gateway, '{ viewer { id: databaseId } }', user.token)).body.data.viewer.id).toBe(user.id);
     const reset = await graphql(gateways[0], 'mutation { resetPrivateToken }', user.token);
     const fresh = reset.body.data.resetPrivateToken as string;
     const refusedEverywhere = async () => {
@@ -209,7 +209,7 @@ describe('several replicas and two git shards', () => {
         facades.map(async (facade) => (await rest(facade, 'GET', '/user', user.token)).status),
       );
       const gatewayAnswers = await Promise.all(
-        gateways.map(async (gateway) => (await graphql(gateway, '{ viewer { id } }', user.token)).status),
+        gateways.map(async (gateway) => (await graphql(gateway, '{ viewer { id: databaseId } }', user.token)).status),
       );
       return [...facadeAnswers, ...gatewayAnswers];
     };

@@ -95,7 +95,9 @@ describe('secrets in the logs', () => {
     expect((await api('GET', '/user', { query: { sudo: user.username } })).body.id).toBe(user.id);
     expect((await api('GET', '/user', { query: { sudo: unique('nobody') } })).status).toBe(404);
     expect((await api('GET', '/user', { token: user.token, query: { sudo: 'root' } })).status).toBe(403);
-    expect((await graphql('{ viewer { id } }', {}, { 'PRIVATE-TOKEN': user.token })).body.data.viewer.id).toBe(user.id);
+    expect(
+      (await graphql('{ viewer { id: databaseId } }', {}, { 'PRIVATE-TOKEN': user.token })).body.data.viewer.id,
+    ).toBe(user.id);
 
     // git over HTTP with the token and with the password as basic credentials, and a wrong one.
     const project = await createProject(user.token);

@@ -170,7 +170,7 @@ describe('a git worker refusing the services’ signed calls', () => {
     );
     expect(
       await ask(
-        'mutation ($id: Int!) { createMergeRequest(projectId: $id, input: { sourceBranch: "feature", targetBranch: "master", title: "Refused" }) { id } }',
+        'mutation ($id: Int!) { createMergeRequest(projectId: $id, input: { sourceBranch: "feature", targetBranch: "master", title: "Refused" }) { id: databaseId } }',
       ),
     ).toMatchObject(refusal);
   });

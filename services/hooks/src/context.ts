@@ -8,7 +8,7 @@ export interface HooksContext {
   loaders: ReturnType<typeof createLoaders>;
 }
 
-/** A project as the gateway hands it over. */
+/** A project as the gateway hands it over (its `databaseId` key, kept here as `id`). */
 export interface ProjectRef {
   id: number;
 }

@@ -47,6 +47,18 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
     return { group, level: access.level };
   }
 
+  /**
+   * The group with this id when Query.group would show it to `principal` (signed in, and
+   * readableGroup's rule), else null: a global id (node(id:)) tells a hidden group from a missing one
+   * no more than an id that does not exist does.
+   */
+  async function groupIfReadable(principal: Principal, id: number): Promise<NamespaceRow | null> {
+    if (principal.userId === null) return null;
+    const group = await namespaces.findGroup(sql, { id });
+    if (!group) return null;
+    return (await levelIn(principal, group)).readable ? group : null;
+  }
+
   const event = async (
     tx: TransactionSql,
     type: 'group.created' | 'group.deleted',
@@ -89,6 +101,7 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
 
   return {
     readableGroup,
+    groupIfReadable,
 
     /**
      * Namespaces as GitLab's User#namespaces saw them: every one for admins, else the user's own

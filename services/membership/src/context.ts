@@ -18,6 +18,11 @@ export function createLoaders(membership: MembershipService, principal: Principa
   };
 }
 
+/** A user as this subgraph hands it to the gateway, which completes it from identity (by databaseId). */
+export interface UserRef {
+  id: number;
+}
+
 /** A project as this subgraph knows it: the key the gateway hands over. */
 export interface ProjectRef {
   id: number;

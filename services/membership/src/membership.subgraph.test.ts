@@ -33,8 +33,8 @@ let version = 0;
 const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts =>
   testProjectFacts(projectId, OWNER, { version: ++version, ...overrides });
 
-const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", id: $id }]) { ... on Project { members { total nodes { accessLevel user { id } } } } } }`;
-const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel user { id } } }`;
+const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $id }]) { ... on Project { members { total nodes { accessLevel user { databaseId } } } } } }`;
+const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel user { databaseId } } }`;
 const UPDATE = `mutation($p: Int!, $u: Int!, $l: Int!) { updateProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel } }`;
 const REMOVE = `mutation($p: Int!, $u: Int!) { removeProjectMember(projectId: $p, userId: $u) { removed { accessLevel } } }`;
 
@@ -67,11 +67,18 @@ describe('membership subgraph', () => {
     expect(result.data?._entities[0].members).toEqual({
       total: 3,
       nodes: [
-        { accessLevel: 40, user: { id: OWNER } },
-        { accessLevel: 40, user: { id: MASTER } },
-        { accessLevel: 30, user: { id: DEVELOPER } },
+        { accessLevel: 40, user: { databaseId: OWNER } },
+        { accessLevel: 40, user: { databaseId: MASTER } },
+        { accessLevel: 30, user: { databaseId: DEVELOPER } },
       ],
     });
+  });
+
+  it('reads project and group references by databaseId and answers it as their key', async () => {
+    const KEYS = `{ _entities(representations: [{ __typename: "Project", databaseId: 100 }, { __typename: "Group", databaseId: 7 }]) { ... on Project { databaseId } ... on Group { databaseId } } }`;
+    const result = await subgraph.run(KEYS, {}, userPrincipal(DEVELOPER));
+    expect(result.errors).toBeUndefined();
+    expect(result.data?._entities).toEqual([{ databaseId: 100 }, { databaseId: 7 }]);
   });
 
   it('keeps a private team from strangers (NOT_FOUND), and shows it to admins', async () => {
@@ -85,7 +92,7 @@ describe('membership subgraph', () => {
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(STRANGER)))).toBe('NOT_FOUND');
     expect((await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(MASTER))).data?.addProjectMember).toEqual({
       accessLevel: 20,
-      user: { id: 5 },
+      user: { databaseId: 5 },
     });
   });
 
@@ -186,8 +193,8 @@ describe('membership subgraph', () => {
 
   describe('groups', () => {
     const GROUP = 500;
-    const GROUP_MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Group", id: $id }]) { ... on Group { members { total nodes { accessLevel user { id } } } } } }`;
-    const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel user { id } } }`;
+    const GROUP_MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Group", databaseId: $id }]) { ... on Group { members { total nodes { accessLevel user { databaseId } } } } } }`;
+    const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel user { databaseId } } }`;
     const UPDATE_G = `mutation($g: Int!, $u: Int!, $l: Int!) { updateGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel } }`;
     const REMOVE_G = `mutation($g: Int!, $u: Int!) { removeGroupMember(groupId: $g, userId: $u) { accessLevel } }`;
     const access = (userId: number, projectId: number) =>
@@ -208,14 +215,14 @@ describe('membership subgraph', () => {
         (await subgraph.run(GROUP_MEMBERS, { id: GROUP }, userPrincipal(OWNER))).data?._entities[0].members,
       ).toEqual({
         total: 1,
-        nodes: [{ accessLevel: 50, user: { id: OWNER } }],
+        nodes: [{ accessLevel: 50, user: { databaseId: OWNER } }],
       });
     });
 
     it('lets the Owner manage members; others get FORBIDDEN, a repeat add CONFLICT, a bad level UNPROCESSABLE', async () => {
       expect(
         (await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER))).data?.addGroupMember,
-      ).toEqual({ accessLevel: 30, user: { id: DEVELOPER } });
+      ).toEqual({ accessLevel: 30, user: { databaseId: DEVELOPER } });
       expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER)))).toBe(
         'CONFLICT',
       );

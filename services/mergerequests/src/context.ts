@@ -5,12 +5,17 @@ export interface MergeRequestsContext {
   principal: Principal;
 }
 
-/** A project as the gateway hands it over. */
+/** A project as the gateway hands it over (its `databaseId` key, kept here as `id`). */
 export interface ProjectRef {
   id: number;
 }
 
-/** A user reference the gateway completes from identity. */
+/** A user reference the gateway completes from identity; the schema shows `id` as `databaseId`. */
 export interface UserRef {
+  id: number;
+}
+
+/** A milestone reference the gateway completes from notes; the schema shows `id` as `databaseId`. */
+export interface MilestoneRef {
   id: number;
 }

@@ -1,6 +1,14 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, createLogger, type InternalClient, type Sql } from '@hub/common';
+import {
+  ANONYMOUS,
+  createAccessClient,
+  createLogger,
+  Visibility,
+  type InternalClient,
+  type Principal,
+  type Sql,
+} from '@hub/common';
 import {
   createTestSchema,
   createTestSubgraph,
@@ -21,8 +29,19 @@ const STRANGER = 4;
 const MASTER = 5;
 const OTHER_DEVELOPER = 6;
 const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20, [MASTER]: 40, [OTHER_DEVELOPER]: 30 };
+/** Project 11 has merge requests disabled, 12 is public; 13 is gone (membership knows nothing of it). */
+const NO_MERGE_REQUESTS = 11;
+const PUBLIC = 12;
+const GONE = 13;
 /** Membership's answers (another service). */
-const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
+const membership = membershipStandIn(
+  [
+    privateProject(10, OWNER),
+    privateProject(NO_MERGE_REQUESTS, OWNER, { mergeRequestsEnabled: false }),
+    privateProject(PUBLIC, OWNER, { visibilityLevel: Visibility.PUBLIC }),
+  ],
+  LEVELS,
+);
 /** The repository service's protected branches (another service). */
 const protectedBranches = new Set<string>(['master']);
 const repository = {
@@ -94,7 +113,7 @@ const git = {
 const shards = gitShardsOver(git);
 
 const CREATE = `mutation($source: String!, $target: String!, $title: String!) {
-  createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: $target, title: $title }) { id iid state author { id } } }`;
+  createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: $target, title: $title }) { databaseId iid state author { databaseId } } }`;
 const UPDATE = `mutation($id: Int!, $e: String) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: $e }) { state } }`;
 const ACCEPT = `mutation($id: Int!) { acceptMergeRequest(projectId: 10, id: $id) { state mergeCommitSha } }`;
 
@@ -130,7 +149,7 @@ describe('merge requests subgraph', () => {
 
   it('opens merge requests from Developer up, numbered per project; one open per source and target', async () => {
     const first = await open('feature');
-    expect(first).toMatchObject({ iid: 1, state: 'opened', author: { id: DEVELOPER } });
+    expect(first).toMatchObject({ iid: 1, state: 'opened', author: { databaseId: DEVELOPER } });
     expect(
       errorCode(await subgraph.run(CREATE, { source: 'feature', target: 'master', title: 'again' }, as(DEVELOPER))),
     ).toBe('CONFLICT');
@@ -163,31 +182,33 @@ describe('merge requests subgraph', () => {
   it('follows the state table: close, reopen (reopened), and no accepting a closed one', async () => {
     const mr = await open('other');
     expect(mr.iid).toBe(2);
-    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe(
-      'closed',
+    expect(
+      (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest.state,
+    ).toBe('closed');
+    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    expect(
+      (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'reopen' }, as(DEVELOPER))).data?.updateMergeRequest.state,
+    ).toBe('reopened');
+    expect(errorCode(await subgraph.run(UPDATE, { id: mr.databaseId, e: 'sideways' }, as(DEVELOPER)))).toBe(
+      'VALIDATION',
     );
-    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
-    expect((await subgraph.run(UPDATE, { id: mr.id, e: 'reopen' }, as(DEVELOPER))).data?.updateMergeRequest.state).toBe(
-      'reopened',
-    );
-    expect(errorCode(await subgraph.run(UPDATE, { id: mr.id, e: 'sideways' }, as(DEVELOPER)))).toBe('VALIDATION');
   });
 
   it("lets the author, the assignee and Masters change a merge request (GitLab 7.14's modify_merge_request); another Developer gets FORBIDDEN", async () => {
     const assigned = (
       await subgraph.run(
-        `mutation($a: Int!) { createMergeRequest(projectId: 10, input: { sourceBranch: "other", targetBranch: "feature", title: "assigned", assigneeId: $a }) { id } }`,
+        `mutation($a: Int!) { createMergeRequest(projectId: 10, input: { sourceBranch: "other", targetBranch: "feature", title: "assigned", assigneeId: $a }) { databaseId } }`,
         { a: REPORTER },
         as(DEVELOPER),
       )
     ).data!.createMergeRequest;
     const RENAME = `mutation($id: Int!, $t: String!) { updateMergeRequest(projectId: 10, id: $id, input: { title: $t }) { title } }`;
     const rename = async (userId: number) => {
-      const result = await subgraph.run(RENAME, { id: assigned.id, t: `by ${userId}` }, as(userId));
+      const result = await subgraph.run(RENAME, { id: assigned.databaseId, t: `by ${userId}` }, as(userId));
       return errorCode(result) ?? result.data?.updateMergeRequest.title;
     };
     const close = async (userId: number) =>
-      errorCode(await subgraph.run(UPDATE, { id: assigned.id, e: 'close' }, as(userId))) ?? 'closed';
+      errorCode(await subgraph.run(UPDATE, { id: assigned.databaseId, e: 'close' }, as(userId))) ?? 'closed';
     expect(await rename(OTHER_DEVELOPER)).toBe('FORBIDDEN');
     expect(await close(OTHER_DEVELOPER)).toBe('FORBIDDEN');
     expect(await rename(REPORTER)).toBe(`by ${REPORTER}`);
@@ -200,17 +221,17 @@ describe('merge requests subgraph', () => {
   it('accepts with push rights on the target: UNAUTHENTICATED below Master on a protected branch, merged once', async () => {
     const mr = (
       await subgraph.run(
-        `query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(iid: 1) { nodes { id } } } } }`,
+        `query { _entities(representations: [{ __typename: "Project", databaseId: 10 }]) { ... on Project { mergeRequests(iid: 1) { nodes { databaseId } } } } }`,
         {},
         as(DEVELOPER),
       )
     ).data!._entities[0].mergeRequests.nodes[0];
-    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(DEVELOPER)))).toBe('UNAUTHENTICATED');
-    expect((await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).data?.acceptMergeRequest).toEqual({
+    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(DEVELOPER)))).toBe('UNAUTHENTICATED');
+    expect((await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).data?.acceptMergeRequest).toEqual({
       state: 'merged',
       mergeCommitSha: 'm'.repeat(40),
     });
-    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
     expect(merges).toEqual(['feature->master']);
   });
 
@@ -219,14 +240,14 @@ describe('merge requests subgraph', () => {
     let release!: () => void;
     slowGate = new Promise((resolve) => (release = resolve));
     const started = new Promise<void>((resolve) => (slowStarted = resolve));
-    const accepting = subgraph.run(ACCEPT, { id: mr.id }, as(OWNER));
+    const accepting = subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER));
     await started;
-    const closing = subgraph.run(UPDATE, { id: mr.id, e: 'close' }, as(OWNER));
+    const closing = subgraph.run(UPDATE, { id: mr.databaseId, e: 'close' }, as(OWNER));
     // GitLab's state machine has no close from locked: the close changes nothing and says so.
     expect((await closing).data?.updateMergeRequest.state).toBe('locked');
     release();
     expect((await accepting).data?.acceptMergeRequest.state).toBe('merged');
-    const [row] = await db.sql`select state from merge_requests where id = ${mr.id}`;
+    const [row] = await db.sql`select state from merge_requests where id = ${mr.databaseId}`;
     expect(row.state).toBe('merged');
   });
 
@@ -235,42 +256,48 @@ describe('merge requests subgraph', () => {
     let release!: () => void;
     slowGate = new Promise((resolve) => (release = resolve));
     const started = new Promise<void>((resolve) => (slowStarted = resolve));
-    const accepting = subgraph.run(ACCEPT, { id: mr.id }, as(OWNER));
+    const accepting = subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER));
     await started;
     // Git has not answered: an edit that locks the row answers anyway, and a second accept finds it claimed.
     const RENAME = `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { title: "renamed while merging" }) { state } }`;
-    expect((await subgraph.run(RENAME, { id: mr.id }, as(OWNER))).data?.updateMergeRequest.state).toBe('locked');
-    expect(await subgraph.run(ACCEPT, { id: mr.id }, as(OWNER))).toMatchObject({
+    expect((await subgraph.run(RENAME, { id: mr.databaseId }, as(OWNER))).data?.updateMergeRequest.state).toBe(
+      'locked',
+    );
+    expect(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).toMatchObject({
       errors: [{ message: '405 Method Not Allowed' }],
     });
     release();
     expect((await accepting).data?.acceptMergeRequest.state).toBe('merged');
-    expect((await db.sql`select title, merge_locked_at from merge_requests where id = ${mr.id}`)[0]).toEqual({
+    expect((await db.sql`select title, merge_locked_at from merge_requests where id = ${mr.databaseId}`)[0]).toEqual({
       title: 'renamed while merging',
       mergeLockedAt: null,
     });
 
     // A claim left by a process that died mid-merge: refused while fresh, taken over once stale.
     const orphan = await open('slow', 'orphaned claim');
-    await db.sql`update merge_requests set merge_locked_at = now() where id = ${orphan.id}`;
-    expect(errorCode(await subgraph.run(ACCEPT, { id: orphan.id }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
-    await db.sql`update merge_requests set merge_locked_at = now() - interval '1 hour' where id = ${orphan.id}`;
+    await db.sql`update merge_requests set merge_locked_at = now() where id = ${orphan.databaseId}`;
+    expect(errorCode(await subgraph.run(ACCEPT, { id: orphan.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    await db.sql`update merge_requests set merge_locked_at = now() - interval '1 hour' where id = ${orphan.databaseId}`;
     // A stale claim locks nothing: the merge request reads open again.
-    expect((await subgraph.run(RENAME, { id: orphan.id }, as(OWNER))).data?.updateMergeRequest.state).toBe('opened');
-    expect((await subgraph.run(ACCEPT, { id: orphan.id }, as(OWNER))).data?.acceptMergeRequest.state).toBe('merged');
+    expect((await subgraph.run(RENAME, { id: orphan.databaseId }, as(OWNER))).data?.updateMergeRequest.state).toBe(
+      'opened',
+    );
+    expect((await subgraph.run(ACCEPT, { id: orphan.databaseId }, as(OWNER))).data?.acceptMergeRequest.state).toBe(
+      'merged',
+    );
   });
 
   it('refuses conflicts and work in progress with 405', async () => {
     const conflicted = await open('conflicting');
-    expect(await subgraph.run(ACCEPT, { id: conflicted.id }, as(OWNER))).toMatchObject({
+    expect(await subgraph.run(ACCEPT, { id: conflicted.databaseId }, as(OWNER))).toMatchObject({
       errors: [{ message: 'Branch cannot be merged', extensions: { code: 'METHOD_NOT_ALLOWED' } }],
     });
     // The failed merge gave its claim back: the next accept is refused by git again, not by a claim.
     expect(
-      (await db.sql`select merge_locked_at from merge_requests where id = ${conflicted.id}`)[0].mergeLockedAt,
+      (await db.sql`select merge_locked_at from merge_requests where id = ${conflicted.databaseId}`)[0].mergeLockedAt,
     ).toBeNull();
     protectedBranches.delete('master');
-    await subgraph.run(UPDATE, { id: conflicted.id, e: 'close' }, as(DEVELOPER));
+    await subgraph.run(UPDATE, { id: conflicted.databaseId, e: 'close' }, as(DEVELOPER));
     // `other` still has its reopened merge request: a second open one is a conflict, reopened counting as open.
     expect(
       errorCode(
@@ -280,22 +307,22 @@ describe('merge requests subgraph', () => {
     const draft = (
       await subgraph.run(CREATE, { source: 'conflicting', target: 'master', title: '[WIP] not yet' }, as(DEVELOPER))
     ).data!.createMergeRequest;
-    expect(errorCode(await subgraph.run(ACCEPT, { id: draft.id }, as(DEVELOPER)))).toBe('METHOD_NOT_ALLOWED');
+    expect(errorCode(await subgraph.run(ACCEPT, { id: draft.databaseId }, as(DEVELOPER)))).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('keeps labels and a milestone the notes service accepts for the project, and has the labels made', async () => {
     const made = await subgraph.run(
-      `mutation { createMergeRequest(projectId: 10, input: { sourceBranch: "feature", targetBranch: "other", title: "m", labels: [" ui", "api"], milestoneId: 7 }) { id labels milestoneId milestone { id } } }`,
+      `mutation { createMergeRequest(projectId: 10, input: { sourceBranch: "feature", targetBranch: "other", title: "m", labels: [" ui", "api"], milestoneId: 7 }) { databaseId labels milestoneId milestone { databaseId } } }`,
       {},
       as(DEVELOPER),
     );
     expect(made.data?.createMergeRequest).toMatchObject({
       labels: ['api', 'ui'],
       milestoneId: 7,
-      milestone: { id: 7 },
+      milestone: { databaseId: 7 },
     });
     expect(ensured).toContainEqual(['api', 'ui']);
-    const id = made.data!.createMergeRequest.id;
+    const id = made.data!.createMergeRequest.databaseId;
     const relabel = `mutation($id: Int!, $labels: [String!], $m: Int) { updateMergeRequest(projectId: 10, id: $id, input: { labels: $labels, milestoneId: $m }) { labels milestoneId } }`;
     // Another project's milestone counts as none; 0 removes it.
     expect((await subgraph.run(relabel, { id, m: 8 }, as(DEVELOPER))).data?.updateMergeRequest).toEqual({
@@ -329,7 +356,7 @@ describe('merge requests subgraph', () => {
     // The closed `conflicting` one, while the `[WIP]` one from the same branch is open.
     const closed = (
       await subgraph.run(
-        `query { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { mergeRequests(state: CLOSED) { nodes { id sourceBranch } } } } }`,
+        `query { _entities(representations: [{ __typename: "Project", databaseId: 10 }]) { ... on Project { mergeRequests(state: CLOSED) { nodes { databaseId sourceBranch } } } } }`,
         {},
         as(DEVELOPER),
       )
@@ -337,7 +364,7 @@ describe('merge requests subgraph', () => {
     const conflicted = closed.find((mr: { sourceBranch: string }) => mr.sourceBranch === 'conflicting');
     const reopen = await subgraph.run(
       `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: "reopen", labels: ["reopen-made"], milestoneId: 7 }) { state } }`,
-      { id: conflicted.id },
+      { id: conflicted.databaseId },
       as(DEVELOPER),
     );
     expect(reopen.errors?.[0]).toMatchObject({
@@ -346,7 +373,7 @@ describe('merge requests subgraph', () => {
     });
     const relabel = await subgraph.run(
       `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { labels: ["ok", "${'m'.repeat(256)}"] }) { state } }`,
-      { id: conflicted.id },
+      { id: conflicted.databaseId },
       as(DEVELOPER),
     );
     expect(relabel.errors?.[0]?.extensions).toMatchObject({
@@ -354,5 +381,169 @@ describe('merge requests subgraph', () => {
       fields: { labels: { ['m'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] } } },
     });
     expect(ensured.slice(before)).toEqual([]);
+  });
+
+  describe('global ids', () => {
+    const ENTITY = `query($r: [_Any!]!) { _entities(representations: $r) { ... on MergeRequest { id databaseId projectId iid title } } }`;
+    const PROJECT_MR = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { mergeRequest(id: $id) { iid } } } }`;
+    /** `_entities` for one reference, as `node(id:)` in the projects subgraph asks it. */
+    const byGlobalId = (id: unknown, principal: Principal) =>
+      subgraph.run(ENTITY, { r: [{ __typename: 'MergeRequest', id }] }, principal);
+    const resolved = async (id: unknown, principal: Principal) => {
+      const result = await byGlobalId(id, principal);
+      expect(result.errors).toBeUndefined();
+      return result.data!._entities[0];
+    };
+    /** A merge request straight into the table, closed so no open pair collides; its numeric id. */
+    const insert = async (projectId: number, iid: number) =>
+      (
+        await db.sql`insert into merge_requests (project_id, iid, source_project_id, source_branch, target_branch, title, state, author_id)
+          values (${projectId}, ${iid}, ${projectId}, 'feature', 'master', ${`gid ${projectId}/${iid}`}, 'closed', ${DEVELOPER})
+          returning id`
+      )[0].id as number;
+    let inPrivate: number, inDisabled: number, inPublic: number, inGone: number, missing: number;
+    beforeAll(async () => {
+      inPrivate = await insert(10, 900);
+      inDisabled = await insert(NO_MERGE_REQUESTS, 1);
+      inPublic = await insert(PUBLIC, 1);
+      inGone = await insert(GONE, 1);
+      missing = (await db.sql`select max(id) + 1000 as id from merge_requests`)[0].id;
+    });
+
+    it('shows id as the global id and databaseId as the number REST v3 shows', async () => {
+      const created = await subgraph.run(
+        `mutation { createMergeRequest(projectId: 10, input: { sourceBranch: "feature", targetBranch: "conflicting", title: "ids" }) { id databaseId iid } }`,
+        {},
+        as(DEVELOPER),
+      );
+      const { id, databaseId } = created.data!.createMergeRequest;
+      expect(typeof databaseId).toBe('number');
+      expect(id).toBe(`gid://hub/MergeRequest/${databaseId}`);
+      const [row] =
+        await db.sql`select id from merge_requests where project_id = 10 and iid = ${created.data!.createMergeRequest.iid}`;
+      expect(row.id).toBe(databaseId);
+      expect(await resolved(id, as(DEVELOPER))).toEqual({
+        id,
+        databaseId,
+        projectId: 10,
+        iid: created.data!.createMergeRequest.iid,
+        title: 'ids',
+      });
+    });
+
+    it('resolves a global id for whoever may read the project merge requests: members, admins, signed-in users on public projects', async () => {
+      const expected = {
+        id: `gid://hub/MergeRequest/${inPrivate}`,
+        databaseId: inPrivate,
+        projectId: 10,
+        iid: 900,
+        title: 'gid 10/900',
+      };
+      for (const principal of [as(OWNER), as(DEVELOPER), as(REPORTER), userPrincipal(99, { isAdmin: true })])
+        expect(await resolved(`gid://hub/MergeRequest/${inPrivate}`, principal)).toEqual(expected);
+      expect(await resolved(`gid://hub/MergeRequest/${inPublic}`, as(STRANGER))).toMatchObject({
+        databaseId: inPublic,
+        projectId: PUBLIC,
+      });
+    });
+
+    it('answers null, never an error, for a malformed global id, one of another type, and one that does not exist', async () => {
+      for (const id of [
+        `gid://hub/Issue/${inPrivate}`,
+        `gid://hub/Project/${inPrivate}`,
+        `gid://hub/MergeRequest/${inPrivate}/`,
+        `gid://hub/mergerequest/${inPrivate}`,
+        `gid://other/MergeRequest/${inPrivate}`,
+        'gid://hub/MergeRequest/0',
+        'gid://hub/MergeRequest/abc',
+        String(inPrivate),
+        inPrivate,
+        '',
+        `gid://hub/MergeRequest/${missing}`,
+      ])
+        expect([id, await resolved(id, as(OWNER))]).toEqual([id, null]);
+    });
+
+    it("answers null, exactly as for one that does not exist, to a caller who may not read the merge request (Project.mergeRequest's rule)", async () => {
+      const nothing = await byGlobalId(`gid://hub/MergeRequest/${missing}`, as(STRANGER));
+      expect(nothing).toEqual({ data: { _entities: [null] } });
+      // A private project's: strangers and anonymous callers, who get NOT_FOUND from Project.mergeRequest.
+      for (const principal of [as(STRANGER), ANONYMOUS]) {
+        expect(await byGlobalId(`gid://hub/MergeRequest/${inPrivate}`, principal)).toEqual(nothing);
+        expect(errorCode(await subgraph.run(PROJECT_MR, { p: 10, id: inPrivate }, principal))).toBe('NOT_FOUND');
+      }
+      // A public project's: anonymous callers may see the project but not its merge requests (FORBIDDEN there).
+      expect(await byGlobalId(`gid://hub/MergeRequest/${inPublic}`, ANONYMOUS)).toEqual(nothing);
+      expect(errorCode(await subgraph.run(PROJECT_MR, { p: PUBLIC, id: inPublic }, ANONYMOUS))).toBe('FORBIDDEN');
+      // Merge requests disabled: nobody reads them, the owner included (FORBIDDEN there).
+      expect(await byGlobalId(`gid://hub/MergeRequest/${inDisabled}`, as(OWNER))).toEqual(nothing);
+      expect(errorCode(await subgraph.run(PROJECT_MR, { p: NO_MERGE_REQUESTS, id: inDisabled }, as(OWNER)))).toBe(
+        'FORBIDDEN',
+      );
+      // A project gone: its rows are nobody's.
+      expect(await byGlobalId(`gid://hub/MergeRequest/${inGone}`, userPrincipal(99, { isAdmin: true }))).toEqual(
+        nothing,
+      );
+    });
+
+    it('resolves each reference of a batch on its own, and keeps the databaseId and projectId iid references as they were', async () => {
+      const batch = await subgraph.run(
+        ENTITY,
+        {
+          r: [
+            { __typename: 'MergeRequest', id: `gid://hub/MergeRequest/${inPublic}` },
+            { __typename: 'MergeRequest', id: `gid://hub/MergeRequest/${inPrivate}` },
+            { __typename: 'MergeRequest', databaseId: inPublic },
+          ],
+        },
+        as(STRANGER),
+      );
+      expect(batch.errors).toBeUndefined();
+      expect(batch.data!._entities.map((e: { databaseId: number } | null) => e?.databaseId ?? null)).toEqual([
+        inPublic,
+        null,
+        inPublic,
+      ]);
+      const byNumber = (databaseId: number, principal: Principal) =>
+        subgraph.run(ENTITY, { r: [{ __typename: 'MergeRequest', databaseId }] }, principal);
+      expect((await byNumber(inPrivate, as(REPORTER))).data!._entities[0].databaseId).toBe(inPrivate);
+      // Other subgraphs' references still fail as before for a caller who may not see the project.
+      expect(errorCode(await byNumber(inPrivate, as(STRANGER)))).toBe('NOT_FOUND');
+      expect((await byNumber(missing, as(OWNER))).data!._entities).toEqual([null]);
+      const byIid = await subgraph.run(
+        ENTITY,
+        { r: [{ __typename: 'MergeRequest', projectId: 10, iid: 900 }] },
+        as(DEVELOPER),
+      );
+      expect(byIid.data!._entities[0].id).toBe(`gid://hub/MergeRequest/${inPrivate}`);
+      expect(
+        errorCode(
+          await subgraph.run(ENTITY, { r: [{ __typename: 'MergeRequest', projectId: 10, iid: 900 }] }, ANONYMOUS),
+        ),
+      ).toBe('NOT_FOUND');
+    });
+
+    it("shows the references it returns by their databaseId keys: the author, the assignee, the milestone, a project's", async () => {
+      const made = await subgraph.run(
+        `mutation($a: Int!) { createMergeRequest(projectId: 10, input: { sourceBranch: "other", targetBranch: "conflicting", title: "refs", assigneeId: $a, milestoneId: 7 }) { author { databaseId } assignee { databaseId } milestone { databaseId } } }`,
+        { a: REPORTER },
+        as(DEVELOPER),
+      );
+      expect(made).toEqual({
+        data: {
+          createMergeRequest: {
+            author: { databaseId: DEVELOPER },
+            assignee: { databaseId: REPORTER },
+            milestone: { databaseId: 7 },
+          },
+        },
+      });
+      const project = await subgraph.run(
+        `query { _entities(representations: [{ __typename: "Project", databaseId: 10 }]) { ... on Project { databaseId } } }`,
+        {},
+        as(DEVELOPER),
+      );
+      expect(project.data!._entities).toEqual([{ databaseId: 10 }]);
+    });
   });
 });

@@ -36,12 +36,12 @@ const identity = {
 
 /** A field of Project $p, as the gateway asks for it; $id when the field uses it. */
 const on = (field: string) =>
-  `query($p: Int!${field.includes('$id') ? ', $id: Int!' : ''}) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { ${field} } } }`;
+  `query($p: Int!${field.includes('$id') ? ', $id: Int!' : ''}) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { ${field} } } }`;
 const CREATE_LABEL = `mutation($p: Int!, $name: String, $color: String) { createLabel(projectId: $p, name: $name, color: $color) { id name color } }`;
 const UPDATE_LABEL = `mutation($p: Int!, $name: String, $newName: String, $color: String) { updateLabel(projectId: $p, name: $name, newName: $newName, color: $color) { name color } }`;
 const DELETE_LABEL = `mutation($p: Int!, $name: String) { deleteLabel(projectId: $p, name: $name) { name } }`;
-const CREATE_ISSUE = `mutation($p: Int!, $title: String!, $labels: [String!], $m: Int) { createIssue(projectId: $p, input: { title: $title, labels: $labels, milestoneId: $m }) { id labels milestone { id title } } }`;
-const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String) { createMilestone(projectId: $p, input: { title: $title, dueDate: $due }) { id iid title state dueDate } }`;
+const CREATE_ISSUE = `mutation($p: Int!, $title: String!, $labels: [String!], $m: Int) { createIssue(projectId: $p, input: { title: $title, labels: $labels, milestoneId: $m }) { databaseId labels milestone { databaseId title } } }`;
+const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String) { createMilestone(projectId: $p, input: { title: $title, dueDate: $due }) { databaseId iid title state dueDate } }`;
 const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateMilestone(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state title } }`;
 const VIEWER_ISSUES = `query($labels: [String!]) { viewerIssues(labels: $labels) { total nodes { title } } }`;
 
@@ -94,15 +94,15 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
       (await subgraph.run(UPDATE_LABEL, { p: 20, name: 'made', newName: 'ami' }, as(REPORTER))).data?.updateLabel,
     ).toEqual({ name: 'ami', color: '#428BCA' });
     expect(
-      (await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.id }, as(GUEST))).data?._entities[0].issue
-        .labels,
+      (await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.databaseId }, as(GUEST))).data
+        ?._entities[0].issue.labels,
     ).toEqual(['ami', 'bug']);
     expect((await subgraph.run(DELETE_LABEL, { p: 20, name: 'bug' }, as(REPORTER))).data?.deleteLabel).toEqual({
       name: 'bug',
     });
     expect(
-      (await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.id }, as(GUEST))).data?._entities[0].issue
-        .labels,
+      (await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.databaseId }, as(GUEST))).data
+        ?._entities[0].issue.labels,
     ).toEqual(['ami']);
     expect(errorCode(await subgraph.run(DELETE_LABEL, { p: 20, name: 'bug' }, as(REPORTER)))).toBe('NOT_FOUND');
     const events = await db.sql<{ type: string; payload: { previous_title: string; title: string | null } }[]>`
@@ -121,12 +121,12 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     const second = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'two', due: '2027/03/01' }, as(MASTER))).data!
       .createMilestone;
     expect([first, second]).toEqual([
-      { id: expect.any(Number), iid: 1, title: 'one', state: 'active', dueDate: null },
-      { id: expect.any(Number), iid: 2, title: 'two', state: 'active', dueDate: '2027-03-01' },
+      { databaseId: expect.any(Number), iid: 1, title: 'one', state: 'active', dueDate: null },
+      { databaseId: expect.any(Number), iid: 2, title: 'two', state: 'active', dueDate: '2027-03-01' },
     ]);
     expect(
-      (await subgraph.run(UPDATE_MILESTONE, { p: 20, id: first.id, e: 'close' }, as(MASTER))).data?.updateMilestone
-        .state,
+      (await subgraph.run(UPDATE_MILESTONE, { p: 20, id: first.databaseId, e: 'close' }, as(MASTER))).data
+        ?.updateMilestone.state,
     ).toBe('closed');
     const closed = (await subgraph.run(on('milestones(state: CLOSED) { total nodes { title } }'), { p: 20 }, as(GUEST)))
       .data?._entities[0].milestones;
@@ -135,24 +135,24 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     expect(errorCode(await subgraph.run(on('milestones { total }'), { p: 21 }, as(OWNER)))).toBe('FORBIDDEN');
     // Another project's milestone is none of this one's.
     expect(
-      (await subgraph.run(on('milestone(id: $id) { id }'), { p: 20, id: first.id }, as(GUEST))).data?._entities[0]
-        .milestone,
-    ).toEqual({ id: first.id });
+      (await subgraph.run(on('milestone(id: $id) { databaseId }'), { p: 20, id: first.databaseId }, as(GUEST))).data
+        ?._entities[0].milestone,
+    ).toEqual({ databaseId: first.databaseId });
     expect(
-      (await subgraph.run(on('milestone(id: $id) { id }'), { p: 22, id: first.id }, as(STRANGER))).data?._entities[0]
-        .milestone,
+      (await subgraph.run(on('milestone(id: $id) { databaseId }'), { p: 22, id: first.databaseId }, as(STRANGER))).data
+        ?._entities[0].milestone,
     ).toBeNull();
   });
 
   it("shows a merge request's milestone (an entity reference) only to those who may read its project", async () => {
     const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'referenced' }, as(OWNER))).data!
       .createMilestone;
-    const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", id: $id }]) { ... on Milestone { title issues { total } } } }`;
-    expect((await subgraph.run(REFERENCE, { id: milestone.id }, as(GUEST))).data?._entities[0]).toEqual({
+    const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", databaseId: $id }]) { ... on Milestone { title issues { total } } } }`;
+    expect((await subgraph.run(REFERENCE, { id: milestone.databaseId }, as(GUEST))).data?._entities[0]).toEqual({
       title: 'referenced',
       issues: { total: 0 },
     });
-    expect((await subgraph.run(REFERENCE, { id: milestone.id }, as(STRANGER))).data?._entities[0]).toBeNull();
+    expect((await subgraph.run(REFERENCE, { id: milestone.databaseId }, as(STRANGER))).data?._entities[0]).toBeNull();
     expect((await subgraph.run(REFERENCE, { id: 999_999 }, as(GUEST))).data?._entities[0]).toBeNull();
   });
 
@@ -161,7 +161,7 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     const [{ id }] = await db.sql<
       { id: number }[]
     >`insert into milestones (project_id, iid, title) values (21, 1, 'from before') returning id`;
-    const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", id: $id }]) { ... on Milestone { title } } }`;
+    const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", databaseId: $id }]) { ... on Milestone { title } } }`;
     expect((await subgraph.run(REFERENCE, { id }, as(OWNER))).data?._entities[0]).toBeNull();
     expect((await subgraph.run(on('issues { total }'), { p: 21 }, as(OWNER))).data?._entities[0].issues).toEqual({
       total: 0,
@@ -172,14 +172,14 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'planned' }, as(OWNER))).data!
       .createMilestone;
     expect(
-      (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by reporter', m: milestone.id }, as(REPORTER))).data
+      (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by reporter', m: milestone.databaseId }, as(REPORTER))).data
         ?.createIssue.milestone,
-    ).toEqual({ id: milestone.id, title: 'planned' });
+    ).toEqual({ databaseId: milestone.databaseId, title: 'planned' });
     expect(
       (
         await subgraph.run(
           CREATE_ISSUE,
-          { p: 20, title: 'by guest', m: milestone.id, labels: ['guest-made'] },
+          { p: 20, title: 'by guest', m: milestone.databaseId, labels: ['guest-made'] },
           as(GUEST),
         )
       ).data?.createIssue.milestone,
@@ -187,7 +187,7 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     const ofMilestone = (
       await subgraph.run(
         on('milestone(id: $id) { issues { total nodes { title } } }'),
-        { p: 20, id: milestone.id },
+        { p: 20, id: milestone.databaseId },
         as(GUEST),
       )
     ).data?._entities[0].milestone.issues;

@@ -89,14 +89,14 @@ const mergeRequests = {
   close: async () => {},
 } as unknown as InternalClient;
 
-const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title, labels: ["bug", "bug", "ui"] }) { id iid state labels author { id } } }`;
+const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title, labels: ["bug", "bug", "ui"] }) { databaseId iid state labels author { databaseId } } }`;
 const UPDATE_ISSUE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateIssue(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state title } }`;
-const ISSUE_NOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issue(id: $id) { notes { total nodes { body system author { id } } } } } } }`;
-const ISSUES = `query($p: Int!, $state: IssueStateFilter, $labels: [String!]) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issues(state: $state, labels: $labels) { total nodes { title state } } } } }`;
-const CREATE_SNIPPET = `mutation($p: Int!) { createSnippet(projectId: $p, input: { title: "t", fileName: "a.rb", code: "puts 1", visibilityLevel: 0 }) { id author { id } } }`;
+const ISSUE_NOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { issue(id: $id) { notes { total nodes { body system author { databaseId } } } } } } }`;
+const ISSUES = `query($p: Int!, $state: IssueStateFilter, $labels: [String!]) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { issues(state: $state, labels: $labels) { total nodes { title state } } } } }`;
+const CREATE_SNIPPET = `mutation($p: Int!) { createSnippet(projectId: $p, input: { title: "t", fileName: "a.rb", code: "puts 1", visibilityLevel: 0 }) { id author { databaseId } } }`;
 const UPDATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $n: Int!, $body: String!) { updateNote(projectId: $p, noteable: $k, noteableId: $i, noteId: $n, body: $body) { body } }`;
 const CREATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $body: String!) { createNote(projectId: $p, noteable: $k, noteableId: $i, body: $body) { id upvote downvote system noteableType noteableId } }`;
-const NOTEABLE = `query($p: Int!, $k: NoteableKind!, $i: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { noteable(kind: $k, id: $i) { kind id notes { total nodes { body noteableType } } } } } }`;
+const NOTEABLE = `query($p: Int!, $k: NoteableKind!, $i: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { noteable(kind: $k, id: $i) { kind id notes { total nodes { body noteableType } } } } } }`;
 
 describe('notes subgraph: issues, snippets and notes', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
@@ -125,7 +125,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
       iid: 1,
       state: 'opened',
       labels: ['bug', 'ui'],
-      author: { id: GUEST },
+      author: { databaseId: GUEST },
     });
     expect(second.data?.createIssue.iid).toBe(2);
     expect(errorCode(await subgraph.run(CREATE_ISSUE, { p: 10, title: 'x' }, as(STRANGER)))).toBe('NOT_FOUND');
@@ -134,7 +134,8 @@ describe('notes subgraph: issues, snippets and notes', () => {
   });
 
   it('closes and reopens (reopened, not opened), each leaving a system note; only the author or Reporters edit', async () => {
-    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'lifecycle' }, as(GUEST))).data!.createIssue;
+    const { databaseId: id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'lifecycle' }, as(GUEST))).data!
+      .createIssue;
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(STRANGER)))).toBe('NOT_FOUND');
     // Found by the fuzz: a stranger's answer named the project for an issue that exists and the
     // record for one that does not, which told which issue ids a private project holds.
@@ -154,8 +155,8 @@ describe('notes subgraph: issues, snippets and notes', () => {
     expect(notes).toEqual({
       total: 2,
       nodes: [
-        { body: 'Status changed to closed', system: true, author: { id: REPORTER } },
-        { body: 'Status changed to reopened', system: true, author: { id: GUEST } },
+        { body: 'Status changed to closed', system: true, author: { databaseId: REPORTER } },
+        { body: 'Status changed to reopened', system: true, author: { databaseId: GUEST } },
       ],
     });
     // A title change and a new assignee leave GitLab's system notes too.
@@ -165,25 +166,34 @@ describe('notes subgraph: issues, snippets and notes', () => {
       await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))
     ).data?._entities[0].issue.notes.nodes.slice(2);
     expect(after).toEqual([
-      { body: `Reassigned to @u${REPORTER}`, system: true, author: { id: OWNER } },
-      { body: 'Title changed from **lifecycle** to **lifecycle, renamed**', system: true, author: { id: OWNER } },
+      { body: `Reassigned to @u${REPORTER}`, system: true, author: { databaseId: OWNER } },
+      {
+        body: 'Title changed from **lifecycle** to **lifecycle, renamed**',
+        system: true,
+        author: { databaseId: OWNER },
+      },
     ]);
     const other = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'not yours' }, as(OWNER))).data!.createIssue;
-    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, title: 'mine now' }, as(GUEST)))).toBe(
-      'FORBIDDEN',
-    );
+    expect(
+      errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.databaseId, title: 'mine now' }, as(GUEST))),
+    ).toBe('FORBIDDEN');
     // GitLab 7.14's modify_issue went to the assignee too, whatever their level.
-    await subgraph.run(ASSIGN, { p: 10, id: other.id, a: ASSIGNED_GUEST, title: 'yours to fix' }, as(OWNER));
-    const byAssignee = await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, e: 'close' }, as(ASSIGNED_GUEST));
+    await subgraph.run(ASSIGN, { p: 10, id: other.databaseId, a: ASSIGNED_GUEST, title: 'yours to fix' }, as(OWNER));
+    const byAssignee = await subgraph.run(
+      UPDATE_ISSUE,
+      { p: 10, id: other.databaseId, e: 'close' },
+      as(ASSIGNED_GUEST),
+    );
     expect(byAssignee.data?.updateIssue).toEqual({ state: 'closed', title: 'yours to fix' });
-    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.id, e: 'reopen' }, as(GUEST)))).toBe(
+    expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.databaseId, e: 'reopen' }, as(GUEST)))).toBe(
       'FORBIDDEN',
     );
   });
 
   it('takes an assignee id that names no user, as GitLab stored it (found by the fuzz: identity refused to look it up, a 500)', async () => {
-    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'unassignable' }, as(OWNER))).data!.createIssue;
-    const ASSIGN_ID = `mutation($p: Int!, $id: Int!, $a: Int) { updateIssue(projectId: $p, id: $id, input: { assigneeId: $a }) { id } }`;
+    const { databaseId: id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'unassignable' }, as(OWNER))).data!
+      .createIssue;
+    const ASSIGN_ID = `mutation($p: Int!, $id: Int!, $a: Int) { updateIssue(projectId: $p, id: $id, input: { assigneeId: $a }) { databaseId } }`;
     for (const a of [0, -377099161])
       expect((await subgraph.run(ASSIGN_ID, { p: 12, id, a }, as(OWNER))).errors).toBeUndefined();
   });
@@ -207,7 +217,8 @@ describe('notes subgraph: issues, snippets and notes', () => {
   });
 
   it('counts votes from +1/-1 notes, and lets only the author or a Master edit a note', async () => {
-    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'vote' }, as(OWNER))).data!.createIssue;
+    const { databaseId: id } = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'vote' }, as(OWNER))).data!
+      .createIssue;
     expect((await subgraph.run(CREATE_NOTE, { p: 10, i: id, body: ':+1:' }, as(GUEST))).data?.createNote).toMatchObject(
       { upvote: true, downvote: false, system: false },
     );
@@ -222,7 +233,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
       (await subgraph.run(UPDATE_NOTE, { p: 10, i: id, n: note.id, body: 'by owner' }, as(OWNER))).data?.updateNote
         .body,
     ).toBe('by owner');
-    const VOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", id: $p }]) { ... on Project { issue(id: $id) { upvotes downvotes } } } }`;
+    const VOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { issue(id: $id) { upvotes downvotes } } } }`;
     expect((await subgraph.run(VOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue).toEqual({
       upvotes: 1,
       downvotes: 0,
@@ -252,7 +263,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
   it('takes snippets from Reporters up, in projects with snippets enabled only', async () => {
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(GUEST)))).toBe('FORBIDDEN');
     expect((await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(REPORTER))).data?.createSnippet.author).toEqual({
-      id: REPORTER,
+      databaseId: REPORTER,
     });
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 11 }, as(OWNER)))).toBe('FORBIDDEN');
   });
@@ -276,7 +287,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
     const issue = (await subgraph.run(CREATE_ISSUE, { p: 10, title: 'noted' }, as(OWNER))).data!.createIssue;
     const snippet = (await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(OWNER))).data!.createSnippet;
     for (const [k, i, type] of [
-      ['ISSUE', issue.id, 'Issue'],
+      ['ISSUE', issue.databaseId, 'Issue'],
       ['SNIPPET', snippet.id, 'Snippet'],
       ['MERGE_REQUEST', 5, 'MergeRequest'],
     ] as const) {
@@ -302,7 +313,8 @@ describe('notes subgraph: issues, snippets and notes', () => {
   });
 
   it('leaves no row of a deleted project: writes in flight finish before its cleanup, later ones are 404 though access still says yes', async () => {
-    const { id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'first' }, as(OWNER))).data!.createIssue;
+    const { databaseId: id } = (await subgraph.run(CREATE_ISSUE, { p: 12, title: 'first' }, as(OWNER))).data!
+      .createIssue;
     const writes = Array.from({ length: 20 }, (_, i) =>
       i % 2
         ? subgraph.run(CREATE_ISSUE, { p: 12, title: `issue ${i}` }, as(OWNER))
@@ -320,7 +332,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
 
   it('keeps comments on commits by their full id, optionally on a diff line, for those who may read the code', async () => {
     const COMMENT = `mutation($ref: String!, $body: String!, $path: String, $line: Int, $lineType: String) { createCommitNote(projectId: 10, ref: $ref, body: $body, path: $path, line: $line, lineType: $lineType) { body noteableType noteableId commitId path line lineType } }`;
-    const LIST = `query($ref: String!) { _entities(representations: [{ __typename: "Project", id: 10 }]) { ... on Project { commitNotes(ref: $ref) { total nodes { body commitId } } } } }`;
+    const LIST = `query($ref: String!) { _entities(representations: [{ __typename: "Project", databaseId: 10 }]) { ... on Project { commitNotes(ref: $ref) { total nodes { body commitId } } } } }`;
     expect((await subgraph.run(COMMENT, { ref: 'master', body: 'nice' }, as(REPORTER))).data?.createCommitNote).toEqual(
       {
         body: 'nice',

@@ -1,4 +1,5 @@
 import type { AccessClient, Principal, ProjectAccess, Sql, UserProfile } from '@hub/common';
+import type { ForeignNodeType, NodeLookup, NodeReference } from './node-lookup';
 import DataLoader from 'dataloader';
 import type { NamespaceCopyRow } from './db/namespaces';
 import { countForks, findShownProjectsByIds, type ProjectParent } from './db/projects';
@@ -16,8 +17,19 @@ const byKey = <K, V>(keys: readonly K[], rows: V[], key: (row: V) => K) => {
 };
 
 /** One query (or one membership call) per kind per request, however many projects a list holds. */
-export function createLoaders(sql: Sql, access: AccessClient, projects: ProjectsService, principal: Principal) {
+export function createLoaders(
+  sql: Sql,
+  access: AccessClient,
+  projects: ProjectsService,
+  nodeLookup: NodeLookup,
+  principal: Principal,
+) {
   return {
+    // node(id:)/nodes(ids:) for other owners' types: one check per owner per request.
+    foreignNode: new DataLoader<{ type: ForeignNodeType; id: number; globalId: string }, NodeReference | null, string>(
+      (wanted) => nodeLookup.visible(principal, wanted),
+      { cacheKeyFn: (wanted) => wanted.globalId },
+    ),
     namespaceById: new DataLoader<number, NamespaceCopyRow | null>(async (ids) => {
       const found = await projects.namespacesByIds(ids);
       return ids.map((id) => found.get(id) ?? null);
@@ -39,4 +51,18 @@ export type UserRef = { id: number } & Partial<UserProfile>;
 /** A group as this subgraph knows it: the key the gateway hands over. */
 export interface GroupRef {
   id: number;
+}
+
+/** A namespace as this subgraph returns one: projects' copy, or the key node(id:) answers with. */
+export type NamespaceRef = { id: number } & Partial<NamespaceCopyRow>;
+
+/** A milestone as node(id:) returns one: the key notes resolves it by. */
+export interface MilestoneRef {
+  id: number;
+}
+
+/** An issue or a merge request as the lookups by path return one: the key its owner resolves it by. */
+export interface IidRef {
+  projectId: number;
+  iid: number;
 }

@@ -6,6 +6,8 @@ export const loadProjectsConfig = () =>
     'PROJECTS_PORT',
     'IDENTITY_URL',
     'MEMBERSHIP_URL',
+    'NOTES_URL',
+    'MERGEREQUESTS_URL',
     'DATABASE_URL',
     'DB_POOL_MAX',
     'REDIS_URL',

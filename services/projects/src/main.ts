@@ -28,6 +28,7 @@ import { createRepositoryPlacement } from './domain/repository-placement';
 import { createFactsPush } from './membership-facts';
 import { createProjectsService } from './projects-service';
 import { createLookupRouter } from './internal/routes';
+import { createNodeLookup } from './node-lookup';
 import { createResolvers } from './resolvers';
 
 /** Composition root: config → clients → services → server → health → listen → shutdown. */
@@ -40,6 +41,10 @@ async function main() {
   const identity = createInternalClient({ ...internal, baseUrl: config.IDENTITY_URL });
   const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+  const nodeLookup = createNodeLookup({
+    ownerUrls: { identity: config.IDENTITY_URL, notes: config.NOTES_URL, mergerequests: config.MERGEREQUESTS_URL },
+    secret: config.PRINCIPAL_SECRET,
+  });
 
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
 
@@ -89,7 +94,7 @@ async function main() {
     }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
-    createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, projects, principal) }),
+    createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, projects, nodeLookup, principal) }),
     routers: [
       createLookupRouter({
         sql,
@@ -108,6 +113,7 @@ async function main() {
     () => relay.stop(),
     () => identity.close(),
     () => membership.close(),
+    () => nodeLookup.close(),
     () => sql.end({ timeout: 5 }),
     async () => redis.disconnect(),
   ]);

@@ -9,7 +9,10 @@ export interface RepositoryContext {
   loaders: ReturnType<typeof createLoaders>;
 }
 
-/** A project as the gateway hands it over, with the default branch this subgraph @requires. */
+/**
+ * A project as the gateway hands it over (its `databaseId` key, kept here as `id`), with the
+ * default branch this subgraph @requires.
+ */
 export interface ProjectRef {
   id: number;
   defaultBranch?: string;

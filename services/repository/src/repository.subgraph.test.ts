@@ -105,7 +105,7 @@ const identity = {
   close: async () => {},
 } as unknown as InternalClient;
 
-const BRANCH_LIST = `query { _entities(representations: [{ __typename: "Project", id: 10, defaultBranch: "master" }]) { ... on Project { repository { branches { name protected } } } } }`;
+const BRANCH_LIST = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { repository { branches { name protected } } } } }`;
 const PROTECT = `mutation($b: String!) { protectBranch(projectId: 10, branch: $b) { name protected } }`;
 const UNPROTECT = `mutation($b: String!) { unprotectBranch(projectId: 10, branch: $b) { name protected } }`;
 const TAG = `mutation($n: String!, $r: String!) { createTag(projectId: 10, tagName: $n, ref: $r) { name } }`;
@@ -258,7 +258,7 @@ describe('repository subgraph', () => {
       createContext: (principal) => ({ principal, loaders: createLoaders(counting, access, principal) }),
     });
     try {
-      const GIT_ACCESS = `query { _entities(representations: [{ __typename: "Project", id: 10, defaultBranch: "master" }]) { ... on Project { gitAccess { push pushProtected protectedBranches developersCanPush } repository { branches { name protected } } } } }`;
+      const GIT_ACCESS = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { gitAccess { push pushProtected protectedBranches developersCanPush } repository { branches { name protected } } } } }`;
       expect((await counted.run(GIT_ACCESS, {}, as(DEVELOPER))).data?._entities[0]).toEqual({
         gitAccess: {
           push: true,
@@ -302,5 +302,15 @@ describe('repository subgraph', () => {
     await forgetProject(db.sql, 77);
     await protect(db.sql, 77, 'master');
     expect(await branchProtectionOf(db.sql, 77)).toEqual({ protected: [], developersCanPush: [] });
+  });
+
+  it('reads a project reference by its databaseId key, and shows that key back', async () => {
+    const ACCESS = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { databaseId gitAccess { download } } } }`;
+    expect((await subgraph.run(ACCESS, {}, as(DEVELOPER))).data?._entities).toEqual([
+      { databaseId: 10, gitAccess: { download: true } },
+    ]);
+    expect((await subgraph.run(ACCESS, {}, as(STRANGER))).data?._entities).toEqual([
+      { databaseId: 10, gitAccess: { download: false } },
+    ]);
   });
 });

@@ -5,7 +5,9 @@ import type { ResolverDeps } from './deps';
 
 /** A project's hooks, for Masters and up (and admins). */
 export const createProjectResolvers = ({ sql, hooks }: ResolverDeps): ProjectResolvers => ({
-  __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+  // Other subgraphs reference a project by its `databaseId` key; it is the project's `id` here.
+  __resolveReference: (reference) => ({ id: reference.databaseId }),
+  databaseId: (project) => project.id,
   hooks: async (project, args, { principal }) => {
     await hooks.authorizeAdmin(principal, project.id);
     const { rows, total } = await listHooks(sql, project.id, pageWindow(args.page, args.perPage));

@@ -1,10 +1,19 @@
-import { pageWindow, requireUser } from '@hub/common';
+import { isGlobalIdReference, pageWindow, referencedDatabaseId, requireUser, toGlobalId } from '@hub/common';
 import type { GroupResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
-export const createGroupResolvers = ({ externalUrl }: ResolverDeps): GroupResolvers => ({
-  __resolveReference: (reference, { loaders }) =>
-    loaders.namespaceById.load((reference as { id: number }).id).then((n) => (n?.kind === 'group' ? n : null)),
+export const createGroupResolvers = ({ externalUrl, groups }: ResolverDeps): GroupResolvers => ({
+  // `{ databaseId }` from another subgraph: the group as it is. `{ id }`, a global id from
+  // node(id:): only a group Query.group would show the caller, else null (never FORBIDDEN).
+  __resolveReference: async (reference, { principal, loaders }) => {
+    const id = referencedDatabaseId('Group', reference);
+    if (id === null) return null;
+    if (isGlobalIdReference(reference)) return groups.groupIfReadable(principal, id);
+    const namespace = await loaders.namespaceById.load(id);
+    return namespace?.kind === 'group' ? namespace : null;
+  },
+  id: (group) => toGlobalId('Group', group.id),
+  databaseId: (group) => group.id,
   avatarUrl: () => null,
   webUrl: (group) => `${externalUrl}/groups/${group.path}`,
 });

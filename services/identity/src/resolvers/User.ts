@@ -1,4 +1,4 @@
-import type { Principal } from '@hub/common';
+import { isGlobalIdReference, referencedDatabaseId, toGlobalId, type Principal } from '@hub/common';
 import type { UserRow } from '../db/users';
 import { gravatarUrl } from '../domain/tokens';
 import type { UserResolvers } from '../generated/graphql';
@@ -14,7 +14,16 @@ const setting =
     mayReadSettings(principal, user) ? read(user) : null;
 
 export const createUserResolvers = ({ externalUrl, identity }: ResolverDeps): UserResolvers => ({
-  __resolveReference: (reference, { loaders }) => loaders.userById.load((reference as { id: number }).id),
+  // `{ databaseId }` from another subgraph: the user as it is. `{ id }`, a global id from
+  // node(id:): read as Query.user(id:) reads it, so for signed-in callers only (null otherwise).
+  __resolveReference: (reference, { principal, loaders }) => {
+    const id = referencedDatabaseId('User', reference);
+    if (id === null) return null;
+    if (isGlobalIdReference(reference) && principal.userId === null) return null;
+    return loaders.userById.load(id);
+  },
+  id: (user) => toGlobalId('User', user.id),
+  databaseId: (user) => user.id,
   avatarUrl: (user) => gravatarUrl(user.email),
   email: setting((u) => u.email),
   v3Email: (user) => user.email,

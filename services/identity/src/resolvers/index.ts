@@ -22,6 +22,6 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   },
   User: { ...createUserResolvers(deps), ...createUserKeyResolvers(deps) },
   Project: createProjectResolvers(deps),
-  Namespace: createNamespaceResolvers(),
+  Namespace: createNamespaceResolvers(deps),
   Group: createGroupResolvers(deps),
 });

@@ -13,7 +13,9 @@ export const createUserKeyResolvers = ({ keys }: ResolverDeps): Pick<UserResolve
 
 /** Project.deployKeys and Project.deployKey, for Masters and up (and admins). */
 export const createProjectResolvers = ({ keys }: ResolverDeps): ProjectResolvers => ({
-  __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+  // Other subgraphs reference a project by its databaseId; this subgraph's Project is `{ id }`.
+  __resolveReference: (reference) => ({ id: reference.databaseId }),
+  databaseId: (project) => project.id,
   deployKeys: async (project, args, { principal }) => {
     const { rows, total } = await keys.projectDeployKeys(principal, project.id, pageWindow(args.page, args.perPage));
     return { nodes: rows, total };

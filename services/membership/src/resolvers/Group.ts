@@ -4,7 +4,9 @@ import type { ResolverDeps } from './deps';
 
 /** A group's members, for viewers who may see the group (GitLab's find_group decides). */
 export const createGroupResolvers = ({ groups }: ResolverDeps): GroupResolvers => ({
-  __resolveReference: (reference) => ({ id: reference.id }),
+  // Other subgraphs reference a group by its databaseId; this subgraph's Group is `{ id }`.
+  __resolveReference: (reference) => ({ id: reference.databaseId }),
+  databaseId: (group) => group.id,
 
   members: async (group, args, { principal }) => {
     const { rows, total } = await groups.listMembers(principal, group.id, pageWindow(args.page, args.perPage));

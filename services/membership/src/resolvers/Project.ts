@@ -5,7 +5,9 @@ import type { ResolverDeps } from './deps';
 
 /** The team of a project the viewer may read (the projects subgraph checked too; this is the owner's check). */
 export const createProjectResolvers = ({ sql, membership }: ResolverDeps): ProjectResolvers => ({
-  __resolveReference: (reference) => ({ id: reference.id }),
+  // Other subgraphs reference a project by its databaseId; this subgraph's Project is `{ id }`.
+  __resolveReference: (reference) => ({ id: reference.databaseId }),
+  databaseId: (project) => project.id,
 
   members: async (project, args, { principal, loaders }) => {
     authorize(await loaders.access.load(project.id), principal, 'read_project');

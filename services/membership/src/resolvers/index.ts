@@ -5,6 +5,7 @@ import { createGroupResolvers, groupMemberResolvers } from './Group';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
 import { projectMemberResolvers } from './ProjectMember';
+import { userRefResolvers } from './User';
 
 export type { ResolverDeps };
 
@@ -15,4 +16,5 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Mutation: createMutationResolvers(deps),
   Project: createProjectResolvers(deps),
   ProjectMember: projectMemberResolvers,
+  User: userRefResolvers,
 });

@@ -1,4 +1,4 @@
-import { authorize } from '@hub/common';
+import { authorize, can, isGlobalIdReference, referencedDatabaseId, toGlobalId } from '@hub/common';
 import { gitDomainError, gitFailureOf } from '@hub/protos';
 import { findMergeRequestById, findMergeRequestByIid, isMerging } from '../db/merge-requests';
 import { isWorkInProgress } from '../event-attributes';
@@ -8,20 +8,36 @@ import type { ResolverDeps } from './deps';
 export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: ResolverDeps): MergeRequestResolvers => {
   const merge = git.unary('merge');
   return {
-    // Notes asks for projectId through references; the merge request must be one the viewer may read.
-    // Query.mergeRequest (projects) names one by its target project and number instead, for a
-    // viewer who may see the project; reading merge requests is authorized as Project.mergeRequest.
-    __resolveReference: async (reference, { principal }) => {
-      const { id, projectId, iid } = reference as { id?: number; projectId?: number; iid?: number };
-      if (id === undefined) {
+    // Three references. `{ databaseId }`: notes asks for projectId; the merge request must be one the
+    // viewer may see the project of (NOT_FOUND otherwise). `{ projectId, iid }`: Query.mergeRequest
+    // (projects) names one by its target project and number, authorized as Project.mergeRequest.
+    // `{ id }`, a global id from node(id:): Project.mergeRequest's rule too (the read behind REST v3's
+    // GET /projects/:id/merge_requests/:merge_request_id), but null for anything the viewer may not
+    // read, so a merge request they may not see answers as one that does not exist.
+    __resolveReference: async (representation, { principal }) => {
+      const reference = representation as { id?: unknown; databaseId?: number; projectId?: number; iid?: number };
+      if (isGlobalIdReference(reference)) {
+        const id = referencedDatabaseId('MergeRequest', reference);
+        if (id === null) return null;
+        const mr = await findMergeRequestById(sql, id);
+        if (!mr) return null;
+        const access = await mergeRequests.accessOf(principal, mr.projectId);
+        return access && can(access, principal, 'read_project') && can(access, principal, 'read_merge_request')
+          ? mr
+          : null;
+      }
+      const { databaseId, projectId, iid } = reference;
+      if (databaseId === undefined) {
         authorize(await mergeRequests.accessOf(principal, projectId!), principal, 'read_merge_request');
         return (await findMergeRequestByIid(sql, projectId!, iid!)) ?? null;
       }
-      const mr = await findMergeRequestById(sql, id);
+      const mr = await findMergeRequestById(sql, databaseId);
       if (!mr) return null;
       authorize(await mergeRequests.accessOf(principal, mr.projectId), principal, 'read_project');
       return mr;
     },
+    id: (mr) => toGlobalId('MergeRequest', mr.id),
+    databaseId: (mr) => mr.id,
     targetProjectId: (mr) => mr.projectId,
     // GitLab's locked state: an open merge request whose merge is running.
     state: (mr) => (isMerging(mr) && (mr.state === 'opened' || mr.state === 'reopened') ? 'locked' : mr.state),

@@ -11,7 +11,9 @@ const STATES: Record<string, string[] | null> = {
 };
 
 export const createProjectResolvers = ({ sql, mergeRequests }: ResolverDeps): ProjectResolvers => ({
-  __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+  // Other subgraphs reference a project by its `databaseId` key; it is the project's `id` here.
+  __resolveReference: (reference) => ({ id: reference.databaseId }),
+  databaseId: (project) => project.id,
   // GitLab 7.14: authorize! :read_merge_request, so 403 when the project has merge requests disabled.
   mergeRequests: async (project, args, { principal }) => {
     authorize(await mergeRequests.accessOf(principal, project.id), principal, 'read_merge_request');

@@ -10,4 +10,7 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Project: createProjectResolvers(deps),
   MergeRequest: createMergeRequestResolvers(deps),
   Mutation: createMutationResolvers(deps),
+  // Stubs of other subgraphs' entities, held as `{ id }`: the schema shows that id as their `databaseId` key.
+  User: { databaseId: (user) => user.id },
+  Milestone: { databaseId: (milestone) => milestone.id },
 });

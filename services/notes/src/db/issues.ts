@@ -46,6 +46,12 @@ export async function findIssue(sql: Db, projectId: number, id: number, lock = f
   return row;
 }
 
+/** An issue by its id alone, whatever its project (the caller checks the project's access). */
+export async function findIssueById(sql: Db, id: number): Promise<IssueRow | undefined> {
+  const [row] = await sql<IssueRow[]>`select * from issues where id = ${id}`;
+  return row;
+}
+
 /** An issue by its project and its number there (iid), as people name it. */
 export async function findIssueByIid(sql: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
   const [row] = await sql<IssueRow[]>`select * from issues where project_id = ${projectId} and iid = ${iid}`;

@@ -1,5 +1,5 @@
-import { can } from '@hub/common';
-import { findIssueByIid } from '../db/issues';
+import { can, referencedDatabaseId, toGlobalId } from '@hub/common';
+import { findIssueById, findIssueByIid, type IssueRow } from '../db/issues';
 import type { IssueResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { noteListOf, noteOf } from './Noteable';
@@ -14,14 +14,25 @@ export const createIssueResolvers = (deps: ResolverDeps): IssueResolvers => {
   const list = noteListOf(deps);
   const one = noteOf(deps);
   return {
-    // Query.issue (projects) names an issue by its project and number; the viewer must be able
-    // to read the project, or the issue is null, as one that does not exist.
+    // Query.issue (projects) names an issue by its project and number; other subgraphs by its
+    // databaseId; node(id:) by its global id. Whichever, the viewer must be able to read the
+    // project, as Project.issue (REST v3's GET /projects/:id/issues/:issue_id) requires, or the
+    // issue is null, as one that does not exist.
     __resolveReference: async (reference, { principal, loaders }) => {
-      const { projectId, iid } = reference as { projectId: number; iid: number };
-      const access = await loaders.access.load(projectId);
-      if (!access || !can(access, principal, 'read_project')) return null;
-      return (await findIssueByIid(deps.sql, projectId, iid)) ?? null;
+      let issue: IssueRow | undefined;
+      if ('iid' in reference) {
+        issue = await findIssueByIid(deps.sql, reference.projectId, reference.iid);
+      } else {
+        const id = referencedDatabaseId('Issue', reference);
+        if (id === null) return null;
+        issue = await findIssueById(deps.sql, id);
+      }
+      if (!issue) return null;
+      const access = await loaders.access.load(issue.projectId);
+      return access && can(access, principal, 'read_project') ? issue : null;
     },
+    id: (issue) => toGlobalId('Issue', issue.id),
+    databaseId: (issue) => issue.id,
     author: (issue) => ({ id: issue.authorId }),
     assignee: (issue) => (issue.assigneeId === null ? null : { id: issue.assigneeId }),
     milestone: (issue, _args, { loaders }) =>

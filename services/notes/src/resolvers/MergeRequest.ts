@@ -13,7 +13,11 @@ export const createMergeRequestResolvers = (deps: ResolverDeps): MergeRequestRes
   const list = noteListOf(deps);
   const one = noteOf(deps);
   return {
-    __resolveReference: (reference) => reference as { id: number; projectId?: number },
+    __resolveReference: (reference) => ({
+      id: reference.databaseId,
+      projectId: 'projectId' in reference ? reference.projectId : undefined,
+    }),
+    databaseId: (mr) => mr.id,
     notes: async (mr, args, { principal, loaders }) => {
       authorize(await loaders.access.load(mr.projectId!), principal, 'read_project');
       return list(target(mr), args);

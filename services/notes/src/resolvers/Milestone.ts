@@ -1,17 +1,22 @@
-import { can } from '@hub/common';
+import { can, referencedDatabaseId, toGlobalId } from '@hub/common';
 import type { MilestoneResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { issueList } from './issue-lists';
 
 export const createMilestoneResolvers = (deps: ResolverDeps): MilestoneResolvers => ({
-  // Merge requests name their milestone by id; it shows to those who may read the project's
-  // milestones (read_milestone, gone with issues and merge requests both disabled).
+  // Merge requests name their milestone by databaseId, node(id:) by its global id; either way it
+  // shows to those who may read the project's milestones (read_milestone, gone with issues and
+  // merge requests both disabled), as Project.milestone requires.
   __resolveReference: async (reference, { principal, loaders }) => {
-    const milestone = await loaders.milestones.load((reference as { id: number }).id);
+    const id = referencedDatabaseId('Milestone', reference);
+    if (id === null) return null;
+    const milestone = await loaders.milestones.load(id);
     if (!milestone) return null;
     const access = await loaders.access.load(milestone.projectId);
     return access && can(access, principal, 'read_milestone') ? milestone : null;
   },
+  id: (milestone) => toGlobalId('Milestone', milestone.id),
+  databaseId: (milestone) => milestone.id,
   // Its issues in every state, newest first, to those who may read the project's milestones.
   issues: async (milestone, args, { principal }) => {
     await deps.notes.authorizeMilestoneIssues(principal, milestone);

@@ -10,7 +10,8 @@ import { NOTEABLE_TYPE } from './Noteable';
 export const createProjectResolvers = (deps: ResolverDeps): ProjectResolvers => {
   const { sql, notes } = deps;
   return {
-    __resolveReference: (reference) => ({ id: (reference as { id: number }).id }),
+    __resolveReference: (reference) => ({ id: reference.databaseId }),
+    databaseId: (project) => project.id,
     issues: async (project, args, { principal, loaders }) => {
       authorize(await loaders.access.load(project.id), principal, 'read_project');
       return issueList(

@@ -13,6 +13,7 @@ import { createProjectResolvers } from './Project';
 import { createProjectLabelsMilestonesResolvers } from './ProjectLabelsMilestones';
 import { createQueryResolvers } from './Query';
 import { createSnippetResolvers } from './Snippet';
+import { userResolvers } from './User';
 
 export type { ResolverDeps };
 
@@ -29,5 +30,6 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
     Label: labelResolvers,
     Milestone: createMilestoneResolvers(deps),
     IssueConnection: issueConnectionResolvers,
+    User: userResolvers,
   };
 }

@@ -3,6 +3,7 @@ import type { ListAudience } from '../db/projects';
 import { projectList } from './project-lists';
 import type { GroupResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { referencedIds } from './nodes';
 
 /**
  * A group's projects. GitLab 7.14's GET /groups/:id listed every project of the group to anyone
@@ -10,7 +11,8 @@ import type { ResolverDeps } from './deps';
  * sees them all), so a group with one public project does not show its private ones.
  */
 export const createGroupResolvers = (deps: ResolverDeps): GroupResolvers => ({
-  __resolveReference: (reference) => ({ id: reference.id }),
+  __resolveReference: (reference) => ({ id: (reference as { databaseId: number }).databaseId }),
+  ...referencedIds,
 
   projects: async (group, args, { principal }) => {
     const userId = requireUser(principal);

@@ -1,17 +1,22 @@
-import { Visibility, can, pageWindow } from '@hub/common';
+import { Visibility, can, pageWindow, referencedDatabaseId } from '@hub/common';
 import { listEvents } from '../db/events';
 import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { visibleProject } from './Query';
+import { projectIds } from './nodes';
 
 export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): ProjectResolvers => {
   const urlsOf = projectUrlsAt(externalUrl);
   return {
     // Other subgraphs only reference projects the viewer reached through this one, but the check
     // is cheap and keeps a reference from revealing a private project.
-    __resolveReference: async (reference, context) =>
-      visibleProject(await context.loaders.projectById.load((reference as { id: number }).id), context),
+    // A global id comes from node(id:) through the gateway; both kinds get the same check.
+    __resolveReference: async (reference, context) => {
+      const id = referencedDatabaseId('Project', reference as { id?: unknown; databaseId?: unknown });
+      return id === null ? null : visibleProject(await context.loaders.projectById.load(id), context);
+    },
+    ...projectIds,
 
     public: (p) => p.visibilityLevel === Visibility.PUBLIC,
     sshUrlToRepo: (p) => urlsOf(p).sshUrlToRepo,

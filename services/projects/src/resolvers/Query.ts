@@ -4,6 +4,7 @@ import { projectList } from './project-lists';
 import type { ProjectsContext } from '../context';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { nodeQueries } from './nodes';
 
 /** A project the viewer may see, or null: a private project never reveals that it exists. */
 export async function visibleProject(
@@ -47,6 +48,7 @@ export const createQueryResolvers = (deps: ResolverDeps): QueryResolvers => {
   }
 
   return {
+    ...nodeQueries,
     // Anonymous callers see public projects (git clones them); the v3 API itself requires
     // credentials, which the facade enforces.
     project: async (_parent, { id, fullPath }, context) => {

@@ -7,6 +7,7 @@ import { createProjectResolvers } from './Project';
 import { projectEventResolvers } from './ProjectEvent';
 import { projectConnectionResolvers } from './project-lists';
 import { createQueryResolvers } from './Query';
+import { nodeResolvers, referencedIds } from './nodes';
 
 export type { ResolverDeps };
 
@@ -19,4 +20,8 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Group: createGroupResolvers(deps),
   ProjectEvent: projectEventResolvers,
   ProjectConnection: projectConnectionResolvers,
+  Node: nodeResolvers,
+  User: referencedIds,
+  Namespace: referencedIds,
+  Milestone: referencedIds,
 });

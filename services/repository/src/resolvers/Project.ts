@@ -2,7 +2,12 @@ import { authorize, can } from '@hub/common';
 import type { ProjectResolvers, QueryResolvers } from '../generated/graphql';
 
 export const projectResolvers: ProjectResolvers = {
-  __resolveReference: (reference) => reference as { id: number; defaultBranch?: string },
+  // Other subgraphs reference a project by its `databaseId` key; it is the project's `id` here.
+  __resolveReference: (reference) => {
+    const { databaseId, defaultBranch } = reference as { databaseId: number; defaultBranch?: string };
+    return { id: databaseId, defaultBranch };
+  },
+  databaseId: (project) => project.id,
 
   repository: async (project, _args, { principal, loaders }) => {
     authorize(await loaders.access.load(project.id), principal, 'download_code');

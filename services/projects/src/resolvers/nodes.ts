@@ -1,0 +1,49 @@
+import { DomainError, ErrorCode, requireGlobalId, toGlobalId } from '@hub/common';
+import type { ProjectsContext } from '../context';
+import type { NodeResolvers, QueryResolvers, ResolversInterfaceTypes } from '../generated/graphql';
+import { visibleProject } from './Query';
+
+/** At most this many ids in one `nodes(ids:)`, as a connection's page. */
+const MAX_NODES = 100;
+
+/**
+ * `node(id:)` and `nodes(ids:)`: projects it answers itself; for another owner's type it answers
+ * the keys the gateway needs to ask that owner, once the owner said the caller may see it.
+ */
+export const nodeQueries: Pick<QueryResolvers, 'node' | 'nodes'> = {
+  node: (_parent, { id }, context) => nodeOf(requireGlobalId(id, 'id'), id, context),
+  nodes: (_parent, { ids }, context) => {
+    if (ids.length > MAX_NODES)
+      throw new DomainError(ErrorCode.BAD_USER_INPUT, `"ids" holds at most ${MAX_NODES} ids, got ${ids.length}`, {
+        argument: 'ids',
+      });
+    const parsed = ids.map((id) => requireGlobalId(id, 'ids'));
+    return Promise.all(parsed.map((node, index) => nodeOf(node, ids[index]!, context)));
+  },
+};
+
+async function nodeOf(
+  node: ReturnType<typeof requireGlobalId>,
+  globalId: string,
+  context: ProjectsContext,
+): Promise<ResolversInterfaceTypes<never>['Node'] | null> {
+  if (node.type === 'Project') {
+    const project = await visibleProject(await context.loaders.projectById.load(node.id), context);
+    if (!project) return null;
+    // Tagged for Node's __resolveType; a copy, as the loader's row is shared by the request.
+    const tagged = { ...project, __typename: 'Project' as const };
+    return tagged;
+  }
+  return context.loaders.foreignNode.load({ type: node.type, id: node.id, globalId });
+}
+
+export const nodeResolvers: NodeResolvers = {
+  __resolveType: (node) => (node as unknown as { __typename: 'Project' }).__typename,
+};
+
+/** The ids of the types this subgraph references: their database id, and the global one for Project. */
+export const projectIds = {
+  id: (project: { id: number }) => toGlobalId('Project', project.id),
+  databaseId: (project: { id: number }) => project.id,
+};
+export const referencedIds = { databaseId: (reference: { id: number }) => reference.id };
