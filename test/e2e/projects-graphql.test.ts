@@ -2,7 +2,7 @@ import { addMember, api, createProject, createUser, graphql, stack, type TestUse
 
 const PROJECT_QUERY = `query($id: Int!) {
   project(id: $id) {
-    id: databaseId name pathWithNamespace visibilityLevel public httpUrlToRepo
+    id: databaseId name pathWithNamespace visibility public httpUrlToRepo
     namespace { path }
     owner { username }
     permissions { projectAccess { accessLevel notificationLevel } groupAccess { accessLevel } }
@@ -30,12 +30,12 @@ describe('projects through the GraphQL gateway', () => {
       id: project.id,
       name: rest.body.name,
       pathWithNamespace: rest.body.path_with_namespace,
-      visibilityLevel: 0,
+      visibility: 'PRIVATE',
       public: false,
       httpUrlToRepo: rest.body.http_url_to_repo,
       namespace: { path: owner.username },
       owner: { username: owner.username },
-      permissions: { projectAccess: { accessLevel: 30, notificationLevel: 3 }, groupAccess: null },
+      permissions: { projectAccess: { accessLevel: 'DEVELOPER', notificationLevel: 3 }, groupAccess: null },
       members: {
         total: 2,
         nodes: [
@@ -105,7 +105,7 @@ describe('projects through the GraphQL gateway', () => {
     const described = new Map(
       body.data.project.fields.map((f: { name: string; description: string | null }) => [f.name, f.description]),
     );
-    for (const field of ['members', 'permissions', 'visibilityLevel', 'events', 'forkedFromProject', 'httpUrlToRepo']) {
+    for (const field of ['members', 'permissions', 'visibility', 'events', 'forkedFromProject', 'httpUrlToRepo']) {
       expect(described.get(field)).toEqual(expect.any(String));
     }
   });

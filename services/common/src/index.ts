@@ -29,3 +29,4 @@ export * from './contracts';
 export * from './connections';
 export * from './keyset-sql';
 export * from './global-ids';
+export * from './public-enums';

@@ -66,3 +66,9 @@ export interface IidRef {
   projectId: number;
   iid: number;
 }
+
+/** A membership as Project.permissions shows it: v3's level number and notification setting. */
+export interface AccessSettingRow {
+  level: number;
+  notificationLevel: number;
+}

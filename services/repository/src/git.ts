@@ -11,6 +11,13 @@ import {
 } from '@hub/protos';
 
 export type CommitValue = Commit;
+/** A folder entry as the worker lists it (type: tree, blob or commit). */
+export interface TreeEntryValue {
+  id: string;
+  name: string;
+  type: string;
+  mode: string;
+}
 export interface BranchValue {
   projectId: number;
   name: string;

@@ -1,7 +1,9 @@
-import { isGlobalIdReference, referencedDatabaseId, toGlobalId, type Principal } from '@hub/common';
+import { isGlobalIdReference, publicEnum, referencedDatabaseId, toGlobalId, type Principal } from '@hub/common';
 import type { NamespaceRow } from '../db/namespaces';
 import type { NamespaceResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+
+const namespaceKindOf = publicEnum('NamespaceKind', { user: 'USER', group: 'GROUP' } as const);
 
 export const createNamespaceResolvers = ({ groups }: ResolverDeps): NamespaceResolvers => {
   /**
@@ -26,6 +28,8 @@ export const createNamespaceResolvers = ({ groups }: ResolverDeps): NamespaceRes
     },
     id: (namespace) => toGlobalId('Namespace', namespace.id),
     databaseId: (namespace) => namespace.id,
+    kind: (namespace) => namespaceKindOf(namespace.kind),
+    v3Kind: (namespace) => namespace.kind,
     owner: (namespace, _args, { loaders }) =>
       namespace.ownerId === null ? null : loaders.userById.load(namespace.ownerId),
   };

@@ -1,4 +1,4 @@
-import { isGlobalIdReference, referencedDatabaseId, toGlobalId, type Principal } from '@hub/common';
+import { isGlobalIdReference, referencedDatabaseId, toGlobalId, userStateEnumOf, type Principal } from '@hub/common';
 import type { UserRow } from '../db/users';
 import { gravatarUrl } from '../domain/tokens';
 import type { UserResolvers } from '../generated/graphql';
@@ -24,6 +24,8 @@ export const createUserResolvers = ({ externalUrl, identity }: ResolverDeps): Us
   },
   id: (user) => toGlobalId('User', user.id),
   databaseId: (user) => user.id,
+  state: (user) => userStateEnumOf(user.state),
+  v3State: (user) => user.state,
   avatarUrl: (user) => gravatarUrl(user.email),
   email: setting((u) => u.email),
   v3Email: (user) => user.email,

@@ -1,4 +1,4 @@
-import { Visibility, can, pageWindow, referencedDatabaseId } from '@hub/common';
+import { Visibility, can, pageWindow, referencedDatabaseId, visibilityEnumOf } from '@hub/common';
 import { listEvents } from '../db/events';
 import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
 import type { ProjectResolvers } from '../generated/graphql';
@@ -19,6 +19,7 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
     ...projectIds,
 
     public: (p) => p.visibilityLevel === Visibility.PUBLIC,
+    visibility: (p) => visibilityEnumOf(p.visibilityLevel),
     sshUrlToRepo: (p) => urlsOf(p).sshUrlToRepo,
     httpUrlToRepo: (p) => urlsOf(p).httpUrlToRepo,
     webUrl: (p) => urlsOf(p).webUrl,
@@ -53,10 +54,10 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
       return {
         projectAccess:
           access?.memberLevel != null
-            ? { accessLevel: access.memberLevel, notificationLevel: access.notificationLevel ?? 3 }
+            ? { level: access.memberLevel, notificationLevel: access.notificationLevel ?? 3 }
             : null,
         // Group members' notification levels are not kept: GitLab's default, global (3).
-        groupAccess: access?.groupLevel != null ? { accessLevel: access.groupLevel, notificationLevel: 3 } : null,
+        groupAccess: access?.groupLevel != null ? { level: access.groupLevel, notificationLevel: 3 } : null,
       };
     },
 

@@ -7,7 +7,7 @@ import { createProjectResolvers } from './Project';
 import { projectEventResolvers } from './ProjectEvent';
 import { projectConnectionResolvers } from './project-lists';
 import { createQueryResolvers } from './Query';
-import { nodeResolvers, referencedIds } from './nodes';
+import { accessSettingResolvers, copiedUserResolvers, nodeResolvers, referencedIds } from './nodes';
 
 export type { ResolverDeps };
 
@@ -21,7 +21,8 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   ProjectEvent: projectEventResolvers,
   ProjectConnection: projectConnectionResolvers,
   Node: nodeResolvers,
-  User: referencedIds,
+  User: copiedUserResolvers,
+  AccessSetting: accessSettingResolvers,
   Namespace: referencedIds,
   Milestone: referencedIds,
 });

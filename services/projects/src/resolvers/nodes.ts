@@ -1,6 +1,12 @@
-import { DomainError, ErrorCode, requireGlobalId, toGlobalId } from '@hub/common';
+import { accessLevelEnumOf, DomainError, ErrorCode, requireGlobalId, toGlobalId, userStateEnumOf } from '@hub/common';
 import type { ProjectsContext } from '../context';
-import type { NodeResolvers, QueryResolvers, ResolversInterfaceTypes } from '../generated/graphql';
+import type {
+  AccessSettingResolvers,
+  NodeResolvers,
+  QueryResolvers,
+  ResolversInterfaceTypes,
+  UserResolvers,
+} from '../generated/graphql';
 import { visibleProject } from './Query';
 
 /** At most this many ids in one `nodes(ids:)`, as a connection's page. */
@@ -47,3 +53,19 @@ export const projectIds = {
   databaseId: (project: { id: number }) => project.id,
 };
 export const referencedIds = { databaseId: (reference: { id: number }) => reference.id };
+
+/**
+ * Owners as projects' copy has them (the @provides on Project.owner): the state in the public
+ * enum and as v3 spells it. Only asked for where the copy is there.
+ */
+export const copiedUserResolvers: UserResolvers = {
+  ...referencedIds,
+  state: (user) => userStateEnumOf(user.state!),
+  v3State: (user) => user.state!,
+};
+
+/** A membership's level, in the public enum and as v3's number. */
+export const accessSettingResolvers: AccessSettingResolvers = {
+  accessLevel: (setting) => accessLevelEnumOf(setting.level),
+  v3AccessLevel: (setting) => setting.level,
+};

@@ -3,7 +3,7 @@ import type { ResolverDeps } from './deps';
 import { createMutationResolvers } from './Mutation';
 import { projectResolvers, queryResolvers } from './Project';
 import { createRepositoryReadsResolvers, createRepositoryResolvers } from './Repository';
-import { branchResolvers, commitResolvers } from './values';
+import { branchResolvers, commitResolvers, treeEntryResolvers } from './values';
 
 export type { ResolverDeps };
 
@@ -15,4 +15,5 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   RepositoryReads: createRepositoryReadsResolvers(deps),
   Branch: branchResolvers,
   Commit: commitResolvers,
+  TreeEntry: treeEntryResolvers,
 });

@@ -1,4 +1,5 @@
-import type { BranchResolvers, CommitResolvers } from '../generated/graphql';
+import { publicEnum } from '@hub/common';
+import type { BranchResolvers, CommitResolvers, TreeEntryResolvers } from '../generated/graphql';
 
 export const branchResolvers: BranchResolvers = {
   protected: async (branch, _args, { loaders }) =>
@@ -16,6 +17,14 @@ export function commitTitle(message: string): string {
   const first = end < 0 ? text : text.slice(0, end);
   return first.length > 100 ? `${first.slice(0, 80)}…` : first;
 }
+
+const treeEntryTypeOf = publicEnum('TreeEntryType', { tree: 'TREE', blob: 'BLOB', commit: 'COMMIT' } as const);
+
+/** A folder entry's type, in the public enum and as git (and v3) spell it. */
+export const treeEntryResolvers: TreeEntryResolvers = {
+  type: (entry) => treeEntryTypeOf(entry.type),
+  v3Type: (entry) => entry.type,
+};
 
 /** GitLab's commit fields from the worker's Commit. */
 export const commitResolvers: CommitResolvers = {
