@@ -281,14 +281,14 @@ describe('a key of megabytes', () => {
     expect(prepareKey({ title: 't', key: `${RSA.key}\n${huge(100)}` }).fingerprint).toBe(RSA.fingerprint);
   });
 
-  it('refuses 9 MiB of unreadable lines and runs of spaces in milliseconds, not seconds', () => {
+  // No clock here (these machines are shared): a reading that went over every line, or backtracked
+  // over the runs of spaces, would take minutes on this input and trip jest's test timeout.
+  it('refuses 9 MiB of unreadable lines and runs of spaces', () => {
     const text = huge(Math.floor((9 * 1024 * 1024) / (offCurve.length + 1)), ` ${' '.repeat(60_000)}x`);
-    const started = performance.now();
     const errors = keyValidationErrors(prepareKey({ title: 't', key: `  ${text}\n` }), {
       key: false,
       fingerprint: false,
     });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(errors).toEqual({
       key: ['is too long (maximum is 5000 characters)', 'is invalid', 'should be a single line'],
       fingerprint: ['cannot be generated'],
@@ -298,9 +298,8 @@ describe('a key of megabytes', () => {
   it('strips as Ruby’s strip did, without backtracking over inner runs of spaces', () => {
     expect(stripKey('\0\v\f \t\r\nkey  with\t inner \n space\u00a0 \n\0')).toBe('key  with\t inner \n space\u00a0');
     expect(stripKey(' \t\n ')).toBe('');
-    const inner = `a${' '.repeat(200_000)}b`;
-    const started = performance.now();
+    // Backtracking over 2 million inner spaces is quadratic: hours, far past jest's timeout.
+    const inner = `a${' '.repeat(2_000_000)}b`;
     expect(stripKey(`  ${inner}  `)).toBe(inner);
-    expect(performance.now() - started).toBeLessThan(200);
   });
 });
