@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStack, type Stack } from '@hub/local';
+import { ensureChromium, startStack, type Stack } from '@hub/local';
 import { CONFIG_TABLE } from '@hub/common';
 import type { StackInfo } from './stack-info';
 
@@ -20,6 +20,8 @@ export function tempDir(prefix: string): string {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // The explorer's test drives Debian's Chromium: installed when missing, as Postgres and Redis are.
+  const chromium = await ensureChromium((line) => process.stderr.write(`e2e setup: ${line}\n`));
   const dir = tempDir('hub-e2e-');
   const stack = await startStack({
     dataDir: dir,
@@ -53,6 +55,7 @@ export default async function globalSetup(): Promise<void> {
     databaseUrl: stack.env.DATABASE_URL!,
     redisUrl: stack.env.REDIS_URL!,
     principalSecret: stack.env.PRINCIPAL_SECRET!,
+    chromium,
     env: Object.fromEntries(
       Object.keys(CONFIG_TABLE).flatMap((name) => (stack.env[name] ? [[name, stack.env[name]!]] : [])),
     ),

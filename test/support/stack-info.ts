@@ -14,6 +14,8 @@ export interface StackInfo {
   databaseUrl: string;
   redisUrl: string;
   principalSecret: string;
+  /** Debian's Chromium, which the browser tests drive (installed by the global setup when missing). */
+  chromium: string;
   /** Every setting the stack's processes run with (to start one more of a kind from a test). */
   env: Record<string, string>;
 }

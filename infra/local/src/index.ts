@@ -1,6 +1,6 @@
 export * from './processes';
 export * from './stack';
-export { freePort, sleep } from './system';
+export { ensureChromium, freePort, sleep } from './system';
 export { startPostgres } from './postgres-server';
 export { startRedis } from './redis-server';
 export { readPidFile } from './pid-file';

@@ -43,12 +43,15 @@ export async function which(command: string): Promise<string | null> {
 }
 
 /** Installs Debian packages when running as root and they are missing; explains otherwise. */
-export async function ensureDebianPackage(binary: string, pkg: string, log: (line: string) => void): Promise<void> {
+export async function ensureDebianPackage(
+  binary: string,
+  pkg: string,
+  log: (line: string) => void,
+  otherwise = ', or set the matching *_URL variable',
+): Promise<void> {
   if (await which(binary)) return;
   if (!isRoot() || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(
-      `${binary} is not installed: install the Debian package ${pkg}, or set the matching *_URL variable`,
-    );
+    throw new Error(`${binary} is not installed: install the Debian package ${pkg}${otherwise}`);
   }
   log(`installing ${pkg} with apt-get (one time)`);
   await run('apt-get', ['install', '-y', '-q', pkg], {
@@ -57,6 +60,18 @@ export async function ensureDebianPackage(binary: string, pkg: string, log: (lin
     await run('apt-get', ['update', '-q']);
     await run('apt-get', ['install', '-y', '-q', pkg], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   });
+}
+
+/**
+ * The browser the end-to-end tests drive (test/e2e/graphql-explorer.test.ts): Debian's Chromium,
+ * installed like Postgres and Redis when missing, never a browser build downloaded by a library.
+ * Only tests need it; `npm start` does not.
+ */
+export async function ensureChromium(log: (line: string) => void): Promise<string> {
+  await ensureDebianPackage('chromium', 'chromium', log, ' (the end-to-end tests drive it)');
+  const path = await which('chromium');
+  if (!path) throw new Error('chromium is not on the PATH after its installation');
+  return path;
 }
 
 /** Runs a command to completion; rejects with its output on failure. */
