@@ -6,7 +6,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const CODE = ['**/*.ts', '**/*.js', '**/*.cjs', '**/*.mjs'];
+const CODE = ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.cjs', '**/*.mjs'];
 
 export default tseslint.config(
   {
