@@ -3,7 +3,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import {
   createEventReader,
   createRedis,
@@ -94,8 +97,11 @@ export async function startGatewayRuntime<C extends Contract>(
       validationRules: [...protection.validationRules, oneSignInPerDocument],
       parseOptions: protection.parseOptions,
       // Nothing here caches by cache hints; the plugin would only add work to every request.
+      // No landing page: Apollo's loads its scripts from a CDN; browsers get the gateway's own
+      // explorer (explorer.ts) instead.
       plugins: [
         ApolloServerPluginCacheControlDisabled(),
+        ApolloServerPluginLandingPageDisabled(),
         operationResolution,
         ...protection.plugins,
         ...(contract === 'public' ? [protection.costReport] : []),

@@ -27,6 +27,7 @@ import { createAbuseLimits, credentialKey, failureBudgetWaitNow, rateLimitStandi
 import type { GatewayContext } from './context';
 import { signInOf } from './sign-ins';
 import { readCredentials } from './credentials';
+import { explorerRouter } from './explorer';
 
 async function main() {
   const config = loadGatewayConfig();
@@ -72,11 +73,12 @@ async function main() {
       });
     }
   };
-  // The public contract: what internal teams build on.
+  // The public contract: what internal teams build on. Browsers asking for HTML get the explorer.
   app.use(
     '/graphql',
     express.json({ limit: INTERNAL_BODY_LIMIT }),
     limit,
+    explorerRouter(),
     expressMiddleware(runtime.servers.public, { context }),
   );
   // The internal contract, for the facade alone: it proves itself with the note that it has
