@@ -41,8 +41,8 @@ const CREATE_LABEL = `mutation($p: Int!, $name: String, $color: String) { create
 const UPDATE_LABEL = `mutation($p: Int!, $name: String, $newName: String, $color: String) { updateLabel(projectId: $p, name: $name, newName: $newName, color: $color) { name color } }`;
 const DELETE_LABEL = `mutation($p: Int!, $name: String) { deleteLabel(projectId: $p, name: $name) { name } }`;
 const CREATE_ISSUE = `mutation($p: Int!, $title: String!, $labels: [String!], $m: Int) { createIssue(projectId: $p, input: { title: $title, labels: $labels, milestoneId: $m }) { databaseId labels milestone { databaseId title } } }`;
-const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String) { createMilestone(projectId: $p, input: { title: $title, dueDate: $due }) { databaseId iid title state dueDate } }`;
-const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateMilestone(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state title } }`;
+const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String) { createMilestone(projectId: $p, input: { title: $title, dueDate: $due }) { databaseId iid title state v3State dueDate } }`;
+const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateMilestone(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state v3State title } }`;
 const VIEWER_ISSUES = `query($labels: [String!]) { viewerIssues(labels: $labels) { total nodes { title } } }`;
 
 describe("notes subgraph: labels, milestones and the viewer's issues", () => {
@@ -121,13 +121,21 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     const second = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'two', due: '2027/03/01' }, as(MASTER))).data!
       .createMilestone;
     expect([first, second]).toEqual([
-      { databaseId: expect.any(Number), iid: 1, title: 'one', state: 'active', dueDate: null },
-      { databaseId: expect.any(Number), iid: 2, title: 'two', state: 'active', dueDate: '2027-03-01' },
+      { databaseId: expect.any(Number), iid: 1, title: 'one', state: 'ACTIVE', v3State: 'active', dueDate: null },
+      {
+        databaseId: expect.any(Number),
+        iid: 2,
+        title: 'two',
+        state: 'ACTIVE',
+        v3State: 'active',
+        dueDate: '2027-03-01',
+      },
     ]);
+    // The public state is an enum; v3's spelling stays on the internal v3State, for the facade.
     expect(
       (await subgraph.run(UPDATE_MILESTONE, { p: 20, id: first.databaseId, e: 'close' }, as(MASTER))).data
-        ?.updateMilestone.state,
-    ).toBe('closed');
+        ?.updateMilestone,
+    ).toEqual({ state: 'CLOSED', v3State: 'closed', title: 'one' });
     const closed = (await subgraph.run(on('milestones(state: CLOSED) { total nodes { title } }'), { p: 20 }, as(GUEST)))
       .data?._entities[0].milestones;
     expect(closed).toEqual({ total: 1, nodes: [{ title: 'one' }] });

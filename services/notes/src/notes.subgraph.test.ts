@@ -89,14 +89,14 @@ const mergeRequests = {
   close: async () => {},
 } as unknown as InternalClient;
 
-const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title, labels: ["bug", "bug", "ui"] }) { databaseId iid state labels author { databaseId } } }`;
-const UPDATE_ISSUE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateIssue(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state title } }`;
+const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title, labels: ["bug", "bug", "ui"] }) { databaseId iid state v3State labels author { databaseId } } }`;
+const UPDATE_ISSUE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateIssue(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state v3State title } }`;
 const ISSUE_NOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { issue(id: $id) { notes { total nodes { body system author { databaseId } } } } } } }`;
 const ISSUES = `query($p: Int!, $state: IssueStateFilter, $labels: [String!]) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { issues(state: $state, labels: $labels) { total nodes { title state } } } } }`;
 const CREATE_SNIPPET = `mutation($p: Int!) { createSnippet(projectId: $p, input: { title: "t", fileName: "a.rb", code: "puts 1", visibilityLevel: 0 }) { id author { databaseId } } }`;
 const UPDATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $n: Int!, $body: String!) { updateNote(projectId: $p, noteable: $k, noteableId: $i, noteId: $n, body: $body) { body } }`;
-const CREATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $body: String!) { createNote(projectId: $p, noteable: $k, noteableId: $i, body: $body) { id upvote downvote system noteableType noteableId } }`;
-const NOTEABLE = `query($p: Int!, $k: NoteableKind!, $i: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { noteable(kind: $k, id: $i) { kind id notes { total nodes { body noteableType } } } } } }`;
+const CREATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $body: String!) { createNote(projectId: $p, noteable: $k, noteableId: $i, body: $body) { id upvote downvote system noteableType v3NoteableType noteableId } }`;
+const NOTEABLE = `query($p: Int!, $k: NoteableKind!, $i: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { noteable(kind: $k, id: $i) { kind id notes { total nodes { body noteableType v3NoteableType } } } } } }`;
 
 describe('notes subgraph: issues, snippets and notes', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
@@ -123,7 +123,8 @@ describe('notes subgraph: issues, snippets and notes', () => {
     const second = await subgraph.run(CREATE_ISSUE, { p: 10, title: 'two' }, as(OWNER));
     expect(first.data?.createIssue).toMatchObject({
       iid: 1,
-      state: 'opened',
+      state: 'OPENED',
+      v3State: 'opened',
       labels: ['bug', 'ui'],
       author: { databaseId: GUEST },
     });
@@ -144,12 +145,14 @@ describe('notes subgraph: issues, snippets and notes', () => {
       subgraph.run(UPDATE_ISSUE, { p: 10, id: 999999, title: 'x' }, as(STRANGER)),
     ]);
     expect(existing.errors?.[0]?.message).toBe(absent.errors?.[0]?.message);
-    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(REPORTER))).data?.updateIssue.state).toBe(
-      'closed',
+    // The public state is an enum; v3's spelling stays on the internal v3State, for the facade.
+    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'close' }, as(REPORTER))).data?.updateIssue).toMatchObject(
+      { state: 'CLOSED', v3State: 'closed' },
     );
-    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'reopen' }, as(GUEST))).data?.updateIssue.state).toBe(
-      'reopened',
-    );
+    expect((await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'reopen' }, as(GUEST))).data?.updateIssue).toMatchObject({
+      state: 'REOPENED',
+      v3State: 'reopened',
+    });
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id, e: 'merge' }, as(OWNER)))).toBe('VALIDATION');
     const notes = (await subgraph.run(ISSUE_NOTES, { p: 10, id }, as(GUEST))).data?._entities[0].issue.notes;
     expect(notes).toEqual({
@@ -184,7 +187,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
       { p: 10, id: other.databaseId, e: 'close' },
       as(ASSIGNED_GUEST),
     );
-    expect(byAssignee.data?.updateIssue).toEqual({ state: 'closed', title: 'yours to fix' });
+    expect(byAssignee.data?.updateIssue).toEqual({ state: 'CLOSED', v3State: 'closed', title: 'yours to fix' });
     expect(errorCode(await subgraph.run(UPDATE_ISSUE, { p: 10, id: other.databaseId, e: 'reopen' }, as(GUEST)))).toBe(
       'FORBIDDEN',
     );
@@ -201,9 +204,9 @@ describe('notes subgraph: issues, snippets and notes', () => {
   it('filters issues by state (opened includes reopened) and by any of the labels given', async () => {
     const opened = (await subgraph.run(ISSUES, { p: 10, state: 'OPENED' }, as(GUEST))).data?._entities[0].issues;
     expect(opened.nodes.map((i: { state: string }) => i.state).sort()).toEqual(
-      expect.arrayContaining(['opened', 'reopened']),
+      expect.arrayContaining(['OPENED', 'REOPENED']),
     );
-    expect(opened.nodes.every((i: { state: string }) => i.state !== 'closed')).toBe(true);
+    expect(opened.nodes.every((i: { state: string }) => i.state !== 'CLOSED')).toBe(true);
     const labelled = (await subgraph.run(ISSUES, { p: 10, labels: ['bug', 'ui'] }, as(GUEST))).data?._entities[0]
       .issues;
     expect(labelled.total).toBe(4);
@@ -268,6 +271,20 @@ describe('notes subgraph: issues, snippets and notes', () => {
     expect(errorCode(await subgraph.run(CREATE_SNIPPET, { p: 11 }, as(OWNER)))).toBe('FORBIDDEN');
   });
 
+  it("shows a snippet's visibility as an enum, and v3's level on the internal visibilityLevel", async () => {
+    const CREATE = `mutation($p: Int!, $level: Int) { createSnippet(projectId: $p, input: { title: "t", fileName: "a.rb", code: "x", visibilityLevel: $level }) { visibility visibilityLevel } }`;
+    const made = [];
+    for (const level of [0, 10, 20, null])
+      made.push((await subgraph.run(CREATE, { p: 10, level }, as(REPORTER))).data?.createSnippet);
+    expect(made).toEqual([
+      { visibility: 'PRIVATE', visibilityLevel: 0 },
+      { visibility: 'INTERNAL', visibilityLevel: 10 },
+      { visibility: 'PUBLIC', visibilityLevel: 20 },
+      // v3's default: private.
+      { visibility: 'PRIVATE', visibilityLevel: 0 },
+    ]);
+  });
+
   it('answers an update of a snippet deleted under it as a snippet that is gone (found by the fuzz: a 500)', async () => {
     const { id } = (await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(OWNER))).data!.createSnippet;
     const UPDATE_SNIPPET = `mutation($p: Int!, $id: Int!) { updateSnippet(projectId: $p, id: $id, input: { title: "t2" }) { id } }`;
@@ -293,12 +310,12 @@ describe('notes subgraph: issues, snippets and notes', () => {
     ] as const) {
       expect(
         (await subgraph.run(CREATE_NOTE, { p: 10, k, i, body: `on ${type}` }, as(GUEST))).data?.createNote,
-      ).toMatchObject({ noteableType: type, noteableId: i });
+      ).toMatchObject({ noteableType: k, v3NoteableType: type, noteableId: i });
       const noteable = (await subgraph.run(NOTEABLE, { p: 10, k, i }, as(GUEST))).data?._entities[0].noteable;
       expect(noteable).toEqual({
         kind: k,
         id: i,
-        notes: { total: 1, nodes: [{ body: `on ${type}`, noteableType: type }] },
+        notes: { total: 1, nodes: [{ body: `on ${type}`, noteableType: k, v3NoteableType: type }] },
       });
       // Nothing of that kind with that id in the project: null to read, 404 to write; strangers learn nothing.
       expect(
@@ -331,12 +348,14 @@ describe('notes subgraph: issues, snippets and notes', () => {
   });
 
   it('keeps comments on commits by their full id, optionally on a diff line, for those who may read the code', async () => {
-    const COMMENT = `mutation($ref: String!, $body: String!, $path: String, $line: Int, $lineType: String) { createCommitNote(projectId: 10, ref: $ref, body: $body, path: $path, line: $line, lineType: $lineType) { body noteableType noteableId commitId path line lineType } }`;
+    const COMMENT = `mutation($ref: String!, $body: String!, $path: String, $line: Int, $lineType: String) { createCommitNote(projectId: 10, ref: $ref, body: $body, path: $path, line: $line, lineType: $lineType) { body noteableType v3NoteableType noteableId commitId path line lineType } }`;
     const LIST = `query($ref: String!) { _entities(representations: [{ __typename: "Project", databaseId: 10 }]) { ... on Project { commitNotes(ref: $ref) { total nodes { body commitId } } } } }`;
     expect((await subgraph.run(COMMENT, { ref: 'master', body: 'nice' }, as(REPORTER))).data?.createCommitNote).toEqual(
       {
         body: 'nice',
-        noteableType: 'Commit',
+        // A commit is no Noteable: no kind, and v3's Commit on the internal field.
+        noteableType: null,
+        v3NoteableType: 'Commit',
         noteableId: null,
         commitId: COMMIT.id,
         path: null,

@@ -1,4 +1,11 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import {
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of notes.labels, camelCased; GitLab's Label (title is what v3 calls name). */
 export interface LabelRow {
@@ -18,13 +25,53 @@ export async function listLabels(
   projectId: number,
   window: PageWindow,
 ): Promise<{ rows: LabelRow[]; total: number }> {
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<
       LabelRow[]
     >`select * from labels where project_id = ${projectId} order by title collate "C", id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from labels where project_id = ${projectId}`,
+    countLabels(sql, projectId),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countLabels(sql: Db, projectId: number): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from labels where project_id = ${projectId}`;
+  return count;
+}
+
+// By name in "C" order, as listLabels (titles are unique per project; the id is the keyset's last
+// column all the same).
+const LABEL_ORDER: KeysetColumn[] = [
+  { name: 'title', type: 'text' },
+  { name: 'id', type: 'int' },
+];
+
+/** The ordering a label list's cursors are made for. */
+export const LABEL_ORDERING = 'labels:name:asc';
+
+/** A keyset page of a project's labels (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listLabelsKeyset(
+  sql: Db,
+  projectId: number,
+  window: KeysetWindow,
+): Promise<{ rows: Array<LabelRow & { sortKey: string[] }>; beyond: boolean }> {
+  const keyset = keysetSql(sql, LABEL_ORDER, 'asc', window);
+  // The title in "C" collation: the keyset's order and its comparisons with a cursor's title take
+  // the column's collation, whatever the database's default is.
+  const labels = sql`(
+    select id, project_id, title collate "C" as title, color, created_at, updated_at from labels
+    where project_id = ${projectId}
+  ) as labels where true`;
+  const [rows, beyond] = await Promise.all([
+    sql<Array<LabelRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from ${labels} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from ${labels} ${keyset.probe}) as found`.then(([row]) => row.found as boolean)
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }
 
 export async function findLabel(

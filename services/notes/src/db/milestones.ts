@@ -1,4 +1,11 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import {
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of notes.milestones, camelCased; the due date as GitLab showed it (YYYY-MM-DD). */
 export interface MilestoneRow {
@@ -55,23 +62,66 @@ export async function updateMilestone(
   return row;
 }
 
-/** GitLab's Sortable default scope: newest first. */
-export async function listMilestones(
-  sql: Db,
-  filter: { projectId: number; state: 'active' | 'closed' | null; iid?: number | null },
-  window: PageWindow,
-): Promise<{ rows: MilestoneRow[]; total: number }> {
-  const where = sql`where project_id = ${filter.projectId}
+/** Which milestones a list holds: a project's, of one state or both, or the one with an iid. */
+export interface MilestoneFilter {
+  projectId: number;
+  state: 'active' | 'closed' | null;
+  iid?: number | null;
+}
+
+function milestoneConditions(sql: Db, filter: MilestoneFilter) {
+  return sql`where project_id = ${filter.projectId}
     ${filter.state ? sql`and state = ${filter.state}` : sql``}
     ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}`;
-  const [rows, [{ count }]] = await Promise.all([
-    // Newest first: created_at is now() at insert, so the id gives the order (milestones_project_idx).
+}
+
+// GitLab's Sortable default scope, newest first: a milestone takes its created_at (now()) and its
+// id as it is inserted, so the id alone gives that order (milestones_project_idx).
+const MILESTONE_ORDER: KeysetColumn[] = [{ name: 'id', type: 'int' }];
+
+/** The ordering a milestone list's cursors are made for. */
+export const MILESTONE_ORDERING = 'milestones:id:desc';
+
+/** A page of a project's milestones by number (REST v3's page and per_page), newest first. */
+export async function listMilestones(
+  sql: Db,
+  filter: MilestoneFilter,
+  window: PageWindow,
+): Promise<{ rows: MilestoneRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
     sql<
       MilestoneRow[]
-    >`select ${columns(sql)} from milestones ${where} order by id desc limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from milestones ${where}`,
+    >`select ${columns(sql)} from milestones ${milestoneConditions(sql, filter)} order by id desc limit ${window.perPage} offset ${window.offset}`,
+    countMilestones(sql, filter),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countMilestones(sql: Db, filter: MilestoneFilter): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from milestones ${milestoneConditions(sql, filter)}`;
+  return count;
+}
+
+/** A keyset page of a project's milestones (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listMilestonesKeyset(
+  sql: Db,
+  filter: MilestoneFilter,
+  window: KeysetWindow,
+): Promise<{ rows: Array<MilestoneRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = milestoneConditions(sql, filter);
+  const keyset = keysetSql(sql, MILESTONE_ORDER, 'desc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<MilestoneRow & { sortKey: string[] }>>`
+      select ${columns(sql)}, ${keyset.sortKey} from milestones ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from milestones ${where} ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }
 
 export async function deleteProjectMilestones(sql: Db, projectId: number): Promise<void> {

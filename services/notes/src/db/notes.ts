@@ -1,4 +1,11 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import {
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of notes.notes, camelCased. */
 export interface NoteRow {
@@ -41,17 +48,60 @@ export const isUpvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>
 export const isDownvote = (note: Pick<NoteRow, 'noteableType' | 'body' | 'system'>) =>
   !note.system && isVotable(note.noteableType) && startsWithAny(note.body, DOWNVOTES);
 
+/** A list of notes: those on an issue, snippet or merge request, or the comments on one commit of a project. */
+export type NoteList = Noteable | { projectId: number; commitId: string };
+
+/** Which notes a list holds, as SQL conditions. */
+function noteConditions(sql: Db, list: NoteList) {
+  return 'commitId' in list
+    ? sql`where project_id = ${list.projectId} and commit_id = ${list.commitId}`
+    : sql`where project_id = ${list.projectId} and noteable_type = ${list.noteableType} and noteable_id = ${list.noteableId}`;
+}
+
+// Oldest first: a note takes its created_at (now()) and its id as it is inserted, so the id
+// alone gives that order, and notes_noteable_idx / notes_commit_idx serve it.
+const NOTE_ORDER: KeysetColumn[] = [{ name: 'id', type: 'int' }];
+
+/** The ordering a note list's cursors are made for. */
+export const NOTE_ORDERING = 'notes:id:asc';
+
+/** A page of a note list by number (REST v3's page and per_page), oldest first. */
 export async function listNotes(
   sql: Db,
-  target: Noteable,
+  list: NoteList,
   window: PageWindow,
 ): Promise<{ rows: NoteRow[]; total: number }> {
-  const where = sql`where project_id = ${target.projectId} and noteable_type = ${target.noteableType} and noteable_id = ${target.noteableId}`;
-  const [rows, [{ count }]] = await Promise.all([
+  const where = noteConditions(sql, list);
+  const [rows, total] = await Promise.all([
     sql<NoteRow[]>`select * from notes ${where} order by id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from notes ${where}`,
+    countNotes(sql, list),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countNotes(sql: Db, list: NoteList): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from notes ${noteConditions(sql, list)}`;
+  return count;
+}
+
+/** A keyset page of a note list (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listNotesKeyset(
+  sql: Db,
+  list: NoteList,
+  window: KeysetWindow,
+): Promise<{ rows: Array<NoteRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = noteConditions(sql, list);
+  const keyset = keysetSql(sql, NOTE_ORDER, 'asc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<NoteRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from notes ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from notes ${where} ${keyset.probe}) as found`.then(([row]) => row.found as boolean)
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }
 
 export async function findNote(sql: Db, target: Noteable, id: number): Promise<NoteRow | undefined> {
@@ -59,21 +109,6 @@ export async function findNote(sql: Db, target: Noteable, id: number): Promise<N
     select * from notes where id = ${id} and project_id = ${target.projectId}
       and noteable_type = ${target.noteableType} and noteable_id = ${target.noteableId}`;
   return row;
-}
-
-/** The comments on one commit of a project, oldest first. */
-export async function listCommitNotes(
-  sql: Db,
-  projectId: number,
-  commitId: string,
-  window: PageWindow,
-): Promise<{ rows: NoteRow[]; total: number }> {
-  const where = sql`where project_id = ${projectId} and commit_id = ${commitId}`;
-  const [rows, [{ count }]] = await Promise.all([
-    sql<NoteRow[]>`select * from notes ${where} order by id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from notes ${where}`,
-  ]);
-  return { rows, total: count };
 }
 
 export async function insertNote(tx: TransactionSql, values: NewNote): Promise<NoteRow> {

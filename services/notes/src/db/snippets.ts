@@ -1,4 +1,11 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import {
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of notes.snippets, camelCased. */
 export interface SnippetRow {
@@ -47,18 +54,52 @@ export async function deleteSnippet(tx: TransactionSql, id: number): Promise<Sni
   return row;
 }
 
+// Newest first: a snippet takes its created_at (now()) and its id as it is inserted, so the id
+// alone gives that order, and snippets_project_idx serves it.
+const SNIPPET_ORDER: KeysetColumn[] = [{ name: 'id', type: 'int' }];
+
+/** The ordering a snippet list's cursors are made for. */
+export const SNIPPET_ORDERING = 'snippets:id:desc';
+
+/** A page of a project's snippets by number (REST v3's page and per_page), newest first. */
 export async function listSnippets(
   sql: Db,
   projectId: number,
   window: PageWindow,
 ): Promise<{ rows: SnippetRow[]; total: number }> {
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<
       SnippetRow[]
     >`select * from snippets where project_id = ${projectId} order by id desc limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from snippets where project_id = ${projectId}`,
+    countSnippets(sql, projectId),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countSnippets(sql: Db, projectId: number): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from snippets where project_id = ${projectId}`;
+  return count;
+}
+
+/** A keyset page of a project's snippets (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listSnippetsKeyset(
+  sql: Db,
+  projectId: number,
+  window: KeysetWindow,
+): Promise<{ rows: Array<SnippetRow & { sortKey: string[] }>; beyond: boolean }> {
+  const keyset = keysetSql(sql, SNIPPET_ORDER, 'desc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<SnippetRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from snippets where project_id = ${projectId} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from snippets where project_id = ${projectId} ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }
 
 export async function deleteProjectSnippets(sql: Db, projectId: number): Promise<void> {

@@ -1,21 +1,12 @@
-import {
-  authorize,
-  commitFind,
-  invalid,
-  pageWindow,
-  type AccessClient,
-  type InternalClient,
-  type Principal,
-  type Sql,
-} from '@hub/common';
-import { listCommitNotes, type NoteRow } from '../db/notes';
+import { authorize, commitFind, invalid, type AccessClient, type InternalClient, type Principal } from '@hub/common';
+import type { NoteRow } from '../db/notes';
 import type { DiffPosition, Notes } from './notes';
 
 /**
  * Comments on commits (GitLab's commit comments). Commits belong to the repository service, which
  * says whether a ref names one and what its full id is; a comment may point at a line of its diff.
  */
-export function createCommitNotes(deps: { sql: Sql; access: AccessClient; repository: InternalClient; notes: Notes }) {
+export function createCommitNotes(deps: { access: AccessClient; repository: InternalClient; notes: Notes }) {
   /** Those who may read the code read and write its comments (GitLab's commits API asked download_code). */
   async function commitOf(
     principal: Principal,
@@ -31,18 +22,12 @@ export function createCommitNotes(deps: { sql: Sql; access: AccessClient; reposi
   }
 
   return {
-    /** The comments on the commit a ref names, oldest first; null when it names none. */
-    async commitNotes(
-      principal: Principal,
-      projectId: number,
-      ref: string,
-      page?: number | null,
-      perPage?: number | null,
-    ) {
-      const commit = await commitOf(principal, projectId, ref, 'download_code');
-      if (!commit) return null;
-      const { rows, total } = await listCommitNotes(deps.sql, projectId, commit.id, pageWindow(page, perPage));
-      return { nodes: rows, total };
+    /**
+     * The full id of the commit a ref names, to list its comments (for those who may read the code;
+     * throws otherwise); null when it names none.
+     */
+    async commitForNotes(principal: Principal, projectId: number, ref: string): Promise<string | null> {
+      return (await commitOf(principal, projectId, ref, 'download_code'))?.id ?? null;
     },
 
     /** A comment on a commit; null when the ref names no commit. A line needs its path and side too. */

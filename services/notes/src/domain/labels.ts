@@ -10,7 +10,6 @@ import {
   invalid,
   missingAttribute,
   notesEvents,
-  pageWindow,
   titleProblems,
   type AccessClient,
   type FieldErrors,
@@ -62,10 +61,9 @@ export function createLabels(deps: { sql: Sql; access: AccessClient }) {
     });
 
   return {
-    async labels(principal: Principal, projectId: number, page?: number | null, perPage?: number | null) {
+    /** Whether the viewer may list the project's labels: anyone who may read the project (throws otherwise). */
+    async authorizeLabels(principal: Principal, projectId: number): Promise<void> {
       authorize(await accessOf(principal, projectId), principal, 'read_project');
-      const { rows, total } = await db.listLabels(sql, projectId, pageWindow(page, perPage));
-      return { nodes: rows, total };
     },
 
     /** 409 'Label already exists' for a name the project has; 400 with the model's messages otherwise. */

@@ -2,7 +2,6 @@ import {
   authorize,
   guardProjectWrite,
   missingAttribute,
-  pageWindow,
   recordNotFound,
   notesEvents,
   type AccessClient,
@@ -67,17 +66,9 @@ export function createMilestones(deps: { sql: Sql; access: AccessClient }) {
   }
 
   return {
-    /** Newest first; `state` (active or closed) and `iid` filter as later v3 servers did. */
-    async milestones(
-      principal: Principal,
-      projectId: number,
-      filter: { state: 'active' | 'closed' | null; iid?: number | null },
-      page?: number | null,
-      perPage?: number | null,
-    ) {
+    /** Whether the viewer may list the project's milestones: read_milestone (throws otherwise). */
+    async authorizeMilestones(principal: Principal, projectId: number): Promise<void> {
       authorize(await accessOf(principal, projectId), principal, 'read_milestone');
-      const { rows, total } = await db.listMilestones(sql, { projectId, ...filter }, pageWindow(page, perPage));
-      return { nodes: rows, total };
     },
 
     /** Null when the project has no such milestone. */

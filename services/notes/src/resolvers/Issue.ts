@@ -1,8 +1,15 @@
 import { can, referencedDatabaseId, toGlobalId } from '@hub/common';
 import { findIssueById, findIssueByIid, type IssueRow } from '../db/issues';
-import type { IssueResolvers } from '../generated/graphql';
+import type { IssueResolvers, IssueState } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { noteListOf, noteOf } from './Noteable';
+import { storedEnum } from './stored-enum';
+
+const issueState = storedEnum<IssueRow['state'], IssueState>('issue state', {
+  opened: 'OPENED',
+  closed: 'CLOSED',
+  reopened: 'REOPENED',
+});
 
 const issueTarget = (issue: { id: number; projectId: number }) => ({
   projectId: issue.projectId,
@@ -33,6 +40,8 @@ export const createIssueResolvers = (deps: ResolverDeps): IssueResolvers => {
     },
     id: (issue) => toGlobalId('Issue', issue.id),
     databaseId: (issue) => issue.id,
+    state: (issue) => issueState(issue.state),
+    v3State: (issue) => issue.state,
     author: (issue) => ({ id: issue.authorId }),
     assignee: (issue) => (issue.assigneeId === null ? null : { id: issue.assigneeId }),
     milestone: (issue, _args, { loaders }) =>

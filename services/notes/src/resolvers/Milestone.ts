@@ -1,7 +1,14 @@
 import { can, referencedDatabaseId, toGlobalId } from '@hub/common';
-import type { MilestoneResolvers } from '../generated/graphql';
+import type { MilestoneRow } from '../db/milestones';
+import type { MilestoneResolvers, MilestoneState } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { issueList } from './issue-lists';
+import { storedEnum } from './stored-enum';
+
+const milestoneState = storedEnum<MilestoneRow['state'], MilestoneState>('milestone state', {
+  active: 'ACTIVE',
+  closed: 'CLOSED',
+});
 
 export const createMilestoneResolvers = (deps: ResolverDeps): MilestoneResolvers => ({
   // Merge requests name their milestone by databaseId, node(id:) by its global id; either way it
@@ -17,6 +24,8 @@ export const createMilestoneResolvers = (deps: ResolverDeps): MilestoneResolvers
   },
   id: (milestone) => toGlobalId('Milestone', milestone.id),
   databaseId: (milestone) => milestone.id,
+  state: (milestone) => milestoneState(milestone.state),
+  v3State: (milestone) => milestone.state,
   // Its issues in every state, newest first, to those who may read the project's milestones.
   issues: async (milestone, args, { principal }) => {
     await deps.notes.authorizeMilestoneIssues(principal, milestone);

@@ -1,8 +1,9 @@
-import { pageWindow } from '@hub/common';
-import { findNote, listNotes, type Noteable } from '../db/notes';
+import type { ListArgs } from '@hub/common';
+import { findNote, type Noteable } from '../db/notes';
 import type { NoteableKind, NoteableResolvers } from '../generated/graphql';
 import type { NoteableRef } from '../context';
 import type { ResolverDeps } from './deps';
+import { noteList } from './lists';
 
 export const NOTEABLE_TYPE: Record<NoteableKind, Noteable['noteableType']> = {
   ISSUE: 'Issue',
@@ -17,12 +18,7 @@ const KIND = Object.fromEntries(Object.entries(NOTEABLE_TYPE).map(([kind, type])
 type Target = Noteable;
 
 /** The notes of anything notes are on; Issue, Snippet and MergeRequest share these with Noteable. */
-export const noteListOf =
-  ({ sql }: ResolverDeps) =>
-  async (target: Target, args: { page?: number | null; perPage?: number | null }) => {
-    const { rows, total } = await listNotes(sql, target, pageWindow(args.page, args.perPage));
-    return { nodes: rows, total };
-  };
+export const noteListOf = (deps: ResolverDeps) => (target: Target, args: ListArgs) => noteList(deps, target, args);
 export const noteOf =
   ({ sql }: ResolverDeps) =>
   async (target: Target, id: number) =>

@@ -1,10 +1,11 @@
-import { authorize, pageWindow } from '@hub/common';
+import { authorize } from '@hub/common';
 import { findIssue } from '../db/issues';
-import { findSnippet, listSnippets } from '../db/snippets';
+import { findSnippet } from '../db/snippets';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { issueListFilter } from './issue-list-filter';
 import { issueList } from './issue-lists';
+import { noSnippets, noteList, snippetList } from './lists';
 import { NOTEABLE_TYPE } from './Noteable';
 
 export const createProjectResolvers = (deps: ResolverDeps): ProjectResolvers => {
@@ -22,9 +23,7 @@ export const createProjectResolvers = (deps: ResolverDeps): ProjectResolvers => 
     },
     snippets: async (project, args, { principal, loaders }) => {
       const access = authorize(await loaders.access.load(project.id), principal, 'read_project');
-      if (!access.snippetsEnabled) return { nodes: [], total: 0 };
-      const { rows, total } = await listSnippets(sql, project.id, pageWindow(args.page, args.perPage));
-      return { nodes: rows, total };
+      return access.snippetsEnabled ? snippetList(deps, project.id, args) : noSnippets(deps, args);
     },
     snippet: async (project, { id }, { principal, loaders }) => {
       const access = authorize(await loaders.access.load(project.id), principal, 'read_project');
@@ -38,7 +37,9 @@ export const createProjectResolvers = (deps: ResolverDeps): ProjectResolvers => 
       const type = NOTEABLE_TYPE[kind];
       return (await notes.noteable(principal, project.id, type, id)) ? { projectId: project.id, type, id } : null;
     },
-    commitNotes: (project, { ref, page, perPage }, { principal }) =>
-      notes.commitNotes(principal, project.id, ref, page, perPage),
+    commitNotes: async (project, args, { principal }) => {
+      const commitId = await notes.commitForNotes(principal, project.id, args.ref);
+      return commitId === null ? null : noteList(deps, { projectId: project.id, commitId }, args);
+    },
   };
 };

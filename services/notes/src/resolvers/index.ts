@@ -2,6 +2,12 @@ import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createIssueResolvers } from './Issue';
 import { issueConnectionResolvers } from './issue-lists';
+import {
+  labelConnectionResolvers,
+  milestoneConnectionResolvers,
+  noteConnectionResolvers,
+  snippetConnectionResolvers,
+} from './lists';
 import { labelResolvers } from './Label';
 import { createLabelMilestoneMutationResolvers } from './LabelMilestoneMutations';
 import { createMilestoneResolvers } from './Milestone';
@@ -30,6 +36,10 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
     Label: labelResolvers,
     Milestone: createMilestoneResolvers(deps),
     IssueConnection: issueConnectionResolvers,
+    NoteConnection: noteConnectionResolvers,
+    SnippetConnection: snippetConnectionResolvers,
+    LabelConnection: labelConnectionResolvers,
+    MilestoneConnection: milestoneConnectionResolvers,
     User: userResolvers,
   };
 }
