@@ -334,7 +334,7 @@ describe('GraphQL for internal teams', () => {
             name
             path
             members {
-              total
+              count
               nodes {
                 accessLevel
                 user {
@@ -352,8 +352,8 @@ describe('GraphQL for internal teams', () => {
       { 'PRIVATE-TOKEN': owner.token },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.group).toMatchObject({ path: group.path, members: { total: 3 } });
-    expect(res.body.data.group.members.nodes[0]).toEqual({ accessLevel: 50, user: { username: owner.username } });
+    expect(res.body.data.group).toMatchObject({ path: group.path, members: { count: 3 } });
+    expect(res.body.data.group.members.nodes[0]).toEqual({ accessLevel: 'OWNER', user: { username: owner.username } });
     expect(res.body.data.group.projects.count).toBeGreaterThanOrEqual(3);
   });
 });

@@ -6,7 +6,7 @@ const PROJECT_QUERY = `query($id: Int!) {
     namespace { path }
     owner { username }
     permissions { projectAccess { accessLevel notificationLevel } groupAccess { accessLevel } }
-    members { total nodes { accessLevel user { id: databaseId username } } }
+    members { count nodes { accessLevel user { id: databaseId username } } }
   }
 }`;
 
@@ -37,10 +37,10 @@ describe('projects through the GraphQL gateway', () => {
       owner: { username: owner.username },
       permissions: { projectAccess: { accessLevel: 'DEVELOPER', notificationLevel: 3 }, groupAccess: null },
       members: {
-        total: 2,
+        count: 2,
         nodes: [
-          { accessLevel: 40, user: { id: owner.id, username: owner.username } },
-          { accessLevel: 30, user: { id: member.id, username: member.username } },
+          { accessLevel: 'MASTER', user: { id: owner.id, username: owner.username } },
+          { accessLevel: 'DEVELOPER', user: { id: member.id, username: member.username } },
         ],
       },
     });
@@ -101,7 +101,7 @@ describe('projects through the GraphQL gateway', () => {
       { 'PRIVATE-TOKEN': stack.rootToken },
     );
     expect(body.data.project.description).toEqual(expect.any(String));
-    expect(body.data.member.description).toMatch(/Guest 10/);
+    expect(body.data.member.description).toMatch(/GUEST to MASTER/);
     const described = new Map(
       body.data.project.fields.map((f: { name: string; description: string | null }) => [f.name, f.description]),
     );

@@ -106,9 +106,9 @@ export function createGroupsService(deps: { sql: Sql; identity: InternalClient }
       });
     },
 
-    async listMembers(principal: Principal, groupId: number, window: Parameters<typeof groups.listGroupMembers>[2]) {
+    /** Whether the viewer may list the group's members: GitLab's find_group (404, 403), nothing otherwise. */
+    async authorizeMembers(principal: Principal, groupId: number): Promise<void> {
       await readableGroup(principal, groupId);
-      return groups.listGroupMembers(sql, groupId, window);
     },
 
     async findMember(principal: Principal, groupId: number, userId: number) {

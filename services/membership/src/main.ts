@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import {
   closeServer,
   consumeEvents,
+  createCursors,
   createInternalClient,
   createLogger,
   createRedis,
@@ -52,7 +53,7 @@ async function main() {
     port: config.MEMBERSHIP_PORT,
     sql,
     sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
-    resolvers: createResolvers({ sql, membership, groups }),
+    resolvers: createResolvers({ sql, membership, groups, cursors: createCursors(config.PRINCIPAL_SECRET) }),
     principalSecret: config.PRINCIPAL_SECRET,
     logger,
     createContext: (principal) => ({ principal, loaders: createLoaders(membership, principal) }),

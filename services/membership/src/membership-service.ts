@@ -52,20 +52,18 @@ export function createMembershipService(deps: { sql: Sql; identity: InternalClie
     accessFor: (userId: number | null, projectIds: readonly number[]) => findAccess(sql, userId, projectIds),
 
     /**
-     * The team, or the members whose username contains `query` (GitLab 7.14: `username LIKE
-     * %query%`; case-insensitive, as on its MySQL). Identity's search also matches names and
-     * emails, so its answer is narrowed to usernames here.
+     * Which members a team list holds: all of them, or those whose username contains `query`
+     * (GitLab 7.14: `username LIKE %query%`; case-insensitive, as on its MySQL). Identity's search
+     * also matches names and emails, so its answer is narrowed to usernames here.
      */
-    async listMembers(projectId: number, query: string | undefined, window: Parameters<typeof members.listMembers>[3]) {
-      let userIds: number[] | null = null;
-      if (query) {
-        const ids = await members.memberUserIds(sql, projectId);
-        const needle = query.toLowerCase();
-        userIds = (await lookupUsers(ids, query))
-          .filter((u) => u.username.toLowerCase().includes(needle))
-          .map((u) => u.id);
-      }
-      return members.listMembers(sql, projectId, userIds, window);
+    async memberFilter(projectId: number, query: string | undefined): Promise<members.MemberFilter> {
+      if (!query) return { projectId, userIds: null };
+      const ids = await members.memberUserIds(sql, projectId);
+      const needle = query.toLowerCase();
+      const userIds = (await lookupUsers(ids, query))
+        .filter((u) => u.username.toLowerCase().includes(needle))
+        .map((u) => u.id);
+      return { projectId, userIds };
     },
 
     /** GitLab's idempotent add: an existing member keeps the existing membership. */

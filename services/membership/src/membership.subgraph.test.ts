@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
+import { createCursors, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
 import { createTestSchema, createTestSubgraph, errorCode, testProjectFacts, userPrincipal } from '@hub/common/testing';
 import { createLoaders, type MembershipContext } from './context';
 import { memberProjectIds } from './db/members';
@@ -7,9 +7,11 @@ import { applyProjectFacts } from './db/project-facts';
 import { createGroupsService } from './groups-service';
 import { createMembershipService } from './membership-service';
 import { createResolvers } from './resolvers';
+import { accessLevelOf } from './resolvers/access-level';
 
-// Users identity knows, for the service's user lookups (identity itself is another service).
-const USERS = [1, 2, 3, 4, 5, 6].map((id) => ({
+// Users identity knows, for the service's user lookups (identity itself is another service); those
+// from 1000 fill the paged lists.
+const USERS = [1, 2, 3, 4, 5, 6, ...Array.from({ length: 200 }, (_, i) => 1000 + i)].map((id) => ({
   id,
   username: `user${id}`,
   name: `User ${id}`,
@@ -24,6 +26,7 @@ const identity = {
   close: async () => {},
 } as unknown as InternalClient;
 
+const CURSOR_SECRET = 'a-secret-for-tests-only-0123456789';
 const OWNER = 1;
 const MASTER = 2;
 const DEVELOPER = 3;
@@ -33,10 +36,11 @@ let version = 0;
 const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): ProjectFacts =>
   testProjectFacts(projectId, OWNER, { version: ++version, ...overrides });
 
-const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $id }]) { ... on Project { members { total nodes { accessLevel user { databaseId } } } } } }`;
-const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel user { databaseId } } }`;
-const UPDATE = `mutation($p: Int!, $u: Int!, $l: Int!) { updateProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel } }`;
-const REMOVE = `mutation($p: Int!, $u: Int!) { removeProjectMember(projectId: $p, userId: $u) { removed { accessLevel } } }`;
+// Read as the facade reads them: v3's numbers (v3AccessLevel) under their v3 name, pages by number.
+const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $id }]) { ... on Project { members(page: 1) { total nodes { accessLevel: v3AccessLevel user { databaseId } } } } } }`;
+const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel user { databaseId } } }`;
+const UPDATE = `mutation($p: Int!, $u: Int!, $l: Int!) { updateProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel } }`;
+const REMOVE = `mutation($p: Int!, $u: Int!) { removeProjectMember(projectId: $p, userId: $u) { removed { accessLevel: v3AccessLevel } } }`;
 
 describe('membership subgraph', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
@@ -49,7 +53,7 @@ describe('membership subgraph', () => {
     groups = createGroupsService({ sql: db.sql, identity });
     subgraph = await createTestSubgraph<MembershipContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, membership, groups }),
+      resolvers: createResolvers({ sql: db.sql, membership, groups, cursors: createCursors(CURSOR_SECRET) }),
       createContext: (principal) => ({ principal, loaders: createLoaders(membership, principal) }),
     });
     await db.sql.begin((tx) => applyProjectFacts(tx, facts(100)));
@@ -193,10 +197,10 @@ describe('membership subgraph', () => {
 
   describe('groups', () => {
     const GROUP = 500;
-    const GROUP_MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Group", databaseId: $id }]) { ... on Group { members { total nodes { accessLevel user { databaseId } } } } } }`;
-    const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel user { databaseId } } }`;
-    const UPDATE_G = `mutation($g: Int!, $u: Int!, $l: Int!) { updateGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel } }`;
-    const REMOVE_G = `mutation($g: Int!, $u: Int!) { removeGroupMember(groupId: $g, userId: $u) { accessLevel } }`;
+    const GROUP_MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Group", databaseId: $id }]) { ... on Group { members(perPage: 20) { total nodes { accessLevel: v3AccessLevel user { databaseId } } } } } }`;
+    const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel user { databaseId } } }`;
+    const UPDATE_G = `mutation($g: Int!, $u: Int!, $l: Int!) { updateGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel } }`;
+    const REMOVE_G = `mutation($g: Int!, $u: Int!) { removeGroupMember(groupId: $g, userId: $u) { accessLevel: v3AccessLevel } }`;
     const access = (userId: number, projectId: number) =>
       createLoaders(createMembershipService({ sql: db.sql, identity }), userPrincipal(userId)).access.load(projectId);
 
@@ -282,6 +286,242 @@ describe('membership subgraph', () => {
       ).toBe(false);
       expect(errorCode(await subgraph.run(GROUP_MEMBERS, { id: GROUP }, ADMIN))).toBe('NOT_FOUND');
       expect(await access(OWNER, 600)).toMatchObject({ groupLevel: null });
+    });
+  });
+  describe('access levels', () => {
+    const GROUP = 510;
+    const PROJECT = 710;
+    const LEVELS = `query($p: Int!, $g: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }, { __typename: "Group", databaseId: $g }]) {
+      ... on Project { members(first: 20) { nodes { user { databaseId } accessLevel v3AccessLevel } } }
+      ... on Group { members(first: 20) { nodes { user { databaseId } accessLevel v3AccessLevel } } } } }`;
+
+    it('shows the public level as AccessLevel and v3 number as v3AccessLevel, on both kinds of member and in mutation answers', async () => {
+      await groups.applyGroup({ groupId: GROUP, name: 'Levels', path: 'levels', deleted: false, ownerId: OWNER });
+      await db.sql.begin((tx) => applyProjectFacts(tx, facts(PROJECT)));
+      const named = { 10: 'GUEST', 20: 'REPORTER', 30: 'DEVELOPER', 40: 'MASTER', 50: 'OWNER' } as const;
+      const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel v3AccessLevel } }`;
+      const ADD_P = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel v3AccessLevel } }`;
+      for (const [i, level] of ([10, 20, 30, 40] as const).entries()) {
+        const added = await subgraph.run(ADD_G, { g: GROUP, u: 1000 + i, l: level }, userPrincipal(OWNER));
+        expect(added.data?.addGroupMember).toEqual({ accessLevel: named[level], v3AccessLevel: level });
+        const joined = await subgraph.run(ADD_P, { p: PROJECT, u: 1000 + i, l: level }, userPrincipal(OWNER));
+        expect(joined.data?.addProjectMember).toEqual({ accessLevel: named[level], v3AccessLevel: level });
+      }
+      const result = await subgraph.run(LEVELS, { p: PROJECT, g: GROUP }, userPrincipal(OWNER));
+      expect(result.errors).toBeUndefined();
+      const [project, group] = result.data!._entities;
+      const member = (userId: number, level: keyof typeof named) => ({
+        user: { databaseId: userId },
+        accessLevel: named[level],
+        v3AccessLevel: level,
+      });
+      const team = [member(1000, 10), member(1001, 20), member(1002, 30), member(1003, 40)];
+      // The creator is a Master of the team; the group's creator its Owner.
+      expect(project.members.nodes).toEqual([member(OWNER, 40), ...team]);
+      expect(group.members.nodes).toEqual([member(OWNER, 50), ...team]);
+    });
+
+    it('refuses to guess the public level of a stored number it does not know', () => {
+      expect(() => accessLevelOf({ userId: 9, accessLevel: 35 }, 'project 1')).toThrow(
+        'The membership of user 9 in project 1 has an unknown access level: 35',
+      );
+      expect(() => accessLevelOf({ userId: 9, accessLevel: 0 }, 'group 2')).toThrow(/unknown access level: 0/);
+    });
+  });
+
+  describe('lists with cursors', () => {
+    const GROUP = 520;
+    const PROJECT = 720;
+    const PROJECT_LIST = `query($id: Int!, $query: String, $first: Int, $after: String, $last: Int, $before: String) {
+      _entities(representations: [{ __typename: "Project", databaseId: $id }]) { ... on Project {
+        members(query: $query, first: $first, after: $after, last: $last, before: $before) {
+          count edges { cursor node { user { databaseId } } } nodes { user { databaseId } }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } } }`;
+    const GROUP_LIST = `query($id: Int!, $first: Int, $after: String, $last: Int, $before: String) {
+      _entities(representations: [{ __typename: "Group", databaseId: $id }]) { ... on Group {
+        members(first: $first, after: $after, last: $last, before: $before) {
+          count edges { cursor node { user { databaseId } } } nodes { user { databaseId } }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } } }`;
+    interface Page {
+      count: number;
+      edges: Array<{ cursor: string; node: { user: { databaseId: number } } }>;
+      nodes: Array<{ user: { databaseId: number } }>;
+      pageInfo: {
+        hasNextPage: boolean;
+        hasPreviousPage: boolean;
+        startCursor: string | null;
+        endCursor: string | null;
+      };
+    }
+    interface List {
+      name: string;
+      /** A page of the list, as OWNER asks for it. */
+      page: (variables: Record<string, unknown>) => Promise<Page>;
+      run: (variables: Record<string, unknown>) => ReturnType<typeof subgraph.run>;
+      /** The list's user ids, as v3 orders them. */
+      expected: () => Promise<number[]>;
+      join: (userId: number) => Promise<unknown>;
+      /** Removes a random member other than OWNER (who keeps the group administered); its user id. */
+      leaveRandom: () => Promise<number | undefined>;
+    }
+    const listOf = (name: string, query: string, id: number, table: 'members' | 'group_members'): List => {
+      const key = table === 'members' ? db.sql`project_id` : db.sql`group_id`;
+      const run = (variables: Record<string, unknown>) =>
+        subgraph.run(query, { id, ...variables }, userPrincipal(OWNER));
+      return {
+        name,
+        run,
+        page: async (variables) => {
+          const result = await run(variables);
+          expect(result.errors).toBeUndefined();
+          return result.data!._entities[0].members;
+        },
+        expected: async () =>
+          (
+            await db.sql<
+              { userId: number }[]
+            >`select user_id from ${db.sql(table)} where ${key} = ${id} order by user_id`
+          ).map((row) => row.userId),
+        join: (userId) =>
+          db.sql`insert into ${db.sql(table)} (${key}, user_id, access_level) values (${id}, ${userId}, 30) on conflict do nothing`,
+        leaveRandom: async () =>
+          (
+            await db.sql<{ userId: number }[]>`delete from ${db.sql(table)} where ${key} = ${id} and user_id = (
+              select user_id from ${db.sql(table)} where ${key} = ${id} and user_id <> ${OWNER} order by random() limit 1) returning user_id`
+          )[0]?.userId,
+      };
+    };
+    let lists: List[];
+
+    beforeAll(async () => {
+      await groups.applyGroup({ groupId: GROUP, name: 'Paged', path: 'paged', deleted: false, ownerId: OWNER });
+      await db.sql.begin((tx) => applyProjectFacts(tx, facts(PROJECT)));
+      // Even user ids from 1000, so members who join meanwhile (odd ids) land between pages too.
+      for (const table of ['members', 'group_members'] as const)
+        await db.sql`insert into ${db.sql(table)} (${db.sql(table === 'members' ? 'project_id' : 'group_id')}, user_id, access_level)
+          select ${table === 'members' ? PROJECT : GROUP}, 1000 + 2 * g, 10 * (1 + g % 4) from generate_series(0, 44) as g`;
+      lists = [
+        listOf('a project team', PROJECT_LIST, PROJECT, 'members'),
+        listOf("a group's members", GROUP_LIST, GROUP, 'group_members'),
+      ];
+    });
+
+    let joined = 0;
+    /** Every page from one end, with members joining and leaving between pages when `churn`. */
+    async function pageThrough(list: List, from: 'start' | 'end', churn: boolean) {
+      const seen: number[] = [];
+      const left = new Set<number>();
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 100; pages++) {
+        const page: Page = await list.page(
+          from === 'start' ? { first: 7, after: cursor } : { last: 7, before: cursor },
+        );
+        expect(page.nodes).toEqual(page.edges.map((edge) => edge.node));
+        expect(page.pageInfo.startCursor).toBe(page.edges[0]?.cursor ?? null);
+        expect(page.pageInfo.endCursor).toBe(page.edges.at(-1)?.cursor ?? null);
+        expect(from === 'start' ? page.pageInfo.hasPreviousPage : page.pageInfo.hasNextPage).toBe(cursor !== null);
+        seen.push(...(from === 'start' ? page.nodes : [...page.nodes].reverse()).map((node) => node.user.databaseId));
+        if (!(from === 'start' ? page.pageInfo.hasNextPage : page.pageInfo.hasPreviousPage)) return { seen, left };
+        cursor = from === 'start' ? page.pageInfo.endCursor : page.pageInfo.startCursor;
+        if (churn) {
+          await list.join(1001 + 2 * (joined++ % 60));
+          const gone = await list.leaveRandom();
+          if (gone !== undefined) left.add(gone);
+        }
+      }
+      throw new Error('more than 100 pages');
+    }
+
+    it.each(['a project team', "a group's members"])(
+      'pages %s forward and backward: every member once, by user id, also while members join and leave',
+      async (name) => {
+        const list = lists.find((candidate) => candidate.name === name)!;
+        const all = await list.expected();
+        expect(all.length).toBeGreaterThan(40);
+        expect((await pageThrough(list, 'start', false)).seen).toEqual(all);
+        expect((await pageThrough(list, 'end', false)).seen).toEqual([...all].reverse());
+        expect((await list.page({ first: 1 })).count).toBe(all.length);
+        for (const from of ['start', 'end'] as const) {
+          const before = await list.expected();
+          const { seen, left } = await pageThrough(list, from, true);
+          expect(seen.length).toBe(new Set(seen).size);
+          const stayed = new Set(await list.expected());
+          expect({
+            list: list.name,
+            from,
+            missed: before.filter((id) => !left.has(id) && stayed.has(id) && !seen.includes(id)),
+          }).toEqual({ list: list.name, from, missed: [] });
+        }
+      },
+    );
+
+    it("keeps the team's username filter on cursor pages: the matches only, by user id, counted", async () => {
+      const team = lists[0];
+      // "user101" is in the usernames of users 1010 to 1019 only.
+      const matching = (await team.expected()).filter((id) => `user${id}`.includes('user101'));
+      expect(matching.length).toBeGreaterThan(3);
+      const first = await team.page({ query: 'user101', first: 3 });
+      expect(first.count).toBe(matching.length);
+      const rest = await team.page({ query: 'user101', first: 100, after: first.pageInfo.endCursor });
+      expect([...first.nodes, ...rest.nodes].map((node) => node.user.databaseId)).toEqual(matching);
+      expect((await team.page({ query: 'nobody-by-this-name', first: 5 })).count).toBe(0);
+    });
+
+    it('gives the facade the same numbered pages as before: page and perPage, by user id, the total', async () => {
+      for (const [list, query] of [
+        [
+          lists[0],
+          `query($id: Int!, $page: Int, $perPage: Int) { _entities(representations: [{ __typename: "Project", databaseId: $id }]) { ... on Project { members(page: $page, perPage: $perPage) { total nodes { user { databaseId } } } } } }`,
+        ],
+        [
+          lists[1],
+          `query($id: Int!, $page: Int, $perPage: Int) { _entities(representations: [{ __typename: "Group", databaseId: $id }]) { ... on Group { members(page: $page, perPage: $perPage) { total nodes { user { databaseId } } } } } }`,
+        ],
+      ] as const) {
+        const all = await list.expected();
+        const result = await subgraph.run(
+          query,
+          { id: list === lists[0] ? PROJECT : GROUP, page: 3, perPage: 6 },
+          userPrincipal(OWNER),
+        );
+        expect(result.errors).toBeUndefined();
+        expect(result.data!._entities[0].members).toEqual({
+          total: all.length,
+          nodes: all.slice(12, 18).map((databaseId) => ({ user: { databaseId } })),
+        });
+      }
+    });
+
+    it('refuses more than 100 a page, a tampered cursor and one of another list, naming the argument', async () => {
+      const [team, group] = lists;
+      const refusal = async (list: List, variables: Record<string, unknown>, argument: string, message: RegExp) => {
+        const result = await list.run(variables);
+        expect(result.errors?.[0]).toMatchObject({
+          message: expect.stringMatching(message),
+          extensions: { code: 'BAD_USER_INPUT', argument },
+        });
+      };
+      for (const list of lists) {
+        await refusal(list, { first: 101 }, 'first', /"first" must be between 0 and 100, got 101/);
+        await refusal(list, { last: 101 }, 'last', /"last" must be between 0 and 100, got 101/);
+        const cursor = (await list.page({ first: 2 })).pageInfo.endCursor!;
+        const [payload, signature] = cursor.split('.');
+        const forged = Buffer.from(
+          Buffer.from(payload, 'base64url')
+            .toString()
+            .replace(/"\d+"\]\]$/, '"1"]]'),
+        ).toString('base64url');
+        expect(forged).not.toBe(payload);
+        await refusal(list, { first: 2, after: `${forged}.${signature}` }, 'after', /not a cursor of this list/);
+        await refusal(list, { first: 2, after: 'not-a-cursor' }, 'after', /"after" is not a cursor of this list/);
+      }
+      // A group's cursor names no place in a team, nor a team's in a group, nor another service's list's.
+      const teamCursor = (await team.page({ first: 2 })).pageInfo.endCursor!;
+      const groupCursor = (await group.page({ first: 2 })).pageInfo.endCursor!;
+      await refusal(team, { first: 2, after: groupCursor }, 'after', /not a cursor of this list/);
+      await refusal(group, { last: 2, before: teamCursor }, 'before', /not a cursor of this list/);
+      const projects = createCursors(CURSOR_SECRET).encode('projects:id:asc', ['1']);
+      await refusal(team, { first: 2, after: projects }, 'after', /not a cursor of this list/);
     });
   });
 });

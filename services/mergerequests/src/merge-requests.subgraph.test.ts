@@ -3,6 +3,7 @@ import { Metadata, status } from '@grpc/grpc-js';
 import {
   ANONYMOUS,
   createAccessClient,
+  createCursors,
   createLogger,
   Visibility,
   type InternalClient,
@@ -19,8 +20,10 @@ import {
 } from '@hub/common/testing';
 import { encodeErrorDetail, ERROR_DETAIL_TRAILER, gitShardsOver, type GitClients } from '@hub/protos';
 import type { MergeRequestsContext } from './context';
+import type { MergeRequestRow } from './db/merge-requests';
 import { createMergeRequestsService } from './merge-requests-service';
 import { createResolvers } from './resolvers';
+import { stateOf } from './resolvers/MergeRequest';
 
 const OWNER = 1;
 const DEVELOPER = 2;
@@ -29,16 +32,19 @@ const STRANGER = 4;
 const MASTER = 5;
 const OTHER_DEVELOPER = 6;
 const LEVELS: Record<number, number> = { [DEVELOPER]: 30, [REPORTER]: 20, [MASTER]: 40, [OTHER_DEVELOPER]: 30 };
-/** Project 11 has merge requests disabled, 12 is public; 13 is gone (membership knows nothing of it). */
+/** Project 11 has merge requests disabled, 12 is public; 13 is gone (membership knows nothing of it); 14's lists are paged. */
 const NO_MERGE_REQUESTS = 11;
 const PUBLIC = 12;
 const GONE = 13;
+const PAGED = 14;
+const CURSOR_SECRET = 'a-secret-for-tests-only-0123456789';
 /** Membership's answers (another service). */
 const membership = membershipStandIn(
   [
     privateProject(10, OWNER),
     privateProject(NO_MERGE_REQUESTS, OWNER, { mergeRequestsEnabled: false }),
     privateProject(PUBLIC, OWNER, { visibilityLevel: Visibility.PUBLIC }),
+    privateProject(PAGED, OWNER),
   ],
   LEVELS,
 );
@@ -138,7 +144,7 @@ describe('merge requests subgraph', () => {
     });
     subgraph = await createTestSubgraph<MergeRequestsContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, mergeRequests, git: shards }),
+      resolvers: createResolvers({ sql: db.sql, mergeRequests, git: shards, cursors: createCursors(CURSOR_SECRET) }),
       createContext: (principal) => ({ principal }),
     });
   });
@@ -149,7 +155,7 @@ describe('merge requests subgraph', () => {
 
   it('opens merge requests from Developer up, numbered per project; one open per source and target', async () => {
     const first = await open('feature');
-    expect(first).toMatchObject({ iid: 1, state: 'opened', author: { databaseId: DEVELOPER } });
+    expect(first).toMatchObject({ iid: 1, state: 'OPENED', author: { databaseId: DEVELOPER } });
     expect(
       errorCode(await subgraph.run(CREATE, { source: 'feature', target: 'master', title: 'again' }, as(DEVELOPER))),
     ).toBe('CONFLICT');
@@ -184,11 +190,11 @@ describe('merge requests subgraph', () => {
     expect(mr.iid).toBe(2);
     expect(
       (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest.state,
-    ).toBe('closed');
+    ).toBe('CLOSED');
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
     expect(
       (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'reopen' }, as(DEVELOPER))).data?.updateMergeRequest.state,
-    ).toBe('reopened');
+    ).toBe('REOPENED');
     expect(errorCode(await subgraph.run(UPDATE, { id: mr.databaseId, e: 'sideways' }, as(DEVELOPER)))).toBe(
       'VALIDATION',
     );
@@ -228,7 +234,7 @@ describe('merge requests subgraph', () => {
     ).data!._entities[0].mergeRequests.nodes[0];
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(DEVELOPER)))).toBe('UNAUTHENTICATED');
     expect((await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).data?.acceptMergeRequest).toEqual({
-      state: 'merged',
+      state: 'MERGED',
       mergeCommitSha: 'm'.repeat(40),
     });
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
@@ -244,9 +250,9 @@ describe('merge requests subgraph', () => {
     await started;
     const closing = subgraph.run(UPDATE, { id: mr.databaseId, e: 'close' }, as(OWNER));
     // GitLab's state machine has no close from locked: the close changes nothing and says so.
-    expect((await closing).data?.updateMergeRequest.state).toBe('locked');
+    expect((await closing).data?.updateMergeRequest.state).toBe('LOCKED');
     release();
-    expect((await accepting).data?.acceptMergeRequest.state).toBe('merged');
+    expect((await accepting).data?.acceptMergeRequest.state).toBe('MERGED');
     const [row] = await db.sql`select state from merge_requests where id = ${mr.databaseId}`;
     expect(row.state).toBe('merged');
   });
@@ -261,13 +267,13 @@ describe('merge requests subgraph', () => {
     // Git has not answered: an edit that locks the row answers anyway, and a second accept finds it claimed.
     const RENAME = `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { title: "renamed while merging" }) { state } }`;
     expect((await subgraph.run(RENAME, { id: mr.databaseId }, as(OWNER))).data?.updateMergeRequest.state).toBe(
-      'locked',
+      'LOCKED',
     );
     expect(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).toMatchObject({
       errors: [{ message: '405 Method Not Allowed' }],
     });
     release();
-    expect((await accepting).data?.acceptMergeRequest.state).toBe('merged');
+    expect((await accepting).data?.acceptMergeRequest.state).toBe('MERGED');
     expect((await db.sql`select title, merge_locked_at from merge_requests where id = ${mr.databaseId}`)[0]).toEqual({
       title: 'renamed while merging',
       mergeLockedAt: null,
@@ -280,10 +286,10 @@ describe('merge requests subgraph', () => {
     await db.sql`update merge_requests set merge_locked_at = now() - interval '1 hour' where id = ${orphan.databaseId}`;
     // A stale claim locks nothing: the merge request reads open again.
     expect((await subgraph.run(RENAME, { id: orphan.databaseId }, as(OWNER))).data?.updateMergeRequest.state).toBe(
-      'opened',
+      'OPENED',
     );
     expect((await subgraph.run(ACCEPT, { id: orphan.databaseId }, as(OWNER))).data?.acceptMergeRequest.state).toBe(
-      'merged',
+      'MERGED',
     );
   });
 
@@ -544,6 +550,219 @@ describe('merge requests subgraph', () => {
         as(DEVELOPER),
       );
       expect(project.data!._entities).toEqual([{ databaseId: 10 }]);
+    });
+  });
+  describe('states', () => {
+    const STATES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { mergeRequest(id: $id) { state v3State } mergeRequests(iid: 0, perPage: 100) { nodes { databaseId state v3State } } } } }`;
+
+    it("shows the public state as MergeRequestState and v3's spelling as v3State, locked while a merge runs", async () => {
+      const ids: Record<string, number> = {};
+      for (const [i, state] of (['opened', 'closed', 'merged', 'reopened', 'locked'] as const).entries()) {
+        const [{ id }] = await db.sql<{ id: number }[]>`
+          insert into merge_requests (project_id, iid, source_project_id, source_branch, target_branch, title, state, author_id, merge_locked_at)
+          values (${PUBLIC}, ${500 + i}, ${PUBLIC}, ${`state-${state}`}, 'master', ${state},
+            ${state === 'locked' ? 'opened' : state}, ${DEVELOPER}, ${state === 'locked' ? db.sql`now()` : null})
+          returning id`;
+        ids[state] = id;
+      }
+      const expected = {
+        opened: { state: 'OPENED', v3State: 'opened' },
+        closed: { state: 'CLOSED', v3State: 'closed' },
+        merged: { state: 'MERGED', v3State: 'merged' },
+        reopened: { state: 'REOPENED', v3State: 'reopened' },
+        locked: { state: 'LOCKED', v3State: 'locked' },
+      };
+      for (const [state, id] of Object.entries(ids)) {
+        const result = await subgraph.run(STATES, { p: PUBLIC, id }, as(DEVELOPER));
+        expect(result.errors).toBeUndefined();
+        const { mergeRequest, mergeRequests } = result.data!._entities[0];
+        expect([state, mergeRequest]).toEqual([state, expected[state as keyof typeof expected]]);
+        expect(mergeRequests.nodes).toContainEqual({ databaseId: id, ...expected[state as keyof typeof expected] });
+      }
+      // A stale claim (its merge died) locks nothing: the merge request reads open again.
+      await db.sql`update merge_requests set merge_locked_at = now() - interval '1 hour' where id = ${ids.locked}`;
+      expect(
+        (await subgraph.run(STATES, { p: PUBLIC, id: ids.locked }, as(DEVELOPER))).data!._entities[0].mergeRequest,
+      ).toEqual({ state: 'OPENED', v3State: 'opened' });
+    });
+
+    it('refuses to guess the public state of a stored state it does not know', () => {
+      const row = { id: 77, state: 'archived', mergeLockedAt: null } as unknown as MergeRequestRow;
+      expect(() => stateOf(row)).toThrow('Merge request 77 has an unknown state: "archived"');
+    });
+  });
+
+  describe('lists with cursors', () => {
+    const LIST = `query($first: Int, $after: String, $last: Int, $before: String, $orderBy: MergeRequestOrder, $sort: SortDirection, $state: MergeRequestStateFilter, $iid: Int) {
+      _entities(representations: [{ __typename: "Project", databaseId: ${PAGED} }]) { ... on Project {
+        mergeRequests(first: $first, after: $after, last: $last, before: $before, orderBy: $orderBy, sort: $sort, state: $state, iid: $iid) {
+          count
+          edges { cursor node { databaseId } }
+          nodes { databaseId }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        } } } }`;
+    const BY_NUMBER = `query($page: Int, $perPage: Int, $orderBy: MergeRequestOrder, $sort: SortDirection, $state: MergeRequestStateFilter) {
+      _entities(representations: [{ __typename: "Project", databaseId: ${PAGED} }]) { ... on Project {
+        mergeRequests(page: $page, perPage: $perPage, orderBy: $orderBy, sort: $sort, state: $state) { total nodes { databaseId } } } } }`;
+    interface Page {
+      count: number;
+      edges: Array<{ cursor: string; node: { databaseId: number } }>;
+      nodes: Array<{ databaseId: number }>;
+      pageInfo: {
+        hasNextPage: boolean;
+        hasPreviousPage: boolean;
+        startCursor: string | null;
+        endCursor: string | null;
+      };
+    }
+    const list = async (variables: Record<string, unknown>): Promise<Page> => {
+      const result = await subgraph.run(LIST, variables, as(REPORTER));
+      expect(result.errors).toBeUndefined();
+      return result.data!._entities[0].mergeRequests;
+    };
+    type Order = { orderBy: 'CREATED_AT' | 'UPDATED_AT'; sort: 'ASC' | 'DESC'; state?: 'OPENED' | 'ALL' };
+    const STATE_SQL = { OPENED: ['opened', 'reopened'], ALL: ['opened', 'closed', 'merged', 'reopened'] };
+    /** The list as v3 orders it: the timestamp asked for, ties by id, one direction. */
+    const expected = async ({ orderBy, sort, state = 'ALL' }: Order) => {
+      const column = orderBy === 'UPDATED_AT' ? 'updated_at' : 'created_at';
+      const direction = sort === 'ASC' ? db.sql`asc` : db.sql`desc`;
+      return (
+        await db.sql<
+          { id: number }[]
+        >`select id from merge_requests where project_id = ${PAGED} and state in ${db.sql(STATE_SQL[state])}
+          order by ${db.sql(column)} ${direction}, id ${direction}`
+      ).map((row) => row.id);
+    };
+    let made = 0;
+    /** A merge request straight into the table, with the timestamps given (SQL), or now. */
+    const insert = () =>
+      db.sql`insert into merge_requests (project_id, iid, source_project_id, source_branch, target_branch, title, state, author_id)
+        values (${PAGED}, ${1000 + ++made}, ${PAGED}, ${`churn-${made}`}, 'master', 'churn', 'opened', ${DEVELOPER})`;
+
+    beforeAll(async () => {
+      // 60 merge requests in every state; created_at shared by fours, updated_at by twelves and a
+      // microsecond apart within them (which a millisecond cursor would confuse).
+      await db.sql`insert into merge_requests (project_id, iid, source_project_id, source_branch, target_branch, title, state, author_id, created_at, updated_at)
+        select ${PAGED}, g, ${PAGED}, 'b' || g, 'master', 'mr ' || g, (array['opened', 'closed', 'merged', 'reopened'])[1 + g % 4], ${DEVELOPER},
+          '2026-01-01 00:00:00+00'::timestamptz + (g / 4) * interval '1 second',
+          '2026-02-01 00:00:00+00'::timestamptz + (g % 5) * interval '1 second' + (g % 3) * interval '1 microsecond'
+        from generate_series(1, 60) as g`;
+    });
+
+    /** Every page from one end with `first`/`after` (start) or `last`/`before` (end), inserting and deleting rows between pages when `churn`. */
+    async function pageThrough(order: Order, from: 'start' | 'end', churn: boolean) {
+      const seen: number[] = [];
+      const deleted = new Set<number>();
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 100; pages++) {
+        const page: Page = await list({
+          ...order,
+          ...(from === 'start' ? { first: 7, after: cursor } : { last: 7, before: cursor }),
+        });
+        expect(page.nodes).toEqual(page.edges.map((edge) => edge.node));
+        expect(page.pageInfo.startCursor).toBe(page.edges[0]?.cursor ?? null);
+        expect(page.pageInfo.endCursor).toBe(page.edges.at(-1)?.cursor ?? null);
+        expect(from === 'start' ? page.pageInfo.hasPreviousPage : page.pageInfo.hasNextPage).toBe(cursor !== null);
+        seen.push(...(from === 'start' ? page.nodes : [...page.nodes].reverse()).map((node) => node.databaseId));
+        const more = from === 'start' ? page.pageInfo.hasNextPage : page.pageInfo.hasPreviousPage;
+        if (!more) return { seen, deleted };
+        cursor = from === 'start' ? page.pageInfo.endCursor : page.pageInfo.startCursor;
+        if (churn) {
+          await insert();
+          const [gone] = await db.sql<{ id: number }[]>`
+            delete from merge_requests where id = (select id from merge_requests where project_id = ${PAGED} order by random() limit 1) returning id`;
+          if (gone) deleted.add(gone.id);
+        }
+      }
+      throw new Error('more than 100 pages');
+    }
+
+    const orders: Order[] = (['CREATED_AT', 'UPDATED_AT'] as const).flatMap((orderBy) =>
+      (['ASC', 'DESC'] as const).map((sort) => ({ orderBy, sort })),
+    );
+    orders.push({ orderBy: 'UPDATED_AT', sort: 'DESC', state: 'OPENED' });
+
+    it.each(orders.map((order) => [`${order.orderBy} ${order.sort} ${order.state ?? 'ALL'}`, order] as const))(
+      'pages %s forward and backward: every merge request once, in order, also while others are opened and deleted',
+      async (_name, order) => {
+        // Without churn, both ways give the whole list in v3's order, and count counts it.
+        const all = await expected(order);
+        expect(all.length).toBeGreaterThan(14);
+        expect((await pageThrough(order, 'start', false)).seen).toEqual(all);
+        expect((await pageThrough(order, 'end', false)).seen).toEqual([...all].reverse());
+        expect((await list({ ...order, first: 1 })).count).toBe(all.length);
+        for (const from of ['start', 'end'] as const) {
+          const before = await expected(order);
+          const { seen, deleted } = await pageThrough(order, from, true);
+          expect(seen.length).toBe(new Set(seen).size);
+          const stayed = new Set(await expected(order));
+          expect({
+            from,
+            missed: before.filter((id) => !deleted.has(id) && stayed.has(id) && !seen.includes(id)),
+          }).toEqual({ from, missed: [] });
+        }
+      },
+    );
+
+    it('keeps the filters: iid and state narrow a cursor page as they narrow a numbered one', async () => {
+      const [{ iid, id }] = await db.sql<{ iid: number; id: number }[]>`
+        select iid, id from merge_requests where project_id = ${PAGED} order by id limit 1`;
+      expect((await list({ iid, first: 5 })).nodes).toEqual([{ databaseId: id }]);
+      const open = await list({ state: 'OPENED', first: 100 });
+      expect(open.nodes.map((node) => node.databaseId)).toEqual(
+        await expected({ orderBy: 'CREATED_AT', sort: 'DESC', state: 'OPENED' }),
+      );
+      expect(open.count).toBe(open.nodes.length);
+    });
+
+    it('gives the facade the same numbered pages as before: page and perPage, v3 order, the total', async () => {
+      for (const order of orders) {
+        const all = await expected(order);
+        const result = await subgraph.run(BY_NUMBER, { ...order, page: 2, perPage: 5 }, as(REPORTER));
+        expect(result.errors).toBeUndefined();
+        expect(result.data!._entities[0].mergeRequests).toEqual({
+          total: all.length,
+          nodes: all.slice(5, 10).map((databaseId) => ({ databaseId })),
+        });
+      }
+      // perPage alone asks for numbers too (page 1), and a numbered page has no cursors.
+      const alone = await subgraph.run(BY_NUMBER, { perPage: 3 }, as(REPORTER));
+      expect(alone.data!._entities[0].mergeRequests.nodes).toEqual(
+        (await expected({ orderBy: 'CREATED_AT', sort: 'DESC' })).slice(0, 3).map((databaseId) => ({ databaseId })),
+      );
+      const noCursors = await subgraph.run(
+        `{ _entities(representations: [{ __typename: "Project", databaseId: ${PAGED} }]) { ... on Project { mergeRequests(page: 1) { pageInfo { endCursor } } } } }`,
+        {},
+        as(REPORTER),
+      );
+      expect(noCursors.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'page' });
+    });
+
+    it('refuses more than 100 a page, a tampered cursor and one of another list, naming the argument', async () => {
+      const refusal = async (variables: Record<string, unknown>, argument: string, message: RegExp) => {
+        const result = await subgraph.run(LIST, variables, as(REPORTER));
+        expect(result.errors?.[0]).toMatchObject({
+          message: expect.stringMatching(message),
+          extensions: { code: 'BAD_USER_INPUT', argument },
+        });
+      };
+      await refusal({ first: 101 }, 'first', /"first" must be between 0 and 100, got 101/);
+      await refusal({ last: 101 }, 'last', /"last" must be between 0 and 100, got 101/);
+      const cursor = (await list({ first: 2 })).pageInfo.endCursor!;
+      await refusal({ first: 2, after: 'not-a-cursor' }, 'after', /"after" is not a cursor of this list/);
+      const [payload, signature] = cursor.split('.');
+      const forged = Buffer.from(
+        Buffer.from(payload, 'base64url')
+          .toString()
+          .replace(/"\d+"\]\]$/, '"1"]]'),
+      ).toString('base64url');
+      expect(forged).not.toBe(payload);
+      await refusal({ first: 2, after: `${forged}.${signature}` }, 'after', /not a cursor of this list/);
+      // A cursor of another order, or of another list (signed with the same secret), names no place in this one.
+      await refusal({ first: 2, before: cursor, orderBy: 'UPDATED_AT' }, 'before', /not a cursor of this list/);
+      await refusal({ first: 2, after: cursor, sort: 'ASC' }, 'after', /not a cursor of this list/);
+      const issues = createCursors(CURSOR_SECRET).encode('issues:created_at:desc', ['1']);
+      await refusal({ first: 2, after: issues }, 'after', /not a cursor of this list/);
     });
   });
 });

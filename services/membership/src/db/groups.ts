@@ -1,4 +1,12 @@
-import { AccessLevel, Visibility, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import {
+  AccessLevel,
+  keysetSql,
+  Visibility,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 type Db = Sql | TransactionSql;
 
@@ -89,20 +97,54 @@ export async function findGroupMember(sql: Db, groupId: number, userId: number):
   return row;
 }
 
-/** A page of a group's members in user id order. */
+/** A page by number (REST v3's page and per_page) of a group's members, in user id order. */
 export async function listGroupMembers(
   sql: Db,
   groupId: number,
   window: PageWindow,
 ): Promise<{ rows: GroupMemberRow[]; total: number }> {
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<
       GroupMemberRow[]
     >`select * from group_members where group_id = ${groupId} order by user_id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from group_members where group_id = ${groupId}`,
+    countGroupMembers(sql, groupId),
   ]);
-  return { rows, total: count };
+  return { rows, total };
 }
+
+export async function countGroupMembers(sql: Db, groupId: number): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from group_members where group_id = ${groupId}`;
+  return count;
+}
+
+/**
+ * A keyset page of a group's members (common/connections.ts), and whether rows lie past the
+ * caller's cursor. The order is v3's, by user id, which is unique within a group (the table's key
+ * is the group and the user; members have no id of their own).
+ */
+export async function listGroupMembersKeyset(
+  sql: Db,
+  groupId: number,
+  window: KeysetWindow,
+): Promise<{ rows: Array<GroupMemberRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = sql`where group_id = ${groupId}`;
+  const keyset = keysetSql(sql, [{ name: 'user_id', type: 'int' }], 'asc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<GroupMemberRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from group_members ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from group_members ${where} ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
+}
+
+/** The ordering a group member list's cursors are made for. */
+export const GROUP_MEMBER_ORDERING = 'group_members:user_id:asc';
 
 /** Inserts unless the user is already a member; returns the new row, or undefined. */
 export async function insertGroupMember(

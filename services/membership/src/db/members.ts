@@ -1,4 +1,4 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import { keysetSql, type KeysetWindow, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
 
 /** A row of membership.members, camelCased. */
 export interface MemberRow {
@@ -35,20 +35,63 @@ export async function memberUserIds(sql: Db, projectId: number): Promise<number[
   return rows.map((r) => r.userId);
 }
 
-/** A page of a project's team in user id order; `userIds` narrows it (a search's matches). */
+/** Which members a team list holds: the project's, narrowed to `userIds` when given (a search's matches). */
+export interface MemberFilter {
+  projectId: number;
+  userIds: number[] | null;
+}
+
+const memberConditions = (sql: Db, { projectId, userIds }: MemberFilter) =>
+  sql`where project_id = ${projectId} ${userIds ? sql`and user_id = any(${userIds}::int[])` : sql``}`;
+
+/** A page by number (REST v3's page and per_page) of a project's team, in user id order. */
 export async function listMembers(
   sql: Db,
-  projectId: number,
-  userIds: number[] | null,
+  filter: MemberFilter,
   window: PageWindow,
 ): Promise<{ rows: MemberRow[]; total: number }> {
-  const where = sql`where project_id = ${projectId} ${userIds ? sql`and user_id = any(${userIds}::int[])` : sql``}`;
-  const [rows, [{ count }]] = await Promise.all([
-    sql<MemberRow[]>`select * from members ${where} order by user_id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from members ${where}`,
+  const [rows, total] = await Promise.all([
+    sql<
+      MemberRow[]
+    >`select * from members ${memberConditions(sql, filter)} order by user_id limit ${window.perPage} offset ${window.offset}`,
+    countMembers(sql, filter),
   ]);
-  return { rows, total: count };
+  return { rows, total };
 }
+
+export async function countMembers(sql: Db, filter: MemberFilter): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from members ${memberConditions(sql, filter)}`;
+  return count;
+}
+
+/**
+ * A keyset page of a project's team (common/connections.ts), and whether rows lie past the
+ * caller's cursor. The order is v3's, by user id, which is unique within a team (the table's key
+ * is the project and the user; members have no id of their own).
+ */
+export async function listMembersKeyset(
+  sql: Db,
+  filter: MemberFilter,
+  window: KeysetWindow,
+): Promise<{ rows: Array<MemberRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = memberConditions(sql, filter);
+  const keyset = keysetSql(sql, [{ name: 'user_id', type: 'int' }], 'asc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<MemberRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from members ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from members ${where} ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
+}
+
+/** The ordering a team list's cursors are made for. */
+export const MEMBER_ORDERING = 'project_members:user_id:asc';
 
 /**
  * Inserts unless the user is already in the team or the project is deleted; returns the new row,

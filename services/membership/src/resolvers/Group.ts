@@ -1,22 +1,25 @@
-import { pageWindow } from '@hub/common';
 import type { GroupMemberResolvers, GroupResolvers } from '../generated/graphql';
+import { accessLevelOf } from './access-level';
 import type { ResolverDeps } from './deps';
+import { groupMemberList } from './member-lists';
 
 /** A group's members, for viewers who may see the group (GitLab's find_group decides). */
-export const createGroupResolvers = ({ groups }: ResolverDeps): GroupResolvers => ({
+export const createGroupResolvers = (deps: ResolverDeps): GroupResolvers => ({
   // Other subgraphs reference a group by its databaseId; this subgraph's Group is `{ id }`.
   __resolveReference: (reference) => ({ id: reference.databaseId }),
   databaseId: (group) => group.id,
 
   members: async (group, args, { principal }) => {
-    const { rows, total } = await groups.listMembers(principal, group.id, pageWindow(args.page, args.perPage));
-    return { nodes: rows, total };
+    await deps.groups.authorizeMembers(principal, group.id);
+    return groupMemberList(deps, group.id, args);
   },
 
-  member: (group, { userId }, { principal }) => groups.findMember(principal, group.id, userId),
+  member: (group, { userId }, { principal }) => deps.groups.findMember(principal, group.id, userId),
 });
 
 export const groupMemberResolvers: GroupMemberResolvers = {
   // A reference the gateway completes from identity.
   user: (member) => ({ id: member.userId }),
+  accessLevel: (member) => accessLevelOf(member, `group ${member.groupId}`),
+  v3AccessLevel: (member) => member.accessLevel,
 };

@@ -1,4 +1,4 @@
-import type { Sql } from '@hub/common';
+import type { Cursors, Sql } from '@hub/common';
 import type { GroupsService } from '../groups-service';
 import type { MembershipService } from '../membership-service';
 
@@ -7,4 +7,6 @@ export interface ResolverDeps {
   sql: Sql;
   membership: MembershipService;
   groups: GroupsService;
+  /** Signs and reads the public schema's list cursors. */
+  cursors: Cursors;
 }

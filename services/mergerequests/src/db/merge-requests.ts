@@ -1,4 +1,12 @@
-import { buryProject, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import {
+  buryProject,
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of mergerequests.merge_requests, camelCased. */
 export interface MergeRequestRow {
@@ -148,24 +156,65 @@ export interface ListFilter {
   sort: 'asc' | 'desc';
 }
 
+/** Which merge requests a list holds, as SQL conditions. */
+const listConditions = (sql: Db, filter: ListFilter) =>
+  sql`where project_id = ${filter.projectId}
+    ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}
+    ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}`;
+
+/** A page by number (REST v3's page and per_page): the timestamp asked for, ties by id, both in the list's direction. */
 export async function listMergeRequests(
   sql: Db,
   filter: ListFilter,
   window: PageWindow,
 ): Promise<{ rows: MergeRequestRow[]; total: number }> {
-  const where = sql`where project_id = ${filter.projectId}
-    ${filter.iid ? sql`and iid = ${filter.iid}` : sql``}
-    ${filter.states ? sql`and state in ${sql(filter.states)}` : sql``}`;
+  const where = listConditions(sql, filter);
   const direction = filter.sort === 'asc' ? sql`asc` : sql`desc`;
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<
       MergeRequestRow[]
     >`select * from merge_requests ${where} order by ${sql(filter.orderBy)} ${direction}, id ${direction}
       limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from merge_requests ${where}`,
+    countMergeRequests(sql, filter),
   ]);
-  return { rows, total: count };
+  return { rows, total };
 }
+
+export async function countMergeRequests(sql: Db, filter: ListFilter): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from merge_requests ${listConditions(sql, filter)}`;
+  return count;
+}
+
+// The order of pages by number: the timestamp, then the id (unique) to break ties, one direction.
+const listOrderColumns = (filter: ListFilter): KeysetColumn[] => [
+  { name: filter.orderBy, type: 'timestamptz' },
+  { name: 'id', type: 'int' },
+];
+
+/** A keyset page of a merge request list (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listMergeRequestsKeyset(
+  sql: Db,
+  filter: ListFilter,
+  window: KeysetWindow,
+): Promise<{ rows: Array<MergeRequestRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = listConditions(sql, filter);
+  const keyset = keysetSql(sql, listOrderColumns(filter), filter.sort, window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<MergeRequestRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from merge_requests ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from merge_requests ${where} ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
+}
+
+/** The ordering a merge request list's cursors are made for. */
+export const mergeRequestOrdering = (filter: ListFilter) => `merge_requests:${filter.orderBy}:${filter.sort}`;
 
 /** Once no write on the project is in flight, and for good (project-tombstones). */
 export async function deleteProjectMergeRequests(sql: Sql, projectId: number): Promise<void> {

@@ -1,9 +1,32 @@
 import { authorize, can, isGlobalIdReference, referencedDatabaseId, toGlobalId } from '@hub/common';
 import { gitDomainError, gitFailureOf } from '@hub/protos';
-import { findMergeRequestById, findMergeRequestByIid, isMerging } from '../db/merge-requests';
+import { findMergeRequestById, findMergeRequestByIid, isMerging, type MergeRequestRow } from '../db/merge-requests';
 import { isWorkInProgress } from '../event-attributes';
-import type { MergeRequestResolvers } from '../generated/graphql';
+import type { MergeRequestResolvers, MergeRequestState } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+
+/** A merge request's state as REST v3 writes it: the stored one, or locked while a merge runs. */
+type V3State = MergeRequestRow['state'] | 'locked';
+
+/** GitLab's locked state: an open merge request whose merge is running. */
+export const v3StateOf = (mr: MergeRequestRow): V3State =>
+  isMerging(mr) && (mr.state === 'opened' || mr.state === 'reopened') ? 'locked' : mr.state;
+
+/** The public schema's MergeRequestState for each of v3's. */
+const STATE: Readonly<Record<V3State, MergeRequestState>> = {
+  opened: 'OPENED',
+  closed: 'CLOSED',
+  merged: 'MERGED',
+  reopened: 'REOPENED',
+  locked: 'LOCKED',
+};
+
+/** The public state; a stored state this map does not know is an error that names it, never a guess. */
+export const stateOf = (mr: MergeRequestRow): MergeRequestState => {
+  const v3 = v3StateOf(mr);
+  if (!Object.hasOwn(STATE, v3)) throw new Error(`Merge request ${mr.id} has an unknown state: ${JSON.stringify(v3)}`);
+  return STATE[v3];
+};
 
 export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: ResolverDeps): MergeRequestResolvers => {
   const merge = git.unary('merge');
@@ -39,8 +62,8 @@ export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: Resolve
     id: (mr) => toGlobalId('MergeRequest', mr.id),
     databaseId: (mr) => mr.id,
     targetProjectId: (mr) => mr.projectId,
-    // GitLab's locked state: an open merge request whose merge is running.
-    state: (mr) => (isMerging(mr) && (mr.state === 'opened' || mr.state === 'reopened') ? 'locked' : mr.state),
+    state: stateOf,
+    v3State: v3StateOf,
     author: (mr) => ({ id: mr.authorId }),
     assignee: (mr) => (mr.assigneeId === null ? null : { id: mr.assigneeId }),
     workInProgress: (mr) => isWorkInProgress(mr.title),

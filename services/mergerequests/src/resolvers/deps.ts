@@ -1,4 +1,4 @@
-import type { Sql } from '@hub/common';
+import type { Cursors, Sql } from '@hub/common';
 import type { GitShards } from '@hub/protos';
 import type { MergeRequestsService } from '../merge-requests-service';
 
@@ -7,4 +7,6 @@ export interface ResolverDeps {
   sql: Sql;
   mergeRequests: MergeRequestsService;
   git: GitShards;
+  /** Signs and reads the public schema's list cursors. */
+  cursors: Cursors;
 }

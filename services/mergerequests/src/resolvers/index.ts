@@ -1,6 +1,7 @@
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createMergeRequestResolvers } from './MergeRequest';
+import { mergeRequestConnectionResolvers } from './merge-request-lists';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
 
@@ -10,6 +11,7 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Project: createProjectResolvers(deps),
   MergeRequest: createMergeRequestResolvers(deps),
   Mutation: createMutationResolvers(deps),
+  MergeRequestConnection: mergeRequestConnectionResolvers,
   // Stubs of other subgraphs' entities, held as `{ id }`: the schema shows that id as their `databaseId` key.
   User: { databaseId: (user) => user.id },
   Milestone: { databaseId: (milestone) => milestone.id },
