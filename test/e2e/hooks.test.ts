@@ -643,14 +643,14 @@ describe('hooks in the graph', () => {
           query ($id: Int!) {
             project(id: $id) {
               hooks {
-                total
+                count
                 nodes {
                   id
                   url
                   issuesEvents
                   hasToken
                   deliveries {
-                    total
+                    count
                     nodes {
                       eventName
                       state
@@ -670,7 +670,7 @@ describe('hooks in the graph', () => {
       );
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.project.hooks).toMatchObject({
-        total: 1,
+        count: 1,
         nodes: [
           {
             id: hook.id,
@@ -678,7 +678,7 @@ describe('hooks in the graph', () => {
             issuesEvents: true,
             hasToken: false,
             deliveries: {
-              total: 1,
+              count: 1,
               nodes: [
                 {
                   eventName: 'Issue Hook',
@@ -711,7 +711,7 @@ describe('hooks in the graph', () => {
         query ($id: Int!) {
           project(id: $id) {
             hooks {
-              total
+              count
             }
           }
         }

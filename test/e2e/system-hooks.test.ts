@@ -216,7 +216,7 @@ describe('managing system hooks (admins only)', () => {
   });
 
   it('is in the graph for admins (systemHooks, systemHook) and refused to others', async () => {
-    const query = `query { systemHooks(perPage: 100) { total nodes { id url signingSecret } } systemHook(id: ${hook.id}) { id url } }`;
+    const query = `query { systemHooks(first: 100) { count nodes { id url signingSecret } } systemHook(id: ${hook.id}) { id url } }`;
     const asAdmin = await graphql(query, {}, { 'PRIVATE-TOKEN': stack.rootToken });
     expect(asAdmin.body.errors).toBeUndefined();
     expect(asAdmin.body.data.systemHooks.nodes).toContainEqual({
@@ -604,8 +604,8 @@ describe('testing a hook, its log, and removing it', () => {
         `
           query ($id: Int!) {
             systemHook(id: $id) {
-              deliveries(perPage: 100) {
-                total
+              deliveries(first: 100) {
+                count
                 nodes {
                   id
                   eventName

@@ -20,8 +20,10 @@ export function keysetSql(db: Db, columns: readonly KeysetColumn[], direction: '
   // Sent as text and cast by Postgres: a parameter typed timestamptz would go through the
   // client's Date serializer, which keeps milliseconds and drops the microseconds orders depend on.
   const cast = (value: string, type: KeysetColumn['type']): Fragment =>
+    // Integers read back as bigint: ids of bigserial columns pass 2^31, and Postgres compares an
+    // int column with a bigint in its index's own operator family.
     (type === 'int'
-      ? db`${value}::text::int`
+      ? db`${value}::text::bigint`
       : type === 'timestamptz'
         ? db`${value}::text::timestamptz`
         : db`${value}::text`) as Fragment;

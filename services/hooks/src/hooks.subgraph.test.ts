@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createAccessClient, type Sql } from '@hub/common';
+import { createAccessClient, createCursors, type Sql } from '@hub/common';
 import {
   createTestSchema,
   createTestSubgraph,
@@ -36,7 +36,12 @@ describe('hooks subgraph', () => {
     const hooks = createHooksService({ sql: db.sql, access, queue: {} as DeliveryQueue, allowLocal: true });
     subgraph = await createTestSubgraph<HooksContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, hooks, systemHooks: {} as SystemHooksService }),
+      resolvers: createResolvers({
+        sql: db.sql,
+        hooks,
+        systemHooks: {} as SystemHooksService,
+        cursors: createCursors('a-secret-for-tests-only-0123456789'),
+      }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
     });
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { notFound, recordNotFound, requireAdmin, type PageWindow, type Principal, type Sql } from '@hub/common';
+import { notFound, recordNotFound, requireAdmin, type ListReads, type Principal, type Sql } from '@hub/common';
 import * as deliveries from './db/deliveries';
 import type { DeliveryRow } from './db/deliveries';
 import * as hooks from './db/hooks';
@@ -27,9 +27,15 @@ export function createSystemHooksService(deps: { sql: Sql; queue: DeliveryQueue;
   }
 
   return {
-    async list(principal: Principal, window: PageWindow) {
+    /** The system hooks, oldest (smallest id) first, as common's pagedList reads them; for admins only. */
+    list(principal: Principal): ListReads<SystemHookRow> {
       requireAdmin(principal);
-      return hooks.listSystemHooks(sql, window);
+      return {
+        ordering: 'system-hooks:id:asc',
+        byNumber: (window) => hooks.listSystemHooks(sql, window),
+        byKeyset: (window) => hooks.listSystemHooksKeyset(sql, window),
+        count: () => hooks.countSystemHooks(sql),
+      };
     },
 
     /** Null when there is no system hook by that id. */

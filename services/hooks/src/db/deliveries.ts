@@ -1,5 +1,6 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import type { KeysetWindow, PageWindow, Sql, TransactionSql } from '@hub/common';
 import type { HookRow } from './hooks';
+import { keysetPageById } from './id-keyset';
 
 export interface DeliveryRow {
   id: number;
@@ -93,18 +94,42 @@ export async function findDelivery(sql: Db, hookId: number, id: number): Promise
   return row && asDelivery(row);
 }
 
+/** A hook's delivery log by v3's page numbers: newest (largest id) first. */
 export async function listDeliveries(
   sql: Db,
   hookId: number,
   window: PageWindow,
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<
       DeliveryRow[]
     >`select * from deliveries where hook_id = ${hookId} order by id desc limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from deliveries where hook_id = ${hookId}`,
+    countDeliveries(sql, hookId),
   ]);
-  return { rows: rows.map(asDelivery), total: count };
+  return { rows: rows.map(asDelivery), total };
+}
+
+export async function countDeliveries(sql: Db, hookId: number): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from deliveries where hook_id = ${hookId}`;
+  return count;
+}
+
+/** A keyset page of a hook's delivery log, in listDeliveries' order. */
+export async function listDeliveriesKeyset(
+  sql: Db,
+  hookId: number,
+  window: KeysetWindow,
+): Promise<{ rows: Array<DeliveryRow & { sortKey: string[] }>; beyond: boolean }> {
+  const { rows, beyond } = await keysetPageById<DeliveryRow>(
+    sql,
+    'deliveries',
+    sql`where hook_id = ${hookId}`,
+    'desc',
+    window,
+  );
+  return { rows: rows.map((row) => ({ ...asDelivery(row), sortKey: row.sortKey })), beyond };
 }
 
 export async function attemptsOf(sql: Db, deliveryIds: readonly number[]): Promise<Map<number, AttemptRow[]>> {

@@ -1,4 +1,5 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import type { KeysetWindow, PageWindow, Sql, TransactionSql } from '@hub/common';
+import { keysetPageById } from './id-keyset';
 
 export interface HookRow {
   id: number;
@@ -32,18 +33,31 @@ export type HookSettings = Pick<HookRow, 'url' | 'token' | EventFlag>;
 
 type Db = Sql | TransactionSql;
 
+/** A project's hooks by v3's page numbers: oldest (smallest id) first. */
 export async function listHooks(
   sql: Db,
   projectId: number,
   window: PageWindow,
 ): Promise<{ rows: HookRow[]; total: number }> {
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<
       HookRow[]
     >`select * from hooks where project_id = ${projectId} order by id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from hooks where project_id = ${projectId}`,
+    countHooks(sql, projectId),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countHooks(sql: Db, projectId: number): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from hooks where project_id = ${projectId}`;
+  return count;
+}
+
+/** A keyset page of a project's hooks, in listHooks' order. */
+export function listHooksKeyset(sql: Db, projectId: number, window: KeysetWindow) {
+  return keysetPageById<HookRow>(sql, 'hooks', sql`where project_id = ${projectId}`, 'asc', window);
 }
 
 export async function findHook(sql: Db, projectId: number, id: number): Promise<HookRow | undefined> {
@@ -107,14 +121,25 @@ export async function recordHookFailure(
   return row?.pausedUntil ?? null;
 }
 
+/** The system hooks by v3's page numbers: oldest (smallest id) first. */
 export async function listSystemHooks(sql: Db, window: PageWindow): Promise<{ rows: SystemHookRow[]; total: number }> {
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<
       SystemHookRow[]
     >`select * from hooks where kind = 'system' order by id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from hooks where kind = 'system'`,
+    countSystemHooks(sql),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countSystemHooks(sql: Db): Promise<number> {
+  const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from hooks where kind = 'system'`;
+  return count;
+}
+
+/** A keyset page of the system hooks, in listSystemHooks' order. */
+export function listSystemHooksKeyset(sql: Db, window: KeysetWindow) {
+  return keysetPageById<SystemHookRow>(sql, 'hooks', sql`where kind = 'system'`, 'asc', window);
 }
 
 /** Every system hook, by id (all a delivery needs): each system event goes to all of them. */

@@ -1,17 +1,16 @@
-import { pageWindow } from '@hub/common';
-import { findHook, listHooks } from '../db/hooks';
+import { findHook } from '../db/hooks';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { hookList } from './hook-lists';
 
 /** A project's hooks, for Masters and up (and admins). */
-export const createProjectResolvers = ({ sql, hooks }: ResolverDeps): ProjectResolvers => ({
+export const createProjectResolvers = ({ sql, cursors, hooks }: ResolverDeps): ProjectResolvers => ({
   // Other subgraphs reference a project by its `databaseId` key; it is the project's `id` here.
   __resolveReference: (reference) => ({ id: reference.databaseId }),
   databaseId: (project) => project.id,
   hooks: async (project, args, { principal }) => {
     await hooks.authorizeAdmin(principal, project.id);
-    const { rows, total } = await listHooks(sql, project.id, pageWindow(args.page, args.perPage));
-    return { nodes: rows, total };
+    return hookList({ sql, cursors }, project.id, args);
   },
   hook: async (project, { id }, { principal }) => {
     await hooks.authorizeAdmin(principal, project.id);

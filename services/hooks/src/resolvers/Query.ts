@@ -1,12 +1,10 @@
-import { pageWindow } from '@hub/common';
+import { pagedList } from '@hub/common';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
 /** The system hooks, for admins. */
-export const createQueryResolvers = ({ systemHooks }: ResolverDeps): QueryResolvers => ({
-  systemHooks: async (_p, args, { principal }) => {
-    const { rows, total } = await systemHooks.list(principal, pageWindow(args.page, args.perPage));
-    return { nodes: rows, total };
-  },
+export const createQueryResolvers = ({ systemHooks, cursors }: ResolverDeps): QueryResolvers => ({
+  // The admin check (in list) comes before the arguments are read.
+  systemHooks: async (_p, args, { principal }) => pagedList(cursors, args, systemHooks.list(principal)),
   systemHook: (_p, { id }, { principal }) => systemHooks.find(principal, id),
 });

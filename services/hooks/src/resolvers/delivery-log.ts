@@ -1,7 +1,8 @@
-import { pageWindow } from '@hub/common';
-import { findDelivery, listDeliveries } from '../db/deliveries';
+import type { ListArgs } from '@hub/common';
+import { findDelivery } from '../db/deliveries';
 import type { HookResolvers, SystemHookResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { deliveryList } from './hook-lists';
 
 type DeliveryLogFields = 'deliveries' | 'delivery';
 
@@ -11,10 +12,8 @@ type DeliveryLogFields = 'deliveries' | 'delivery';
  */
 export const createDeliveryLogResolvers = ({
   sql,
+  cursors,
 }: ResolverDeps): Pick<HookResolvers, DeliveryLogFields> & Pick<SystemHookResolvers, DeliveryLogFields> => ({
-  deliveries: async (hook: { id: number }, args: { page: number; perPage: number }) => {
-    const { rows, total } = await listDeliveries(sql, hook.id, pageWindow(args.page, args.perPage));
-    return { nodes: rows, total };
-  },
+  deliveries: (hook: { id: number }, args: ListArgs) => deliveryList({ sql, cursors }, hook.id, args),
   delivery: async (hook: { id: number }, { id }: { id: number }) => (await findDelivery(sql, hook.id, id)) ?? null,
 });

@@ -1,4 +1,4 @@
-import type { Sql } from '@hub/common';
+import type { Cursors, Sql } from '@hub/common';
 import type { HooksService } from '../hooks-service';
 import type { SystemHooksService } from '../system-hooks-service';
 
@@ -7,4 +7,6 @@ export interface ResolverDeps {
   sql: Sql;
   hooks: HooksService;
   systemHooks: SystemHooksService;
+  /** Signs and reads the public schema's list cursors. */
+  cursors: Cursors;
 }

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createHookResolvers } from './Hook';
+import { hookConnectionResolvers, hookDeliveryConnectionResolvers, systemHookConnectionResolvers } from './hook-lists';
 import { hookDeliveryAttemptResolvers, hookDeliveryResolvers } from './HookDelivery';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
@@ -16,5 +17,8 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   SystemHook: createSystemHookResolvers(deps),
   HookDelivery: hookDeliveryResolvers,
   HookDeliveryAttempt: hookDeliveryAttemptResolvers,
+  HookConnection: hookConnectionResolvers,
+  HookDeliveryConnection: hookDeliveryConnectionResolvers,
+  SystemHookConnection: systemHookConnectionResolvers,
   Mutation: createMutationResolvers(deps),
 });

@@ -1,4 +1,11 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import {
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of projects.project_events, camelCased. */
 export interface EventRow {
@@ -28,15 +35,51 @@ export async function insertEvent(tx: TransactionSql, event: EventInsert): Promi
   return rows.length > 0;
 }
 
+/** A project's feed by v3's page numbers: newest (largest id) first. */
 export async function listEvents(
   sql: Sql,
   projectId: number,
   window: PageWindow,
 ): Promise<{ rows: EventRow[]; total: number }> {
-  const [rows, [{ count }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql<EventRow[]>`select * from project_events where project_id = ${projectId}
       order by id desc limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from project_events where project_id = ${projectId}`,
+    countEvents(sql, projectId),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countEvents(sql: Sql, projectId: number): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from project_events where project_id = ${projectId}`;
+  return count;
+}
+
+/**
+ * The feed's order: the id alone (unique), largest first (a bigserial, which keysetSql reads back as bigint).
+ */
+const EVENT_ORDER: KeysetColumn[] = [{ name: 'id', type: 'int' }];
+
+/** The ordering a project's feed cursors are made for (one project's feed: another's cursor is refused). */
+export const eventOrdering = (projectId: number) => `project-events:${projectId}:id:desc`;
+
+/** A keyset page of a project's feed (common/connections.ts), and whether events lie past the caller's cursor. */
+export async function listEventsKeyset(
+  sql: Sql,
+  projectId: number,
+  window: KeysetWindow,
+): Promise<{ rows: Array<EventRow & { sortKey: string[] }>; beyond: boolean }> {
+  const keyset = keysetSql(sql, EVENT_ORDER, 'desc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<EventRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from project_events where project_id = ${projectId} ${keyset.bounds}
+      ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from project_events where project_id = ${projectId} ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }

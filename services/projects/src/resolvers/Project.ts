@@ -1,12 +1,12 @@
-import { Visibility, can, pageWindow, referencedDatabaseId, visibilityEnumOf } from '@hub/common';
-import { listEvents } from '../db/events';
+import { Visibility, can, referencedDatabaseId, visibilityEnumOf } from '@hub/common';
 import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { projectEventList } from './project-lists';
 import { visibleProject } from './Query';
 import { projectIds } from './nodes';
 
-export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): ProjectResolvers => {
+export const createProjectResolvers = ({ sql, cursors, externalUrl }: ResolverDeps): ProjectResolvers => {
   const urlsOf = projectUrlsAt(externalUrl);
   return {
     // Other subgraphs only reference projects the viewer reached through this one, but the check
@@ -66,9 +66,6 @@ export const createProjectResolvers = ({ sql, externalUrl }: ResolverDeps): Proj
       return access !== null && can(access, principal, 'download_code');
     },
 
-    events: async (p, args) => {
-      const { rows, total } = await listEvents(sql, p.id, pageWindow(args.page, args.perPage));
-      return { nodes: rows, total };
-    },
+    events: (p, args) => projectEventList({ sql, cursors }, p.id, args),
   };
 };

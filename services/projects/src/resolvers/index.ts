@@ -5,7 +5,7 @@ import { createGroupResolvers } from './Group';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
 import { projectEventResolvers } from './ProjectEvent';
-import { projectConnectionResolvers } from './project-lists';
+import { projectConnectionResolvers, projectEventConnectionResolvers } from './project-lists';
 import { createQueryResolvers } from './Query';
 import { accessSettingResolvers, copiedUserResolvers, nodeResolvers, referencedIds } from './nodes';
 
@@ -20,6 +20,7 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Group: createGroupResolvers(deps),
   ProjectEvent: projectEventResolvers,
   ProjectConnection: projectConnectionResolvers,
+  ProjectEventConnection: projectEventConnectionResolvers,
   Node: nodeResolvers,
   User: copiedUserResolvers,
   AccessSetting: accessSettingResolvers,
