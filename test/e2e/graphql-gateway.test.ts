@@ -41,7 +41,7 @@ describe('the gateway for internal teams', () => {
 
   it('answers a value Postgres cannot store with BAD_REQUEST, not a 500, in any service', async () => {
     const res = await graphql(
-      'query ($q: String) { users(search: $q) { total } }',
+      'query ($q: String) { users(search: $q) { count } }',
       { q: 'a\u0000b' },
       { 'PRIVATE-TOKEN': stack.rootToken },
     );

@@ -508,9 +508,9 @@ describe('keys over GraphQL', () => {
     const user = await createUser();
     const key = newKey();
     await addOwnKey(user, 'gql', key);
-    const query = 'query($id: Int!) { user(id: $id) { keys { total nodes { title key fingerprint } } } }';
+    const query = 'query($id: Int!) { user(id: $id) { keys { count nodes { title key fingerprint } } } }';
     const own = await graphql(query, { id: user.id }, { 'PRIVATE-TOKEN': user.token });
-    expect(own.body.data.user.keys).toEqual({ total: 1, nodes: [{ title: 'gql', key, fingerprint: md5(key) }] });
+    expect(own.body.data.user.keys).toEqual({ count: 1, nodes: [{ title: 'gql', key, fingerprint: md5(key) }] });
     const other = await graphql(query, { id: user.id }, { 'PRIVATE-TOKEN': bob.token });
     expect(other.body.data.user.keys).toBeNull();
 
@@ -522,12 +522,12 @@ describe('keys over GraphQL', () => {
     );
     expect(added.body.errors).toBeUndefined();
     const listed = await graphql(
-      'query($id: Int!) { project(id: $id) { deployKeys { total nodes { id title } } } }',
+      'query($id: Int!) { project(id: $id) { deployKeys { count nodes { id title } } } }',
       { id: project.id },
       { 'PRIVATE-TOKEN': user.token },
     );
     expect(listed.body.data.project.deployKeys).toEqual({
-      total: 1,
+      count: 1,
       nodes: [{ id: added.body.data.addDeployKey.id, title: 'gql deploy' }],
     });
     const refused = await graphql(

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import {
   ANONYMOUS,
   applyGroup,
+  createCursors,
   createLogger,
   groupAccessLookup,
   memberGroups,
@@ -81,6 +82,7 @@ describe('global ids of users, groups and namespaces', () => {
         settings: createApplicationSettings({ sql: db.sql }),
         keys: createKeysService({ sql: db.sql, access: {} as AccessClient }),
         externalUrl: 'http://hub.test',
+        cursors: createCursors('a-secret-for-tests-only-0123456789'),
       }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql) }),
     });
@@ -181,7 +183,7 @@ describe('global ids of users, groups and namespaces', () => {
         id: ref.id,
         databaseId: aliceNamespace.id,
         path: 'alice',
-        kind: 'user',
+        kind: 'USER',
       });
       expect(await entity(ref, admin)).toMatchObject({ path: 'alice' });
       expect(await entity(ref, userPrincipal(bob.id))).toBeNull();
@@ -190,7 +192,7 @@ describe('global ids of users, groups and namespaces', () => {
 
     it("resolves a group's namespace for those who may read the group", async () => {
       const ref = { __typename: 'Namespace', id: `gid://hub/Namespace/${group.id}` };
-      expect(await entity(ref, userPrincipal(alice.id))).toMatchObject({ path: 'team', kind: 'group' });
+      expect(await entity(ref, userPrincipal(alice.id))).toMatchObject({ path: 'team', kind: 'GROUP' });
       expect(await entity(ref, admin)).toMatchObject({ path: 'team' });
       expect(await entity(ref, userPrincipal(bob.id))).toBeNull();
       expect(await entity(ref, ANONYMOUS)).toBeNull();

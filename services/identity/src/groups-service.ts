@@ -11,7 +11,6 @@ import {
   requireUser,
   type InternalClient,
   type Logger,
-  type PageWindow,
   type Principal,
   type Sql,
   type TransactionSql,
@@ -104,15 +103,14 @@ export function createGroupsService(deps: { sql: Sql; membership: InternalClient
     groupIfReadable,
 
     /**
-     * Namespaces as GitLab's User#namespaces saw them: every one for admins, else the user's own
-     * and the groups they are members of; `kind: 'group'` keeps the groups only.
+     * The namespaces `principal` may list, as GitLab's User#namespaces saw them: every one for
+     * admins (null), else the user's own and the groups they are members of. Signed-in callers only.
      */
-    async listNamespaces(principal: Principal, filter: { kind?: 'group'; search?: string | null }, window: PageWindow) {
+    async namespacesOf(principal: Principal): Promise<namespaces.NamespaceFilter['of']> {
       const userId = requireUser(principal);
-      const of = principal.isAdmin
+      return principal.isAdmin
         ? null
         : { ownerId: userId, groupIds: (await deps.membership.call(memberGroups, { userId })).groupIds };
-      return namespaces.listNamespaces(sql, { of, ...filter }, window);
     },
 
     /** Admins, and users allowed to create groups (can_create_group); the creator becomes its Owner. */

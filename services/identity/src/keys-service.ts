@@ -12,7 +12,6 @@ import {
   requireAdmin,
   requireUser,
   type AccessClient,
-  type PageWindow,
   type Principal,
   type Sql,
   type TransactionSql,
@@ -114,10 +113,8 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
   }
 
   return {
-    /** The user's keys, for the user and admins; null for anyone else. */
-    async userKeys(principal: Principal, userId: number, window: PageWindow) {
-      return maySeeKeysOf(principal, userId) ? keys.listUserKeys(sql, userId, window) : null;
-    },
+    /** Whether `principal` may list the user's keys: the user and admins (User.keys is null for anyone else). */
+    maySeeKeysOf,
 
     async userKey(principal: Principal, userId: number, id: number): Promise<KeyRow | null> {
       return maySeeKeysOf(principal, userId) ? ((await keys.findUserKey(sql, userId, id)) ?? null) : null;
@@ -148,10 +145,8 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
       });
     },
 
-    async projectDeployKeys(principal: Principal, projectId: number, window: PageWindow) {
-      await authorizeAdminProject(principal, projectId);
-      return keys.listProjectDeployKeys(sql, projectId, window);
-    },
+    /** Reading a project's deploy keys: Master and up, and admins (see authorizeAdminProject). */
+    authorizeDeployKeys: authorizeAdminProject,
 
     async projectDeployKey(principal: Principal, projectId: number, id: number): Promise<KeyRow | null> {
       await authorizeAdminProject(principal, projectId);

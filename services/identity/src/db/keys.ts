@@ -1,4 +1,11 @@
-import type { PageWindow, Sql, TransactionSql } from '@hub/common';
+import {
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 /** A row of identity.keys: a user's SSH key (kind user) or a deploy key (kind deploy, no user). */
 export interface KeyRow {
@@ -19,19 +26,66 @@ export interface ProjectRef {
 
 type Db = Sql | TransactionSql;
 
-const page = async (rows: Promise<KeyRow[]>, count: Promise<Array<{ count: number }>>) => {
-  const [nodes, [{ count: total }]] = await Promise.all([rows, count]);
-  return { rows: nodes, total };
-};
+/** Which keys a list holds: a user's own keys, or the deploy keys a project uses. */
+export type KeyList = { userId: number } | { projectId: number };
 
-/** Newest first, as GitLab's Sortable default scope listed keys. */
-export function listUserKeys(sql: Db, userId: number, window: PageWindow) {
-  return page(
-    sql<KeyRow[]>`
-      select * from keys where kind = 'user' and user_id = ${userId}
-      order by created_at desc, id desc limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from keys where kind = 'user' and user_id = ${userId}`,
-  );
+/** The list's rows as a table named keys, for keyset pages (a deploy key's link row is left out). */
+const keysOf = (sql: Db, list: KeyList) =>
+  'userId' in list
+    ? sql`(select * from keys where kind = 'user' and user_id = ${list.userId}) keys`
+    : sql`(select k.* from keys k join deploy_keys_projects l on l.deploy_key_id = k.id where l.project_id = ${list.projectId}) keys`;
+
+/** The ordering a key list's cursors are made for: v3's, newest first (the id breaks ties). */
+export const keyOrdering = (list: KeyList) =>
+  'userId' in list ? 'keys:created_at:desc' : 'deploy-keys:created_at:desc';
+const KEY_ORDER_COLUMNS: KeysetColumn[] = [
+  { name: 'created_at', type: 'timestamptz' },
+  { name: 'id', type: 'int' },
+];
+
+/** A page of a key list by number (v3's page and per_page), newest first, as GitLab's Sortable default scope listed keys. */
+export async function listKeys(sql: Db, list: KeyList, window: PageWindow): Promise<{ rows: KeyRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    'userId' in list
+      ? sql<KeyRow[]>`
+          select * from keys where kind = 'user' and user_id = ${list.userId}
+          order by created_at desc, id desc limit ${window.perPage} offset ${window.offset}`
+      : sql<KeyRow[]>`
+          select k.* from keys k join deploy_keys_projects l on l.deploy_key_id = k.id
+          where l.project_id = ${list.projectId}
+          order by k.created_at desc, k.id desc limit ${window.perPage} offset ${window.offset}`,
+    countKeys(sql, list),
+  ]);
+  return { rows, total };
+}
+
+export async function countKeys(sql: Db, list: KeyList): Promise<number> {
+  const [{ count }] =
+    'userId' in list
+      ? await sql<{ count: number }[]>`
+          select count(*)::int as count from keys where kind = 'user' and user_id = ${list.userId}`
+      : await sql<{ count: number }[]>`
+          select count(*)::int as count from deploy_keys_projects where project_id = ${list.projectId}`;
+  return count;
+}
+
+/** A keyset page of a key list (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listKeysKeyset(
+  sql: Db,
+  list: KeyList,
+  window: KeysetWindow,
+): Promise<{ rows: Array<KeyRow & { sortKey: string[] }>; beyond: boolean }> {
+  const keyset = keysetSql(sql, KEY_ORDER_COLUMNS, 'desc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<KeyRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from ${keysOf(sql, list)} where true ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from ${keysOf(sql, list)} where true ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }
 
 export async function findUserKey(sql: Db, userId: number, id: number): Promise<KeyRow | undefined> {
@@ -64,16 +118,6 @@ export async function keyTaken(
   // A stored key's text always parses, so a text without a fingerprint matches no stored key.
   const [row] = await sql<{ key: boolean }[]>`select key = ${key} as key from keys where fingerprint = ${fingerprint}`;
   return { key: row?.key ?? false, fingerprint: row !== undefined };
-}
-
-export function listProjectDeployKeys(sql: Db, projectId: number, window: PageWindow) {
-  return page(
-    sql<KeyRow[]>`
-      select k.* from keys k join deploy_keys_projects l on l.deploy_key_id = k.id
-      where l.project_id = ${projectId}
-      order by k.created_at desc, k.id desc limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from deploy_keys_projects where project_id = ${projectId}`,
-  );
 }
 
 export async function findProjectDeployKey(sql: Db, projectId: number, id: number): Promise<KeyRow | undefined> {

@@ -1,4 +1,12 @@
-import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import {
+  containsPattern,
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 
 export interface NamespaceRow {
   id: number;
@@ -38,27 +46,72 @@ export async function findUserNamespaces(sql: Db, ownerIds: readonly number[]): 
 }
 
 /**
- * A page of namespaces in id order: every one when `of` is null (admins), else the user's own and
+ * Which namespaces a list holds: every one when `of` is null (admins), else the user's own and
  * the groups in `groupIds` (GitLab's User#namespaces); `kind` narrows to groups; `search` matches
  * name or path.
  */
-export async function listNamespaces(
-  sql: Db,
-  filter: { of: { ownerId: number; groupIds: readonly number[] } | null; kind?: 'group'; search?: string | null },
-  window: PageWindow,
-): Promise<{ rows: NamespaceRow[]; total: number }> {
+export interface NamespaceFilter {
+  of: { ownerId: number; groupIds: readonly number[] } | null;
+  kind?: 'group';
+  search?: string | null;
+}
+
+/** A namespace list's conditions (`where ...`). */
+function namespaceConditions(sql: Db, filter: NamespaceFilter) {
   const pattern = filter.search ? containsPattern(filter.search) : null;
   const of = filter.of;
-  const where = sql`
+  return sql`
     where true
     ${filter.kind ? sql`and kind = ${filter.kind}` : sql``}
     ${of ? sql`and (owner_id = ${of.ownerId} or (kind = 'group' and id = any(${of.groupIds as number[]}::int[])))` : sql``}
     ${pattern ? sql`and (name ilike ${pattern} or path ilike ${pattern})` : sql``}`;
-  const [rows, [{ count }]] = await Promise.all([
-    sql<NamespaceRow[]>`select * from namespaces ${where} order by id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from namespaces ${where}`,
+}
+
+/** The ordering a namespace list's cursors are made for (v3's, by id ascending); groups are a list of their own. */
+export const namespaceOrdering = (filter: Pick<NamespaceFilter, 'kind'>) =>
+  filter.kind === 'group' ? 'groups:id:asc' : 'namespaces:id:asc';
+const NAMESPACE_ORDER_COLUMNS: KeysetColumn[] = [{ name: 'id', type: 'int' }];
+
+/** A page of namespaces by number (v3's page and per_page), in id order. */
+export async function listNamespaces(
+  sql: Db,
+  filter: NamespaceFilter,
+  window: PageWindow,
+): Promise<{ rows: NamespaceRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    sql<
+      NamespaceRow[]
+    >`select * from namespaces ${namespaceConditions(sql, filter)} order by id limit ${window.perPage} offset ${window.offset}`,
+    countNamespaces(sql, filter),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countNamespaces(sql: Db, filter: NamespaceFilter): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from namespaces ${namespaceConditions(sql, filter)}`;
+  return count;
+}
+
+/** A keyset page of a namespace list (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listNamespacesKeyset(
+  sql: Db,
+  filter: NamespaceFilter,
+  window: KeysetWindow,
+): Promise<{ rows: Array<NamespaceRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = namespaceConditions(sql, filter);
+  const keyset = keysetSql(sql, NAMESPACE_ORDER_COLUMNS, 'asc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<NamespaceRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from namespaces ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from namespaces ${where} ${keyset.probe}) as found`.then(
+          ([row]) => row.found as boolean,
+        )
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }
 
 export async function insertGroupNamespace(

@@ -1,4 +1,12 @@
-import { containsPattern, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import {
+  containsPattern,
+  keysetSql,
+  type KeysetColumn,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 import { digest } from '../domain/tokens';
 
 /** A row of identity.users, camelCased. */
@@ -101,23 +109,59 @@ export interface UserFilter {
   blocked?: boolean | null;
 }
 
-export async function listUsers(
-  sql: Db,
-  filter: UserFilter,
-  window: PageWindow,
-): Promise<{ rows: UserRow[]; total: number }> {
+/** Which users a list holds, as SQL conditions (`where ...`). */
+function userConditions(sql: Db, filter: UserFilter) {
   const pattern = filter.search ? containsPattern(filter.search) : null;
-  const where = sql`
+  return sql`
     where true
     ${pattern ? sql`and (username || ' ' || name || ' ' || email) ilike ${pattern}` : sql``}
     ${filter.username ? sql`and lower(username) = lower(${filter.username})` : sql``}
     ${filter.active ? sql`and state = 'active'` : sql``}
     ${filter.blocked ? sql`and state = 'blocked'` : sql``}`;
-  const [rows, [{ count }]] = await Promise.all([
-    sql<UserRow[]>`select * from users ${where} order by id limit ${window.perPage} offset ${window.offset}`,
-    sql<{ count: number }[]>`select count(*)::int as count from users ${where}`,
+}
+
+/** The ordering a user list's cursors are made for: v3's, by id ascending. */
+export const USER_ORDERING = 'users:id:asc';
+const USER_ORDER_COLUMNS: KeysetColumn[] = [{ name: 'id', type: 'int' }];
+
+/** A page of users by number (v3's page and per_page), by id ascending. */
+export async function listUsers(
+  sql: Db,
+  filter: UserFilter,
+  window: PageWindow,
+): Promise<{ rows: UserRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    sql<
+      UserRow[]
+    >`select * from users ${userConditions(sql, filter)} order by id limit ${window.perPage} offset ${window.offset}`,
+    countUsers(sql, filter),
   ]);
-  return { rows, total: count };
+  return { rows, total };
+}
+
+export async function countUsers(sql: Db, filter: UserFilter): Promise<number> {
+  const [{ count }] = await sql<
+    { count: number }[]
+  >`select count(*)::int as count from users ${userConditions(sql, filter)}`;
+  return count;
+}
+
+/** A keyset page of a user list (common/connections.ts), and whether rows lie past the caller's cursor. */
+export async function listUsersKeyset(
+  sql: Db,
+  filter: UserFilter,
+  window: KeysetWindow,
+): Promise<{ rows: Array<UserRow & { sortKey: string[] }>; beyond: boolean }> {
+  const where = userConditions(sql, filter);
+  const keyset = keysetSql(sql, USER_ORDER_COLUMNS, 'asc', window);
+  const [rows, beyond] = await Promise.all([
+    sql<Array<UserRow & { sortKey: string[] }>>`
+      select *, ${keyset.sortKey} from users ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
+    keyset.probe
+      ? sql`select exists(select 1 from users ${where} ${keyset.probe}) as found`.then(([row]) => row.found as boolean)
+      : Promise.resolve(false),
+  ]);
+  return { rows: keyset.inOrder(rows), beyond };
 }
 
 export async function insertUser(tx: TransactionSql, values: UserWritable): Promise<UserRow> {

@@ -1,6 +1,7 @@
-import { isGlobalIdReference, pageWindow, referencedDatabaseId, requireUser, toGlobalId } from '@hub/common';
+import { isGlobalIdReference, referencedDatabaseId, requireUser, toGlobalId } from '@hub/common';
 import type { GroupResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { namespaceList } from './lists';
 
 export const createGroupResolvers = ({ externalUrl, groups }: ResolverDeps): GroupResolvers => ({
   // `{ databaseId }` from another subgraph: the group as it is. `{ id }`, a global id from
@@ -18,27 +19,24 @@ export const createGroupResolvers = ({ externalUrl, groups }: ResolverDeps): Gro
   webUrl: (group) => `${externalUrl}/groups/${group.path}`,
 });
 
-export const createGroupQueries = ({ groups }: ResolverDeps): Pick<QueryResolvers, 'groups' | 'group'> => ({
-  groups: async (_parent, args, { principal }) => {
-    const { rows, total } = await groups.listNamespaces(
-      principal,
-      { kind: 'group', search: args.search },
-      pageWindow(args.page, args.perPage),
-    );
-    return { nodes: rows, total };
-  },
+export const createGroupQueries = (deps: ResolverDeps): Pick<QueryResolvers, 'groups' | 'group'> => {
+  const { groups } = deps;
+  return {
+    groups: async (_parent, args, { principal }) =>
+      namespaceList(deps, { of: await groups.namespacesOf(principal), kind: 'group', search: args.search }, args),
 
-  group: async (_parent, { id, fullPath, path }, { principal }) => {
-    requireUser(principal);
-    try {
-      return (await groups.readableGroup(principal, { id, path: fullPath ?? path })).group;
-    } catch (error) {
-      // "No such group" is null in the graph; the facade turns it into GitLab's 404.
-      if ((error as { code?: string }).code === 'NOT_FOUND') return null;
-      throw error;
-    }
-  },
-});
+    group: async (_parent, { id, fullPath, path }, { principal }) => {
+      requireUser(principal);
+      try {
+        return (await groups.readableGroup(principal, { id, path: fullPath ?? path })).group;
+      } catch (error) {
+        // "No such group" is null in the graph; the facade turns it into GitLab's 404.
+        if ((error as { code?: string }).code === 'NOT_FOUND') return null;
+        throw error;
+      }
+    },
+  };
+};
 
 export const createGroupMutations = ({
   groups,

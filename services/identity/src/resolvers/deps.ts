@@ -1,4 +1,4 @@
-import type { Sql } from '@hub/common';
+import type { Cursors, Sql } from '@hub/common';
 import type { ApplicationSettingsService } from '../domain/application-settings';
 import type { GroupsService } from '../groups-service';
 import type { IdentityService } from '../identity-service';
@@ -12,4 +12,6 @@ export interface ResolverDeps {
   groups: GroupsService;
   settings: ApplicationSettingsService;
   externalUrl: string;
+  /** Signs and reads the public schema's list cursors. */
+  cursors: Cursors;
 }

@@ -8,6 +8,12 @@ import { createQueryResolvers } from './Query';
 import { createSettingsMutationResolvers, createSettingsQueryResolvers } from './settings';
 import { createUserResolvers } from './User';
 import { createKeyMutations, createProjectResolvers, createUserKeyResolvers } from './keys';
+import {
+  groupConnectionResolvers,
+  namespaceConnectionResolvers,
+  sshKeyConnectionResolvers,
+  userConnectionResolvers,
+} from './lists';
 
 export type { ResolverDeps };
 
@@ -24,4 +30,8 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Project: createProjectResolvers(deps),
   Namespace: createNamespaceResolvers(deps),
   Group: createGroupResolvers(deps),
+  UserConnection: userConnectionResolvers,
+  NamespaceConnection: namespaceConnectionResolvers,
+  GroupConnection: groupConnectionResolvers,
+  SshKeyConnection: sshKeyConnectionResolvers,
 });

@@ -1,26 +1,24 @@
-import { pageWindow } from '@hub/common';
 import type { MutationResolvers, ProjectResolvers, UserResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import { keyList } from './lists';
 
 /** User.keys and User.key: the user's SSH keys, for the user and admins. */
-export const createUserKeyResolvers = ({ keys }: ResolverDeps): Pick<UserResolvers, 'keys' | 'key'> => ({
-  keys: async (user, args, { principal }) => {
-    const page = await keys.userKeys(principal, user.id, pageWindow(args.page, args.perPage));
-    return page && { nodes: page.rows, total: page.total };
-  },
-  key: (user, { id }, { principal }) => keys.userKey(principal, user.id, id),
+export const createUserKeyResolvers = (deps: ResolverDeps): Pick<UserResolvers, 'keys' | 'key'> => ({
+  keys: (user, args, { principal }) =>
+    deps.keys.maySeeKeysOf(principal, user.id) ? keyList(deps, { userId: user.id }, args) : null,
+  key: (user, { id }, { principal }) => deps.keys.userKey(principal, user.id, id),
 });
 
 /** Project.deployKeys and Project.deployKey, for Masters and up (and admins). */
-export const createProjectResolvers = ({ keys }: ResolverDeps): ProjectResolvers => ({
+export const createProjectResolvers = (deps: ResolverDeps): ProjectResolvers => ({
   // Other subgraphs reference a project by its databaseId; this subgraph's Project is `{ id }`.
   __resolveReference: (reference) => ({ id: reference.databaseId }),
   databaseId: (project) => project.id,
   deployKeys: async (project, args, { principal }) => {
-    const { rows, total } = await keys.projectDeployKeys(principal, project.id, pageWindow(args.page, args.perPage));
-    return { nodes: rows, total };
+    await deps.keys.authorizeDeployKeys(principal, project.id);
+    return keyList(deps, { projectId: project.id }, args);
   },
-  deployKey: (project, { id }, { principal }) => keys.projectDeployKey(principal, project.id, id),
+  deployKey: (project, { id }, { principal }) => deps.keys.projectDeployKey(principal, project.id, id),
 });
 
 export const createKeyMutations = ({
