@@ -3,7 +3,7 @@
  * ('opened', 30, 'blob'). Each enum's map is written out: a stored value without one is a bug, and
  * fails the field with a message that names it, rather than passing through unchecked.
  */
-export function publicEnum<Stored extends string | number, Public extends string>(
+export function publicEnum<Stored extends string | number, Public extends string | null>(
   name: string,
   map: Record<Stored, Public>,
 ): (stored: Stored | string | number) => Public {

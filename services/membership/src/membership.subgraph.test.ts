@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createCursors, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
+import { accessLevelEnumOf, createCursors, type InternalClient, type ProjectFacts, type Sql } from '@hub/common';
 import { createTestSchema, createTestSubgraph, errorCode, testProjectFacts, userPrincipal } from '@hub/common/testing';
 import { createLoaders, type MembershipContext } from './context';
 import { memberProjectIds } from './db/members';
@@ -7,7 +7,6 @@ import { applyProjectFacts } from './db/project-facts';
 import { createGroupsService } from './groups-service';
 import { createMembershipService } from './membership-service';
 import { createResolvers } from './resolvers';
-import { accessLevelOf } from './resolvers/access-level';
 
 // Users identity knows, for the service's user lookups (identity itself is another service); those
 // from 1000 fill the paged lists.
@@ -322,10 +321,8 @@ describe('membership subgraph', () => {
     });
 
     it('refuses to guess the public level of a stored number it does not know', () => {
-      expect(() => accessLevelOf({ userId: 9, accessLevel: 35 }, 'project 1')).toThrow(
-        'The membership of user 9 in project 1 has an unknown access level: 35',
-      );
-      expect(() => accessLevelOf({ userId: 9, accessLevel: 0 }, 'group 2')).toThrow(/unknown access level: 0/);
+      expect(() => accessLevelEnumOf(35)).toThrow('AccessLevel has no value for 35');
+      expect(() => accessLevelEnumOf(0)).toThrow('AccessLevel has no value for 0');
     });
   });
 

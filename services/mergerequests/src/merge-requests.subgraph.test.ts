@@ -588,7 +588,7 @@ describe('merge requests subgraph', () => {
 
     it('refuses to guess the public state of a stored state it does not know', () => {
       const row = { id: 77, state: 'archived', mergeLockedAt: null } as unknown as MergeRequestRow;
-      expect(() => stateOf(row)).toThrow('Merge request 77 has an unknown state: "archived"');
+      expect(() => stateOf(row)).toThrow('MergeRequestState has no value for "archived"');
     });
   });
 

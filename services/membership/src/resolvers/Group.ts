@@ -1,5 +1,5 @@
+import { accessLevelEnumOf } from '@hub/common';
 import type { GroupMemberResolvers, GroupResolvers } from '../generated/graphql';
-import { accessLevelOf } from './access-level';
 import type { ResolverDeps } from './deps';
 import { groupMemberList } from './member-lists';
 
@@ -20,6 +20,6 @@ export const createGroupResolvers = (deps: ResolverDeps): GroupResolvers => ({
 export const groupMemberResolvers: GroupMemberResolvers = {
   // A reference the gateway completes from identity.
   user: (member) => ({ id: member.userId }),
-  accessLevel: (member) => accessLevelOf(member, `group ${member.groupId}`),
+  accessLevel: (member) => accessLevelEnumOf(member.accessLevel),
   v3AccessLevel: (member) => member.accessLevel,
 };

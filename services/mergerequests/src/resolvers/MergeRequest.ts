@@ -1,4 +1,4 @@
-import { authorize, can, isGlobalIdReference, referencedDatabaseId, toGlobalId } from '@hub/common';
+import { authorize, can, isGlobalIdReference, publicEnum, referencedDatabaseId, toGlobalId } from '@hub/common';
 import { gitDomainError, gitFailureOf } from '@hub/protos';
 import { findMergeRequestById, findMergeRequestByIid, isMerging, type MergeRequestRow } from '../db/merge-requests';
 import { isWorkInProgress } from '../event-attributes';
@@ -13,20 +13,16 @@ export const v3StateOf = (mr: MergeRequestRow): V3State =>
   isMerging(mr) && (mr.state === 'opened' || mr.state === 'reopened') ? 'locked' : mr.state;
 
 /** The public schema's MergeRequestState for each of v3's. */
-const STATE: Readonly<Record<V3State, MergeRequestState>> = {
+const mergeRequestState = publicEnum<V3State, MergeRequestState>('MergeRequestState', {
   opened: 'OPENED',
   closed: 'CLOSED',
   merged: 'MERGED',
   reopened: 'REOPENED',
   locked: 'LOCKED',
-};
+});
 
-/** The public state; a stored state this map does not know is an error that names it, never a guess. */
-export const stateOf = (mr: MergeRequestRow): MergeRequestState => {
-  const v3 = v3StateOf(mr);
-  if (!Object.hasOwn(STATE, v3)) throw new Error(`Merge request ${mr.id} has an unknown state: ${JSON.stringify(v3)}`);
-  return STATE[v3];
-};
+/** The public state, including LOCKED while a merge runs. */
+export const stateOf = (mr: MergeRequestRow): MergeRequestState => mergeRequestState(v3StateOf(mr));
 
 export const createMergeRequestResolvers = ({ sql, mergeRequests, git }: ResolverDeps): MergeRequestResolvers => {
   const merge = git.unary('merge');

@@ -1,11 +1,10 @@
-import { can, referencedDatabaseId, toGlobalId } from '@hub/common';
+import { can, publicEnum, referencedDatabaseId, toGlobalId } from '@hub/common';
 import { findIssueById, findIssueByIid, type IssueRow } from '../db/issues';
 import type { IssueResolvers, IssueState } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { noteListOf, noteOf } from './Noteable';
-import { storedEnum } from './stored-enum';
 
-const issueState = storedEnum<IssueRow['state'], IssueState>('issue state', {
+const issueState = publicEnum<IssueRow['state'], IssueState>('IssueState', {
   opened: 'OPENED',
   closed: 'CLOSED',
   reopened: 'REOPENED',

@@ -1,11 +1,10 @@
-import { can, referencedDatabaseId, toGlobalId } from '@hub/common';
+import { can, publicEnum, referencedDatabaseId, toGlobalId } from '@hub/common';
 import type { MilestoneRow } from '../db/milestones';
 import type { MilestoneResolvers, MilestoneState } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { issueList } from './issue-lists';
-import { storedEnum } from './stored-enum';
 
-const milestoneState = storedEnum<MilestoneRow['state'], MilestoneState>('milestone state', {
+const milestoneState = publicEnum<MilestoneRow['state'], MilestoneState>('MilestoneState', {
   active: 'ACTIVE',
   closed: 'CLOSED',
 });

@@ -1,9 +1,9 @@
+import { publicEnum } from '@hub/common';
 import { isDownvote, isUpvote, type NoteRow } from '../db/notes';
 import type { NoteableKind, NoteResolvers } from '../generated/graphql';
-import { storedEnum } from './stored-enum';
 
 /** A comment on a commit is on no Noteable (its commitId names the commit): no kind. */
-const noteableKind = storedEnum<NoteRow['noteableType'], NoteableKind | null>('noteable type', {
+const noteableKind = publicEnum<NoteRow['noteableType'], NoteableKind | null>('NoteableKind', {
   Issue: 'ISSUE',
   Snippet: 'SNIPPET',
   MergeRequest: 'MERGE_REQUEST',
