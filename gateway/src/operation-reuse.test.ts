@@ -36,10 +36,10 @@ describe('the gateway reusing an operation across requests (patched @apollo/gate
   it('honours each request’s @skip and @include variables and shapes each request’s own answer', async () => {
     const query =
       'query Viewer($full: Boolean!) { viewer { id: databaseId username name @include(if: $full) state @skip(if: $full) } }';
-    answer = { viewer: { id: 7, username: 'ann', name: 'Ann', state: 'active' } };
+    answer = { viewer: { id: 7, username: 'ann', name: 'Ann', state: 'ACTIVE' } };
     expect(await run(query, { full: true })).toEqual({ data: { viewer: { id: 7, username: 'ann', name: 'Ann' } } });
     expect(await run(query, { full: false })).toEqual({
-      data: { viewer: { id: 7, username: 'ann', state: 'active' } },
+      data: { viewer: { id: 7, username: 'ann', state: 'ACTIVE' } },
     });
     answer = { viewer: { id: 8, username: 'bob', name: 'Bob', state: 'blocked' } };
     expect(await run(query, { full: true })).toEqual({ data: { viewer: { id: 8, username: 'bob', name: 'Bob' } } });
@@ -47,10 +47,10 @@ describe('the gateway reusing an operation across requests (patched @apollo/gate
   });
 
   it('keeps two documents apart, though they share an operation name', async () => {
-    answer = { viewer: { id: 7, username: 'ann', name: 'Ann', state: 'active' } };
+    answer = { viewer: { id: 7, username: 'ann', name: 'Ann', state: 'ACTIVE' } };
     expect(await run('query Same { viewer { id: databaseId } }', {})).toEqual({ data: { viewer: { id: 7 } } });
     expect(await run('query Same { viewer { username state } }', {})).toEqual({
-      data: { viewer: { username: 'ann', state: 'active' } },
+      data: { viewer: { username: 'ann', state: 'ACTIVE' } },
     });
   });
 });

@@ -14,7 +14,7 @@ describe('the gateway for internal teams', () => {
       id: user.id,
       username: user.username,
       isAdmin: false,
-      namespace: { path: user.username, kind: 'user' },
+      namespace: { path: user.username, kind: 'USER' },
     });
   });
 
