@@ -3,7 +3,7 @@
 // only Node 20+ and git. Installs the workspace with the pinned pnpm (when the lockfile changed
 // since the last install), builds everything (codegen, composition, TypeScript), then hands over.
 'use strict';
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
@@ -29,6 +29,37 @@ function install() {
   writeFileSync(stamp, want);
 }
 
+const jest = join(root, 'node_modules/jest/bin/jest.js');
+
+/**
+ * The whole of `npm test` in two lanes at once: the end-to-end tests wait mostly on the stack they
+ * boot (about a minute) and on its answers, while the type-check, the lint and the unit and
+ * subgraph tests keep a core busy; one after the other they took over 20 minutes on a 2-core
+ * machine. Each lane stops at its first failure; the run fails when either lane does.
+ */
+function testEverything() {
+  const npx = ['npx', ['-y', PNPM]];
+  const lanes = [
+    [
+      [...npx, ['run', 'typecheck']],
+      [...npx, ['--filter', '@hub/lint', 'run', '--silent', 'lint']],
+      [process.execPath, [jest, '--selectProjects', 'unit', 'subgraph']],
+    ],
+    [[process.execPath, [jest, '--selectProjects', 'e2e']]],
+  ];
+  const env = { ...process.env, npm_config_update_notifier: 'false' };
+  const runLane = async (steps) => {
+    for (const [command, args] of steps) {
+      const status = await new Promise((done) =>
+        spawn(command, args, { cwd: root, stdio: 'inherit', env }).on('close', (code) => done(code ?? 1)),
+      );
+      if (status !== 0) return status;
+    }
+    return 0;
+  };
+  Promise.all(lanes.map(runLane)).then((statuses) => process.exit(statuses.find((status) => status !== 0) ?? 0));
+}
+
 const command = process.argv[2];
 install();
 pnpm('run', '--silent', 'build');
@@ -38,9 +69,12 @@ switch (command) {
     sh(process.execPath, [join(root, 'infra/local/dist/cli.js'), 'start', ...process.argv.slice(3)]);
     break;
   case 'test':
-    pnpm('run', 'typecheck');
-    pnpm('--filter', '@hub/lint', 'run', '--silent', 'lint');
-    sh(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(3)]);
+    if (process.argv.length > 3) {
+      // A chosen part (`npm test -- test/e2e/projects.test.ts`): checks, then that part.
+      pnpm('run', 'typecheck');
+      pnpm('--filter', '@hub/lint', 'run', '--silent', 'lint');
+      sh(process.execPath, [jest, ...process.argv.slice(3)]);
+    } else testEverything();
     break;
   case 'bench':
     sh(process.execPath, [join(root, 'test/dist/bench/bench.js'), ...process.argv.slice(3)]);
