@@ -38,11 +38,10 @@ const jest = join(root, 'node_modules/jest/bin/jest.js');
  * machine. Each lane stops at its first failure; the run fails when either lane does.
  */
 function testEverything() {
-  const npx = ['npx', ['-y', PNPM]];
   const lanes = [
     [
-      [...npx, ['run', 'typecheck']],
-      [...npx, ['--filter', '@hub/lint', 'run', '--silent', 'lint']],
+      ['npx', ['-y', PNPM, 'run', 'typecheck']],
+      ['npx', ['-y', PNPM, '--filter', '@hub/lint', 'run', '--silent', 'lint']],
       [process.execPath, [jest, '--selectProjects', 'unit', 'subgraph']],
     ],
     [[process.execPath, [jest, '--selectProjects', 'e2e']]],
