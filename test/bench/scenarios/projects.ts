@@ -1,3 +1,4 @@
+import { INTERNAL_GRAPHQL_PATH, LIMITED_HEADER, signLimited } from '@hub/common';
 import { capture, startMemoryServer } from '../anchors/memory-server';
 import { assertSameAnswer, startPartsFloor } from '../anchors/parts-floor';
 import { httpProbe } from '../measure';
@@ -54,11 +55,14 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
         query: facadeOperation('projects.graphql', 'GetProject'),
         variables: { id: projectId },
       });
-      const check = await fetch(stack.graphqlUrl, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: gatewayBody,
-      });
+      // The facade's document reads fields only its contract has: sent as the facade sends it.
+      const internalUrl = stack.graphqlUrl.replace(/\/graphql$/, INTERNAL_GRAPHQL_PATH);
+      const gatewayHeaders = {
+        ...auth,
+        'content-type': 'application/json',
+        [LIMITED_HEADER]: signLimited('127.0.0.1', stack.env.PRINCIPAL_SECRET!),
+      };
+      const check = await fetch(internalUrl, { method: 'POST', headers: gatewayHeaders, body: gatewayBody });
       const checked = (await check.json()) as { data?: { project?: { id: number } }; errors?: unknown };
       if (!checked.data?.project)
         throw new Error(`the gateway did not answer the project query: ${JSON.stringify(checked).slice(0, 500)}`);
@@ -77,12 +81,7 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
         { name: 'parts floor GET /projects/:id', load: { url: floor.restUrl + projectPath, headers: auth } },
         {
           name: 'gateway GetProject',
-          load: {
-            url: stack.graphqlUrl,
-            method: 'POST',
-            headers: { ...auth, 'content-type': 'application/json' },
-            body: gatewayBody,
-          },
+          load: { url: internalUrl, method: 'POST', headers: gatewayHeaders, body: gatewayBody },
         },
       ]);
       const facade = one['facade GET /projects/:id'];
