@@ -9,7 +9,14 @@ import {
   type Logger,
 } from '@hub/common';
 import { Pool } from 'undici';
-import { fromGraphQLError, v3Error, V3Error, type GraphQLErrorShape } from './v3-errors';
+import {
+  fromGraphQLError,
+  fromUserErrors,
+  v3Error,
+  V3Error,
+  type GraphQLErrorShape,
+  type UserErrorShape,
+} from './v3-errors';
 
 export type GatewayCall = <TData, TVariables>(
   document: TypedDocumentNode<TData, TVariables>,
@@ -30,11 +37,34 @@ export interface GatewayClient {
   close(): Promise<void>;
 }
 
-/** A GraphQL answer as the facade's routes want it: the data, or the first error as a v3 error. */
+/** A mutation's payload as the facade's documents select it: the public schema's `errors` beside the entity. */
+const payloadErrorsOf = (value: unknown): readonly UserErrorShape[] | undefined => {
+  const errors = (value as { errors?: unknown } | null)?.errors;
+  return Array.isArray(errors) && errors.length ? (errors as UserErrorShape[]) : undefined;
+};
+
+/**
+ * A GraphQL answer as the facade's routes want it: the data, or the first error as a v3 error.
+ * A mutation's expected refusals arrive in its payload's `errors`; they are v3 errors too, so a
+ * route reads a payload only when the mutation did what it asked.
+ */
 export function dataOf<TData>(payload: { data?: unknown; errors?: readonly GraphQLErrorShape[] }): TData {
   if (payload.errors?.length) throw fromGraphQLError(payload.errors[0]);
   if (!payload.data) throw v3Error(502, '502 Bad Gateway');
+  for (const value of Object.values(payload.data)) {
+    const refusals = payloadErrorsOf(value);
+    if (refusals) throw fromUserErrors(refusals);
+  }
   return payload.data as TData;
+}
+
+/**
+ * The entity of a mutation's payload, which holds one whenever dataOf let it through without
+ * errors; null then means a subgraph broke its contract, answered as v3's 500.
+ */
+export function payloadEntity<T>(entity: T | null | undefined): T {
+  if (entity === null || entity === undefined) throw v3Error(500, '500 Internal Server Error');
+  return entity;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { fromGraphQLError } from './v3-errors';
+import { dataOf } from './gateway-client';
+import { fromGraphQLError, fromUserErrors } from './v3-errors';
 
 describe('the GraphQL error → v3 table', () => {
   it.each([
@@ -34,5 +35,45 @@ describe('per-field messages beyond validation', () => {
   ])('%s keeps its fields', (code, status, fields) => {
     const error = fromGraphQLError({ message: 'x', extensions: { code, fields } });
     expect([error.status, error.body]).toEqual([status, { message: fields }]);
+  });
+});
+
+describe("a mutation payload's errors → v3", () => {
+  it('answers attributed errors as GitLab’s validation hash, with the status of their code', () => {
+    const error = fromUserErrors([
+      { code: 'INVALID', v3Attribute: 'title', v3Message: "can't be blank" },
+      { code: 'INVALID', v3Attribute: 'title', v3Message: 'is too short' },
+      { code: 'INVALID', v3Attribute: 'path', v3Message: 'is invalid' },
+    ]);
+    expect(error.status).toBe(400);
+    expect(error.body).toEqual({ message: { title: ["can't be blank", 'is too short'], path: ['is invalid'] } });
+  });
+
+  it.each([
+    ['CONFLICT', 409, 'Label already exists'],
+    ['UNPROCESSABLE', 422, 'Invalid url given'],
+    ['NOT_ALLOWED', 405, '405 Method Not Allowed'],
+    ['INVALID', 400, '400 (Bad request) "title" not given'],
+  ])('answers %s as %i with its v3 message', (code, status, message) => {
+    const error = fromUserErrors([{ code, v3Attribute: null, v3Message: message }]);
+    expect(error.status).toBe(status);
+    expect(error.body).toEqual({ message });
+  });
+
+  it('throws from dataOf when any payload in the answer holds errors, and passes clean payloads through', () => {
+    const refused = {
+      data: {
+        createLabel: {
+          label: null,
+          errors: [{ code: 'CONFLICT', v3Attribute: null, v3Message: 'Label already exists' }],
+        },
+      },
+    };
+    expect(() => dataOf(refused)).toThrow(
+      expect.objectContaining({ status: 409, body: { message: 'Label already exists' } }),
+    );
+    const done = { data: { createLabel: { label: { name: 'bug' }, errors: [] } } };
+    expect(dataOf(done)).toEqual(done.data);
+    expect(dataOf({ data: { project: null } })).toEqual({ project: null });
   });
 });

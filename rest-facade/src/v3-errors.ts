@@ -54,6 +54,36 @@ export function fromGraphQLError(error: GraphQLErrorShape): V3Error {
   return new V3Error(status, { message }, extensions);
 }
 
+/** A mutation payload's error as the facade's documents select it (`...V3UserError`). */
+export interface UserErrorShape {
+  code: string;
+  v3Attribute?: string | null;
+  v3Message: string;
+}
+
+/** The status of each public user error code: the v3 status of the domain error it came from. */
+const STATUS_BY_USER_ERROR_CODE: Record<string, number> = {
+  INVALID: 400,
+  CONFLICT: 409,
+  UNPROCESSABLE: 422,
+  NOT_ALLOWED: 405,
+};
+
+/**
+ * The v3 response for a mutation payload's errors: GitLab's validation hash
+ * (`{"message": {"title": ["can't be blank"]}}`) when they name attributes, else the first one's
+ * message.
+ */
+export function fromUserErrors(errors: readonly UserErrorShape[]): V3Error {
+  const [first] = errors;
+  const status = STATUS_BY_USER_ERROR_CODE[first.code] ?? 500;
+  const attributed = errors.filter((error) => error.v3Attribute);
+  if (!attributed.length) return new V3Error(status, { message: first.v3Message });
+  const fields: Record<string, string[]> = {};
+  for (const error of attributed) (fields[error.v3Attribute as string] ??= []).push(error.v3Message);
+  return new V3Error(status, { message: fields }, { code: first.code, fields });
+}
+
 export const NOT_FOUND = () => v3Error(404, '404 Not Found');
 /** A record a route names that does not exist: GitLab's ActiveRecord::RecordNotFound answer (lower-case f). */
 export const RECORD_NOT_FOUND = () => v3Error(404, '404 Not found');

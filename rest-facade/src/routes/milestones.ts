@@ -4,7 +4,9 @@ import {
   ListMilestonesDocument,
   MilestoneIssuesDocument,
   UpdateMilestoneDocument,
+  type MilestoneStateEvent,
 } from '../generated/operations';
+import { payloadEntity } from '../gateway-client';
 import { issueSchema, presentIssue } from '../entities/issue';
 import { milestoneSchema, presentMilestone } from '../entities/milestone';
 import { mapItems } from '../openapi/json-schema';
@@ -13,6 +15,12 @@ import { defined } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
+
+/** v3's state_event: close or activate; any other value changes no state (GitLab's case had no else). */
+const STATE_EVENTS = new Map<string | undefined, MilestoneStateEvent>([
+  ['close', 'CLOSE'],
+  ['activate', 'ACTIVATE'],
+]);
 
 /** GitLab's filter_milestones_state: active or closed; any other value filters nothing (its case had an else). */
 const STATE_FILTER = { active: 'ACTIVE', closed: 'CLOSED' } as const;
@@ -85,17 +93,17 @@ export const milestoneRoutes: Route[] = [
     path: '/projects/:id/milestones',
     summary: 'Creates a milestone',
     params: { title: str('Required.'), description: str(), due_date: str('YYYY-MM-DD.') },
-    response: (g) => milestoneSchema(g.select(CreateMilestoneDocument, 'createMilestone')),
+    response: (g) => milestoneSchema(g.select(CreateMilestoneDocument, 'createMilestone.milestone')),
     handle: async (p, gateway) => {
       const { createMilestone } = await gateway(CreateMilestoneDocument, {
-        projectId: await projectIdOf(p, gateway),
         input: defined({
+          projectId: await projectIdOf(p, gateway),
           title: p.string('title'),
           description: p.string('description'),
           dueDate: p.string('due_date'),
         }),
       });
-      return { body: presentMilestone(createMilestone) };
+      return { body: presentMilestone(payloadEntity(createMilestone.milestone)) };
     },
   },
   {
@@ -103,19 +111,19 @@ export const milestoneRoutes: Route[] = [
     path: '/projects/:id/milestones/:milestone_id',
     summary: 'Changes, closes or reopens a milestone',
     params: { title: str(), description: str(), due_date: str('YYYY-MM-DD.'), state_event: str('close or activate.') },
-    response: (g) => milestoneSchema(g.select(UpdateMilestoneDocument, 'updateMilestone')),
+    response: (g) => milestoneSchema(g.select(UpdateMilestoneDocument, 'updateMilestone.milestone')),
     handle: async (p, gateway) => {
       const { updateMilestone } = await gateway(UpdateMilestoneDocument, {
-        projectId: await projectIdOf(p, gateway),
-        id: p.id('milestone_id'),
         input: defined({
+          projectId: await projectIdOf(p, gateway),
+          milestoneId: p.id('milestone_id'),
           title: p.string('title'),
           description: p.string('description'),
           dueDate: p.string('due_date'),
-          stateEvent: p.string('state_event'),
+          stateEvent: STATE_EVENTS.get(p.string('state_event')),
         }),
       });
-      return { body: presentMilestone(updateMilestone) };
+      return { body: presentMilestone(payloadEntity(updateMilestone.milestone)) };
     },
   },
 ];

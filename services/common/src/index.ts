@@ -30,3 +30,4 @@ export * from './connections';
 export * from './keyset-sql';
 export * from './global-ids';
 export * from './public-enums';
+export * from './mutation-payloads';

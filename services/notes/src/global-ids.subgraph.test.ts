@@ -35,7 +35,7 @@ const identity = {
 } as unknown as InternalClient;
 
 const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title }) { id databaseId iid } }`;
-const CREATE_MILESTONE = `mutation($p: Int!, $title: String!) { createMilestone(projectId: $p, input: { title: $title }) { id databaseId } }`;
+const CREATE_MILESTONE = `mutation($p: Int!, $title: String!) { createMilestone(input: { projectId: $p, title: $title }) { milestone { id databaseId } } }`;
 /** What node(id:) asks the owner for: entities by representation. */
 const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) {
   ... on Issue { __typename id databaseId title }
@@ -73,9 +73,10 @@ describe('notes subgraph: global ids of issues and milestones', () => {
     });
     issue = (await subgraph.run(CREATE_ISSUE, { p: 30, title: 'private' }, as(OWNER))).data!.createIssue;
     publicIssue = (await subgraph.run(CREATE_ISSUE, { p: 31, title: 'public' }, as(OWNER))).data!.createIssue;
-    milestone = (await subgraph.run(CREATE_MILESTONE, { p: 30, title: 'private m' }, as(OWNER))).data!.createMilestone;
+    milestone = (await subgraph.run(CREATE_MILESTONE, { p: 30, title: 'private m' }, as(OWNER))).data!.createMilestone
+      .milestone;
     publicMilestone = (await subgraph.run(CREATE_MILESTONE, { p: 31, title: 'public m' }, as(OWNER))).data!
-      .createMilestone;
+      .createMilestone.milestone;
     // Project 32 has issues and merge requests off, so nobody may make either there any more: rows from before.
     [{ id: hiddenIssueId }] = await db.sql<{ id: number }[]>`
       insert into issues (project_id, iid, title, author_id, labels) values (32, 1, 'from before', ${OWNER}, '{}') returning id`;

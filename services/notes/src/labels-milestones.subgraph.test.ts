@@ -41,8 +41,8 @@ const CREATE_LABEL = `mutation($p: Int!, $name: String, $color: String) { create
 const UPDATE_LABEL = `mutation($p: Int!, $name: String, $newName: String, $color: String) { updateLabel(projectId: $p, name: $name, newName: $newName, color: $color) { name color } }`;
 const DELETE_LABEL = `mutation($p: Int!, $name: String) { deleteLabel(projectId: $p, name: $name) { name } }`;
 const CREATE_ISSUE = `mutation($p: Int!, $title: String!, $labels: [String!], $m: Int) { createIssue(projectId: $p, input: { title: $title, labels: $labels, milestoneId: $m }) { databaseId labels milestone { databaseId title } } }`;
-const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String) { createMilestone(projectId: $p, input: { title: $title, dueDate: $due }) { databaseId iid title state v3State dueDate } }`;
-const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: String, $title: String) { updateMilestone(projectId: $p, id: $id, input: { stateEvent: $e, title: $title }) { state v3State title } }`;
+const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String, $c: String) { createMilestone(input: { projectId: $p, title: $title, dueDate: $due, clientMutationId: $c }) { clientMutationId milestone { databaseId iid title state v3State dueDate } errors { code path message v3Attribute v3Message } } }`;
+const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: MilestoneStateEvent, $title: String) { updateMilestone(input: { projectId: $p, milestoneId: $id, stateEvent: $e, title: $title }) { milestone { state v3State title } errors { code } } }`;
 const VIEWER_ISSUES = `query($labels: [String!]) { viewerIssues(labels: $labels) { total nodes { title } } }`;
 
 describe("notes subgraph: labels, milestones and the viewer's issues", () => {
@@ -115,11 +115,24 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
 
   it('numbers milestones per project, lets Masters make and close them, and takes them away with issues and merge requests', async () => {
     expect(errorCode(await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'x' }, as(REPORTER)))).toBe('FORBIDDEN');
-    expect(errorCode(await subgraph.run(CREATE_MILESTONE, { p: 20 }, as(MASTER)))).toBe('BAD_REQUEST');
+    // A missing title is an expected refusal: the payload says so, and echoes the caller's id.
+    expect((await subgraph.run(CREATE_MILESTONE, { p: 20, c: 'try-1' }, as(MASTER))).data?.createMilestone).toEqual({
+      clientMutationId: 'try-1',
+      milestone: null,
+      errors: [
+        {
+          code: 'INVALID',
+          path: null,
+          message: '"title" not given',
+          v3Attribute: null,
+          v3Message: '400 (Bad request) "title" not given',
+        },
+      ],
+    });
     const first = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'one', due: '2027-02-30' }, as(MASTER))).data!
-      .createMilestone;
+      .createMilestone.milestone;
     const second = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'two', due: '2027/03/01' }, as(MASTER))).data!
-      .createMilestone;
+      .createMilestone.milestone;
     expect([first, second]).toEqual([
       { databaseId: expect.any(Number), iid: 1, title: 'one', state: 'ACTIVE', v3State: 'active', dueDate: null },
       {
@@ -133,9 +146,9 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
     ]);
     // The public state is an enum; v3's spelling stays on the internal v3State, for the facade.
     expect(
-      (await subgraph.run(UPDATE_MILESTONE, { p: 20, id: first.databaseId, e: 'close' }, as(MASTER))).data
+      (await subgraph.run(UPDATE_MILESTONE, { p: 20, id: first.databaseId, e: 'CLOSE' }, as(MASTER))).data
         ?.updateMilestone,
-    ).toEqual({ state: 'CLOSED', v3State: 'closed', title: 'one' });
+    ).toEqual({ milestone: { state: 'CLOSED', v3State: 'closed', title: 'one' }, errors: [] });
     const closed = (await subgraph.run(on('milestones(state: CLOSED) { total nodes { title } }'), { p: 20 }, as(GUEST)))
       .data?._entities[0].milestones;
     expect(closed).toEqual({ total: 1, nodes: [{ title: 'one' }] });
@@ -154,7 +167,7 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
 
   it("shows a merge request's milestone (an entity reference) only to those who may read its project", async () => {
     const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'referenced' }, as(OWNER))).data!
-      .createMilestone;
+      .createMilestone.milestone;
     const REFERENCE = `query($id: Int!) { _entities(representations: [{ __typename: "Milestone", databaseId: $id }]) { ... on Milestone { title issues { total } } } }`;
     expect((await subgraph.run(REFERENCE, { id: milestone.databaseId }, as(GUEST))).data?._entities[0]).toEqual({
       title: 'referenced',
@@ -178,7 +191,7 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
 
   it("gives issues a milestone from Reporter up, and lists the viewer's own issues across projects", async () => {
     const milestone = (await subgraph.run(CREATE_MILESTONE, { p: 20, title: 'planned' }, as(OWNER))).data!
-      .createMilestone;
+      .createMilestone.milestone;
     expect(
       (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by reporter', m: milestone.databaseId }, as(REPORTER))).data
         ?.createIssue.milestone,

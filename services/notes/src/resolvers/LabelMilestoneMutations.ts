@@ -1,6 +1,9 @@
-import { requireUser } from '@hub/common';
-import type { MutationResolvers } from '../generated/graphql';
+import { mutationPayload, requireUser } from '@hub/common';
+import type { MilestoneStateEvent, MutationResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+
+/** The milestone service's words for the public state events. */
+const MILESTONE_STATE_EVENTS: Record<MilestoneStateEvent, string> = { CLOSE: 'close', ACTIVATE: 'activate' };
 
 /** Label and milestone mutations: signed-in users only; the service decides the rest. */
 export const createLabelMilestoneMutationResolvers = ({ notes }: ResolverDeps): MutationResolvers => ({
@@ -16,12 +19,20 @@ export const createLabelMilestoneMutationResolvers = ({ notes }: ResolverDeps): 
     requireUser(principal);
     return notes.deleteLabel(principal, projectId, name);
   },
-  createMilestone: (_p, { projectId, input }, { principal }) => {
+  createMilestone: (_p, { input: { clientMutationId, projectId, ...milestone } }, { principal }, info) => {
     requireUser(principal);
-    return notes.createMilestone(principal, projectId, input);
+    return mutationPayload('milestone', { clientMutationId }, info, () =>
+      notes.createMilestone(principal, projectId, milestone),
+    );
   },
-  updateMilestone: (_p, { projectId, id, input }, { principal }) => {
+  updateMilestone: (_p, { input }, { principal }, info) => {
     requireUser(principal);
-    return notes.updateMilestone(principal, projectId, id, input);
+    const { clientMutationId, projectId, milestoneId, stateEvent, ...changes } = input;
+    return mutationPayload('milestone', { clientMutationId }, info, () =>
+      notes.updateMilestone(principal, projectId, milestoneId, {
+        ...changes,
+        stateEvent: stateEvent ? MILESTONE_STATE_EVENTS[stateEvent] : null,
+      }),
+    );
   },
 });
