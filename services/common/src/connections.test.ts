@@ -1,4 +1,11 @@
-import { connectionOf, createCursors, MAX_CONNECTION_PAGE, type KeysetWindow } from './connections';
+import {
+  compareKeysAsText,
+  connectionOf,
+  createCursors,
+  keysetPageOf,
+  MAX_CONNECTION_PAGE,
+  type KeysetWindow,
+} from './connections';
 
 const cursors = createCursors('a-secret-for-tests-only-0123456789');
 const ORDERING = 'projects:name:asc';
@@ -21,6 +28,8 @@ describe('cursors', () => {
       payload,
       'bm90IGEgY3Vyc29y',
       `${cursor}.x`,
+      // Base64 decoding would drop a stray trailing character.
+      `${cursor}x`,
       '',
     ])
       expect(() => cursors.decode(ORDERING, bad, 'before')).toThrow(refusal('before'));
@@ -67,5 +76,45 @@ describe('connectionOf', () => {
       startCursor: null,
       endCursor: null,
     });
+  });
+});
+
+describe('keysetPageOf (lists held in memory)', () => {
+  const names = ['delta', 'alpha', 'echo', 'charlie', 'bravo'].map((name) => ({ name }));
+  const page = (window: Partial<KeysetWindow>) =>
+    keysetPageOf(names, (item) => [item.name], compareKeysAsText, {
+      after: null,
+      before: null,
+      limit: 2,
+      from: 'start',
+      ...window,
+    });
+  const namesOf = (result: ReturnType<typeof page>) => result.rows.map((row) => row.name);
+
+  it('sorts by key and reads one extra row on the window side', () => {
+    expect(namesOf(page({}))).toEqual(['alpha', 'bravo', 'charlie']);
+    expect(page({}).beyond).toBe(false);
+    expect(page({}).rows[0].sortKey).toEqual(['alpha']);
+  });
+
+  it('starts after the cursor, and says rows lie before it', () => {
+    const result = page({ after: ['bravo'] });
+    expect(namesOf(result)).toEqual(['charlie', 'delta', 'echo']);
+    expect(result.beyond).toBe(true);
+  });
+
+  it('keeps its place when the cursor’s own item is gone', () => {
+    expect(namesOf(page({ after: ['bravo-deleted'] }))).toEqual(['charlie', 'delta', 'echo']);
+  });
+
+  it('pages backward from before, with beyond saying rows follow', () => {
+    const result = page({ before: ['echo'], from: 'end' });
+    expect(namesOf(result)).toEqual(['bravo', 'charlie', 'delta']);
+    expect(result.beyond).toBe(true);
+    expect(page({ from: 'end' }).beyond).toBe(false);
+  });
+
+  it('answers the rows between two cursors', () => {
+    expect(namesOf(page({ after: ['alpha'], before: ['delta'], limit: 5 }))).toEqual(['bravo', 'charlie']);
   });
 });

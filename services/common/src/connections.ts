@@ -55,8 +55,10 @@ export function createCursors(secret: string): Cursors {
     const refused = () => badInput(argument, `"${argument}" is not a cursor of this list: ${JSON.stringify(cursor)}`);
     const [payload, signature, extra] = cursor.split('.');
     if (!payload || !signature || extra !== undefined || cursor.length > 1024) throw refused();
-    const given = Buffer.from(signature, 'base64url');
-    const expected = sign(payload);
+    // Compared as text: decoding base64 ignores stray trailing characters, so a cursor with one
+    // appended would otherwise pass as the original.
+    const given = Buffer.from(signature);
+    const expected = Buffer.from(sign(payload).toString('base64url'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
     let parsed: unknown;
     try {
@@ -195,4 +197,40 @@ export const connectionResolvers = {
   nodes: <T>(parent: ConnectionParent<T>) => parent.nodes,
   count: <T>(parent: ConnectionParent<T>) => parent.total(),
   total: <T>(parent: ConnectionParent<T>) => parent.total(),
+};
+
+/**
+ * A keyset page over a list held in memory (a repository's branches, tags, a folder's entries):
+ * `keyOf` gives each item's sort key and `compare` orders keys, a total order the page sorts the
+ * items by. Answers what a ListReads' byKeyset answers, so git's lists page as the tables do.
+ */
+export function keysetPageOf<T extends object>(
+  items: readonly T[],
+  keyOf: (item: T) => CursorKey,
+  compare: (a: CursorKey, b: CursorKey) => number,
+  window: KeysetWindow,
+): { rows: Array<T & { sortKey: string[] }>; beyond: boolean } {
+  const keyed = items
+    .map((item) => ({ ...item, sortKey: [...keyOf(item)] }))
+    .sort((a, b) => compare(a.sortKey, b.sortKey));
+  const { after, before } = window;
+  const inside = keyed.filter(
+    (item) => (!after || compare(item.sortKey, after) > 0) && (!before || compare(item.sortKey, before) < 0),
+  );
+  const rows = window.from === 'start' ? inside.slice(0, window.limit + 1) : inside.slice(-(window.limit + 1));
+  // Whether items lie past the cursor the caller came from, on the side away from the window.
+  const beyond =
+    window.from === 'start'
+      ? !!after && keyed.some((item) => compare(item.sortKey, after) <= 0)
+      : !!before && keyed.some((item) => compare(item.sortKey, before) >= 0);
+  return { rows, beyond };
+}
+
+/** Orders keys part by part as text (each part compared by code unit, as git sorts ref names). */
+export const compareKeysAsText = (a: CursorKey, b: CursorKey) => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const [x, y] = [a[i] ?? '', b[i] ?? ''];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 };

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createAccessClient, type InternalClient, type Sql } from '@hub/common';
+import { createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
 import {
   createTestSchema,
   createTestSubgraph,
@@ -20,6 +20,7 @@ const MASTER = 2;
 const DEVELOPER = 3;
 const STRANGER = 4;
 const LEVELS: Record<number, number> = { [MASTER]: 40, [DEVELOPER]: 30 };
+const CURSORS = createCursors('a-secret-for-tests-only-0123456789');
 /** Membership's answers (another service). */
 const membership = membershipStandIn([privateProject(10, OWNER)], LEVELS);
 
@@ -105,7 +106,7 @@ const identity = {
   close: async () => {},
 } as unknown as InternalClient;
 
-const BRANCH_LIST = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { repository { branches { name protected } } } } }`;
+const BRANCH_LIST = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { repository { branches { nodes { name protected } } } } } }`;
 const PROTECT = `mutation($b: String!) { protectBranch(projectId: 10, branch: $b) { name protected } }`;
 const UNPROTECT = `mutation($b: String!) { unprotectBranch(projectId: 10, branch: $b) { name protected } }`;
 const TAG = `mutation($n: String!, $r: String!) { createTag(projectId: 10, tagName: $n, ref: $r) { name } }`;
@@ -120,7 +121,7 @@ describe('repository subgraph', () => {
     const access = createAccessClient({ membership, ttlMs: 0 });
     subgraph = await createTestSubgraph<RepositoryContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, git: createGit(gitShardsOver(clients)), identity }),
+      resolvers: createResolvers({ sql: db.sql, git: createGit(gitShardsOver(clients)), identity, cursors: CURSORS }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
     });
   });
@@ -137,7 +138,7 @@ describe('repository subgraph', () => {
         name: 'feature',
         protected: true,
       });
-    expect((await subgraph.run(BRANCH_LIST, {}, as(DEVELOPER))).data?._entities[0].repository.branches).toEqual([
+    expect((await subgraph.run(BRANCH_LIST, {}, as(DEVELOPER))).data?._entities[0].repository.branches.nodes).toEqual([
       { name: 'feature', protected: true },
       { name: 'master', protected: false },
     ]);
@@ -254,11 +255,11 @@ describe('repository subgraph', () => {
     const access = createAccessClient({ membership, ttlMs: 0 });
     const counted = await createTestSubgraph<RepositoryContext>({
       sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: counting, git: createGit(gitShardsOver(clients)), identity }),
+      resolvers: createResolvers({ sql: counting, git: createGit(gitShardsOver(clients)), identity, cursors: CURSORS }),
       createContext: (principal) => ({ principal, loaders: createLoaders(counting, access, principal) }),
     });
     try {
-      const GIT_ACCESS = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { gitAccess { push pushProtected protectedBranches developersCanPush } repository { branches { name protected } } } } }`;
+      const GIT_ACCESS = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { gitAccess { push pushProtected protectedBranches developersCanPush } repository { v3Branches { name protected } } } } }`;
       expect((await counted.run(GIT_ACCESS, {}, as(DEVELOPER))).data?._entities[0]).toEqual({
         gitAccess: {
           push: true,
@@ -267,7 +268,7 @@ describe('repository subgraph', () => {
           developersCanPush: ['feature'],
         },
         repository: {
-          branches: [
+          v3Branches: [
             { name: 'feature', protected: true },
             { name: 'master', protected: true },
           ],

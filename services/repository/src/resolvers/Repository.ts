@@ -2,6 +2,14 @@ import { pageWindow } from '@hub/common';
 import type { Diff__Output } from '@hub/protos';
 import type { RepositoryReadsResolvers, RepositoryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+import {
+  branchConnection,
+  commitConnection,
+  contributorConnection,
+  tagConnection,
+  treeConnection,
+  type CompareValue,
+} from './lists';
 
 /** The worker's empty mode ("no file on this side") as null. */
 const diffValue = (d: Diff__Output) => ({ ...d, aMode: d.aMode || null, bMode: d.bMode || null });
@@ -25,9 +33,12 @@ async function tagsOf(git: Git, projectId: number) {
     .map((t) => ({ name: t.name, message: t.annotated ? t.message : null, commit: t.commit! }));
 }
 
-async function compareOf(git: Git, projectId: number, from: string, to: string) {
+async function compareOf(git: Git, projectId: number, from: string, to: string): Promise<CompareValue> {
   const result = await git.compare(projectId, from, to);
   return {
+    projectId,
+    from,
+    to,
     commit: result.commit ?? null,
     commits: result.commits,
     diffs: result.diffs.map(diffValue),
@@ -36,6 +47,7 @@ async function compareOf(git: Git, projectId: number, from: string, to: string) 
   };
 }
 
+/** The facade's page of a history by number (RepositoryReads, which has no cursors). */
 async function commitsOf(git: Git, projectId: number, ref: string, page: number, perPage: number) {
   const window = pageWindow(page, perPage);
   const result = await git.listCommits(projectId, ref, window.offset, window.perPage);
@@ -47,18 +59,24 @@ async function commitDiffOf(git: Git, projectId: number, ref: string) {
   return result ? result.diffs.map(diffValue) : null;
 }
 
-export const createRepositoryResolvers = ({ git }: ResolverDeps): RepositoryResolvers => ({
-  branches: (repo) => branchesOf(git, repo.projectId),
+/** The default branch by its full name: a tag of the same name must not stand in for it. */
+const defaultRef = (repo: { defaultBranch: string }, ref: string | null | undefined) =>
+  ref ?? `refs/heads/${repo.defaultBranch}`;
+
+export const createRepositoryResolvers = ({ git, cursors }: ResolverDeps): RepositoryResolvers => ({
+  branches: (repo, args) => branchConnection(cursors, repo.projectId, args, branchesOf(git, repo.projectId)),
+  v3Branches: (repo) => branchesOf(git, repo.projectId),
   branch: (repo, { name }) => branchOf(git, repo.projectId, name),
-  tags: (repo) => tagsOf(git, repo.projectId),
-  // The default branch by its full name: a tag of the same name must not stand in for it.
-  tree: (repo, { ref, path }) => git.tree(repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, path ?? ''),
+  tags: (repo, args) => tagConnection(cursors, repo.projectId, args, tagsOf(git, repo.projectId)),
+  v3Tags: (repo) => tagsOf(git, repo.projectId),
+  tree: (repo, { ref, path, ...args }) =>
+    treeConnection(cursors, repo.projectId, args, git.tree(repo.projectId, defaultRef(repo, ref), path ?? '')),
+  v3Tree: (repo, { ref, path }) => git.tree(repo.projectId, defaultRef(repo, ref), path ?? ''),
   compare: (repo, { from, to }) => compareOf(git, repo.projectId, from, to),
-  contributors: (repo) => git.contributors(repo.projectId),
+  contributors: (repo, args) => contributorConnection(cursors, repo.projectId, args, git.contributors(repo.projectId)),
+  v3Contributors: (repo) => git.contributors(repo.projectId),
   commit: (repo, { ref }) => git.findCommit(repo.projectId, ref),
-  // The default branch by its full name, as for the tree.
-  commits: (repo, { ref, page, perPage }) =>
-    commitsOf(git, repo.projectId, ref ?? `refs/heads/${repo.defaultBranch}`, page, perPage),
+  commits: (repo, { ref, ...args }) => commitConnection(git, cursors, repo.projectId, defaultRef(repo, ref), args),
   commitDiff: (repo, { ref }) => commitDiffOf(git, repo.projectId, ref),
 });
 

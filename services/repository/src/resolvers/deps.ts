@@ -1,4 +1,4 @@
-import type { InternalClient, Sql } from '@hub/common';
+import type { Cursors, InternalClient, Sql } from '@hub/common';
 import type { Git } from '../git';
 
 /** What resolvers are built from; passed in by main.ts, never imported as singletons. */
@@ -7,4 +7,6 @@ export interface ResolverDeps {
   git: Git;
   /** Identity's lookups: a commit's author name and email. */
   identity: InternalClient;
+  /** Signs and reads the cursors of the repository's lists. */
+  cursors: Cursors;
 }

@@ -3,6 +3,14 @@ import type { ResolverDeps } from './deps';
 import { createMutationResolvers } from './Mutation';
 import { projectResolvers, queryResolvers } from './Project';
 import { createRepositoryReadsResolvers, createRepositoryResolvers } from './Repository';
+import {
+  branchConnectionResolvers,
+  commitConnectionResolvers,
+  contributorConnectionResolvers,
+  createCompareResolvers,
+  tagConnectionResolvers,
+  treeEntryConnectionResolvers,
+} from './lists';
 import { branchResolvers, commitResolvers, treeEntryResolvers } from './values';
 
 export type { ResolverDeps };
@@ -16,4 +24,10 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Branch: branchResolvers,
   Commit: commitResolvers,
   TreeEntry: treeEntryResolvers,
+  Compare: createCompareResolvers(deps.cursors),
+  BranchConnection: branchConnectionResolvers,
+  TagConnection: tagConnectionResolvers,
+  TreeEntryConnection: treeEntryConnectionResolvers,
+  ContributorConnection: contributorConnectionResolvers,
+  CommitConnection: commitConnectionResolvers,
 });
