@@ -158,7 +158,8 @@ export const CONFIG_TABLE = {
     parse: url,
   }),
   HOOKS_URL: spec({
-    description: 'Where the gateway reaches the hooks subgraph.',
+    description:
+      'Where the gateway reaches the hooks subgraph, and projects asks it whether a hook may be seen (node(id:)).',
     fallback: local('HOOKS_PORT'),
     fallbackText: 'http://127.0.0.1:$HOOKS_PORT',
     parse: url,

@@ -17,7 +17,13 @@ export const NODE_OWNERS = {
   Project: 'projects',
   Issue: 'notes',
   Milestone: 'notes',
+  Label: 'notes',
+  Snippet: 'notes',
+  Note: 'notes',
   MergeRequest: 'mergerequests',
+  Hook: 'hooks',
+  SystemHook: 'hooks',
+  SshKey: 'identity',
 } as const;
 export type NodeType = keyof typeof NODE_OWNERS;
 
@@ -63,3 +69,25 @@ export function referencedDatabaseId(type: NodeType, reference: { id?: unknown; 
 /** Whether an entity reference came from `node(id:)` (keyed by global id), which must check visibility in full. */
 export const isGlobalIdReference = (reference: { id?: unknown; databaseId?: unknown }): boolean =>
   typeof reference.databaseId !== 'number' && reference.id !== undefined;
+
+/** Refusals that mean "the caller may not see it": a reference answers null for them, as for nothing there. */
+const UNSEEN_CODES = new Set<string>([ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN, ErrorCode.UNAUTHENTICATED]);
+
+/**
+ * What a read as the caller answers, or null when it refuses as not found, forbidden or signed
+ * out; anything else (a service down) is thrown on, never passed off as invisible.
+ */
+export async function readOrNull<T>(read: () => Promise<T | null | undefined>): Promise<T | null> {
+  try {
+    return (await read()) ?? null;
+  } catch (error) {
+    if (error instanceof DomainError && UNSEEN_CODES.has(error.code)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Whether a global id's number fits Postgres' `integer`, the type of most tables' ids: one that
+ * does not names no row there, and must not reach a query (Postgres refuses it as out of range).
+ */
+export const fitsIntegerColumn = (id: number) => id <= 2_147_483_647;

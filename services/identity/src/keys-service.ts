@@ -4,10 +4,12 @@ import {
   authorize,
   buryProject,
   DomainError,
+  fitsIntegerColumn,
   guardProjectWrite,
   identityEvents,
   missingAttribute,
   notFound,
+  readOrNull,
   recordNotFound,
   requireAdmin,
   requireUser,
@@ -112,7 +114,28 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     );
   }
 
+  async function projectDeployKey(principal: Principal, projectId: number, id: number): Promise<KeyRow | null> {
+    await authorizeAdminProject(principal, projectId);
+    return (await keys.findProjectDeployKey(sql, projectId, id)) ?? null;
+  }
+
   return {
+    /**
+     * A key by its id alone (node(id:)): a user's key for the user and admins; a deploy key for
+     * those who may see it on one of its projects (Masters and up, and admins). Null otherwise.
+     */
+    async keyById(principal: Principal, id: number): Promise<KeyRow | null> {
+      if (!fitsIntegerColumn(id)) return null;
+      const key = await keys.findKeyById(sql, id);
+      if (!key) return null;
+      if (key.kind === 'user') return key.userId !== null && maySeeKeysOf(principal, key.userId) ? key : null;
+      for (const projectId of await keys.deployKeyProjectIds(sql, id)) {
+        const seen = await readOrNull(() => projectDeployKey(principal, projectId, id));
+        if (seen) return seen;
+      }
+      return null;
+    },
+
     /** Whether `principal` may list the user's keys: the user and admins (User.keys is null for anyone else). */
     maySeeKeysOf,
 
@@ -148,10 +171,7 @@ export function createKeysService(deps: { sql: Sql; access: AccessClient }) {
     /** Reading a project's deploy keys: Master and up, and admins (see authorizeAdminProject). */
     authorizeDeployKeys: authorizeAdminProject,
 
-    async projectDeployKey(principal: Principal, projectId: number, id: number): Promise<KeyRow | null> {
-      await authorizeAdminProject(principal, projectId);
-      return (await keys.findProjectDeployKey(sql, projectId, id)) ?? null;
-    },
+    projectDeployKey,
 
     /**
      * GitLab 7.14's POST /projects/:id/keys: a key this project has already is answered as it is;

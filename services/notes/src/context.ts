@@ -1,7 +1,9 @@
-import type { AccessClient, Principal, ProjectAccess, Sql } from '@hub/common';
+import { fitsIntegerColumn, type AccessClient, type Principal, type ProjectAccess, type Sql } from '@hub/common';
 import DataLoader from 'dataloader';
-import { findMilestonesById, type MilestoneRow } from './db/milestones';
-import { countVotes, type Noteable } from './db/notes';
+import { findLabelsById } from './db/labels';
+import { findMilestonesById } from './db/milestones';
+import { findSnippetsById } from './db/snippets';
+import { countVotes, findNotesById, type Noteable } from './db/notes';
 
 /** What a resolver gets per request: the principal and batched loaders, nothing else. */
 export interface NotesContext {
@@ -39,11 +41,19 @@ export function createLoaders(sql: Sql, access: AccessClient, principal: Princip
     access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,
     issueVotes: votes('Issue'),
     mergeRequestVotes: votes('MergeRequest'),
-    milestones: new DataLoader<number, MilestoneRow | null>(async (ids) => {
-      const byId = new Map((await findMilestonesById(sql, ids)).map((m) => [m.id, m]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }),
+    milestones: byId(sql, findMilestonesById),
+    labels: byId(sql, findLabelsById),
+    snippets: byId(sql, findSnippetsById),
+    notes: byId(sql, findNotesById),
   };
+}
+
+/** Rows by id, one query for all a request asks for; null for an id no row has. */
+function byId<Row extends { id: number }>(sql: Sql, find: (sql: Sql, ids: readonly number[]) => Promise<Row[]>) {
+  return new DataLoader<number, Row | null>(async (ids) => {
+    const found = new Map((await find(sql, ids.filter(fitsIntegerColumn))).map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
+  });
 }
 
 /** A project as the gateway hands it over. */

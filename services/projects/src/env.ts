@@ -8,6 +8,7 @@ export const loadProjectsConfig = () =>
     'MEMBERSHIP_URL',
     'NOTES_URL',
     'MERGEREQUESTS_URL',
+    'HOOKS_URL',
     'DATABASE_URL',
     'DB_POOL_MAX',
     'REDIS_URL',

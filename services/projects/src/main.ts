@@ -42,7 +42,12 @@ async function main() {
   const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
   const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
   const nodeLookup = createNodeLookup({
-    ownerUrls: { identity: config.IDENTITY_URL, notes: config.NOTES_URL, mergerequests: config.MERGEREQUESTS_URL },
+    ownerUrls: {
+      identity: config.IDENTITY_URL,
+      notes: config.NOTES_URL,
+      mergerequests: config.MERGEREQUESTS_URL,
+      hooks: config.HOOKS_URL,
+    },
     secret: config.PRINCIPAL_SECRET,
   });
 

@@ -15,7 +15,10 @@ import { Pool } from 'undici';
  * declares for the type, from which the gateway asks the owner for everything else.
  */
 export type NodeReference =
-  | { __typename: 'User' | 'Namespace' | 'Group' | 'Milestone'; id: number }
+  | {
+      __typename: Exclude<ForeignNodeType, 'Issue' | 'MergeRequest'>;
+      id: number;
+    }
   | { __typename: 'Issue' | 'MergeRequest'; projectId: number; iid: number };
 
 export type ForeignNodeType = Exclude<NodeType, 'Project'>;
@@ -26,6 +29,7 @@ const KEYS_ASKED: Record<Owner, string> = {
   identity: '__typename',
   notes: '__typename ... on Issue { projectId iid }',
   mergerequests: '__typename ... on MergeRequest { projectId iid }',
+  hooks: '__typename',
 };
 
 /**

@@ -147,6 +147,12 @@ export async function allSystemHookIds(sql: Db): Promise<Array<Pick<SystemHookRo
   return sql<Array<Pick<SystemHookRow, 'id'>>>`select id from hooks where kind = 'system' order by id`;
 }
 
+/** A project hook by its id alone (node(id:) names it so); undefined for a system hook. */
+export async function findProjectHookById(sql: Db, id: number): Promise<HookRow | undefined> {
+  const [row] = await sql<HookRow[]>`select * from hooks where id = ${id} and kind = 'project'`;
+  return row;
+}
+
 export async function findSystemHook(sql: Db, id: number): Promise<SystemHookRow | undefined> {
   const [row] = await sql<SystemHookRow[]>`select * from hooks where id = ${id} and kind = 'system'`;
   return row;

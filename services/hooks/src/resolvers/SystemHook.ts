@@ -1,6 +1,16 @@
+import { fitsIntegerColumn, readOrNull, referencedDatabaseId, toGlobalId } from '@hub/common';
 import type { SystemHookResolvers } from '../generated/graphql';
 import { createDeliveryLogResolvers } from './delivery-log';
 import type { ResolverDeps } from './deps';
 
-/** Reached only through Query.systemHooks/systemHook and the mutations, which check for an admin. */
-export const createSystemHookResolvers = (deps: ResolverDeps): SystemHookResolvers => createDeliveryLogResolvers(deps);
+/** Reached through Query.systemHooks/systemHook, the mutations and node(id:), each of which checks for an admin. */
+export const createSystemHookResolvers = (deps: ResolverDeps): SystemHookResolvers => ({
+  __resolveReference: async (reference, { principal }) => {
+    const id = referencedDatabaseId('SystemHook', reference);
+    if (id === null || !fitsIntegerColumn(id)) return null;
+    return readOrNull(() => deps.systemHooks.find(principal, id));
+  },
+  id: (hook) => toGlobalId('SystemHook', hook.id),
+  databaseId: (hook) => hook.id,
+  ...createDeliveryLogResolvers(deps),
+});

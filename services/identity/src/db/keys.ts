@@ -88,6 +88,19 @@ export async function listKeysKeyset(
   return { rows: keyset.inOrder(rows), beyond };
 }
 
+export async function findKeyById(sql: Db, id: number): Promise<KeyRow | undefined> {
+  const [row] = await sql<KeyRow[]>`select * from keys where id = ${id}`;
+  return row;
+}
+
+/** The projects a deploy key is added to. */
+export async function deployKeyProjectIds(sql: Db, keyId: number): Promise<number[]> {
+  const rows = await sql<
+    { projectId: number }[]
+  >`select project_id from deploy_keys_projects where deploy_key_id = ${keyId}`;
+  return rows.map((row) => row.projectId);
+}
+
 export async function findUserKey(sql: Db, userId: number, id: number): Promise<KeyRow | undefined> {
   const [row] = await sql<KeyRow[]>`select * from keys where id = ${id} and kind = 'user' and user_id = ${userId}`;
   return row;

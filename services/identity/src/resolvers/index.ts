@@ -7,7 +7,7 @@ import { createNamespaceResolvers } from './Namespace';
 import { createQueryResolvers } from './Query';
 import { createSettingsMutationResolvers, createSettingsQueryResolvers } from './settings';
 import { createUserResolvers } from './User';
-import { createKeyMutations, createProjectResolvers, createUserKeyResolvers } from './keys';
+import { createKeyMutations, createProjectResolvers, createSshKeyResolvers, createUserKeyResolvers } from './keys';
 import {
   groupConnectionResolvers,
   namespaceConnectionResolvers,
@@ -34,4 +34,5 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   NamespaceConnection: namespaceConnectionResolvers,
   GroupConnection: groupConnectionResolvers,
   SshKeyConnection: sshKeyConnectionResolvers,
+  SshKey: createSshKeyResolvers(deps),
 });

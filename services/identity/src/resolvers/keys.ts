@@ -1,6 +1,17 @@
-import type { MutationResolvers, ProjectResolvers, UserResolvers } from '../generated/graphql';
+import { referencedDatabaseId, toGlobalId } from '@hub/common';
+import type { MutationResolvers, ProjectResolvers, SshKeyResolvers, UserResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { keyList } from './lists';
+
+/** An SSH or deploy key: by its global id for node(id:), which checks here who may see it. */
+export const createSshKeyResolvers = (deps: ResolverDeps): SshKeyResolvers => ({
+  __resolveReference: (reference, { principal }) => {
+    const id = referencedDatabaseId('SshKey', reference);
+    return id === null ? null : deps.keys.keyById(principal, id);
+  },
+  id: (key) => toGlobalId('SshKey', key.id),
+  databaseId: (key) => key.id,
+});
 
 /** User.keys and User.key: the user's SSH keys, for the user and admins. */
 export const createUserKeyResolvers = (deps: ResolverDeps): Pick<UserResolvers, 'keys' | 'key'> => ({

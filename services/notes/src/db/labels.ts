@@ -19,6 +19,10 @@ export interface LabelRow {
 
 type Db = Sql | TransactionSql;
 
+export async function findLabelsById(sql: Db, ids: readonly number[]): Promise<LabelRow[]> {
+  return sql<LabelRow[]>`select * from labels where id = any(${ids as number[]}::int[])`;
+}
+
 /** GitLab's Label default_scope: by title. "C" order, so it matches the names' order on issues (code units). */
 export async function listLabels(
   sql: Db,

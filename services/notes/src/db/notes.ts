@@ -27,6 +27,10 @@ export interface NoteRow {
 }
 
 type Db = Sql | TransactionSql;
+
+export async function findNotesById(sql: Db, ids: readonly number[]): Promise<NoteRow[]> {
+  return sql<NoteRow[]>`select * from notes where id = any(${ids as number[]}::int[])`;
+}
 /** An issue, snippet or merge request of a project: what notes are on, but for commits. */
 export type Noteable = {
   projectId: number;

@@ -23,6 +23,10 @@ export interface SnippetRow {
 
 type Db = Sql | TransactionSql;
 
+export async function findSnippetsById(sql: Db, ids: readonly number[]): Promise<SnippetRow[]> {
+  return sql<SnippetRow[]>`select * from snippets where id = any(${ids as number[]}::int[])`;
+}
+
 export async function insertSnippet(
   tx: TransactionSql,
   values: Pick<SnippetRow, 'projectId' | 'title' | 'fileName' | 'content' | 'visibilityLevel' | 'authorId'>,

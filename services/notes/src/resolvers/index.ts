@@ -8,12 +8,12 @@ import {
   noteConnectionResolvers,
   snippetConnectionResolvers,
 } from './lists';
-import { labelResolvers } from './Label';
+import { createLabelResolvers } from './Label';
 import { createLabelMilestoneMutationResolvers } from './LabelMilestoneMutations';
 import { createMilestoneResolvers } from './Milestone';
 import { createMergeRequestResolvers } from './MergeRequest';
 import { createMutationResolvers } from './Mutation';
-import { noteResolvers } from './Note';
+import { createNoteResolvers } from './Note';
 import { createNoteableResolvers } from './Noteable';
 import { createProjectResolvers } from './Project';
 import { createProjectLabelsMilestonesResolvers } from './ProjectLabelsMilestones';
@@ -29,11 +29,11 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
     Project: { ...createProjectResolvers(deps), ...createProjectLabelsMilestonesResolvers(deps) },
     Snippet: createSnippetResolvers(deps),
     Issue: createIssueResolvers(deps),
-    Note: noteResolvers,
+    Note: createNoteResolvers(deps),
     Noteable: createNoteableResolvers(deps),
     Mutation: { ...createMutationResolvers(deps), ...createLabelMilestoneMutationResolvers(deps) },
     Query: createQueryResolvers(deps),
-    Label: labelResolvers,
+    Label: createLabelResolvers(deps),
     Milestone: createMilestoneResolvers(deps),
     IssueConnection: issueConnectionResolvers,
     NoteConnection: noteConnectionResolvers,

@@ -26,4 +26,10 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   AccessSetting: accessSettingResolvers,
   Namespace: referencedIds,
   Milestone: referencedIds,
+  Label: referencedIds,
+  Snippet: referencedIds,
+  Note: referencedIds,
+  Hook: referencedIds,
+  SystemHook: referencedIds,
+  SshKey: referencedIds,
 });

@@ -1,0 +1,11 @@
+const { readFileSync } = require('node:fs');
+const { Supergraph, operationFromDocument } = require('@apollo/federation-internals');
+const { QueryPlanner, prettyFormatQueryPlan } = require('@apollo/query-planner');
+const { parse } = require('graphql');
+const dir = process.argv[2];
+const sg = Supergraph.build(readFileSync(dir + '/gateway/generated/supergraph-internal.graphql', 'utf8'));
+const planner = new QueryPlanner(sg);
+const ops = readFileSync(dir + '/rest-facade/src/operations/projects.graphql', 'utf8') + '';
+const doc = parse(ops);
+const op = operationFromDocument(sg.schema, doc, { operationName: process.argv[3] });
+console.log(prettyFormatQueryPlan(planner.buildQueryPlan(op)));
