@@ -126,7 +126,9 @@ export const settingsRoutes: Route[] = [
     summary: "Changes the instance's settings (admins only)",
     params: SETTINGS_PARAMS,
     response: (g) =>
-      applicationSettingSchema(g.select(UpdateApplicationSettingsDocument, 'updateApplicationSettings.applicationSettings')),
+      applicationSettingSchema(
+        g.select(UpdateApplicationSettingsDocument, 'updateApplicationSettings.applicationSettings'),
+      ),
     handle: async (p, gateway) => {
       const { input, problems } = settingsInput(p);
       if (Object.keys(problems).length > 0) {

@@ -355,7 +355,8 @@ describe('identity subgraph: mutation payloads', () => {
       // refused levels above were not stored.
       const both = { v3DefaultProjectVisibility: 0, defaultProjectVisibility: 'PUBLIC' };
       expect(
-        (await subgraph.run(UPDATE_SETTINGS, { input: both }, admin)).data?.updateApplicationSettings.applicationSettings,
+        (await subgraph.run(UPDATE_SETTINGS, { input: both }, admin)).data?.updateApplicationSettings
+          .applicationSettings,
       ).toEqual({ defaultProjectVisibility: 0, defaultSnippetVisibility: 20, restrictedVisibilityLevels: [0, 20] });
       expect(errorCode(await subgraph.run(UPDATE_SETTINGS, { input: both }, alice))).toBe('FORBIDDEN');
     });
