@@ -13,40 +13,67 @@ const errorsOf = (document: string) =>
 describe('one sign-in per document', () => {
   it('lets a document sign in once', () => {
     expect(
-      errorsOf('mutation ($p: String!) { createSession(login: "a", password: $p) { user { id: databaseId } } }'),
+      errorsOf(
+        'mutation ($p: String!) { createSession(input: { login: "a", password: $p }) { session { user { id: databaseId } } } }',
+      ),
     ).toEqual([]);
     expect(
-      errorsOf('mutation { createOAuthToken(grantType: "password", username: "a", password: "p") { accessToken } }'),
+      errorsOf(
+        'mutation { createOAuthToken(input: { grantType: "password", username: "a", password: "p" }) { oauthToken { accessToken } } }',
+      ),
     ).toEqual([]);
   });
 
   it('refuses aliases that would check several passwords in one counted attempt', () => {
-    const aliased = `mutation { ${Array.from({ length: 3 }, (_, i) => `a${i}: createSession(login: "root", password: "guess-${i}") { user { id } }`).join(' ')} }`;
+    const aliased = `mutation { ${Array.from({ length: 3 }, (_, i) => `a${i}: createSession(input: { login: "root", password: "guess-${i}" }) { session { user { id } } }`).join(' ')} }`;
     expect(errorsOf(aliased)).toEqual(['A document may sign in only once', 'A document may sign in only once']);
   });
 
   it('counts both sign-in mutations and those inside fragments', () => {
     expect(
       errorsOf(
-        'mutation { createSession(login: "a", password: "p") { user { id: databaseId } } createOAuthToken(grantType: "password", username: "a", password: "q") { accessToken } }',
+        'mutation { createSession(input: { login: "a", password: "p" }) { session { user { id: databaseId } } } createOAuthToken(input: { grantType: "password", username: "a", password: "q" }) { oauthToken { accessToken } } }',
       ),
     ).toHaveLength(1);
     expect(
       errorsOf(
-        'mutation { ...A b: createSession(login: "a", password: "q") { user { id: databaseId } } } fragment A on Mutation { createSession(login: "a", password: "p") { user { id: databaseId } } }',
+        'mutation { ...A b: createSession(input: { login: "a", password: "q" }) { session { user { id: databaseId } } } } fragment A on Mutation { createSession(input: { login: "a", password: "p" }) { session { user { id: databaseId } } } }',
       ),
     ).toHaveLength(1);
   });
 });
 
 describe('signInOf', () => {
-  it('reads the login from the variables of a sign-in document', () => {
+  it('reads the login from the variables of a sign-in document, its own or inside the input', () => {
     expect(
       signInOf({
-        query: 'mutation ($login: String) { createSession(login: $login, password: "p") { user { id: databaseId } } }',
+        query:
+          'mutation ($login: String) { createSession(input: { login: $login, password: "p" }) { session { user { id: databaseId } } } }',
         variables: { login: ' Root ' },
       }),
     ).toEqual({ login: 'root' });
+    expect(
+      signInOf({
+        query:
+          'mutation ($input: CreateSessionInput!) { createSession(input: $input) { session { user { id: databaseId } } } }',
+        variables: { input: { login: ' Root ', password: 'p' } },
+      }),
+    ).toEqual({ login: 'root' });
+    expect(
+      signInOf({
+        query:
+          'mutation ($input: CreateOAuthTokenInput!) { createOAuthToken(input: $input) { oauthToken { accessToken } } }',
+        variables: { input: { grantType: 'password', username: 'Alice', password: 'p' } },
+      }),
+    ).toEqual({ login: 'alice' });
+  });
+
+  it('counts a sign-in whose login is written in the document under the address alone', () => {
+    expect(
+      signInOf({
+        query: 'mutation { createSession(input: { login: "root", password: "p" }) { session { user { id } } } }',
+      }),
+    ).toEqual({ login: '' });
   });
 
   it('finds no sign-in in a document sent by hash alone (the gateway refuses those: no persisted queries)', () => {

@@ -5,19 +5,25 @@ const SIGN_IN_FIELDS = ['createSession', 'createOAuthToken'];
 const SIGN_IN = new RegExp(`\\b(${SIGN_IN_FIELDS.join('|')})\\b`);
 const LOGIN_VARIABLES = ['login', 'email', 'username'];
 
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
+
+/** The first login named among an object's fields, if any. */
+const loginIn = (fields: unknown): string | undefined =>
+  isObject(fields)
+    ? (LOGIN_VARIABLES.map((name) => fields[name]).find((v) => typeof v === 'string') as string | undefined)
+    : undefined;
+
 /**
  * Whether a GraphQL request signs in with a password (identity's createSession or
  * createOAuthToken), and for which login: read from the variables when the document takes it
- * from them; '' otherwise, so every such guess from one address shares one count.
+ * from them, either as a variable of its own (`$login`) or inside the mutation's `$input`; ''
+ * otherwise, so every such guess from one address shares one count.
  */
 export function signInOf(body: unknown): { login: string } | undefined {
   const { query, variables } = (body ?? {}) as { query?: unknown; variables?: unknown };
   if (typeof query !== 'string' || !SIGN_IN.test(query)) return undefined;
-  const named =
-    variables && typeof variables === 'object'
-      ? LOGIN_VARIABLES.map((name) => (variables as Record<string, unknown>)[name]).find((v) => typeof v === 'string')
-      : undefined;
-  return { login: typeof named === 'string' ? named.trim().toLowerCase() : '' };
+  const named = loginIn(variables) ?? (isObject(variables) ? loginIn(variables.input) : undefined);
+  return { login: named?.trim().toLowerCase() ?? '' };
 }
 
 /**

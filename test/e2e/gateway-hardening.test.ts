@@ -103,7 +103,7 @@ describe('the gateway’s public endpoint', () => {
 
   it('refuses persisted queries, with or without the document, so a sign-in cannot hide behind a hash', async () => {
     const document =
-      'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id: databaseId } } }';
+      'mutation ($login: String, $password: String!) { createSession(input: { login: $login, password: $password }) { session { user { id: databaseId } } } }';
     const sha256Hash = createHash('sha256').update(document).digest('hex');
     const persisted = {
       extensions: { persistedQuery: { version: 1, sha256Hash } },
@@ -122,7 +122,7 @@ describe('the gateway’s public endpoint', () => {
   it('refuses a document that signs in more than once (aliases would check a password each)', async () => {
     const guesses = Array.from(
       { length: 3 },
-      (_, i) => `a${i}: createSession(login: "root", password: "guess-${i}") { user { id } }`,
+      (_, i) => `a${i}: createSession(input: { login: "root", password: "guess-${i}" }) { session { user { id } } }`,
     ).join(' ');
     const res = await post(stack.graphqlUrl, query(`mutation { ${guesses} }`));
     expect(res.status).toBe(400);

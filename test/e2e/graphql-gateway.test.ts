@@ -71,8 +71,12 @@ describe('the gateway for internal teams', () => {
   it('drops cached principals when a token is reset (old token 401, new one works)', async () => {
     const user = await createUser();
     expect((await api('GET', '/user', { token: user.token })).status).toBe(200); // now cached
-    const reset = await graphql('mutation { resetPrivateToken }', {}, { 'PRIVATE-TOKEN': user.token });
-    const fresh = reset.body.data.resetPrivateToken as string;
+    const reset = await graphql(
+      'mutation { resetPrivateToken(input: {}) { privateToken } }',
+      {},
+      { 'PRIVATE-TOKEN': user.token },
+    );
+    const fresh = reset.body.data.resetPrivateToken.privateToken as string;
     expect(fresh).toHaveLength(20);
     expect(fresh).not.toBe(user.token);
     // The principal cache TTL is 60 s in this stack: only the identity event can make this pass.

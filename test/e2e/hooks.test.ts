@@ -696,8 +696,10 @@ describe('hooks in the graph', () => {
       const bogus = await graphql(
         `
           mutation ($id: Int!) {
-            createHook(projectId: $id, input: { url: "http://example.com/" }) {
-              id
+            createHook(input: { projectId: $id, url: "http://example.com/" }) {
+              hook {
+                id
+              }
             }
           }
         `,

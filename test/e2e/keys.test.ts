@@ -516,11 +516,12 @@ describe('keys over GraphQL', () => {
 
     const project = await createProject(user.token);
     const added = await graphql(
-      'mutation($projectId: Int!, $key: String) { addDeployKey(projectId: $projectId, input: { title: "gql deploy", key: $key }) { id fingerprint } }',
+      'mutation($projectId: Int!, $key: String) { addDeployKey(input: { projectId: $projectId, title: "gql deploy", key: $key }) { sshKey { id fingerprint } errors { code } } }',
       { projectId: project.id, key: newKey() },
       { 'PRIVATE-TOKEN': user.token },
     );
     expect(added.body.errors).toBeUndefined();
+    expect(added.body.data.addDeployKey.errors).toEqual([]);
     const listed = await graphql(
       'query($id: Int!) { project(id: $id) { deployKeys { count nodes { id title } } } }',
       { id: project.id },
@@ -528,10 +529,10 @@ describe('keys over GraphQL', () => {
     );
     expect(listed.body.data.project.deployKeys).toEqual({
       count: 1,
-      nodes: [{ id: added.body.data.addDeployKey.id, title: 'gql deploy' }],
+      nodes: [{ id: added.body.data.addDeployKey.sshKey.id, title: 'gql deploy' }],
     });
     const refused = await graphql(
-      'mutation($id: Int) { createSshKey(userId: $id, input: { title: "x", key: "y" }) { id } }',
+      'mutation($id: Int) { createSshKey(input: { userId: $id, title: "x", key: "y" }) { sshKey { id } } }',
       { id: user.id },
       { 'PRIVATE-TOKEN': bob.token },
     );

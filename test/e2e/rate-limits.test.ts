@@ -267,13 +267,14 @@ describe('failed sign-ins through the gateway', () => {
     const signIn = (password: string) =>
       call(gateway, 'POST', '/graphql', {
         body: {
+          // The login inside $input, as a client of the payload's shape sends it: counted for that login.
           query:
-            'mutation ($login: String, $password: String!) { createSession(login: $login, password: $password) { user { id: databaseId } } }',
-          variables: { login: user.username, password },
+            'mutation ($input: CreateSessionInput!) { createSession(input: $input) { session { user { id: databaseId } } } }',
+          variables: { input: { login: user.username, password } },
         },
       });
     expect((await signIn('wrong-1')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect((await signIn(user.password)).body.data.createSession.user.id).toBe(user.id);
+    expect((await signIn(user.password)).body.data.createSession.session.user.id).toBe(user.id);
     expect((await signIn('wrong-2')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect((await signIn('wrong-3')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     // Past the budget: the interval's check refuses a wrong password with 429, the rest wait.
@@ -285,7 +286,7 @@ describe('failed sign-ins through the gateway', () => {
     });
     expectRefused(await signIn(user.password), 2);
     await eventually(
-      async () => expect((await signIn(user.password)).body.data?.createSession.user.id).toBe(user.id),
+      async () => expect((await signIn(user.password)).body.data?.createSession.session.user.id).toBe(user.id),
       10_000,
     );
   }, 60_000);

@@ -202,8 +202,8 @@ describe('several replicas and two git shards', () => {
     for (const facade of facades) expect((await rest(facade, 'GET', '/user', user.token)).status).toBe(200);
     for (const gateway of gateways)
       expect((await graphql(gateway, '{ viewer { id: databaseId } }', user.token)).body.data.viewer.id).toBe(user.id);
-    const reset = await graphql(gateways[0], 'mutation { resetPrivateToken }', user.token);
-    const fresh = reset.body.data.resetPrivateToken as string;
+    const reset = await graphql(gateways[0], 'mutation { resetPrivateToken(input: {}) { privateToken } }', user.token);
+    const fresh = reset.body.data.resetPrivateToken.privateToken as string;
     const refusedEverywhere = async () => {
       const facadeAnswers = await Promise.all(
         facades.map(async (facade) => (await rest(facade, 'GET', '/user', user.token)).status),

@@ -111,8 +111,12 @@ describe('secrets in the logs', () => {
     ).not.toBe(0);
 
     // A reset: the new token is shown once to its owner, and never logged either.
-    const reset = await graphql('mutation { resetPrivateToken }', {}, { 'PRIVATE-TOKEN': user.token });
-    const fresh = reset.body.data.resetPrivateToken as string;
+    const reset = await graphql(
+      'mutation { resetPrivateToken(input: {}) { privateToken } }',
+      {},
+      { 'PRIVATE-TOKEN': user.token },
+    );
+    const fresh = reset.body.data.resetPrivateToken.privateToken as string;
     secrets.push(fresh);
     expect((await api('GET', '/user', { token: fresh })).body.private_token).toBe(fresh);
 

@@ -228,7 +228,7 @@ describe('managing system hooks (admins only)', () => {
     const asUser = await graphql(query, {}, { 'PRIVATE-TOKEN': user.token });
     expect(asUser.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const mutation = await graphql(
-      `mutation { addSystemHook(url: "${receiver.url('intruder')}") { id } }`,
+      `mutation { addSystemHook(input: { url: "${receiver.url('intruder')}" }) { systemHook { id } } }`,
       {},
       { 'PRIVATE-TOKEN': user.token },
     );

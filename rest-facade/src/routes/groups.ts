@@ -15,7 +15,7 @@ import { groupMemberSchema, presentGroupMember } from '../entities/group';
 import { presentProject, projectSchema } from '../entities/project';
 import { mapItems, propertyOf, withProperties } from '../openapi/json-schema';
 import { int, PAGE, PROJECT_REF, required, str } from '../param-docs';
-import type { GatewayCall } from '../gateway-client';
+import { payloadEntity, type GatewayCall } from '../gateway-client';
 import type { Params } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
@@ -65,15 +65,17 @@ export const groupRoutes: Route[] = [
     path: '/groups',
     summary: 'Creates a group',
     params: { name: required(str()), path: required(str()), description: str() },
-    response: (g) => g.select(CreateGroupDocument, 'createGroup'),
+    response: (g) => g.select(CreateGroupDocument, 'createGroup.group'),
     handle: async (p, gateway) => {
       p.require('name', 'path');
       const { createGroup } = await gateway(CreateGroupDocument, {
-        name: p.string('name')!,
-        path: p.string('path')!,
-        description: p.string('description') ?? null,
+        input: {
+          name: p.string('name')!,
+          path: p.string('path')!,
+          description: p.string('description') ?? null,
+        },
       });
-      return { body: createGroup };
+      return { body: payloadEntity(createGroup.group) };
     },
   },
   {
@@ -97,10 +99,10 @@ export const groupRoutes: Route[] = [
     method: 'delete',
     path: '/groups/:id',
     summary: 'Deletes a group and its projects',
-    response: (g) => g.select(DeleteGroupDocument, 'deleteGroup'),
+    response: (g) => g.select(DeleteGroupDocument, 'deleteGroup.group'),
     handle: async (p, gateway) => {
-      const { deleteGroup } = await gateway(DeleteGroupDocument, { id: await groupIdOf(p, gateway) });
-      return { body: deleteGroup };
+      const { deleteGroup } = await gateway(DeleteGroupDocument, { input: { groupId: await groupIdOf(p, gateway) } });
+      return { body: payloadEntity(deleteGroup.group) };
     },
   },
   {

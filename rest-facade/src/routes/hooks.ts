@@ -6,8 +6,9 @@ import {
   ListHooksDocument,
   ResendHookDeliveryDocument,
   UpdateHookDocument,
-  type HookInput,
+  type CreateHookInput,
 } from '../generated/operations';
+import { payloadEntity } from '../gateway-client';
 import { deliverySchema, hookSchema, presentDelivery, presentHook } from '../entities/hook';
 import { anyOf, mapItems, objectOf } from '../openapi/json-schema';
 import { bool, PAGE, required, str } from '../param-docs';
@@ -28,7 +29,7 @@ const HOOK_PARAMS = {
 };
 
 /** url (required on POST and PUT, as GitLab 7.14's required_attributes!) and the flags sent. */
-function hookInput(p: Params): HookInput {
+function hookInput(p: Params): Omit<CreateHookInput, 'projectId'> {
   p.require('url');
   return {
     url: p.string('url')!,
@@ -79,11 +80,13 @@ export const hookRoutes: Route[] = [
     path: '/projects/:id/hooks',
     summary: 'Adds a hook to the project',
     params: HOOK_PARAMS,
-    response: (g) => hookSchema(g.select(CreateHookDocument, 'createHook')),
+    response: (g) => hookSchema(g.select(CreateHookDocument, 'createHook.hook')),
     handle: async (p, gateway) => {
-      const input = hookInput(p);
-      const { createHook } = await gateway(CreateHookDocument, { projectId: await projectIdOf(p, gateway), input });
-      return { body: presentHook(createHook) };
+      const settings = hookInput(p);
+      const { createHook } = await gateway(CreateHookDocument, {
+        input: { projectId: await projectIdOf(p, gateway), ...settings },
+      });
+      return { body: presentHook(payloadEntity(createHook.hook)) };
     },
   },
   {
@@ -91,15 +94,13 @@ export const hookRoutes: Route[] = [
     path: '/projects/:id/hooks/:hook_id',
     summary: 'Changes a project hook',
     params: HOOK_PARAMS,
-    response: (g) => hookSchema(g.select(UpdateHookDocument, 'updateHook')),
+    response: (g) => hookSchema(g.select(UpdateHookDocument, 'updateHook.hook')),
     handle: async (p, gateway) => {
-      const input = hookInput(p);
+      const settings = hookInput(p);
       const { updateHook } = await gateway(UpdateHookDocument, {
-        projectId: await projectIdOf(p, gateway),
-        id: p.id('hook_id'),
-        input,
+        input: { projectId: await projectIdOf(p, gateway), hookId: p.id('hook_id'), ...settings },
       });
-      return { body: presentHook(updateHook) };
+      return { body: presentHook(payloadEntity(updateHook.hook)) };
     },
   },
   {
@@ -108,13 +109,13 @@ export const hookRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/hooks/:hook_id',
     summary: 'Removes a project hook: the removed hook, or {} when there was none',
-    response: (g) => anyOf(hookSchema(g.select(DeleteHookDocument, 'deleteHook')), objectOf({})),
+    response: (g) => anyOf(hookSchema(g.select(DeleteHookDocument, 'deleteHook.hook')), objectOf({})),
     handle: async (p, gateway) => {
       const { deleteHook } = await gateway(DeleteHookDocument, {
-        projectId: await projectIdOf(p, gateway),
-        id: p.id('hook_id'),
+        input: { projectId: await projectIdOf(p, gateway), hookId: p.id('hook_id') },
       });
-      return { body: deleteHook ? presentHook(deleteHook) : {} };
+      // A null hook without errors: there was none, which the idempotent DELETE answers with {}.
+      return { body: deleteHook.hook ? presentHook(deleteHook.hook) : {} };
     },
   },
   {
@@ -153,14 +154,16 @@ export const hookRoutes: Route[] = [
     method: 'post',
     path: '/projects/:id/hooks/:hook_id/events/:event_id/resend',
     summary: 'Delivers a logged event again',
-    response: (g) => deliverySchema(g.select(ResendHookDeliveryDocument, 'resendHookDelivery')),
+    response: (g) => deliverySchema(g.select(ResendHookDeliveryDocument, 'resendHookDelivery.hookDelivery')),
     handle: async (p, gateway) => {
       const { resendHookDelivery } = await gateway(ResendHookDeliveryDocument, {
-        projectId: await projectIdOf(p, gateway),
-        hookId: p.id('hook_id'),
-        id: p.id('event_id'),
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          hookId: p.id('hook_id'),
+          hookDeliveryId: p.id('event_id'),
+        },
       });
-      return { body: presentDelivery(resendHookDelivery) };
+      return { body: presentDelivery(payloadEntity(resendHookDelivery.hookDelivery)) };
     },
   },
 ];

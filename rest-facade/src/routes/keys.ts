@@ -13,6 +13,7 @@ import {
 import { keySchema, presentKey } from '../entities/key';
 import { anyOf, mapItems, objectOf, type JsonSchema } from '../openapi/json-schema';
 import { PAGE, str } from '../param-docs';
+import { payloadEntity } from '../gateway-client';
 import type { Params } from '../params';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND, UNAUTHORIZED, v3Error } from '../v3-errors';
@@ -78,20 +79,22 @@ export const keyRoutes: Route[] = [
     path: '/user/keys',
     summary: 'Adds an SSH key to the caller',
     params: KEY_PARAMS,
-    response: (g) => keySchema(g.select(CreateSshKeyDocument, 'createSshKey')),
+    response: (g) => keySchema(g.select(CreateSshKeyDocument, 'createSshKey.sshKey')),
     handle: async (p, gateway) => {
-      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: null, input: keyInput(p) });
-      return { body: presentKey(createSshKey) };
+      const { createSshKey } = await gateway(CreateSshKeyDocument, { input: { userId: null, ...keyInput(p) } });
+      return { body: presentKey(payloadEntity(createSshKey.sshKey)) };
     },
   },
   {
     method: 'delete',
     path: '/user/keys/:id',
     summary: "Removes one of the caller's SSH keys: the removed key, or {} when there was none",
-    response: (g) => removedSchema(g.select(DeleteSshKeyDocument, 'deleteSshKey')),
+    response: (g) => removedSchema(g.select(DeleteSshKeyDocument, 'deleteSshKey.sshKey')),
     handle: async (p, gateway) => {
-      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, { userId: null, id: lenientId(p, 'id') });
-      return { body: removed(deleteSshKey) };
+      const { deleteSshKey } = await gateway(DeleteSshKeyDocument, {
+        input: { userId: null, sshKeyId: lenientId(p, 'id') },
+      });
+      return { body: removed(deleteSshKey.sshKey) };
     },
   },
   {
@@ -120,23 +123,24 @@ export const keyRoutes: Route[] = [
     path: '/users/:uid/keys',
     summary: 'Adds an SSH key to a user (admins only)',
     params: KEY_PARAMS,
-    response: (g) => keySchema(g.select(CreateSshKeyDocument, 'createSshKey')),
+    response: (g) => keySchema(g.select(CreateSshKeyDocument, 'createSshKey.sshKey')),
     handle: async (p, gateway) => {
-      const { createSshKey } = await gateway(CreateSshKeyDocument, { userId: lenientId(p, 'uid'), input: keyInput(p) });
-      return { body: presentKey(createSshKey) };
+      const { createSshKey } = await gateway(CreateSshKeyDocument, {
+        input: { userId: lenientId(p, 'uid'), ...keyInput(p) },
+      });
+      return { body: presentKey(payloadEntity(createSshKey.sshKey)) };
     },
   },
   {
     method: 'delete',
     path: '/users/:uid/keys/:id',
     summary: "Removes a user's SSH key (admins only): the removed key, or {} when there was none",
-    response: (g) => removedSchema(g.select(DeleteSshKeyDocument, 'deleteSshKey')),
+    response: (g) => removedSchema(g.select(DeleteSshKeyDocument, 'deleteSshKey.sshKey')),
     handle: async (p, gateway) => {
       const { deleteSshKey } = await gateway(DeleteSshKeyDocument, {
-        userId: lenientId(p, 'uid'),
-        id: lenientId(p, 'id'),
+        input: { userId: lenientId(p, 'uid'), sshKeyId: lenientId(p, 'id') },
       });
-      return { body: removed(deleteSshKey) };
+      return { body: removed(deleteSshKey.sshKey) };
     },
   },
   {
@@ -174,26 +178,24 @@ export const keyRoutes: Route[] = [
     path: '/projects/:id/keys',
     summary: 'Adds a deploy key to the project (also one it, or another of the caller, had already)',
     params: KEY_PARAMS,
-    response: (g) => keySchema(g.select(AddDeployKeyDocument, 'addDeployKey')),
+    response: (g) => keySchema(g.select(AddDeployKeyDocument, 'addDeployKey.sshKey')),
     handle: async (p, gateway) => {
       const { addDeployKey } = await gateway(AddDeployKeyDocument, {
-        projectId: await projectIdOf(p, gateway),
-        input: keyInput(p),
+        input: { projectId: await projectIdOf(p, gateway), ...keyInput(p) },
       });
-      return { body: presentKey(addDeployKey) };
+      return { body: presentKey(payloadEntity(addDeployKey.sshKey)) };
     },
   },
   {
     method: 'delete',
     path: '/projects/:id/keys/:key_id',
     summary: 'Removes a deploy key from the project: the removed key, or {} when there was none',
-    response: (g) => removedSchema(g.select(RemoveDeployKeyDocument, 'removeDeployKey')),
+    response: (g) => removedSchema(g.select(RemoveDeployKeyDocument, 'removeDeployKey.sshKey')),
     handle: async (p, gateway) => {
       const { removeDeployKey } = await gateway(RemoveDeployKeyDocument, {
-        projectId: await projectIdOf(p, gateway),
-        id: lenientId(p, 'key_id'),
+        input: { projectId: await projectIdOf(p, gateway), sshKeyId: lenientId(p, 'key_id') },
       });
-      return { body: removed(removeDeployKey) };
+      return { body: removed(removeDeployKey.sshKey) };
     },
   },
 ];

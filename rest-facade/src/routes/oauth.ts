@@ -1,4 +1,5 @@
 import { CreateOAuthTokenDocument } from '../generated/operations';
+import { payloadEntity } from '../gateway-client';
 import { objectOf } from '../openapi/json-schema';
 import { str } from '../param-docs';
 import type { Route } from '../route';
@@ -20,17 +21,19 @@ export const oauthTokenRoute: Route = {
     password: str('For the password grant.'),
     refresh_token: str('For the refresh_token grant.'),
   },
-  response: (g) => g.select(CreateOAuthTokenDocument, 'createOAuthToken'),
+  response: (g) => g.select(CreateOAuthTokenDocument, 'createOAuthToken.oauthToken'),
   errorShape: objectOf({ error: { type: 'string' }, error_description: { type: 'string' } }),
   handle: async (p, gateway) => {
     try {
       const { createOAuthToken } = await gateway(CreateOAuthTokenDocument, {
-        grantType: p.string('grant_type') ?? '',
-        username: p.string('username') ?? null,
-        password: p.string('password') ?? null,
-        refreshToken: p.string('refresh_token') ?? null,
+        input: {
+          grantType: p.string('grant_type') ?? '',
+          username: p.string('username') ?? null,
+          password: p.string('password') ?? null,
+          refreshToken: p.string('refresh_token') ?? null,
+        },
       });
-      return { body: createOAuthToken };
+      return { body: payloadEntity(createOAuthToken.oauthToken) };
     } catch (error) {
       const oauthError = error instanceof V3Error ? error.extensions.oauthError : undefined;
       if (typeof oauthError === 'string') {

@@ -2,6 +2,7 @@ import { presentUserLogin, userLoginSchema } from '../entities/user';
 import { withProperties, propertyOf } from '../openapi/json-schema';
 import { str } from '../param-docs';
 import { CreateSessionDocument } from '../generated/operations';
+import { payloadEntity } from '../gateway-client';
 import type { Route } from '../route';
 import { UNAUTHORIZED } from '../v3-errors';
 
@@ -19,8 +20,8 @@ export const sessionRoutes: Route[] = [
     },
     response: (g) =>
       userLoginSchema(
-        withProperties(g.select(CreateSessionDocument, 'createSession.user'), {
-          private_token: propertyOf(g.select(CreateSessionDocument, 'createSession'), 'private_token'),
+        withProperties(g.select(CreateSessionDocument, 'createSession.session.user'), {
+          private_token: propertyOf(g.select(CreateSessionDocument, 'createSession.session'), 'private_token'),
         }),
       ),
     handle: async (p, gateway) => {
@@ -29,11 +30,10 @@ export const sessionRoutes: Route[] = [
       const email = p.string('email');
       if (!password || !(login || email)) throw UNAUTHORIZED();
       const { createSession } = await gateway(CreateSessionDocument, {
-        login: login ?? null,
-        email: email ?? null,
-        password,
+        input: { login: login ?? null, email: email ?? null, password },
       });
-      return { body: presentUserLogin({ ...createSession.user, private_token: createSession.private_token }) };
+      const session = payloadEntity(createSession.session);
+      return { body: presentUserLogin({ ...session.user, private_token: session.private_token }) };
     },
   },
 ];

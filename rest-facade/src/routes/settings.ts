@@ -4,19 +4,21 @@ import { bool, int, list, str } from '../param-docs';
 import {
   ApplicationSettingsDocument,
   UpdateApplicationSettingsDocument,
-  type ApplicationSettingsInput,
+  type UpdateApplicationSettingsInput,
 } from '../generated/operations';
+import { payloadEntity } from '../gateway-client';
 import type { Params } from '../params';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
 
+/** Visibility levels go as v3's numbers (the internal v3 fields): identity refuses one that is no level in GitLab's words. */
 const INTEGERS = {
   default_projects_limit: 'defaultProjectsLimit',
   default_branch_protection: 'defaultBranchProtection',
   max_attachment_size: 'maxAttachmentSize',
   session_expire_delay: 'sessionExpireDelay',
-  default_project_visibility: 'defaultProjectVisibility',
-  default_snippet_visibility: 'defaultSnippetVisibility',
+  default_project_visibility: 'v3DefaultProjectVisibility',
+  default_snippet_visibility: 'v3DefaultSnippetVisibility',
 } as const;
 const BOOLEANS = {
   signup_enabled: 'signupEnabled',
@@ -51,7 +53,7 @@ const isLevelNumber = (text: string) => INTEGER.test(text) && Math.abs(Number(te
  * every column of the row, `id` and the timestamps aside). Values of the right shape are checked
  * by identity, in GitLab's words.
  */
-function settingsInput(p: Params): { input: ApplicationSettingsInput; problems: FieldErrors } {
+function settingsInput(p: Params): { input: UpdateApplicationSettingsInput; problems: FieldErrors } {
   const input: Record<string, unknown> = {};
   const problems: FieldErrors = {};
   const attempt = (name: string, message: string, read: () => unknown, field: string) => {
@@ -79,7 +81,7 @@ function settingsInput(p: Params): { input: ApplicationSettingsInput; problems: 
         (problems.restricted_visibility_levels ??= []).push(`'${level}' is not a valid visibility level`);
       return bad.length ? undefined : levels.map((level) => Number(level.trim()));
     },
-    'restrictedVisibilityLevels',
+    'v3RestrictedVisibilityLevels',
   );
   // GitLab's restricted_signup_domains_raw rule: commas, semicolons or whitespace separate domains.
   attempt(
@@ -92,7 +94,7 @@ function settingsInput(p: Params): { input: ApplicationSettingsInput; problems: 
         .filter((d) => d !== ''),
     'restrictedSignupDomains',
   );
-  return { input: input as ApplicationSettingsInput, problems };
+  return { input: input as UpdateApplicationSettingsInput, problems };
 }
 
 /**
@@ -123,7 +125,10 @@ export const settingsRoutes: Route[] = [
     path: '/application/settings',
     summary: "Changes the instance's settings (admins only)",
     params: SETTINGS_PARAMS,
-    response: (g) => applicationSettingSchema(g.select(UpdateApplicationSettingsDocument, 'updateApplicationSettings')),
+    response: (g) =>
+      applicationSettingSchema(
+        g.select(UpdateApplicationSettingsDocument, 'updateApplicationSettings.applicationSettings'),
+      ),
     handle: async (p, gateway) => {
       const { input, problems } = settingsInput(p);
       if (Object.keys(problems).length > 0) {
@@ -132,7 +137,7 @@ export const settingsRoutes: Route[] = [
         throw v3Error(400, problems);
       }
       const { updateApplicationSettings } = await gateway(UpdateApplicationSettingsDocument, { input });
-      return { body: presentApplicationSetting(updateApplicationSettings) };
+      return { body: presentApplicationSetting(payloadEntity(updateApplicationSettings.applicationSettings)) };
     },
   },
 ];

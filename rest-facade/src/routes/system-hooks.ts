@@ -10,7 +10,7 @@ import {
   SystemHookDeliveriesDocument,
   TestSystemHookDocument,
 } from '../generated/operations';
-import type { GatewayCall } from '../gateway-client';
+import { payloadEntity, type GatewayCall } from '../gateway-client';
 import type { Params } from '../params';
 import type { Route } from '../route';
 import { NOT_FOUND, RECORD_NOT_FOUND, V3Error } from '../v3-errors';
@@ -50,7 +50,7 @@ export const systemHookRoutes: Route[] = [
     path: '/hooks',
     summary: 'Adds a system hook; 404 for an invalid url, as GitLab answered',
     params: { url: required(str()) },
-    response: (g) => systemHookSchema(g.select(AddSystemHookDocument, 'addSystemHook')),
+    response: (g) => systemHookSchema(g.select(AddSystemHookDocument, 'addSystemHook.systemHook')),
     handle: async (p, gateway) => {
       let url: string;
       try {
@@ -63,8 +63,8 @@ export const systemHookRoutes: Route[] = [
         throw error;
       }
       try {
-        const { addSystemHook } = await gateway(AddSystemHookDocument, { url });
-        return { body: presentSystemHook(addSystemHook) };
+        const { addSystemHook } = await gateway(AddSystemHookDocument, { input: { url } });
+        return { body: presentSystemHook(payloadEntity(addSystemHook.systemHook)) };
       } catch (error) {
         // A hook that did not save (an invalid url) was GitLab 7.14's not_found!.
         if (error instanceof V3Error && error.status === 422 && error.message === 'Invalid url given')
@@ -82,8 +82,8 @@ export const systemHookRoutes: Route[] = [
     handle: async (p, gateway) => {
       const id = await hookIdOf(p, gateway);
       if (id === null) throw RECORD_NOT_FOUND();
-      const { testSystemHook } = await gateway(TestSystemHookDocument, { id });
-      return { body: JSON.parse(testSystemHook.payload) as unknown };
+      const { testSystemHook } = await gateway(TestSystemHookDocument, { input: { systemHookId: id } });
+      return { body: JSON.parse(payloadEntity(testSystemHook.hookDelivery).payload) as unknown };
     },
   },
   {
@@ -92,12 +92,14 @@ export const systemHookRoutes: Route[] = [
     method: 'delete',
     path: '/hooks/:id',
     summary: 'Removes a system hook: the removed hook, or null when there was none',
-    response: (g) => anyOf(systemHookSchema(g.select(DeleteSystemHookDocument, 'deleteSystemHook')), { type: 'null' }),
+    response: (g) =>
+      anyOf(systemHookSchema(g.select(DeleteSystemHookDocument, 'deleteSystemHook.systemHook')), { type: 'null' }),
     handle: async (p, gateway) => {
       const id = await hookIdOf(p, gateway);
       if (id === null) return { body: null };
-      const { deleteSystemHook } = await gateway(DeleteSystemHookDocument, { id });
-      return { body: deleteSystemHook ? presentSystemHook(deleteSystemHook) : null };
+      const { deleteSystemHook } = await gateway(DeleteSystemHookDocument, { input: { systemHookId: id } });
+      // A null hook without errors: there was none, answered with null as GitLab did.
+      return { body: deleteSystemHook.systemHook ? presentSystemHook(deleteSystemHook.systemHook) : null };
     },
   },
   {
@@ -127,13 +129,16 @@ export const systemHookRoutes: Route[] = [
     method: 'post',
     path: '/hooks/:id/events/:event_id/resend',
     summary: 'Delivers a logged event again',
-    response: (g) => deliverySchema(g.select(ResendSystemHookDeliveryDocument, 'resendSystemHookDelivery')),
+    response: (g) =>
+      deliverySchema(g.select(ResendSystemHookDeliveryDocument, 'resendSystemHookDelivery.hookDelivery')),
     handle: async (p, gateway) => {
       const hookId = await hookIdOf(p, gateway);
       const id = await hookIdOf(p, gateway, 'event_id');
       if (hookId === null || id === null) throw RECORD_NOT_FOUND();
-      const { resendSystemHookDelivery } = await gateway(ResendSystemHookDeliveryDocument, { hookId, id });
-      return { body: presentDelivery(resendSystemHookDelivery) };
+      const { resendSystemHookDelivery } = await gateway(ResendSystemHookDeliveryDocument, {
+        input: { systemHookId: hookId, hookDeliveryId: id },
+      });
+      return { body: presentDelivery(payloadEntity(resendSystemHookDelivery.hookDelivery)) };
     },
   },
 ];

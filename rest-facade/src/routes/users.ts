@@ -16,6 +16,7 @@ import {
   userFullSchema,
   userLoginSchema,
 } from '../entities/user';
+import { payloadEntity } from '../gateway-client';
 import { anyOf, mapItems, objectOf } from '../openapi/json-schema';
 import { bool, int, PAGE, required, str } from '../param-docs';
 import { defined, type Params } from '../params';
@@ -120,7 +121,7 @@ export const userRoutes: Route[] = [
       name: required(str()),
       username: required(str()),
     },
-    response: (g) => userFullSchema(g.select(CreateUserDocument, 'createUser')),
+    response: (g) => userFullSchema(g.select(CreateUserDocument, 'createUser.user')),
     handle: async (p, gateway) => {
       p.require('email', 'password', 'name', 'username');
       const required = {
@@ -130,7 +131,7 @@ export const userRoutes: Route[] = [
         username: p.string('username')!,
       };
       const { createUser } = await gateway(CreateUserDocument, { input: { ...userInput(p), ...required } });
-      return { body: presentUserFull(createUser) };
+      return { body: presentUserFull(payloadEntity(createUser.user)) };
     },
   },
   {
@@ -138,10 +139,10 @@ export const userRoutes: Route[] = [
     path: '/users/:id',
     summary: 'Changes a user (admins, or the user themselves)',
     params: USER_PARAMS,
-    response: (g) => userFullSchema(g.select(UpdateUserDocument, 'updateUser')),
+    response: (g) => userFullSchema(g.select(UpdateUserDocument, 'updateUser.user')),
     handle: async (p, gateway) => {
-      const { updateUser } = await gateway(UpdateUserDocument, { id: p.id('id'), input: userInput(p) });
-      return { body: presentUserFull(updateUser) };
+      const { updateUser } = await gateway(UpdateUserDocument, { input: { userId: p.id('id'), ...userInput(p) } });
+      return { body: presentUserFull(payloadEntity(updateUser.user)) };
     },
   },
   {
@@ -149,10 +150,11 @@ export const userRoutes: Route[] = [
     method: 'delete',
     path: '/users/:id',
     summary: 'Deletes a user (admins only): the deleted user, or {} when there was none',
-    response: (g) => anyOf(userFullSchema(g.select(DeleteUserDocument, 'deleteUser')), objectOf({})),
+    response: (g) => anyOf(userFullSchema(g.select(DeleteUserDocument, 'deleteUser.user')), objectOf({})),
     handle: async (p, gateway) => {
-      const { deleteUser } = await gateway(DeleteUserDocument, { id: p.id('id') });
-      return { body: deleteUser ? presentUserFull(deleteUser) : {} };
+      const { deleteUser } = await gateway(DeleteUserDocument, { input: { userId: p.id('id') } });
+      // A null user without errors: there was none, which the idempotent DELETE answers with {}.
+      return { body: deleteUser.user ? presentUserFull(deleteUser.user) : {} };
     },
   },
   {
@@ -162,7 +164,7 @@ export const userRoutes: Route[] = [
     summary: 'Blocks a user (admins only)',
     response: () => ({ const: true }),
     handle: async (p, gateway) => {
-      await gateway(BlockUserDocument, { id: p.id('id') });
+      payloadEntity((await gateway(BlockUserDocument, { input: { userId: p.id('id') } })).blockUser.user);
       return { body: true };
     },
   },
@@ -172,7 +174,7 @@ export const userRoutes: Route[] = [
     summary: 'Unblocks a user (admins only)',
     response: () => ({ const: true }),
     handle: async (p, gateway) => {
-      await gateway(UnblockUserDocument, { id: p.id('id') });
+      payloadEntity((await gateway(UnblockUserDocument, { input: { userId: p.id('id') } })).unblockUser.user);
       return { body: true };
     },
   },

@@ -16,7 +16,10 @@ import type { DeliveryQueue } from './delivery/queue';
 import { resendDelivery } from './delivery/resend';
 import { newSigningSecret } from './delivery/signing';
 import { checkHookUrl } from './domain/hook-url';
-import type { HookInput } from './generated/graphql';
+import type { UpdateHookInput } from './generated/graphql';
+
+/** A hook's URL, event flags and token, as createHook and updateHook give them. */
+type HookInput = Omit<UpdateHookInput, 'clientMutationId' | 'projectId' | 'hookId'>;
 
 /** Visible ASCII and spaces, at most 255 characters, as a header value may hold. */
 const HEADER_VALUE = /^[\x20-\x7e]{1,255}$/;

@@ -52,15 +52,101 @@ describe('hooks subgraph', () => {
 
   it("reads a project reference by its databaseId key: that project's hooks, with its access rule, and the key shown back", async () => {
     const made = await subgraph.run(
-      `mutation { createHook(projectId: 10, input: { url: "https://example.com/hook" }) { projectId } }`,
+      `mutation { createHook(input: { projectId: 10, url: "https://example.com/hook" }) { hook { projectId } errors { code } } }`,
       {},
       as(MASTER),
     );
-    expect(made).toEqual({ data: { createHook: { projectId: 10 } } });
+    expect(made).toEqual({ data: { createHook: { hook: { projectId: 10 }, errors: [] } } });
     expect((await subgraph.run(PROJECT_HOOKS, {}, as(OWNER))).data?._entities).toEqual([
       { databaseId: 10, hooks: { total: 1, nodes: [{ projectId: 10, url: 'https://example.com/hook' }] } },
     ]);
     expect(errorCode(await subgraph.run(PROJECT_HOOKS, {}, as(DEVELOPER)))).toBe('FORBIDDEN');
     expect(errorCode(await subgraph.run(PROJECT_HOOKS, {}, as(STRANGER)))).toBe('NOT_FOUND');
+  });
+
+  describe('mutation payloads', () => {
+    const CREATE = `mutation($input: CreateHookInput!) {
+      createHook(input: $input) { clientMutationId hook { id url } errors { code path message v3Attribute v3Message } }
+    }`;
+    const UPDATE = `mutation($input: UpdateHookInput!) { updateHook(input: $input) { hook { id url } errors { code } } }`;
+    const DELETE = `mutation($input: DeleteHookInput!) { deleteHook(input: $input) { clientMutationId hook { id } errors { code } } }`;
+
+    it('answers a url that may not be called in errors, with a null hook, and echoes clientMutationId', async () => {
+      const refused = await subgraph.run(
+        CREATE,
+        { input: { clientMutationId: 'try-1', projectId: 10, url: 'ftp://example.com/hook' } },
+        as(MASTER),
+      );
+      expect(refused).toEqual({
+        data: {
+          createHook: {
+            clientMutationId: 'try-1',
+            hook: null,
+            errors: [
+              {
+                code: 'UNPROCESSABLE',
+                path: null,
+                message: 'Invalid url given',
+                v3Attribute: null,
+                v3Message: 'Invalid url given',
+              },
+            ],
+          },
+        },
+      });
+    });
+
+    it('points a token a header cannot carry at its input field', async () => {
+      const refused = await subgraph.run(
+        CREATE,
+        { input: { projectId: 10, url: 'https://example.com/t', token: 'bad\ntoken' } },
+        as(MASTER),
+      );
+      expect(refused.data?.createHook).toEqual({
+        clientMutationId: null,
+        hook: null,
+        errors: [
+          {
+            code: 'INVALID',
+            path: ['input', 'token'],
+            message: 'Token is invalid',
+            v3Attribute: 'token',
+            v3Message: 'is invalid',
+          },
+        ],
+      });
+    });
+
+    it('keeps a refusal of access and a missing hook GraphQL errors', async () => {
+      const input = { projectId: 10, url: 'https://example.com/developer' };
+      expect(errorCode(await subgraph.run(CREATE, { input }, as(DEVELOPER)))).toBe('FORBIDDEN');
+      expect(errorCode(await subgraph.run(CREATE, { input }, as(STRANGER)))).toBe('NOT_FOUND');
+      expect(errorCode(await subgraph.run(UPDATE, { input: { ...input, hookId: 999999 } }, as(MASTER)))).toBe(
+        'NOT_FOUND',
+      );
+    });
+
+    it('changes a hook and removes it idempotently: the removed hook, then null without errors', async () => {
+      const made = (
+        await subgraph.run(CREATE, { input: { projectId: 10, url: 'https://example.com/before' } }, as(MASTER))
+      ).data?.createHook.hook;
+      const changed = await subgraph.run(
+        UPDATE,
+        { input: { projectId: 10, hookId: made.id, url: 'https://example.com/after' } },
+        as(MASTER),
+      );
+      expect(changed.data?.updateHook).toEqual({ hook: { id: made.id, url: 'https://example.com/after' }, errors: [] });
+      const remove = { input: { clientMutationId: 'rm', projectId: 10, hookId: made.id } };
+      expect((await subgraph.run(DELETE, remove, as(MASTER))).data?.deleteHook).toEqual({
+        clientMutationId: 'rm',
+        hook: { id: made.id },
+        errors: [],
+      });
+      expect((await subgraph.run(DELETE, remove, as(MASTER))).data?.deleteHook).toEqual({
+        clientMutationId: 'rm',
+        hook: null,
+        errors: [],
+      });
+    });
   });
 });

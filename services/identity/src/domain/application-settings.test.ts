@@ -1,7 +1,6 @@
-import type { ApplicationSettingsInput } from '../generated/graphql';
-import { settingsColumns, validateSettings } from './application-settings';
+import { settingsColumns, validateSettings, type SettingsChanges } from './application-settings';
 
-const fieldsOf = (input: ApplicationSettingsInput) => {
+const fieldsOf = (input: SettingsChanges) => {
   try {
     validateSettings(input);
     return null;
@@ -11,7 +10,7 @@ const fieldsOf = (input: ApplicationSettingsInput) => {
 };
 
 describe('application settings validation', () => {
-  it.each<[string, ApplicationSettingsInput, Record<string, string[]>]>([
+  it.each<[string, SettingsChanges, Record<string, string[]>]>([
     [
       'a negative projects limit',
       { defaultProjectsLimit: -1 },
@@ -58,7 +57,7 @@ describe('application settings validation', () => {
     expect(fieldsOf(input)).toEqual({ code: 'VALIDATION', fields });
   });
 
-  it.each<[string, ApplicationSettingsInput]>([
+  it.each<[string, SettingsChanges]>([
     ['the limits at their bounds', { defaultProjectsLimit: 0, sessionExpireDelay: 0, maxAttachmentSize: 1 }],
     ['every protection level', { defaultBranchProtection: 1 }],
     [

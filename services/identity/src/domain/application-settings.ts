@@ -7,7 +7,23 @@ import {
   type Sql,
 } from '@hub/common';
 import { currentSettings, updateSettings, type SettingsRow, type SettingsWritable } from '../db/settings';
-import type { ApplicationSettingsInput } from '../generated/graphql';
+import type { UpdateApplicationSettingsInput } from '../generated/graphql';
+
+/** The settings to change, as the input gives them but with visibility levels as v3's numbers. */
+export type SettingsChanges = Omit<
+  UpdateApplicationSettingsInput,
+  | 'clientMutationId'
+  | 'restrictedVisibilityLevels'
+  | 'v3RestrictedVisibilityLevels'
+  | 'defaultProjectVisibility'
+  | 'v3DefaultProjectVisibility'
+  | 'defaultSnippetVisibility'
+  | 'v3DefaultSnippetVisibility'
+> & {
+  restrictedVisibilityLevels?: number[] | null;
+  defaultProjectVisibility?: number | null;
+  defaultSnippetVisibility?: number | null;
+};
 
 const BRANCH_PROTECTION_LEVELS = [0, 1, 2];
 // GitLab 7.14's ApplicationSetting URL format: http(s) only.
@@ -30,7 +46,7 @@ const isHttpUrl = (value: string) => {
  * any value for them, so those are checked here as the form's choices (and the users' own
  * projects_limit rule) allowed.
  */
-export function validateSettings(input: ApplicationSettingsInput): void {
+export function validateSettings(input: SettingsChanges): void {
   const errors = new FieldErrorCollector();
   const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
   if (given(input.defaultProjectsLimit) && input.defaultProjectsLimit < 0)
@@ -65,7 +81,7 @@ export function validateSettings(input: ApplicationSettingsInput): void {
 }
 
 /** The columns to write for the settings given (null and absent leave a setting as it is). */
-export function settingsColumns(input: ApplicationSettingsInput): SettingsWritable {
+export function settingsColumns(input: SettingsChanges): SettingsWritable {
   const columns: SettingsWritable = {};
   const copy = <K extends keyof SettingsWritable>(key: K, value: SettingsWritable[K] | null | undefined) => {
     if (value !== undefined && value !== null) columns[key] = value;
@@ -109,7 +125,7 @@ export function createApplicationSettings(deps: { sql: Sql }) {
     /** For services that apply the settings (the internal endpoint): no principal. */
     current: (): Promise<SettingsRow> => currentSettings(sql),
 
-    async update(principal: Principal, input: ApplicationSettingsInput): Promise<SettingsRow> {
+    async update(principal: Principal, input: SettingsChanges): Promise<SettingsRow> {
       requireAdmin(principal);
       validateSettings(input);
       const columns = settingsColumns(input);

@@ -1,4 +1,4 @@
-import { isGlobalIdReference, referencedDatabaseId, requireUser, toGlobalId } from '@hub/common';
+import { isGlobalIdReference, mutationPayload, referencedDatabaseId, requireUser, toGlobalId } from '@hub/common';
 import type { GroupResolvers, MutationResolvers, QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { namespaceList } from './lists';
@@ -41,6 +41,8 @@ export const createGroupQueries = (deps: ResolverDeps): Pick<QueryResolvers, 'gr
 export const createGroupMutations = ({
   groups,
 }: ResolverDeps): Pick<MutationResolvers, 'createGroup' | 'deleteGroup'> => ({
-  createGroup: (_parent, args, { principal }) => groups.createGroup(principal, args),
-  deleteGroup: (_parent, { id }, { principal }) => groups.deleteGroup(principal, id),
+  createGroup: (_parent, { input: { clientMutationId, ...attrs } }, { principal }, info) =>
+    mutationPayload('group', { clientMutationId }, info, () => groups.createGroup(principal, attrs)),
+  deleteGroup: (_parent, { input: { clientMutationId, groupId } }, { principal }, info) =>
+    mutationPayload('group', { clientMutationId }, info, () => groups.deleteGroup(principal, groupId)),
 });

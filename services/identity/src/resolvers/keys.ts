@@ -1,4 +1,4 @@
-import { referencedDatabaseId, toGlobalId } from '@hub/common';
+import { mutationPayload, referencedDatabaseId, toGlobalId } from '@hub/common';
 import type { MutationResolvers, ProjectResolvers, SshKeyResolvers, UserResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { keyList } from './lists';
@@ -35,8 +35,14 @@ export const createProjectResolvers = (deps: ResolverDeps): ProjectResolvers => 
 export const createKeyMutations = ({
   keys,
 }: ResolverDeps): Pick<MutationResolvers, 'createSshKey' | 'deleteSshKey' | 'addDeployKey' | 'removeDeployKey'> => ({
-  createSshKey: (_parent, { userId, input }, { principal }) => keys.createUserKey(principal, userId, input),
-  deleteSshKey: (_parent, { userId, id }, { principal }) => keys.deleteUserKey(principal, userId, id),
-  addDeployKey: (_parent, { projectId, input }, { principal }) => keys.addDeployKey(principal, projectId, input),
-  removeDeployKey: (_parent, { projectId, id }, { principal }) => keys.removeDeployKey(principal, projectId, id),
+  createSshKey: (_parent, { input: { clientMutationId, userId, title, key } }, { principal }, info) =>
+    mutationPayload('sshKey', { clientMutationId }, info, () => keys.createUserKey(principal, userId, { title, key })),
+  deleteSshKey: (_parent, { input: { clientMutationId, userId, sshKeyId } }, { principal }, info) =>
+    mutationPayload('sshKey', { clientMutationId }, info, () => keys.deleteUserKey(principal, userId, sshKeyId)),
+  addDeployKey: (_parent, { input: { clientMutationId, projectId, title, key } }, { principal }, info) =>
+    mutationPayload('sshKey', { clientMutationId }, info, () =>
+      keys.addDeployKey(principal, projectId, { title, key }),
+    ),
+  removeDeployKey: (_parent, { input: { clientMutationId, projectId, sshKeyId } }, { principal }, info) =>
+    mutationPayload('sshKey', { clientMutationId }, info, () => keys.removeDeployKey(principal, projectId, sshKeyId)),
 });

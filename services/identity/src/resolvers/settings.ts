@@ -1,4 +1,5 @@
-import type { MutationResolvers, QueryResolvers } from '../generated/graphql';
+import { mutationPayload, Visibility } from '@hub/common';
+import type { Visibility as VisibilityName, MutationResolvers, QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
 /** Query.applicationSettings: GitLab 8.x's GET /application/settings (authenticated_as_admin!). */
@@ -8,9 +9,33 @@ export const createSettingsQueryResolvers = ({
   applicationSettings: (_parent, _args, { principal }) => settings.read(principal),
 });
 
+/** v3's number when the facade sent one (any number, checked by the settings' rules), else the public enum's level. */
+const levelOf = (v3: number | null | undefined, visibility: VisibilityName | null | undefined) =>
+  v3 ?? (visibility ? Visibility[visibility] : visibility);
+
 /** Mutation.updateApplicationSettings: GitLab 8.x's PUT /application/settings. */
 export const createSettingsMutationResolvers = ({
   settings,
 }: ResolverDeps): Pick<MutationResolvers, 'updateApplicationSettings'> => ({
-  updateApplicationSettings: (_parent, { input }, { principal }) => settings.update(principal, input),
+  updateApplicationSettings: (_parent, { input }, { principal }, info) => {
+    const {
+      clientMutationId,
+      restrictedVisibilityLevels,
+      v3RestrictedVisibilityLevels,
+      defaultProjectVisibility,
+      v3DefaultProjectVisibility,
+      defaultSnippetVisibility,
+      v3DefaultSnippetVisibility,
+      ...changes
+    } = input;
+    return mutationPayload('applicationSettings', { clientMutationId }, info, () =>
+      settings.update(principal, {
+        ...changes,
+        restrictedVisibilityLevels:
+          v3RestrictedVisibilityLevels ?? restrictedVisibilityLevels?.map((visibility) => Visibility[visibility]),
+        defaultProjectVisibility: levelOf(v3DefaultProjectVisibility, defaultProjectVisibility),
+        defaultSnippetVisibility: levelOf(v3DefaultSnippetVisibility, defaultSnippetVisibility),
+      }),
+    );
+  },
 });
