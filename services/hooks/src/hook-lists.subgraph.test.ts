@@ -29,6 +29,8 @@ const membership = membershipStandIn([privateProject(10, OWNER), privateProject(
 const admin = userPrincipal(ADMIN, { isAdmin: true });
 
 const CONNECTION = `count edges { cursor node { id } } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
+/** A selection of hooks, whose `id` is a global id: their numbers under the name the checks read. */
+const numbered = (selection: string) => selection.replace(/\{ id \}/g, '{ id: databaseId }');
 const ARGS_DEFS = `$first: Int, $after: String, $last: Int, $before: String, $page: Int, $perPage: Int`;
 const ARGS = `first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage`;
 
@@ -108,7 +110,7 @@ describe('hooks subgraph: lists as connections', () => {
       ids: async () =>
         (await db.sql<{ id: number }[]>`select id from hooks where project_id = 10 order by id`).map((r) => r.id),
       ask: (variables, selection = CONNECTION) =>
-        run(project(`hooks(${ARGS}) { ${selection} }`), { p: 10, ...variables }, userPrincipal(MASTER)),
+        run(project(`hooks(${ARGS}) { ${numbered(selection)} }`), { p: 10, ...variables }, userPrincipal(MASTER)),
       pick: (data) => data?._entities?.[0]?.hooks,
       insert: () =>
         db.sql`insert into hooks (project_id, url, signing_secret) values (10, ${`https://new/${++made}`}, 'whsec_x')`,
@@ -139,7 +141,7 @@ describe('hooks subgraph: lists as connections', () => {
       ids: async () =>
         (await db.sql<{ id: number }[]>`select id from hooks where kind = 'system' order by id`).map((r) => r.id),
       ask: (variables, selection = CONNECTION) =>
-        run(`query(${ARGS_DEFS}) { systemHooks(${ARGS}) { ${selection} } }`, variables, admin),
+        run(`query(${ARGS_DEFS}) { systemHooks(${ARGS}) { ${numbered(selection)} } }`, variables, admin),
       pick: (data) => data?.systemHooks,
       insert: () =>
         db.sql`insert into hooks (kind, url, signing_secret) values ('system', ${`https://new/${++made}`}, 'whsec_x')`,

@@ -66,10 +66,10 @@ describe('hooks subgraph', () => {
 
   describe('mutation payloads', () => {
     const CREATE = `mutation($input: CreateHookInput!) {
-      createHook(input: $input) { clientMutationId hook { id url } errors { code path message v3Attribute v3Message } }
+      createHook(input: $input) { clientMutationId hook { id: databaseId url } errors { code path message v3Attribute v3Message } }
     }`;
-    const UPDATE = `mutation($input: UpdateHookInput!) { updateHook(input: $input) { hook { id url } errors { code } } }`;
-    const DELETE = `mutation($input: DeleteHookInput!) { deleteHook(input: $input) { clientMutationId hook { id } errors { code } } }`;
+    const UPDATE = `mutation($input: UpdateHookInput!) { updateHook(input: $input) { hook { id: databaseId url } errors { code } } }`;
+    const DELETE = `mutation($input: DeleteHookInput!) { deleteHook(input: $input) { clientMutationId hook { id: databaseId } errors { code } } }`;
 
     it('answers a url that may not be called in errors, with a null hook, and echoes clientMutationId', async () => {
       const refused = await subgraph.run(

@@ -182,7 +182,7 @@ describe("identity's lists as connections", () => {
     {
       name: 'User.keys',
       operation: ({ variables, args }, selection) => `query(${variables}) { viewer { keys(${args}) ${selection} } }`,
-      id: 'id',
+      id: 'databaseId',
       pick: (data) => data.viewer.keys,
       principal: () => userPrincipal(aliceId, { username: 'alice' }),
       variables: {},
@@ -209,7 +209,7 @@ describe("identity's lists as connections", () => {
         `query(${variables}) { _entities(representations: [{ __typename: "Project", databaseId: ${PROJECT} }]) {
           ... on Project { deployKeys(${args}) ${selection} }
         } }`,
-      id: 'id',
+      id: 'databaseId',
       pick: (data) => data._entities[0].deployKeys,
       principal: () => userPrincipal(aliceId, { username: 'alice' }),
       variables: {},
@@ -452,7 +452,7 @@ describe("identity's lists as connections", () => {
     expect(aliceKeys.errors).toBeUndefined();
     expect(aliceKeys.data?.user.keys).toBeNull();
     const deployKeys = await subgraph.run(
-      cases[4].operation(CURSOR_ARGS, CONNECTION('id')),
+      cases[4].operation(CURSOR_ARGS, CONNECTION('databaseId')),
       { first: 5 },
       userPrincipal(bobId),
     );

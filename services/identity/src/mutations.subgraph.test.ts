@@ -54,8 +54,8 @@ const CREATE_OAUTH_TOKEN = `mutation($input: CreateOAuthTokenInput!) {
 const RESET_PRIVATE_TOKEN = `mutation($input: ResetPrivateTokenInput!) { resetPrivateToken(input: $input) { clientMutationId privateToken ${ERRORS} } }`;
 const CREATE_GROUP = `mutation($input: CreateGroupInput!) { createGroup(input: $input) { group { databaseId path } ${ERRORS} } }`;
 const DELETE_GROUP = `mutation($input: DeleteGroupInput!) { deleteGroup(input: $input) { clientMutationId group { path } ${ERRORS} } }`;
-const CREATE_SSH_KEY = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { sshKey { id title } ${ERRORS} } }`;
-const DELETE_SSH_KEY = `mutation($input: DeleteSshKeyInput!) { deleteSshKey(input: $input) { sshKey { id } ${ERRORS} } }`;
+const CREATE_SSH_KEY = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { sshKey { id: databaseId title } ${ERRORS} } }`;
+const DELETE_SSH_KEY = `mutation($input: DeleteSshKeyInput!) { deleteSshKey(input: $input) { sshKey { id: databaseId } ${ERRORS} } }`;
 const UPDATE_SETTINGS = `mutation($input: UpdateApplicationSettingsInput!) {
   updateApplicationSettings(input: $input) {
     clientMutationId

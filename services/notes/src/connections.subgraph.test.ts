@@ -166,7 +166,7 @@ describe('notes subgraph: lists as connections', () => {
       field,
       pick,
       representation,
-      nodeFields: 'key: id',
+      nodeFields: 'key: databaseId',
       compare: byIdAsc,
       ids: async () => ids(await db.sql`select id from notes ${where()} order by id`),
       insert: async () => {
@@ -183,7 +183,7 @@ describe('notes subgraph: lists as connections', () => {
       ordering: 'labels',
       field: (args) => `labels(${args})`,
       pick: (project) => project.labels,
-      nodeFields: 'key: id name',
+      nodeFields: 'key: databaseId name',
       compare: byNameThenId,
       // v3's query, as before.
       ids: async () =>
@@ -231,7 +231,7 @@ describe('notes subgraph: lists as connections', () => {
       ordering: 'snippets',
       field: (args) => `snippets(${args})`,
       pick: (project) => project.snippets,
-      nodeFields: 'key: id',
+      nodeFields: 'key: databaseId',
       compare: byIdDesc,
       ids: async () => ids(await db.sql`select id from snippets where project_id = ${PROJECT} order by id desc`),
       insert: async () => {
@@ -423,13 +423,13 @@ describe('notes subgraph: lists as connections', () => {
   });
 
   it('answers an empty list for a project with snippets disabled, its arguments checked all the same', async () => {
-    const SNIPPETS = `query($first: Int, $page: Int, $perPage: Int) { _entities(representations: [{ __typename: "Project", databaseId: ${NO_SNIPPETS} }]) { ... on Project { snippets(first: $first, page: $page, perPage: $perPage) { count nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } } }`;
+    const SNIPPETS = `query($first: Int, $page: Int, $perPage: Int) { _entities(representations: [{ __typename: "Project", databaseId: ${NO_SNIPPETS} }]) { ... on Project { snippets(first: $first, page: $page, perPage: $perPage) { count nodes { id: databaseId } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } } }`;
     expect((await subgraph.run(SNIPPETS, {}, as)).data?._entities[0].snippets).toEqual({
       count: 0,
       nodes: [],
       pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
     });
-    const byNumber = `query { _entities(representations: [{ __typename: "Project", databaseId: ${NO_SNIPPETS} }]) { ... on Project { snippets(page: 1, perPage: 20) { total nodes { id } } } } }`;
+    const byNumber = `query { _entities(representations: [{ __typename: "Project", databaseId: ${NO_SNIPPETS} }]) { ... on Project { snippets(page: 1, perPage: 20) { total nodes { id: databaseId } } } } }`;
     expect((await subgraph.run(byNumber, {}, as)).data?._entities[0].snippets).toEqual({ total: 0, nodes: [] });
     expect((await subgraph.run(SNIPPETS, { first: 101 }, as)).errors?.[0]?.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
