@@ -1,9 +1,26 @@
-import { api, createProject, createUser, graphql, unique, type TestProject, type TestUser } from '../support/api';
+import { generateKeyPairSync } from 'node:crypto';
+import {
+  api,
+  createProject,
+  createUser,
+  graphql,
+  stack,
+  unique,
+  type TestProject,
+  type TestUser,
+} from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
 
 // Lookups by the names people use: a user by username, a group by path, an issue or a merge
 // request by its project's path and its number there; and by global id, `node(id:)`. A stranger
 // asking about a private project's issue gets null, exactly as for one that does not exist.
+
+/** A new ed25519 public key in OpenSSH's one-line form. */
+const sshKey = () => {
+  const wire = (value: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, value.length]), value]);
+  const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+  return `ssh-ed25519 ${Buffer.concat([wire(Buffer.from('ssh-ed25519')), wire(raw)]).toString('base64')} e2e@example`;
+};
 
 describe('lookups by natural key in the public schema', () => {
   let owner: TestUser;
@@ -83,7 +100,9 @@ describe('lookups by natural key in the public schema', () => {
     const NODE_FRAGMENT = `fragment N on Node { __typename id
       ... on Project { databaseId name } ... on Issue { databaseId title } ... on MergeRequest { databaseId title }
       ... on User { databaseId username } ... on Group { databaseId name } ... on Namespace { databaseId path }
-      ... on Milestone { databaseId title } }`;
+      ... on Milestone { databaseId title } ... on Label { databaseId name } ... on Snippet { databaseId title }
+      ... on Note { databaseId body } ... on Hook { databaseId url } ... on SshKey { databaseId title }
+      ... on SystemHook { databaseId url } }`;
     const NODE_FIELDS = '...N';
     const everyKind = async () => {
       const path = unique('grp');
@@ -92,14 +111,50 @@ describe('lookups by natural key in the public schema', () => {
         token: owner.token,
         body: { title: unique('m') },
       });
-      expect([group.status, milestone.status]).toEqual([201, 201]);
+      const label = await api('POST', `/projects/${project.id}/labels`, {
+        token: owner.token,
+        body: { name: unique('l'), color: '#336699' },
+      });
+      const snippet = await api('POST', `/projects/${project.id}/snippets`, {
+        token: owner.token,
+        body: { title: unique('s'), file_name: 'a.rb', code: 'puts 1', visibility_level: 0 },
+      });
+      const note = await api('POST', `/projects/${project.id}/issues/${issue.id}/notes`, {
+        token: owner.token,
+        body: { body: unique('note') },
+      });
+      const hook = await api('POST', `/projects/${project.id}/hooks`, {
+        token: owner.token,
+        body: { url: `https://example.com/${unique('h')}` },
+      });
+      const userKey = await api('POST', '/user/keys', {
+        token: owner.token,
+        body: { title: unique('k'), key: sshKey() },
+      });
+      const deployKey = await api('POST', `/projects/${project.id}/keys`, {
+        token: owner.token,
+        body: { title: unique('d'), key: sshKey() },
+      });
+      const systemHook = await api('POST', '/hooks', {
+        token: stack.rootToken,
+        body: { url: `https://example.com/${unique('sys')}` },
+      });
+      expect(
+        [group, milestone, label, snippet, note, hook, userKey, deployKey, systemHook].map((r) => r.status),
+      ).toEqual(Array(9).fill(201));
       const data = await ask(
         `query ($path: String!, $group: String!, $issue: Int!, $mr: Int!, $username: String!) {
           project(fullPath: $path) {
             ${NODE_FIELDS}
             namespace { ${NODE_FIELDS} }
             milestones { nodes { ${NODE_FIELDS} } }
+            labels(first: 100) { nodes { ${NODE_FIELDS} } }
+            snippets(first: 100) { nodes { ${NODE_FIELDS} } }
+            hooks(first: 100) { nodes { ${NODE_FIELDS} } }
+            deployKeys(first: 100) { nodes { ${NODE_FIELDS} } }
           }
+          viewer { keys(first: 100) { nodes { ${NODE_FIELDS} } } }
+          noted: issue(projectPath: $path, iid: $issue) { notes(first: 100) { nodes { ${NODE_FIELDS} } } }
           issue(projectPath: $path, iid: $issue) { ${NODE_FIELDS} }
           mergeRequest(projectPath: $path, iid: $mr) { ${NODE_FIELDS} }
           user(username: $username) { ${NODE_FIELDS} }
@@ -115,15 +170,27 @@ describe('lookups by natural key in the public schema', () => {
         },
         owner.token,
       );
-      const { namespace, milestones, ...projectNode } = data.project;
+      const { namespace, milestones, labels, snippets, hooks, deployKeys, ...projectNode } = data.project;
+      const withId = (list: { nodes: Array<{ databaseId: number }> }, id: number) =>
+        list.nodes.find((node) => node.databaseId === id);
+      const systemHookNode = (
+        await ask(`{ systemHooks(first: 100) { nodes { ${NODE_FIELDS} } } } ${NODE_FRAGMENT}`, {}, stack.rootToken)
+      ).systemHooks.nodes.find((node: { databaseId: number }) => node.databaseId === systemHook.body.id);
       return [
         projectNode,
         namespace,
-        milestones.nodes.find((m: { databaseId: number }) => m.databaseId === milestone.body.id),
+        withId(milestones, milestone.body.id),
         data.issue,
         data.mergeRequest,
         data.user,
         data.group,
+        withId(labels, label.body.id),
+        withId(snippets, snippet.body.id),
+        withId(data.noted.notes, note.body.id),
+        withId(hooks, hook.body.id),
+        withId(data.viewer.keys, userKey.body.id),
+        withId(deployKeys, deployKey.body.id),
+        systemHookNode,
       ] as { __typename: string; id: string; databaseId: number }[];
     };
 
@@ -137,22 +204,34 @@ describe('lookups by natural key in the public schema', () => {
         'MergeRequest',
         'User',
         'Group',
+        'Label',
+        'Snippet',
+        'Note',
+        'Hook',
+        'SshKey',
+        'SshKey',
+        'SystemHook',
       ]);
       for (const node of nodes) expect(node.id).toBe(`gid://hub/${node.__typename}/${node.databaseId}`);
       const query = `query ($id: ID!) { node(id: $id) { ${NODE_FIELDS} } } ${NODE_FRAGMENT}`;
-      for (const node of nodes) expect(await ask(query, { id: node.id }, owner.token)).toEqual({ node });
+      const [systemHook, ...owners] = [nodes.at(-1)!, ...nodes.slice(0, -1)];
+      for (const node of owners) expect(await ask(query, { id: node.id }, owner.token)).toEqual({ node });
+      // A system hook is for admins: null for anyone else, as one that does not exist.
+      expect(await ask(query, { id: systemHook.id }, stack.rootToken)).toEqual({ node: systemHook });
+      expect(await ask(query, { id: systemHook.id }, owner.token)).toEqual({ node: null });
       const many = await ask(
         `query ($ids: [ID!]!) { nodes(ids: $ids) { ${NODE_FIELDS} } } ${NODE_FRAGMENT}`,
-        { ids: [...nodes.map((n) => n.id), 'gid://hub/Issue/999999999'].reverse() },
+        { ids: [...owners.map((n) => n.id), 'gid://hub/Issue/999999999'].reverse() },
         owner.token,
       );
-      expect(many).toEqual({ nodes: [null, ...[...nodes].reverse()] });
+      expect(many).toEqual({ nodes: [null, ...[...owners].reverse()] });
     });
 
     it('answers null alike for what a stranger may not see and for what does not exist, whatever is asked', async () => {
       const nodes = await everyKind();
-      const privateOnes = nodes.filter((n) => ['Project', 'Issue', 'MergeRequest', 'Milestone'].includes(n.__typename));
-      expect(privateOnes).toHaveLength(4);
+      // Everything of the private project, the owner's key and the system hook: none is the stranger's to see.
+      const privateOnes = nodes.filter((n) => !['Namespace', 'User', 'Group'].includes(n.__typename));
+      expect(privateOnes).toHaveLength(11);
       const missing = privateOnes.map((n) => `gid://hub/${n.__typename}/${n.databaseId + 1_000_000}`);
       // Only the id and the type, which the node lookup could answer without the owner: still null.
       for (const selection of ['id', '__typename id', NODE_FIELDS]) {
