@@ -44,8 +44,8 @@ const namespaceOf = (userId: number): NamespaceSummary => ({
   kind: 'user',
   description: '',
   ownerId: userId,
-  createdAt: new Date('2026-01-01T00:00:00Z'),
-  updatedAt: new Date('2026-01-01T00:00:00Z'),
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
   owner: null,
 });
 
@@ -66,7 +66,11 @@ const identity = {
 /** Public is restricted to admins. */
 const settings = {
   get: async () =>
-    ({ defaultBranchProtection: 2, restrictedVisibilityLevels: [20], defaultProjectVisibility: 0 }) as ApplicationSettings,
+    ({
+      defaultBranchProtection: 2,
+      restrictedVisibilityLevels: [20],
+      defaultProjectVisibility: 0,
+    }) as ApplicationSettings,
   invalidate: () => {},
 } as SettingsClient;
 
@@ -159,7 +163,11 @@ describe('projects subgraph: mutations answer payloads', () => {
   });
 
   it("answers v3's raw level outside the list, and a restricted visibility, in GitLab's words", async () => {
-    const odd = await subgraph.run(CREATE, { input: { name: unique('odd'), v3VisibilityLevel: 5 } }, userPrincipal(OWNER));
+    const odd = await subgraph.run(
+      CREATE,
+      { input: { name: unique('odd'), v3VisibilityLevel: 5 } },
+      userPrincipal(OWNER),
+    );
     expect(odd.data?.createProject).toMatchObject({
       project: null,
       errors: [{ code: 'INVALID', v3Attribute: 'visibility_level', v3Message: 'is not included in the list' }],
@@ -220,7 +228,11 @@ describe('projects subgraph: mutations answer payloads', () => {
   });
 
   it('leaves access refusals GraphQL errors, with no payload', async () => {
-    const hidden = await subgraph.run(UPDATE, { input: { projectId: SEEDED, description: 'x' } }, userPrincipal(STRANGER));
+    const hidden = await subgraph.run(
+      UPDATE,
+      { input: { projectId: SEEDED, description: 'x' } },
+      userPrincipal(STRANGER),
+    );
     expect([errorCode(hidden), hidden.data]).toEqual(['NOT_FOUND', null]);
     const forbidden = await subgraph.run(
       UPDATE,

@@ -179,21 +179,19 @@ describe('repository subgraph', () => {
       errors: [],
     });
     // An expected refusal: no tag, the reason in errors, the caller's id echoed.
-    expect((await subgraph.run(TAG, { n: 'exists', r: 'master', c: 'tag-2' }, as(DEVELOPER))).data?.createTag).toEqual(
-      {
-        clientMutationId: 'tag-2',
-        tag: null,
-        errors: [
-          {
-            code: 'NOT_ALLOWED',
-            path: null,
-            message: 'Tag already exists',
-            v3Attribute: null,
-            v3Message: 'Tag already exists',
-          },
-        ],
-      },
-    );
+    expect((await subgraph.run(TAG, { n: 'exists', r: 'master', c: 'tag-2' }, as(DEVELOPER))).data?.createTag).toEqual({
+      clientMutationId: 'tag-2',
+      tag: null,
+      errors: [
+        {
+          code: 'NOT_ALLOWED',
+          path: null,
+          message: 'Tag already exists',
+          v3Attribute: null,
+          v3Message: 'Tag already exists',
+        },
+      ],
+    });
     const refusal = async (n: string, r: string) => outcome(await subgraph.run(TAG, { n, r }, as(DEVELOPER)), 'tag');
     expect(await refusal('bad name', 'master')).toEqual(['NOT_ALLOWED', 'Tag name invalid']);
     expect(await refusal('v2', 'nowhere')).toEqual(['NOT_ALLOWED', 'Invalid reference name']);
