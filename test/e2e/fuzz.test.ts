@@ -115,11 +115,16 @@ describe('hostile input', () => {
       }
       const graph = await gateway(
         JSON.stringify({
-          query: 'mutation ($input: CreateProjectInput!) { createProject(input: $input) { id: databaseId } }',
+          query:
+            'mutation ($input: CreateProjectInput!) { createProject(input: $input) { project { id: databaseId } errors { code message } } }',
           variables: { input: { name: 'x', namespaceId: -1 } },
         }),
       );
-      expect(graph.json).toMatchObject({ errors: [{ extensions: { code: 'VALIDATION' } }] });
+      // An expected refusal: in the payload's errors, not a GraphQL error.
+      expect(graph.json).toMatchObject({
+        data: { createProject: { project: null, errors: [{ code: 'INVALID', message: 'Namespace is not valid' }] } },
+      });
+      expect(graph.json).not.toHaveProperty('errors');
     });
 
     it('answers a user_id of 0 or below as a user that does not exist, at the facade and at the gateway', async () => {

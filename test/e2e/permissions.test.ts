@@ -244,15 +244,17 @@ describe("on an archived project (GitLab 7.14's project_archived_rules take merg
     const archived = await graphql(
       `
         mutation ($id: Int!) {
-          updateProject(id: $id, input: { archived: true }) {
-            archived
+          updateProject(input: { projectId: $id, archived: true }) {
+            project {
+              archived
+            }
           }
         }
       `,
       { id: project.id },
       { 'PRIVATE-TOKEN': stack.rootToken },
     );
-    expect(archived.body).toMatchObject({ data: { updateProject: { archived: true } } });
+    expect(archived.body).toMatchObject({ data: { updateProject: { project: { archived: true } } } });
     expect(archived.body.errors).toBeUndefined();
     const res = await operation(project, tokens[role], issue.id);
     if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text}`);

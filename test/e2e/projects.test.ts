@@ -349,15 +349,17 @@ describe('project lists', () => {
     const { body } = await graphql(
       `
         mutation ($id: Int!) {
-          updateProject(id: $id, input: { archived: true }) {
-            archived
+          updateProject(input: { projectId: $id, archived: true }) {
+            project {
+              archived
+            }
           }
         }
       `,
       { id: archived.id },
       { 'PRIVATE-TOKEN': stack.rootToken },
     );
-    expect(body).toMatchObject({ data: { updateProject: { archived: true } } });
+    expect(body).toMatchObject({ data: { updateProject: { project: { archived: true } } } });
     expect(body.errors).toBeUndefined();
     const onlyArchived = await api('GET', '/projects', { token: carol.token, query: { archived: true } });
     expect(ids(onlyArchived)).toEqual([archived.id]);
@@ -378,8 +380,10 @@ describe('project lists', () => {
     await graphql(
       `
         mutation ($id: Int!) {
-          updateProject(id: $id, input: { archived: true }) {
-            archived
+          updateProject(input: { projectId: $id, archived: true }) {
+            project {
+              archived
+            }
           }
         }
       `,

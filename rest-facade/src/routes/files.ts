@@ -1,4 +1,5 @@
 import { CommitFileDocument, type FileAction } from '../generated/operations';
+import { payloadEntity } from '../gateway-client';
 import { required, str } from '../param-docs';
 import type { Route } from '../route';
 import { projectIdOf } from './project-key';
@@ -19,13 +20,13 @@ const write = (method: Route['method'], action: FileAction, status: number, summ
     encoding: str('Of content: text (the default) or base64.'),
     commit_message: required(str()),
   },
-  response: (g) => g.select(CommitFileDocument, 'commitFile'),
+  response: (g) => g.select(CommitFileDocument, 'commitFile.fileCommit'),
   handle: async (p, gateway) => {
     p.require('file_path', 'branch_name', ...(action === 'DELETE' ? [] : ['content']), 'commit_message');
     const { commitFile } = await gateway(CommitFileDocument, {
-      projectId: await projectIdOf(p, gateway),
-      action,
       input: {
+        projectId: await projectIdOf(p, gateway),
+        action,
         branch: p.string('branch_name')!,
         path: p.string('file_path')!,
         content: action === 'DELETE' ? null : p.string('content')!,
@@ -33,7 +34,7 @@ const write = (method: Route['method'], action: FileAction, status: number, summ
         commitMessage: p.string('commit_message')!,
       },
     });
-    return { body: commitFile };
+    return { body: payloadEntity(commitFile.fileCommit) };
   },
 });
 

@@ -115,8 +115,7 @@ export const groupRoutes: Route[] = [
     handle: async (p, gateway) => {
       const group = await findGroup(p, gateway);
       await gateway(TransferProjectToGroupDocument, {
-        groupId: group.id,
-        projectId: await projectIdOf(p, gateway, 'project_id'),
+        input: { projectId: await projectIdOf(p, gateway, 'project_id'), groupId: group.id },
       });
       return { body: group };
     },

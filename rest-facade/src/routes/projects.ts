@@ -14,11 +14,12 @@ import {
   ViewerIsAdminDocument,
   type ProjectOrder,
   type ProjectScope,
+  type Visibility,
 } from '../generated/operations';
 import { presentProject, projectSchema } from '../entities/project';
 import { mapItems } from '../openapi/json-schema';
 import { bool, int, oneOf, PAGE, required, str } from '../param-docs';
-import type { GatewayCall } from '../gateway-client';
+import { payloadEntity, type GatewayCall } from '../gateway-client';
 import { defined, type Params } from '../params';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
@@ -99,18 +100,38 @@ const SETTINGS_PARAMS = {
   visibility_level: int('0 (private), 10 (internal) or 20 (public).'),
 };
 
+/** v3's visibility levels as the public enum. */
+const VISIBILITIES = new Map<number | undefined, Visibility>([
+  [0, 'PRIVATE'],
+  [10, 'INTERNAL'],
+  [20, 'PUBLIC'],
+]);
+
+/**
+ * v3's visibility_level, or 20 for public=true (visibility_level wins; public=false means nothing,
+ * as in GitLab 7.14), as the enum; a number the enum cannot hold goes as v3VisibilityLevel, which
+ * projects answers with GitLab's validation error.
+ */
+function visibilityOf(isPublic: boolean | undefined, level: number | undefined) {
+  const asked = level ?? (isPublic === true ? 20 : undefined);
+  if (asked === undefined) return {};
+  const visibility = VISIBILITIES.get(asked);
+  return visibility ? { visibility } : { v3VisibilityLevel: asked };
+}
+
 /** The settings POST and PUT accept, as GraphQL input. */
-const settings = (p: Params) =>
-  defined({
+const settings = (p: Params) => ({
+  ...defined({
     description: p.string('description'),
     defaultBranch: p.string('default_branch'),
     issuesEnabled: p.bool('issues_enabled'),
     mergeRequestsEnabled: p.bool('merge_requests_enabled'),
     wikiEnabled: p.bool('wiki_enabled'),
     snippetsEnabled: p.bool('snippets_enabled'),
-    public: p.bool('public'),
-    visibilityLevel: p.int('visibility_level'),
-  });
+  }),
+  // Read in this order, as before: a bad public is the 400 named first.
+  ...visibilityOf(p.bool('public'), p.int('visibility_level')),
+});
 
 export const projectRoutes: Route[] = [
   listRoute('/projects', 'MEMBER', 'Lists the projects the caller is a member of'),
@@ -176,7 +197,7 @@ export const projectRoutes: Route[] = [
       import_url: str(),
       ...SETTINGS_PARAMS,
     },
-    response: (g) => projectSchema(g.select(CreateProjectDocument, 'createProject')),
+    response: (g) => projectSchema(g.select(CreateProjectDocument, 'createProject.project')),
     handle: async (p, gateway) => {
       p.require('name');
       const input = {
@@ -189,7 +210,7 @@ export const projectRoutes: Route[] = [
         }),
       };
       const { createProject } = await gateway(CreateProjectDocument, { input });
-      return { body: presentProject(createProject) };
+      return { body: presentProject(payloadEntity(createProject.project)) };
     },
   },
   {
@@ -198,11 +219,13 @@ export const projectRoutes: Route[] = [
     path: '/projects/user/:user_id',
     summary: "Creates a project in a user's namespace (admins only)",
     params: { name: str(), import_url: str(), ...SETTINGS_PARAMS },
-    response: (g) => projectSchema(g.select(CreateProjectForUserDocument, 'createProjectForUser')),
+    response: (g) => projectSchema(g.select(CreateProjectForUserDocument, 'createProjectForUser.project')),
     handle: async (p, gateway) => {
       const input = { ...settings(p), ...defined({ name: p.string('name'), importUrl: p.string('import_url') }) };
-      const { createProjectForUser } = await gateway(CreateProjectForUserDocument, { userId: p.id('user_id'), input });
-      return { body: presentProject(createProjectForUser) };
+      const { createProjectForUser } = await gateway(CreateProjectForUserDocument, {
+        input: { userId: p.id('user_id'), ...input },
+      });
+      return { body: presentProject(payloadEntity(createProjectForUser.project)) };
     },
   },
   {
@@ -210,21 +233,25 @@ export const projectRoutes: Route[] = [
     path: '/projects/:id',
     summary: 'Changes a project',
     params: { name: str(), path: str(), ...SETTINGS_PARAMS },
-    response: (g) => projectSchema(g.select(UpdateProjectDocument, 'updateProject')),
+    response: (g) => projectSchema(g.select(UpdateProjectDocument, 'updateProject.project')),
     handle: async (p, gateway) => {
       const input = { ...settings(p), ...defined({ name: p.string('name'), path: p.string('path') }) };
-      const { updateProject } = await gateway(UpdateProjectDocument, { id: await projectIdOf(p, gateway), input });
-      return { body: presentProject(updateProject) };
+      const { updateProject } = await gateway(UpdateProjectDocument, {
+        input: { projectId: await projectIdOf(p, gateway), ...input },
+      });
+      return { body: presentProject(payloadEntity(updateProject.project)) };
     },
   },
   {
     method: 'post',
     path: '/projects/fork/:id',
     summary: "Forks a project into the caller's namespace",
-    response: (g) => projectSchema(g.select(ForkProjectDocument, 'forkProject')),
+    response: (g) => projectSchema(g.select(ForkProjectDocument, 'forkProject.project')),
     handle: async (p, gateway) => {
-      const { forkProject } = await gateway(ForkProjectDocument, { id: await projectIdOf(p, gateway) });
-      return { body: presentProject(forkProject) };
+      const { forkProject } = await gateway(ForkProjectDocument, {
+        input: { projectId: await projectIdOf(p, gateway) },
+      });
+      return { body: presentProject(payloadEntity(forkProject.project)) };
     },
   },
   {
@@ -245,7 +272,8 @@ export const projectRoutes: Route[] = [
         if (!project) return { body: true };
         id = project.id;
       }
-      await gateway(DeleteProjectDocument, { id });
+      // A null projectId (nothing the caller could see was deleted) is the same `true`.
+      await gateway(DeleteProjectDocument, { input: { projectId: id } });
       return { body: true };
     },
   },
@@ -253,25 +281,24 @@ export const projectRoutes: Route[] = [
     method: 'post',
     path: '/projects/:id/fork/:forked_from_id',
     summary: 'Marks a project as a fork of another (admins only)',
-    response: (g) => projectSchema(g.select(CreateForkRelationDocument, 'createForkRelation')),
+    response: (g) => projectSchema(g.select(CreateForkRelationDocument, 'createForkRelation.project')),
     handle: async (p, gateway) => {
       const { createForkRelation } = await gateway(CreateForkRelationDocument, {
-        id: await adminRouteProjectId(p, gateway),
-        forkedFromId: p.id('forked_from_id'),
+        input: { projectId: await adminRouteProjectId(p, gateway), forkedFromId: p.id('forked_from_id') },
       });
-      return { body: presentProject(createForkRelation) };
+      return { body: presentProject(payloadEntity(createForkRelation.project)) };
     },
   },
   {
     method: 'delete',
     path: '/projects/:id/fork',
     summary: 'Removes the forked-from relation (admins only)',
-    response: (g) => projectSchema(g.select(DeleteForkRelationDocument, 'deleteForkRelation')),
+    response: (g) => projectSchema(g.select(DeleteForkRelationDocument, 'deleteForkRelation.project')),
     handle: async (p, gateway) => {
       const { deleteForkRelation } = await gateway(DeleteForkRelationDocument, {
-        id: await adminRouteProjectId(p, gateway),
+        input: { projectId: await adminRouteProjectId(p, gateway) },
       });
-      return { body: presentProject(deleteForkRelation) };
+      return { body: presentProject(payloadEntity(deleteForkRelation.project)) };
     },
   },
 ];

@@ -28,6 +28,7 @@ import {
 } from '../entities/repository';
 import { mapItems, nullable, objectOf, propertyOf } from '../openapi/json-schema';
 import { required, str } from '../param-docs';
+import { payloadEntity } from '../gateway-client';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
 import { projectIdOf, projectKey, projectRepository } from './project-key';
@@ -73,55 +74,50 @@ export const repositoryRoutes: Route[] = [
     path: '/projects/:id/repository/branches',
     summary: 'Creates a branch',
     params: { branch_name: str('Required.'), ref: str('Required: a branch, tag or commit.') },
-    response: (g) => branchSchema(g.select(CreateBranchDocument, 'createBranch')),
+    response: (g) => branchSchema(g.select(CreateBranchDocument, 'createBranch.branch')),
     handle: async (p, gateway) => {
       if (!p.string('branch_name')) throw v3Error(400, 'Branch name invalid');
       if (!p.string('ref')) throw v3Error(400, 'Invalid reference name');
       const { createBranch } = await gateway(CreateBranchDocument, {
-        projectId: await projectIdOf(p, gateway),
-        name: p.string('branch_name')!,
-        ref: p.string('ref')!,
+        input: { projectId: await projectIdOf(p, gateway), name: p.string('branch_name')!, ref: p.string('ref')! },
       });
-      return { body: presentBranch(createBranch) };
+      return { body: presentBranch(payloadEntity(createBranch.branch)) };
     },
   },
   {
     method: 'delete',
     path: '/projects/:id/repository/branches/:branch',
     summary: 'Deletes a branch',
-    response: (g) => objectOf({ branch_name: g.select(DeleteBranchDocument, 'deleteBranch') }),
+    response: (g) => objectOf({ branch_name: g.select(DeleteBranchDocument, 'deleteBranch.branchName') }),
     handle: async (p, gateway) => {
       const { deleteBranch } = await gateway(DeleteBranchDocument, {
-        projectId: await projectIdOf(p, gateway),
-        name: p.string('branch')!,
+        input: { projectId: await projectIdOf(p, gateway), name: p.string('branch')! },
       });
-      return { body: { branch_name: deleteBranch } };
+      return { body: { branch_name: payloadEntity(deleteBranch.branchName) } };
     },
   },
   {
     method: 'put',
     path: '/projects/:id/repository/branches/:branch/protect',
     summary: 'Protects a branch: only Masters may push to it',
-    response: (g) => branchSchema(g.select(ProtectBranchDocument, 'protectBranch')),
+    response: (g) => branchSchema(g.select(ProtectBranchDocument, 'protectBranch.branch')),
     handle: async (p, gateway) => {
       const { protectBranch } = await gateway(ProtectBranchDocument, {
-        projectId: await projectIdOf(p, gateway),
-        branch: p.string('branch')!,
+        input: { projectId: await projectIdOf(p, gateway), branch: p.string('branch')! },
       });
-      return { body: presentBranch(protectBranch) };
+      return { body: presentBranch(payloadEntity(protectBranch.branch)) };
     },
   },
   {
     method: 'put',
     path: '/projects/:id/repository/branches/:branch/unprotect',
     summary: 'Unprotects a branch',
-    response: (g) => branchSchema(g.select(UnprotectBranchDocument, 'unprotectBranch')),
+    response: (g) => branchSchema(g.select(UnprotectBranchDocument, 'unprotectBranch.branch')),
     handle: async (p, gateway) => {
       const { unprotectBranch } = await gateway(UnprotectBranchDocument, {
-        projectId: await projectIdOf(p, gateway),
-        branch: p.string('branch')!,
+        input: { projectId: await projectIdOf(p, gateway), branch: p.string('branch')! },
       });
-      return { body: presentBranch(unprotectBranch) };
+      return { body: presentBranch(payloadEntity(unprotectBranch.branch)) };
     },
   },
   {
@@ -150,16 +146,18 @@ export const repositoryRoutes: Route[] = [
       ref: required(str('A branch, tag or commit.')),
       message: str('Makes the tag annotated.'),
     },
-    response: (g) => tagSchema(g.select(CreateTagDocument, 'createTag')),
+    response: (g) => tagSchema(g.select(CreateTagDocument, 'createTag.tag')),
     handle: async (p, gateway) => {
       p.require('tag_name', 'ref');
       const { createTag } = await gateway(CreateTagDocument, {
-        projectId: await projectIdOf(p, gateway),
-        tagName: p.string('tag_name')!,
-        ref: p.string('ref')!,
-        message: p.string('message') ?? null,
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          tagName: p.string('tag_name')!,
+          ref: p.string('ref')!,
+          message: p.string('message') ?? null,
+        },
       });
-      return { body: presentTag(createTag) };
+      return { body: presentTag(payloadEntity(createTag.tag)) };
     },
   },
   {

@@ -107,9 +107,22 @@ const identity = {
 } as unknown as InternalClient;
 
 const BRANCH_LIST = `query { _entities(representations: [{ __typename: "Project", databaseId: 10, defaultBranch: "master" }]) { ... on Project { repository { branches { nodes { name protected } } } } } }`;
-const PROTECT = `mutation($b: String!) { protectBranch(projectId: 10, branch: $b) { name protected } }`;
-const UNPROTECT = `mutation($b: String!) { unprotectBranch(projectId: 10, branch: $b) { name protected } }`;
-const TAG = `mutation($n: String!, $r: String!) { createTag(projectId: 10, tagName: $n, ref: $r) { name } }`;
+const PROTECT = `mutation($b: String!) { protectBranch(input: { projectId: 10, branch: $b }) { branch { name protected } errors { code } } }`;
+const UNPROTECT = `mutation($b: String!) { unprotectBranch(input: { projectId: 10, branch: $b }) { branch { name protected } errors { code } } }`;
+const TAG = `mutation($n: String!, $r: String!, $c: String) { createTag(input: { clientMutationId: $c, projectId: 10, tagName: $n, ref: $r }) { clientMutationId tag { name } errors { code path message v3Attribute v3Message } } }`;
+
+/**
+ * A mutation's outcome: the payload's entity, or the refusal as [code, message], whether the
+ * payload's errors hold it (expected refusals) or it is a GraphQL error (the rest).
+ */
+const outcome = (
+  result: { data?: Record<string, any> | null; errors?: ReadonlyArray<{ message: string; extensions?: any }> },
+  entity: string,
+) => {
+  if (result.errors) return [result.errors[0].extensions?.code, result.errors[0].message];
+  const payload = Object.values(result.data!)[0];
+  return payload.errors.length ? [payload.errors[0].code, payload.errors[0].v3Message] : payload[entity];
+};
 
 describe('repository subgraph', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
@@ -135,8 +148,8 @@ describe('repository subgraph', () => {
     expect(errorCode(await subgraph.run(PROTECT, { b: 'feature' }, as(STRANGER)))).toBe('NOT_FOUND');
     for (let i = 0; i < 2; i++)
       expect((await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER))).data?.protectBranch).toEqual({
-        name: 'feature',
-        protected: true,
+        branch: { name: 'feature', protected: true },
+        errors: [],
       });
     expect((await subgraph.run(BRANCH_LIST, {}, as(DEVELOPER))).data?._entities[0].repository.branches.nodes).toEqual([
       { name: 'feature', protected: true },
@@ -144,37 +157,56 @@ describe('repository subgraph', () => {
     ]);
     for (let i = 0; i < 2; i++)
       expect((await subgraph.run(UNPROTECT, { b: 'feature' }, as(OWNER))).data?.unprotectBranch).toEqual({
-        name: 'feature',
-        protected: false,
+        branch: { name: 'feature', protected: false },
+        errors: [],
       });
   });
 
-  it("answers GitLab's 404s for a branch that is not there", async () => {
+  it("answers GitLab's 404s for a branch that is not there: GraphQL errors, not the payload's", async () => {
     expect(await subgraph.run(PROTECT, { b: 'nope' }, as(MASTER))).toMatchObject({
-      errors: [{ message: '404 Branch Not Found' }],
+      data: null,
+      errors: [{ message: '404 Branch Not Found', extensions: { code: 'NOT_FOUND' } }],
     });
     expect(await subgraph.run(UNPROTECT, { b: 'nope' }, as(MASTER))).toMatchObject({
-      errors: [{ message: '404 Branch does not exist Not Found' }],
+      data: null,
+      errors: [{ message: '404 Branch does not exist Not Found', extensions: { code: 'NOT_FOUND' } }],
     });
   });
 
-  it("tags for Developers, and answers each refusal with 405 and the spec's reason", async () => {
-    expect((await subgraph.run(TAG, { n: 'v1', r: 'master' }, as(DEVELOPER))).data?.createTag).toEqual({ name: 'v1' });
-    const refusal = async (n: string, r: string) => {
-      const result = await subgraph.run(TAG, { n, r }, as(DEVELOPER));
-      return [result.errors?.[0]?.extensions?.code, result.errors?.[0]?.message];
-    };
-    expect(await refusal('exists', 'master')).toEqual(['METHOD_NOT_ALLOWED', 'Tag already exists']);
-    expect(await refusal('bad name', 'master')).toEqual(['METHOD_NOT_ALLOWED', 'Tag name invalid']);
-    expect(await refusal('v2', 'nowhere')).toEqual(['METHOD_NOT_ALLOWED', 'Invalid reference name']);
+  it("tags for Developers, and answers each refusal in the payload's errors with the spec's reason", async () => {
+    expect((await subgraph.run(TAG, { n: 'v1', r: 'master', c: 'tag-1' }, as(DEVELOPER))).data?.createTag).toEqual({
+      clientMutationId: 'tag-1',
+      tag: { name: 'v1' },
+      errors: [],
+    });
+    // An expected refusal: no tag, the reason in errors, the caller's id echoed.
+    expect((await subgraph.run(TAG, { n: 'exists', r: 'master', c: 'tag-2' }, as(DEVELOPER))).data?.createTag).toEqual({
+      clientMutationId: 'tag-2',
+      tag: null,
+      errors: [
+        {
+          code: 'NOT_ALLOWED',
+          path: null,
+          message: 'Tag already exists',
+          v3Attribute: null,
+          v3Message: 'Tag already exists',
+        },
+      ],
+    });
+    const refusal = async (n: string, r: string) => outcome(await subgraph.run(TAG, { n, r }, as(DEVELOPER)), 'tag');
+    expect(await refusal('bad name', 'master')).toEqual(['NOT_ALLOWED', 'Tag name invalid']);
+    expect(await refusal('v2', 'nowhere')).toEqual(['NOT_ALLOWED', 'Invalid reference name']);
+    // Access stays a GraphQL error: a project the caller may not see is not found, and there is no payload.
+    expect(await subgraph.run(TAG, { n: 'v3', r: 'master', c: 'tag-3' }, as(STRANGER))).toMatchObject({
+      data: null,
+      errors: [{ message: '404 Project Not Found', extensions: { code: 'NOT_FOUND' } }],
+    });
   });
 
   it("commits a file as the viewer, refusing in GitLab 7.14's words for each action", async () => {
-    const FILE = `mutation($a: FileAction!, $b: String!, $p: String!) { commitFile(projectId: 10, action: $a, input: { branch: $b, path: $p, content: "aGk=", encoding: "base64", commitMessage: "m" }) { filePath branchName commitId } }`;
-    const answer = async (a: string, p: string, who: number, b = 'master') => {
-      const result = await subgraph.run(FILE, { a, b, p }, as(who));
-      return result.errors ? [result.errors[0].extensions?.code, result.errors[0].message] : result.data?.commitFile;
-    };
+    const FILE = `mutation($a: FileAction!, $b: String!, $p: String!) { commitFile(input: { projectId: 10, action: $a, branch: $b, path: $p, content: "aGk=", encoding: "base64", commitMessage: "m" }) { fileCommit { filePath branchName commitId } errors { code v3Message } } }`;
+    const answer = async (a: string, p: string, who: number, b = 'master') =>
+      outcome(await subgraph.run(FILE, { a, b, p }, as(who)), 'fileCommit');
     expect(await answer('CREATE', 'new.txt', DEVELOPER)).toEqual({
       filePath: 'new.txt',
       branchName: 'master',
@@ -183,15 +215,15 @@ describe('repository subgraph', () => {
     expect(authors.at(-1)).toEqual({ name: `User ${DEVELOPER}`, email: `u${DEVELOPER}@example.com` });
     expect(await answer('CREATE', 'new.txt', STRANGER)).toEqual(['NOT_FOUND', '404 Project Not Found']);
     expect(await answer('CREATE', 'dir/bad name.txt', DEVELOPER)).toEqual([
-      'BAD_REQUEST',
+      'INVALID',
       "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-' and '.'. ",
     ]);
     expect(await answer('CREATE', 'taken.txt', DEVELOPER)).toEqual([
-      'BAD_REQUEST',
+      'INVALID',
       'Your changes could not be committed, because file with such name exists',
     ]);
-    expect(await answer('UPDATE', 'missing.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'You can only edit text files']);
-    expect(await answer('DELETE', 'missing.txt', DEVELOPER)).toEqual(['BAD_REQUEST', 'You can only edit text files']);
+    expect(await answer('UPDATE', 'missing.txt', DEVELOPER)).toEqual(['INVALID', 'You can only edit text files']);
+    expect(await answer('DELETE', 'missing.txt', DEVELOPER)).toEqual(['INVALID', 'You can only edit text files']);
     expect(await answer('UPDATE', 'taken.txt', DEVELOPER)).toEqual([
       'CONFLICT',
       'Your changes could not be committed. Maybe there was nothing to commit?',
@@ -201,17 +233,17 @@ describe('repository subgraph', () => {
       'Your changes could not be committed. Maybe the file was changed by another process?',
     ]);
     expect(await answer('CREATE', 'x.txt', DEVELOPER, 'nowhere')).toEqual([
-      'BAD_REQUEST',
+      'INVALID',
       'You can only create files if you are on top of a branch',
     ]);
     // A protected branch: Masters only, in the words of each action.
     await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER));
     expect(await answer('CREATE', 'x.txt', DEVELOPER, 'feature')).toEqual([
-      'BAD_REQUEST',
+      'INVALID',
       'You are not allowed to create file in this branch',
     ]);
     expect(await answer('UPDATE', 'x.txt', DEVELOPER, 'feature')).toEqual([
-      'BAD_REQUEST',
+      'INVALID',
       'You are not allowed to push into this branch',
     ]);
     expect((await answer('CREATE', 'x.txt', MASTER, 'feature')) as { commitId: string }).toMatchObject({
@@ -221,23 +253,21 @@ describe('repository subgraph', () => {
   });
 
   it("creates and deletes branches for Developers, refusing in GitLab 7.14's words", async () => {
-    const CREATE = `mutation($n: String!, $r: String!) { createBranch(projectId: 10, name: $n, ref: $r) { name } }`;
-    const DELETE = `mutation($n: String!) { deleteBranch(projectId: 10, name: $n) }`;
-    const answer = async (query: string, variables: Record<string, unknown>, who = DEVELOPER) => {
-      const result = await subgraph.run(query, variables, as(who));
-      return result.errors ? [result.errors[0].extensions?.code, result.errors[0].message] : result.data;
-    };
-    expect(await answer(CREATE, { n: 'topic', r: 'master' })).toEqual({ createBranch: { name: 'topic' } });
-    expect(await answer(CREATE, { n: 'bad name', r: 'master' })).toEqual(['BAD_REQUEST', 'Branch name invalid']);
-    expect(await answer(CREATE, { n: 'feature', r: 'master' })).toEqual(['BAD_REQUEST', 'Branch already exists']);
-    expect(await answer(CREATE, { n: 'topic', r: 'nowhere' })).toEqual(['BAD_REQUEST', 'Invalid reference name']);
+    const CREATE = `mutation($n: String!, $r: String!) { createBranch(input: { projectId: 10, name: $n, ref: $r }) { branch { name } errors { code v3Message } } }`;
+    const DELETE = `mutation($n: String!) { deleteBranch(input: { projectId: 10, name: $n }) { branchName errors { code v3Message } } }`;
+    const answer = async (query: string, variables: Record<string, unknown>, who = DEVELOPER) =>
+      outcome(await subgraph.run(query, variables, as(who)), query === CREATE ? 'branch' : 'branchName');
+    expect(await answer(CREATE, { n: 'topic', r: 'master' })).toEqual({ name: 'topic' });
+    expect(await answer(CREATE, { n: 'bad name', r: 'master' })).toEqual(['INVALID', 'Branch name invalid']);
+    expect(await answer(CREATE, { n: 'feature', r: 'master' })).toEqual(['INVALID', 'Branch already exists']);
+    expect(await answer(CREATE, { n: 'topic', r: 'nowhere' })).toEqual(['INVALID', 'Invalid reference name']);
     expect(await answer(CREATE, { n: 'topic', r: 'master' }, STRANGER)).toEqual(['NOT_FOUND', '404 Project Not Found']);
     expect(await answer(DELETE, { n: 'nope' })).toEqual(['NOT_FOUND', 'No such branch']);
-    expect(await answer(DELETE, { n: 'master' })).toEqual(['METHOD_NOT_ALLOWED', 'Cannot remove HEAD branch']);
+    expect(await answer(DELETE, { n: 'master' })).toEqual(['NOT_ALLOWED', 'Cannot remove HEAD branch']);
     await subgraph.run(PROTECT, { b: 'feature' }, as(MASTER));
-    expect(await answer(DELETE, { n: 'feature' })).toEqual(['METHOD_NOT_ALLOWED', 'Protected branch cant be removed']);
+    expect(await answer(DELETE, { n: 'feature' })).toEqual(['NOT_ALLOWED', 'Protected branch cant be removed']);
     await subgraph.run(UNPROTECT, { b: 'feature' }, as(MASTER));
-    expect(await answer(DELETE, { n: 'feature' })).toEqual({ deleteBranch: 'feature' });
+    expect(await answer(DELETE, { n: 'feature' })).toEqual('feature');
     expect(deleted).toEqual(['feature']);
   });
 
@@ -276,13 +306,14 @@ describe('repository subgraph', () => {
       });
       expect(statements).toBe(1);
 
-      const FILE = `mutation($b: String!) { commitFile(projectId: 10, action: CREATE, input: { branch: $b, path: "n.txt", content: "aGk=", encoding: "base64", commitMessage: "m" }) { branchName } }`;
+      const FILE = `mutation($b: String!) { commitFile(input: { projectId: 10, action: CREATE, branch: $b, path: "n.txt", content: "aGk=", encoding: "base64", commitMessage: "m" }) { fileCommit { branchName } errors { message } } }`;
       statements = 0;
       expect((await counted.run(FILE, { b: 'feature' }, as(DEVELOPER))).data?.commitFile).toEqual({
-        branchName: 'feature',
+        fileCommit: { branchName: 'feature' },
+        errors: [],
       });
       expect(statements).toBe(1);
-      expect((await counted.run(FILE, { b: 'master' }, as(DEVELOPER))).errors?.[0]?.message).toBe(
+      expect((await counted.run(FILE, { b: 'master' }, as(DEVELOPER))).data?.commitFile.errors[0]?.message).toBe(
         'You are not allowed to create file in this branch',
       );
 

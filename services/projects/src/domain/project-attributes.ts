@@ -1,5 +1,4 @@
 import { FieldErrorCollector, VISIBILITY_LEVELS, Visibility } from '@hub/common';
-import type { CreateProjectInput, UpdateProjectInput } from '../generated/graphql';
 
 // GitLab 7.14's Gitlab::Regex project name and path rules, with its messages.
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}\p{Pd}_. ]*$/u;
@@ -9,8 +8,24 @@ const PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
 const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.git'";
 const MAX_LENGTH = 255;
 
-/** The attributes a create or update may carry: the schema's inputs (namespace aside). */
-export type ProjectAttributes = Omit<CreateProjectInput, 'namespaceId'> & UpdateProjectInput;
+/**
+ * The attributes a create or update may carry, as v3 names them: the resolvers turn the schema's
+ * inputs (a Visibility, or v3's number) into these.
+ */
+export interface ProjectAttributes {
+  name?: string | null;
+  path?: string | null;
+  description?: string | null;
+  defaultBranch?: string | null;
+  issuesEnabled?: boolean | null;
+  mergeRequestsEnabled?: boolean | null;
+  wikiEnabled?: boolean | null;
+  snippetsEnabled?: boolean | null;
+  public?: boolean | null;
+  visibilityLevel?: number | null;
+  importUrl?: string | null;
+  archived?: boolean | null;
+}
 
 /** GitLab's `parameterize`: the path a name gives when no path is sent. */
 export function pathFromName(name: string): string {

@@ -3,6 +3,7 @@ import {
   DomainError,
   ErrorCode,
   methodNotAllowed,
+  mutationPayload,
   notFound,
   usersLookup,
   type Principal,
@@ -16,17 +17,19 @@ import type { ResolverDeps } from './deps';
 /** Developer and above; annotated with a message, lightweight without one. */
 const createTag =
   ({ git }: ResolverDeps): MutationResolvers['createTag'] =>
-  async (_parent, { projectId, tagName, ref, message }, { principal, loaders }) => {
+  async (_parent, { input: { clientMutationId, projectId, tagName, ref, message } }, { principal, loaders }, info) => {
     authorize(await loaders.access.load(projectId), principal, 'push_code');
-    const tag = await git.createTag(
-      projectId,
-      tagName,
-      ref,
-      message ?? '',
-      { name: principal.username ?? 'Hub', email: '' },
-      pusherOf(principal),
-    );
-    return { name: tag.name, message: tag.annotated ? tag.message : null, commit: tag.commit! };
+    return mutationPayload('tag', { clientMutationId }, info, async () => {
+      const tag = await git.createTag(
+        projectId,
+        tagName,
+        ref,
+        message ?? '',
+        { name: principal.username ?? 'Hub', email: '' },
+        pusherOf(principal),
+      );
+      return { name: tag.name, message: tag.annotated ? tag.message : null, commit: tag.commit! };
+    });
   };
 
 /** A 404 in the words GitLab's service chose (not "404 … Not Found"). */
@@ -38,47 +41,55 @@ const pusherOf = (principal: Principal) => ({ userId: principal.userId ?? 0, use
 /** GitLab 7.14's branches API: Developers create branches from a ref. */
 const createBranch =
   ({ git }: ResolverDeps): MutationResolvers['createBranch'] =>
-  async (_parent, { projectId, name, ref }, { principal, loaders }) => {
+  async (_parent, { input: { clientMutationId, projectId, name, ref } }, { principal, loaders }, info) => {
     authorize(await loaders.access.load(projectId), principal, 'push_code');
-    const branch = await git.createBranch(projectId, name, ref, pusherOf(principal));
-    return { projectId, name: branch.name, commit: branch.commit! };
+    return mutationPayload('branch', { clientMutationId }, info, async () => {
+      const branch = await git.createBranch(projectId, name, ref, pusherOf(principal));
+      return { projectId, name: branch.name, commit: branch.commit! };
+    });
   };
 
 /** GitLab 7.14's DeleteBranchService: not the branch HEAD names, not a protected one. */
 const deleteBranch =
   ({ git }: ResolverDeps): MutationResolvers['deleteBranch'] =>
-  async (_parent, { projectId, name }, { principal, loaders }) => {
+  async (_parent, { input: { clientMutationId, projectId, name } }, { principal, loaders }, info) => {
     authorize(await loaders.access.load(projectId), principal, 'push_code');
-    const found = await git.findBranch(projectId, name);
-    if (!found) throw notFoundAs('No such branch');
-    if ((await git.headBranch(projectId)) === found.name) throw methodNotAllowed('Cannot remove HEAD branch');
-    if ((await loaders.branchProtection.load(projectId)).protected.includes(found.name))
-      throw methodNotAllowed('Protected branch cant be removed');
-    await git.deleteBranch(projectId, found.name, pusherOf(principal));
-    return found.name;
+    return mutationPayload('branchName', { clientMutationId }, info, async () => {
+      const found = await git.findBranch(projectId, name);
+      if (!found) throw notFoundAs('No such branch');
+      if ((await git.headBranch(projectId)) === found.name) throw methodNotAllowed('Cannot remove HEAD branch');
+      if ((await loaders.branchProtection.load(projectId)).protected.includes(found.name))
+        throw methodNotAllowed('Protected branch cant be removed');
+      await git.deleteBranch(projectId, found.name, pusherOf(principal));
+      return found.name;
+    });
   };
 
 /** Both need Master; both are idempotent; a branch that does not exist is 404 (GitLab's messages). */
 const protectBranch =
   ({ sql, git }: ResolverDeps): MutationResolvers['protectBranch'] =>
-  async (_parent, { projectId, branch }, { principal, loaders }) => {
+  async (_parent, { input: { clientMutationId, projectId, branch } }, { principal, loaders }, info) => {
     authorize(await loaders.access.load(projectId), principal, 'admin_project');
-    const found = await git.findBranch(projectId, branch);
-    if (!found) throw notFound('Branch');
-    await protect(sql, projectId, found.name, false, principal);
-    loaders.branchProtection.clear(projectId);
-    return { projectId, name: found.name, commit: found.commit! };
+    return mutationPayload('branch', { clientMutationId }, info, async () => {
+      const found = await git.findBranch(projectId, branch);
+      if (!found) throw notFound('Branch');
+      await protect(sql, projectId, found.name, false, principal);
+      loaders.branchProtection.clear(projectId);
+      return { projectId, name: found.name, commit: found.commit! };
+    });
   };
 
 const unprotectBranch =
   ({ sql, git }: ResolverDeps): MutationResolvers['unprotectBranch'] =>
-  async (_parent, { projectId, branch }, { principal, loaders }) => {
+  async (_parent, { input: { clientMutationId, projectId, branch } }, { principal, loaders }, info) => {
     authorize(await loaders.access.load(projectId), principal, 'admin_project');
-    const found = await git.findBranch(projectId, branch);
-    if (!found) throw notFound('Branch does not exist');
-    await unprotect(sql, projectId, found.name, principal);
-    loaders.branchProtection.clear(projectId);
-    return { projectId, name: found.name, commit: found.commit! };
+    return mutationPayload('branch', { clientMutationId }, info, async () => {
+      const found = await git.findBranch(projectId, branch);
+      if (!found) throw notFound('Branch does not exist');
+      await unprotect(sql, projectId, found.name, principal);
+      loaders.branchProtection.clear(projectId);
+      return { projectId, name: found.name, commit: found.commit! };
+    });
   };
 
 /**
@@ -87,29 +98,32 @@ const unprotectBranch =
  */
 const commitFile =
   ({ git, identity }: ResolverDeps): MutationResolvers['commitFile'] =>
-  async (_parent, { projectId, action, input }, { principal, loaders }) => {
+  async (_parent, { input }, { principal, loaders }, info) => {
+    const { clientMutationId, projectId, action, branch, path, content, encoding, commitMessage } = input;
     const access = authorize(await loaders.access.load(projectId), principal, 'push_code');
-    if (!mayPushToBranch(access, principal, input.branch, await loaders.branchProtection.load(projectId)))
-      throw protectedBranchRefusal(action);
-    const badName = fileNameRefusal(action, input.path);
-    if (badName) throw badName;
-    const [user] = (await identity.call(usersLookup, { ids: [principal.userId!] })).users;
-    try {
-      const { commitId } = await git.commitFile({
-        repository: { projectId },
-        branch: input.branch,
-        action,
-        path: input.path,
-        content: action === 'DELETE' ? Buffer.alloc(0) : decodeContent(input.content ?? '', input.encoding),
-        message: input.commitMessage,
-        author: { name: user?.name ?? principal.username ?? '', email: user?.email ?? '' },
-        userId: principal.userId ?? 0,
-        username: principal.username ?? '',
-      });
-      return { filePath: input.path, branchName: input.branch, commitId };
-    } catch (error) {
-      throw fileCommitRefusal(action, error);
-    }
+    return mutationPayload('fileCommit', { clientMutationId }, info, async () => {
+      if (!mayPushToBranch(access, principal, branch, await loaders.branchProtection.load(projectId)))
+        throw protectedBranchRefusal(action);
+      const badName = fileNameRefusal(action, path);
+      if (badName) throw badName;
+      const [user] = (await identity.call(usersLookup, { ids: [principal.userId!] })).users;
+      try {
+        const { commitId } = await git.commitFile({
+          repository: { projectId },
+          branch,
+          action,
+          path,
+          content: action === 'DELETE' ? Buffer.alloc(0) : decodeContent(content ?? '', encoding),
+          message: commitMessage,
+          author: { name: user?.name ?? principal.username ?? '', email: user?.email ?? '' },
+          userId: principal.userId ?? 0,
+          username: principal.username ?? '',
+        });
+        return { filePath: path, branchName: branch, commitId };
+      } catch (error) {
+        throw fileCommitRefusal(action, error);
+      }
+    });
   };
 
 /** Every mutation of this subgraph, made from the same dependencies. */
