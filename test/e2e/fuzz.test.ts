@@ -146,7 +146,7 @@ describe('hostile input', () => {
       }
       const graph = await gateway(
         JSON.stringify({
-          query: `mutation { addProjectMember(projectId: ${world.own.id}, userId: 0, accessLevel: 30) { accessLevel } }`,
+          query: `mutation { addProjectMember(input: { projectId: ${world.own.id}, userId: 0, accessLevel: DEVELOPER }) { projectMember { accessLevel } } }`,
         }),
       );
       expect(graph.json).toMatchObject({

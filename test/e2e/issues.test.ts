@@ -109,12 +109,12 @@ describe('issues', () => {
     expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }]);
     const closed = await api('PUT', path(`/${issue.id}`), { token: assignee.token, body: { state_event: 'close' } });
     expect([closed.status, closed.body.state]).toEqual([200, 'closed']);
-    const RENAME = `mutation ($p: Int!, $id: Int!, $t: String!) { updateIssue(projectId: $p, id: $id, input: { title: $t }) { title } }`;
+    const RENAME = `mutation ($p: Int!, $id: Int!, $t: String!) { updateIssue(input: { projectId: $p, issueId: $id, title: $t }) { issue { title } errors { code } } }`;
     const rename = (user: TestUser, title: string) =>
       graphql(RENAME, { p: project.id, id: issue.id, t: title }, { 'PRIVATE-TOKEN': user.token });
     expect((await rename(other, 'mine now')).body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
     expect((await rename(assignee, 'Fixed by the assignee')).body.data).toEqual({
-      updateIssue: { title: 'Fixed by the assignee' },
+      updateIssue: { issue: { title: 'Fixed by the assignee' }, errors: [] },
     });
   });
 

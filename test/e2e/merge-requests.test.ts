@@ -449,7 +449,7 @@ describe('more of the state table and permissions', () => {
         const res = await change(refused, body);
         expect([res.status, res.body]).toEqual([403, { message: '403 Forbidden' }]);
       }
-    const RENAME = `mutation ($p: Int!, $id: Int!, $t: String!) { updateMergeRequest(projectId: $p, id: $id, input: { title: $t }) { title } }`;
+    const RENAME = `mutation ($p: Int!, $id: Int!, $t: String!) { updateMergeRequest(input: { projectId: $p, mergeRequestId: $id, title: $t }) { mergeRequest { title } errors { code } } }`;
     const rename = (user: TestUser, title: string) =>
       graphql(RENAME, { p: project.id, id: made.id, t: title }, { 'PRIVATE-TOKEN': user.token });
     const refusedOverGraphql = await rename(otherDeveloper, 'mine now');
@@ -458,7 +458,7 @@ describe('more of the state table and permissions', () => {
       extensions: { code: 'FORBIDDEN' },
     });
     expect((await rename(assignee, 'by the assignee')).body.data).toEqual({
-      updateMergeRequest: { title: 'by the assignee' },
+      updateMergeRequest: { mergeRequest: { title: 'by the assignee' }, errors: [] },
     });
     expect((await change(master, { title: 'by a master' })).body.title).toBe('by a master');
     expect((await change(developer, { title: 'by its author' })).body.title).toBe('by its author');

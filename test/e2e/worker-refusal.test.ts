@@ -170,7 +170,7 @@ describe('a git worker refusing the services’ signed calls', () => {
     );
     expect(
       await ask(
-        'mutation ($id: Int!) { createMergeRequest(projectId: $id, input: { sourceBranch: "feature", targetBranch: "master", title: "Refused" }) { id: databaseId } }',
+        'mutation ($id: Int!) { createMergeRequest(input: { projectId: $id, sourceBranch: "feature", targetBranch: "master", title: "Refused" }) { mergeRequest { id: databaseId } } }',
       ),
     ).toMatchObject(refusal);
   });

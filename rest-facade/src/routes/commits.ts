@@ -106,20 +106,23 @@ export const commitRoutes: Route[] = [
       line: int(),
       line_type: str('new or old.'),
     },
-    response: (g) => g.select(CreateCommitCommentDocument, 'createCommitNote'),
+    response: (g) => g.select(CreateCommitCommentDocument, 'createCommitNote.note'),
     handle: async (p, gateway) => {
       p.require('note');
       const onLine = p.has('path') && p.has('line') && p.has('line_type');
       const { createCommitNote } = await gateway(CreateCommitCommentDocument, {
-        projectId: await projectIdOf(p, gateway),
-        sha: p.string('sha')!,
-        note: p.string('note')!,
-        path: onLine ? p.string('path')! : null,
-        line: onLine ? (p.int('line') ?? null) : null,
-        lineType: onLine ? p.string('line_type')! : null,
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          ref: p.string('sha')!,
+          body: p.string('note')!,
+          path: onLine ? p.string('path')! : null,
+          line: onLine ? (p.int('line') ?? null) : null,
+          lineType: onLine ? p.string('line_type')! : null,
+        },
       });
-      if (!createCommitNote) throw COMMIT_NOT_FOUND();
-      return { body: createCommitNote };
+      // A null note without errors: the ref names no commit.
+      if (!createCommitNote.note) throw COMMIT_NOT_FOUND();
+      return { body: createCommitNote.note };
     },
   },
 ];

@@ -10,6 +10,7 @@ import {
   type SortDirection,
 } from '../generated/operations';
 import { issueSchema, presentIssue } from '../entities/issue';
+import { payloadEntity } from '../gateway-client';
 import { labelFilterParam, labelNamesParam } from '../label-names';
 import { mapItems } from '../openapi/json-schema';
 import { int, oneOf, PAGE, required, str } from '../param-docs';
@@ -97,12 +98,12 @@ export const issueRoutes: Route[] = [
     path: '/projects/:id/issues',
     summary: 'Opens an issue',
     params: { title: required(str()), description: str(), assignee_id: int(), milestone_id: int(), labels: LABELS },
-    response: (g) => issueSchema(g.select(CreateIssueDocument, 'createIssue')),
+    response: (g) => issueSchema(g.select(CreateIssueDocument, 'createIssue.issue')),
     handle: async (p, gateway) => {
       p.require('title');
       const { createIssue } = await gateway(CreateIssueDocument, {
-        projectId: await projectIdOf(p, gateway),
         input: {
+          projectId: await projectIdOf(p, gateway),
           title: p.string('title')!,
           ...defined({
             description: p.string('description'),
@@ -112,7 +113,7 @@ export const issueRoutes: Route[] = [
           }),
         },
       });
-      return { body: presentIssue(createIssue) };
+      return { body: presentIssue(payloadEntity(createIssue.issue)) };
     },
   },
   {
@@ -127,21 +128,22 @@ export const issueRoutes: Route[] = [
       labels: LABELS,
       state_event: str('close or reopen.'),
     },
-    response: (g) => issueSchema(g.select(UpdateIssueDocument, 'updateIssue')),
+    response: (g) => issueSchema(g.select(UpdateIssueDocument, 'updateIssue.issue')),
     handle: async (p, gateway) => {
       const { updateIssue } = await gateway(UpdateIssueDocument, {
-        projectId: await projectIdOf(p, gateway),
-        id: p.id('issue_id'),
         input: defined({
+          projectId: await projectIdOf(p, gateway),
+          issueId: p.id('issue_id'),
           title: p.string('title'),
           description: p.string('description'),
           assigneeId: p.int('assignee_id'),
           milestoneId: p.int('milestone_id'),
           labels: labelNamesParam(p),
-          stateEvent: p.string('state_event'),
+          // v3's state_event as sent: an unknown one gets v3's own 400, which the enum cannot carry.
+          v3StateEvent: p.string('state_event'),
         }),
       });
-      return { body: presentIssue(updateIssue) };
+      return { body: presentIssue(payloadEntity(updateIssue.issue)) };
     },
   },
   {

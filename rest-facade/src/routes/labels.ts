@@ -5,6 +5,7 @@ import {
   UpdateLabelDocument,
 } from '../generated/operations';
 import { labelSchema, presentLabel, presentRemovedLabel, removedLabelSchema } from '../entities/label';
+import { payloadEntity } from '../gateway-client';
 import { mapItems } from '../openapi/json-schema';
 import { PAGE, str } from '../param-docs';
 import type { Route } from '../route';
@@ -39,14 +40,16 @@ export const labelRoutes: Route[] = [
     path: '/projects/:id/labels',
     summary: 'Creates a label',
     params: { name: str('Required.'), color: str('Required: #RGB or #RRGGBB.') },
-    response: (g) => labelSchema(g.select(CreateLabelDocument, 'createLabel')),
+    response: (g) => labelSchema(g.select(CreateLabelDocument, 'createLabel.label')),
     handle: async (p, gateway) => {
       const { createLabel } = await gateway(CreateLabelDocument, {
-        projectId: await projectIdOf(p, gateway),
-        name: p.string('name') ?? null,
-        color: p.string('color') ?? null,
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          name: p.string('name') ?? null,
+          color: p.string('color') ?? null,
+        },
       });
-      return { body: presentLabel(createLabel) };
+      return { body: presentLabel(payloadEntity(createLabel.label)) };
     },
   },
   {
@@ -54,15 +57,17 @@ export const labelRoutes: Route[] = [
     path: '/projects/:id/labels',
     summary: 'Renames or recolors a label',
     params: { name: str('Required: the label.'), new_name: str(), color: str() },
-    response: (g) => labelSchema(g.select(UpdateLabelDocument, 'updateLabel')),
+    response: (g) => labelSchema(g.select(UpdateLabelDocument, 'updateLabel.label')),
     handle: async (p, gateway) => {
       const { updateLabel } = await gateway(UpdateLabelDocument, {
-        projectId: await projectIdOf(p, gateway),
-        name: p.string('name') ?? null,
-        newName: p.string('new_name') ?? null,
-        color: p.string('color') ?? null,
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          name: p.string('name') ?? null,
+          newName: p.string('new_name') ?? null,
+          color: p.string('color') ?? null,
+        },
       });
-      return { body: presentLabel(updateLabel) };
+      return { body: presentLabel(payloadEntity(updateLabel.label)) };
     },
   },
   {
@@ -70,13 +75,12 @@ export const labelRoutes: Route[] = [
     path: '/projects/:id/labels',
     summary: 'Deletes a label: the deleted record, as GitLab answered it',
     params: { name: str('Required: the label.') },
-    response: (g) => removedLabelSchema(g.select(DeleteLabelDocument, 'deleteLabel')),
+    response: (g) => removedLabelSchema(g.select(DeleteLabelDocument, 'deleteLabel.label')),
     handle: async (p, gateway) => {
       const { deleteLabel } = await gateway(DeleteLabelDocument, {
-        projectId: await projectIdOf(p, gateway),
-        name: p.string('name') ?? null,
+        input: { projectId: await projectIdOf(p, gateway), name: p.string('name') ?? null },
       });
-      return { body: presentRemovedLabel(deleteLabel) };
+      return { body: presentRemovedLabel(payloadEntity(deleteLabel.label)) };
     },
   },
 ];

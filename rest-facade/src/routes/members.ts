@@ -6,7 +6,8 @@ import {
   UpdateMemberDocument,
 } from '../generated/operations';
 import { memberSchema, presentMember } from '../entities/member';
-import { anyOf, mapItems, objectOf, propertyOf } from '../openapi/json-schema';
+import { payloadEntity } from '../gateway-client';
+import { anyOf, mapItems, objectOf } from '../openapi/json-schema';
 import { int, PAGE, required, str } from '../param-docs';
 import type { Route } from '../route';
 import { RECORD_NOT_FOUND } from '../v3-errors';
@@ -50,15 +51,18 @@ export const memberRoutes: Route[] = [
     path: '/projects/:id/members',
     summary: 'Adds a member to the team; a member already there keeps the membership',
     params: { user_id: required(int()), access_level: required(int('10, 20, 30, 40 or 50.')) },
-    response: (g) => memberSchema(g.select(AddMemberDocument, 'addProjectMember')),
+    response: (g) => memberSchema(g.select(AddMemberDocument, 'addProjectMember.projectMember')),
     handle: async (p, gateway) => {
       p.require('user_id', 'access_level');
       const { addProjectMember } = await gateway(AddMemberDocument, {
-        projectId: await projectIdOf(p, gateway),
-        userId: p.int('user_id')!,
-        accessLevel: p.int('access_level')!,
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          userId: p.int('user_id')!,
+          // v3's number as sent: one outside the list gets v3's own 422, which the enum cannot carry.
+          v3AccessLevel: p.int('access_level')!,
+        },
       });
-      return { body: presentMember(addProjectMember) };
+      return { body: presentMember(payloadEntity(addProjectMember.projectMember)) };
     },
   },
   {
@@ -66,15 +70,17 @@ export const memberRoutes: Route[] = [
     path: '/projects/:id/members/:user_id',
     summary: "Changes a team member's access level",
     params: { access_level: required(int('10, 20, 30, 40 or 50.')) },
-    response: (g) => memberSchema(g.select(UpdateMemberDocument, 'updateProjectMember')),
+    response: (g) => memberSchema(g.select(UpdateMemberDocument, 'updateProjectMember.projectMember')),
     handle: async (p, gateway) => {
       p.require('access_level');
       const { updateProjectMember } = await gateway(UpdateMemberDocument, {
-        projectId: await projectIdOf(p, gateway),
-        userId: p.id('user_id'),
-        accessLevel: p.int('access_level')!,
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          userId: p.id('user_id'),
+          v3AccessLevel: p.int('access_level')!,
+        },
       });
-      return { body: presentMember(updateProjectMember) };
+      return { body: presentMember(payloadEntity(updateProjectMember.projectMember)) };
     },
   },
   {
@@ -82,19 +88,21 @@ export const memberRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/members/:user_id',
     summary: 'Removes a member from the team: the removed membership, or a message when there was none',
-    response: (g) => {
-      const removed = g.select(RemoveMemberDocument, 'removeProjectMember');
-      return anyOf(
-        memberSchema(propertyOf(removed, 'removed')),
-        objectOf({ message: { const: 'Access revoked' }, id: propertyOf(removed, 'userId') }),
-      );
-    },
+    response: (g) =>
+      anyOf(
+        memberSchema(g.select(RemoveMemberDocument, 'removeProjectMember.projectMember')),
+        objectOf({
+          message: { const: 'Access revoked' },
+          id: { type: 'integer', description: 'The user id, as asked.' },
+        }),
+      ),
     handle: async (p, gateway) => {
+      const userId = p.id('user_id');
       const { removeProjectMember } = await gateway(RemoveMemberDocument, {
-        projectId: await projectIdOf(p, gateway),
-        userId: p.id('user_id'),
+        input: { projectId: await projectIdOf(p, gateway), userId },
       });
-      const { removed, userId } = removeProjectMember;
+      // A null membership without errors: the user was not a member.
+      const removed = removeProjectMember.projectMember;
       return { body: removed ? presentMember(removed) : { message: 'Access revoked', id: userId } };
     },
   },

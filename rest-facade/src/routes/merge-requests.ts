@@ -9,6 +9,7 @@ import {
   type MergeRequestStateFilter,
 } from '../generated/operations';
 import { mergeRequestSchema, presentMergeRequest } from '../entities/merge-request';
+import { payloadEntity } from '../gateway-client';
 import { labelNamesParam } from '../label-names';
 import { mapItems, propertyOf, withProperties } from '../openapi/json-schema';
 import { int, oneOf, PAGE, required, str } from '../param-docs';
@@ -52,29 +53,32 @@ const update: Route['handle'] = async (p, gateway) => {
   // The service refuses source_branch ("Source branch cannot be changed") once it has found the
   // merge request and checked the caller, in GitLab's order.
   const { updateMergeRequest } = await gateway(UpdateMergeRequestDocument, {
-    projectId: await projectIdOf(p, gateway),
-    id: p.id('merge_request_id'),
     input: defined({
+      projectId: await projectIdOf(p, gateway),
+      mergeRequestId: p.id('merge_request_id'),
       title: p.string('title'),
       description: p.string('description'),
       targetBranch: p.string('target_branch'),
       assigneeId: p.int('assignee_id'),
-      stateEvent: p.string('state_event'),
+      // v3's state_event as sent: an unknown one gets v3's own 400, which the enum cannot carry.
+      v3StateEvent: p.string('state_event'),
       labels: labelNamesParam(p),
       milestoneId: p.int('milestone_id'),
       sourceBranch: p.string('source_branch'),
     }),
   });
-  return { body: presentMergeRequest(updateMergeRequest) };
+  return { body: presentMergeRequest(payloadEntity(updateMergeRequest.mergeRequest)) };
 };
 
 const accept: Route['handle'] = async (p, gateway) => {
   const { acceptMergeRequest } = await gateway(AcceptMergeRequestDocument, {
-    projectId: await projectIdOf(p, gateway),
-    id: p.id('merge_request_id'),
-    message: p.string('merge_commit_message') ?? null,
+    input: {
+      projectId: await projectIdOf(p, gateway),
+      mergeRequestId: p.id('merge_request_id'),
+      mergeCommitMessage: p.string('merge_commit_message') ?? null,
+    },
   });
-  return { body: presentMergeRequest(acceptMergeRequest) };
+  return { body: presentMergeRequest(payloadEntity(acceptMergeRequest.mergeRequest)) };
 };
 
 /** Label names, comma-separated (labelNamesParam): an empty value removes them all. */
@@ -142,12 +146,12 @@ export const mergeRequestRoutes: Route[] = [
       labels: LABELS,
       milestone_id: int(),
     },
-    response: (g) => mergeRequestSchema(g.select(CreateMergeRequestDocument, 'createMergeRequest')),
+    response: (g) => mergeRequestSchema(g.select(CreateMergeRequestDocument, 'createMergeRequest.mergeRequest')),
     handle: async (p, gateway) => {
       p.require('source_branch', 'target_branch', 'title');
       const { createMergeRequest } = await gateway(CreateMergeRequestDocument, {
-        projectId: await projectIdOf(p, gateway),
         input: {
+          projectId: await projectIdOf(p, gateway),
           sourceBranch: p.string('source_branch')!,
           targetBranch: p.string('target_branch')!,
           title: p.string('title')!,
@@ -160,7 +164,7 @@ export const mergeRequestRoutes: Route[] = [
           }),
         },
       });
-      return { body: presentMergeRequest(createMergeRequest) };
+      return { body: presentMergeRequest(payloadEntity(createMergeRequest.mergeRequest)) };
     },
   },
   ...single().map((path): Route => ({
@@ -188,7 +192,7 @@ export const mergeRequestRoutes: Route[] = [
     path,
     summary: 'Merges a merge request; 405 when it cannot be merged',
     params: { merge_commit_message: str() },
-    response: (g) => mergeRequestSchema(g.select(AcceptMergeRequestDocument, 'acceptMergeRequest')),
+    response: (g) => mergeRequestSchema(g.select(AcceptMergeRequestDocument, 'acceptMergeRequest.mergeRequest')),
     handle: accept,
   })),
   ...single().map((path): Route => ({
@@ -196,7 +200,7 @@ export const mergeRequestRoutes: Route[] = [
     path,
     summary: 'Changes, closes, reopens or merges a merge request',
     params: UPDATE_PARAMS,
-    response: (g) => mergeRequestSchema(g.select(UpdateMergeRequestDocument, 'updateMergeRequest')),
+    response: (g) => mergeRequestSchema(g.select(UpdateMergeRequestDocument, 'updateMergeRequest.mergeRequest')),
     handle: update,
   })),
 ];

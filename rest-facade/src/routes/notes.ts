@@ -14,7 +14,7 @@ import { mapItems, objectOf, propertyOf, withProperties } from '../openapi/json-
 import { PAGE, required, str } from '../param-docs';
 import type { Params } from '../params';
 import type { Route, RouteResult } from '../route';
-import type { GatewayCall } from '../gateway-client';
+import { payloadEntity, type GatewayCall } from '../gateway-client';
 import { RECORD_NOT_FOUND } from '../v3-errors';
 import { PROJECT_NOT_FOUND, projectIdOf, projectKey } from './project-key';
 
@@ -96,12 +96,14 @@ function routesOf({ kind, paths, idParam, noun, showOne, comments }: Noteable): 
     async (p, gateway) => {
       p.require(field);
       const { createNote } = await gateway(CreateNoteDocument, {
-        projectId: await projectIdOf(p, gateway),
-        kind,
-        noteableId: p.id(idParam),
-        body: p.string(field)!,
+        input: {
+          projectId: await projectIdOf(p, gateway),
+          noteable: kind,
+          noteableId: p.id(idParam),
+          body: p.string(field)!,
+        },
       });
-      return { body: present(createNote) };
+      return { body: present(payloadEntity(createNote.note)) };
     };
 
   const showNote: Route['handle'] = async (p, gateway) => {
@@ -119,18 +121,20 @@ function routesOf({ kind, paths, idParam, noun, showOne, comments }: Noteable): 
   const updateNote: Route['handle'] = async (p, gateway) => {
     p.require('body');
     const { updateNote } = await gateway(UpdateNoteDocument, {
-      projectId: await projectIdOf(p, gateway),
-      kind,
-      noteableId: p.id(idParam),
-      noteId: p.id('note_id'),
-      body: p.string('body')!,
+      input: {
+        projectId: await projectIdOf(p, gateway),
+        noteable: kind,
+        noteableId: p.id(idParam),
+        noteId: p.id('note_id'),
+        body: p.string('body')!,
+      },
     });
-    return { body: updateNote };
+    return { body: payloadEntity(updateNote.note) };
   };
 
   const same = (n: V3NoteFragment) => n;
   const listed = (g: GraphQLShapes) => g.select(NoteableNotesDocument, 'project.noteable.notes.nodes');
-  const created = (g: GraphQLShapes) => g.select(CreateNoteDocument, 'createNote');
+  const created = (g: GraphQLShapes) => g.select(CreateNoteDocument, 'createNote.note');
   return paths.flatMap((path): Route[] => [
     {
       method: 'get',
@@ -162,7 +166,7 @@ function routesOf({ kind, paths, idParam, noun, showOne, comments }: Noteable): 
       path: `${path}/notes/:note_id`,
       summary: `Changes a note on a ${noun}`,
       params: { body: required(str()) },
-      response: (g) => g.select(UpdateNoteDocument, 'updateNote'),
+      response: (g) => g.select(UpdateNoteDocument, 'updateNote.note'),
       handle: updateNote,
     },
     ...(comments

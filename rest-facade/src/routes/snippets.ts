@@ -5,6 +5,7 @@ import {
   ListSnippetsDocument,
   UpdateSnippetDocument,
 } from '../generated/operations';
+import { payloadEntity } from '../gateway-client';
 import { anyOf, objectOf, withProperties } from '../openapi/json-schema';
 import { int, PAGE, required, str } from '../param-docs';
 import { defined } from '../params';
@@ -67,20 +68,21 @@ export const snippetRoutes: Route[] = [
       code: required(str()),
       visibility_level: required(int('0 (private), 10 (internal) or 20 (public).')),
     },
-    response: (g) => g.select(CreateSnippetDocument, 'createSnippet'),
+    response: (g) => g.select(CreateSnippetDocument, 'createSnippet.snippet'),
     handle: async (p, gateway) => {
       // GitLab 7.14 required all four (lib/api/project_snippets.rb `required_attributes!`).
       p.require('title', 'file_name', 'code', 'visibility_level');
       const { createSnippet } = await gateway(CreateSnippetDocument, {
-        projectId: await projectIdOf(p, gateway),
         input: {
+          projectId: await projectIdOf(p, gateway),
           title: p.string('title')!,
           fileName: p.string('file_name')!,
           code: p.string('code')!,
-          visibilityLevel: p.int('visibility_level')!,
+          // v3's number as sent: one outside 0, 10 and 20 gets v3's own 400, which the enum cannot carry.
+          v3VisibilityLevel: p.int('visibility_level')!,
         },
       });
-      return { body: createSnippet };
+      return { body: payloadEntity(createSnippet.snippet) };
     },
   },
   {
@@ -88,19 +90,19 @@ export const snippetRoutes: Route[] = [
     path: '/projects/:id/snippets/:snippet_id',
     summary: 'Changes a snippet',
     params: { title: str(), file_name: str(), code: str(), visibility_level: int() },
-    response: (g) => g.select(UpdateSnippetDocument, 'updateSnippet'),
+    response: (g) => g.select(UpdateSnippetDocument, 'updateSnippet.snippet'),
     handle: async (p, gateway) => {
       const { updateSnippet } = await gateway(UpdateSnippetDocument, {
-        projectId: await projectIdOf(p, gateway),
-        id: p.id('snippet_id'),
         input: defined({
+          projectId: await projectIdOf(p, gateway),
+          snippetId: p.id('snippet_id'),
           title: p.string('title'),
           fileName: p.string('file_name'),
           code: p.string('code'),
-          visibilityLevel: p.int('visibility_level'),
+          v3VisibilityLevel: p.int('visibility_level'),
         }),
       });
-      return { body: updateSnippet };
+      return { body: payloadEntity(updateSnippet.snippet) };
     },
   },
   {
@@ -108,13 +110,13 @@ export const snippetRoutes: Route[] = [
     method: 'delete',
     path: '/projects/:id/snippets/:snippet_id',
     summary: 'Deletes a snippet: the deleted snippet, or {} when there was none',
-    response: (g) => anyOf(g.select(DeleteSnippetDocument, 'deleteSnippet'), objectOf({})),
+    response: (g) => anyOf(g.select(DeleteSnippetDocument, 'deleteSnippet.snippet'), objectOf({})),
     handle: async (p, gateway) => {
       const { deleteSnippet } = await gateway(DeleteSnippetDocument, {
-        projectId: await projectIdOf(p, gateway),
-        id: p.id('snippet_id'),
+        input: { projectId: await projectIdOf(p, gateway), snippetId: p.id('snippet_id') },
       });
-      return { body: deleteSnippet ?? {} };
+      // A null snippet without errors: there was none to delete.
+      return { body: deleteSnippet.snippet ?? {} };
     },
   },
 ];

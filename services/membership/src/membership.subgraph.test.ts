@@ -37,9 +37,9 @@ const facts = (projectId: number, overrides: Partial<ProjectFacts> = {}): Projec
 
 // Read as the facade reads them: v3's numbers (v3AccessLevel) under their v3 name, pages by number.
 const MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $id }]) { ... on Project { members(page: 1) { total nodes { accessLevel: v3AccessLevel user { databaseId } } } } } }`;
-const ADD = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel user { databaseId } } }`;
-const UPDATE = `mutation($p: Int!, $u: Int!, $l: Int!) { updateProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel } }`;
-const REMOVE = `mutation($p: Int!, $u: Int!) { removeProjectMember(projectId: $p, userId: $u) { removed { accessLevel: v3AccessLevel } } }`;
+const ADD = `mutation($p: Int!, $u: Int!, $l: Int, $a: AccessLevel, $c: String) { addProjectMember(input: { clientMutationId: $c, projectId: $p, userId: $u, accessLevel: $a, v3AccessLevel: $l }) { clientMutationId projectMember { accessLevel: v3AccessLevel user { databaseId } } errors { code path message v3Attribute v3Message } } }`;
+const UPDATE = `mutation($p: Int!, $u: Int!, $l: Int, $a: AccessLevel) { updateProjectMember(input: { projectId: $p, userId: $u, accessLevel: $a, v3AccessLevel: $l }) { projectMember { accessLevel: v3AccessLevel } errors { code path message v3Attribute v3Message } } }`;
+const REMOVE = `mutation($p: Int!, $u: Int!) { removeProjectMember(input: { projectId: $p, userId: $u }) { projectMember { accessLevel: v3AccessLevel } errors { code path message v3Attribute v3Message } } }`;
 
 describe('membership subgraph', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
@@ -93,7 +93,9 @@ describe('membership subgraph', () => {
   it('lets Masters manage the team, not Developers; strangers see no project', async () => {
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(DEVELOPER)))).toBe('FORBIDDEN');
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(STRANGER)))).toBe('NOT_FOUND');
-    expect((await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(MASTER))).data?.addProjectMember).toEqual({
+    expect(
+      (await subgraph.run(ADD, { p: 100, u: 5, l: 20 }, userPrincipal(MASTER))).data?.addProjectMember.projectMember,
+    ).toEqual({
       accessLevel: 20,
       user: { databaseId: 5 },
     });
@@ -103,27 +105,44 @@ describe('membership subgraph', () => {
     // An existing member keeps the existing membership (GitLab's 201 with it).
     expect(
       (await subgraph.run(ADD, { p: 100, u: DEVELOPER, l: 10 }, userPrincipal(OWNER))).data?.addProjectMember
-        .accessLevel,
+        .projectMember.accessLevel,
     ).toBe(30);
-    expect(errorCode(await subgraph.run(ADD, { p: 100, u: STRANGER, l: 50 }, userPrincipal(OWNER)))).toBe(
-      'UNPROCESSABLE',
-    );
+    // A level outside the team's list is refused in the payload, which echoes clientMutationId:
+    // v3's number (the facade's internal v3AccessLevel), OWNER, or no level at all.
+    const outside = {
+      clientMutationId: 'add-1',
+      projectMember: null,
+      errors: [
+        {
+          code: 'UNPROCESSABLE',
+          path: ['input', 'accessLevel'],
+          message: 'Access level is not included in the list',
+          v3Attribute: 'access_level',
+          v3Message: 'is not included in the list',
+        },
+      ],
+    };
+    for (const level of [{ l: 50 }, { l: 15 }, { a: 'OWNER' }, {}])
+      expect(
+        (await subgraph.run(ADD, { p: 100, u: STRANGER, ...level, c: 'add-1' }, userPrincipal(OWNER))).data
+          ?.addProjectMember,
+      ).toEqual(outside);
     expect(errorCode(await subgraph.run(ADD, { p: 100, u: 77, l: 30 }, userPrincipal(OWNER)))).toBe('NOT_FOUND');
   });
 
   it("updates levels, the creator's row too (GitLab 7.14), and 404s a non-member", async () => {
     expect(
       (await subgraph.run(UPDATE, { p: 100, u: DEVELOPER, l: 20 }, userPrincipal(MASTER))).data?.updateProjectMember
-        .accessLevel,
+        .projectMember.accessLevel,
     ).toBe(20);
     expect(
       (await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 30 }, userPrincipal(MASTER))).data?.updateProjectMember
-        .accessLevel,
+        .projectMember.accessLevel,
     ).toBe(30);
     // The namespace owner stays Owner whatever their row says: they still manage the team.
     expect(
       (await subgraph.run(UPDATE, { p: 100, u: OWNER, l: 40 }, userPrincipal(OWNER))).data?.updateProjectMember
-        .accessLevel,
+        .projectMember.accessLevel,
     ).toBe(40);
     expect(errorCode(await subgraph.run(UPDATE, { p: 100, u: STRANGER, l: 20 }, userPrincipal(MASTER)))).toBe(
       'NOT_FOUND',
@@ -132,14 +151,14 @@ describe('membership subgraph', () => {
 
   it("removes idempotently; the creator's row goes like any other and later facts do not bring it back", async () => {
     expect(
-      (await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed,
+      (await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.projectMember,
     ).toEqual({ accessLevel: 20 });
     expect(
-      (await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.removed,
+      (await subgraph.run(REMOVE, { p: 100, u: 5 }, userPrincipal(MASTER))).data?.removeProjectMember.projectMember,
     ).toBeNull();
     await db.sql.begin((tx) => applyProjectFacts(tx, facts(300)));
     expect(
-      (await subgraph.run(REMOVE, { p: 300, u: OWNER }, userPrincipal(OWNER))).data?.removeProjectMember.removed,
+      (await subgraph.run(REMOVE, { p: 300, u: OWNER }, userPrincipal(OWNER))).data?.removeProjectMember.projectMember,
     ).toEqual({ accessLevel: 40 });
     expect(await db.sql.begin((tx) => applyProjectFacts(tx, facts(300, { visibilityLevel: 10 })))).toBe(true);
     expect((await subgraph.run(MEMBERS, { id: 300 }, userPrincipal(OWNER))).data?._entities[0].members).toEqual({
@@ -197,9 +216,9 @@ describe('membership subgraph', () => {
   describe('groups', () => {
     const GROUP = 500;
     const GROUP_MEMBERS = `query($id: Int!) { _entities(representations: [{ __typename: "Group", databaseId: $id }]) { ... on Group { members(perPage: 20) { total nodes { accessLevel: v3AccessLevel user { databaseId } } } } } }`;
-    const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel user { databaseId } } }`;
-    const UPDATE_G = `mutation($g: Int!, $u: Int!, $l: Int!) { updateGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel: v3AccessLevel } }`;
-    const REMOVE_G = `mutation($g: Int!, $u: Int!) { removeGroupMember(groupId: $g, userId: $u) { accessLevel: v3AccessLevel } }`;
+    const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int, $a: AccessLevel, $c: String) { addGroupMember(input: { clientMutationId: $c, groupId: $g, userId: $u, accessLevel: $a, v3AccessLevel: $l }) { clientMutationId groupMember { accessLevel: v3AccessLevel user { databaseId } } errors { code path message v3Attribute v3Message } } }`;
+    const UPDATE_G = `mutation($g: Int!, $u: Int!, $l: Int, $a: AccessLevel) { updateGroupMember(input: { groupId: $g, userId: $u, accessLevel: $a, v3AccessLevel: $l }) { groupMember { accessLevel: v3AccessLevel } errors { code path message v3Attribute v3Message } } }`;
+    const REMOVE_G = `mutation($g: Int!, $u: Int!) { removeGroupMember(input: { groupId: $g, userId: $u }) { groupMember { accessLevel: v3AccessLevel } } }`;
     const access = (userId: number, projectId: number) =>
       createLoaders(createMembershipService({ sql: db.sql, identity }), userPrincipal(userId)).access.load(projectId);
 
@@ -224,17 +243,35 @@ describe('membership subgraph', () => {
 
     it('lets the Owner manage members; others get FORBIDDEN, a repeat add CONFLICT, a bad level UNPROCESSABLE', async () => {
       expect(
-        (await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER))).data?.addGroupMember,
+        (await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER))).data?.addGroupMember
+          .groupMember,
       ).toEqual({ accessLevel: 30, user: { databaseId: DEVELOPER } });
-      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, l: 30 }, userPrincipal(OWNER)))).toBe(
-        'CONFLICT',
-      );
+      expect(
+        (await subgraph.run(ADD_G, { g: GROUP, u: DEVELOPER, a: 'DEVELOPER', c: 'g-1' }, userPrincipal(OWNER))).data
+          ?.addGroupMember,
+      ).toEqual({
+        clientMutationId: 'g-1',
+        groupMember: null,
+        errors: [
+          { code: 'CONFLICT', path: null, message: 'Already exists', v3Attribute: null, v3Message: 'Already exists' },
+        ],
+      });
       expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 30 }, userPrincipal(DEVELOPER)))).toBe(
         'FORBIDDEN',
       );
-      expect(errorCode(await subgraph.run(ADD_G, { g: GROUP, u: MASTER, l: 45 }, userPrincipal(OWNER)))).toBe(
-        'UNPROCESSABLE',
-      );
+      for (const level of [{ l: 45 }, {}])
+        expect(
+          (await subgraph.run(ADD_G, { g: GROUP, u: MASTER, ...level }, userPrincipal(OWNER))).data?.addGroupMember
+            .errors,
+        ).toEqual([
+          {
+            code: 'UNPROCESSABLE',
+            path: null,
+            message: 'Wrong access level',
+            v3Attribute: null,
+            v3Message: 'Wrong access level',
+          },
+        ]);
       expect(errorCode(await subgraph.run(ADD_G, { g: 9999, u: MASTER, l: 30 }, userPrincipal(OWNER)))).toBe(
         'NOT_FOUND',
       );
@@ -256,7 +293,7 @@ describe('membership subgraph', () => {
       expect(await memberProjectIds(db.sql, STRANGER)).not.toContain(600);
       expect(
         (await subgraph.run(UPDATE_G, { g: GROUP, u: DEVELOPER, l: 40 }, userPrincipal(OWNER))).data?.updateGroupMember
-          .accessLevel,
+          .groupMember.accessLevel,
       ).toBe(40);
       expect(await access(DEVELOPER, 600)).toMatchObject({ groupLevel: 40 });
       expect(errorCode(await subgraph.run(UPDATE_G, { g: GROUP, u: STRANGER, l: 20 }, userPrincipal(OWNER)))).toBe(
@@ -267,7 +304,7 @@ describe('membership subgraph', () => {
     it('removes a member (404 for a non-member) and takes the project access with it', async () => {
       expect(
         (await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER))).data?.removeGroupMember
-          .accessLevel,
+          .groupMember.accessLevel,
       ).toBe(40);
       expect(errorCode(await subgraph.run(REMOVE_G, { g: GROUP, u: DEVELOPER }, userPrincipal(OWNER)))).toBe(
         'NOT_FOUND',
@@ -298,13 +335,17 @@ describe('membership subgraph', () => {
       await groups.applyGroup({ groupId: GROUP, name: 'Levels', path: 'levels', deleted: false, ownerId: OWNER });
       await db.sql.begin((tx) => applyProjectFacts(tx, facts(PROJECT)));
       const named = { 10: 'GUEST', 20: 'REPORTER', 30: 'DEVELOPER', 40: 'MASTER', 50: 'OWNER' } as const;
-      const ADD_G = `mutation($g: Int!, $u: Int!, $l: Int!) { addGroupMember(groupId: $g, userId: $u, accessLevel: $l) { accessLevel v3AccessLevel } }`;
-      const ADD_P = `mutation($p: Int!, $u: Int!, $l: Int!) { addProjectMember(projectId: $p, userId: $u, accessLevel: $l) { accessLevel v3AccessLevel } }`;
+      // The public enum in, the enum and v3's number out.
+      const ADD_G = `mutation($g: Int!, $u: Int!, $l: AccessLevel!) { addGroupMember(input: { groupId: $g, userId: $u, accessLevel: $l }) { groupMember { accessLevel v3AccessLevel } } }`;
+      const ADD_P = `mutation($p: Int!, $u: Int!, $l: AccessLevel!) { addProjectMember(input: { projectId: $p, userId: $u, accessLevel: $l }) { projectMember { accessLevel v3AccessLevel } } }`;
       for (const [i, level] of ([10, 20, 30, 40] as const).entries()) {
-        const added = await subgraph.run(ADD_G, { g: GROUP, u: 1000 + i, l: level }, userPrincipal(OWNER));
-        expect(added.data?.addGroupMember).toEqual({ accessLevel: named[level], v3AccessLevel: level });
-        const joined = await subgraph.run(ADD_P, { p: PROJECT, u: 1000 + i, l: level }, userPrincipal(OWNER));
-        expect(joined.data?.addProjectMember).toEqual({ accessLevel: named[level], v3AccessLevel: level });
+        const added = await subgraph.run(ADD_G, { g: GROUP, u: 1000 + i, l: named[level] }, userPrincipal(OWNER));
+        expect(added.data?.addGroupMember.groupMember).toEqual({ accessLevel: named[level], v3AccessLevel: level });
+        const joined = await subgraph.run(ADD_P, { p: PROJECT, u: 1000 + i, l: named[level] }, userPrincipal(OWNER));
+        expect(joined.data?.addProjectMember.projectMember).toEqual({
+          accessLevel: named[level],
+          v3AccessLevel: level,
+        });
       }
       const result = await subgraph.run(LEVELS, { p: PROJECT, g: GROUP }, userPrincipal(OWNER));
       expect(result.errors).toBeUndefined();

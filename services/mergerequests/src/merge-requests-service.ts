@@ -27,9 +27,34 @@ import {
 import { gitDomainError, gitFailureOf, type GitShards } from '@hub/protos';
 import * as db from './db/merge-requests';
 import { isWorkInProgress, mergeRequestAttributes } from './event-attributes';
-import type { CreateMergeRequestInput, UpdateMergeRequestInput } from './generated/graphql';
 import type { MergeRequestRow } from './db/merge-requests';
 import { createLabelsAndMilestones } from './labels';
+
+/** A new merge request, in the source project. */
+export interface NewMergeRequest {
+  sourceBranch: string;
+  targetBranch: string;
+  title: string;
+  description?: string | null;
+  assigneeId?: number | null;
+  targetProjectId?: number | null;
+  labels?: readonly string[] | null;
+  milestoneId?: number | null;
+}
+
+/** Changes to a merge request; null or absent fields keep their value. */
+export interface MergeRequestChanges {
+  title?: string | null;
+  description?: string | null;
+  targetBranch?: string | null;
+  assigneeId?: number | null;
+  /** close, reopen or merge; an empty one changes no state, anything else is refused (state_event "is invalid"). */
+  stateEvent?: string | null;
+  labels?: readonly string[] | null;
+  milestoneId?: number | null;
+  /** Refused when not empty: a merge request keeps its source branch. */
+  sourceBranch?: string | null;
+}
 
 const OPEN_STATES = ['opened', 'reopened'];
 const SAME_BRANCH = 'You can not use same project/branch for source and target';
@@ -217,7 +242,7 @@ export function createMergeRequestsService(deps: {
   return {
     accessOf,
 
-    async create(principal: Principal, projectId: number, input: CreateMergeRequestInput): Promise<MergeRequestRow> {
+    async create(principal: Principal, projectId: number, input: NewMergeRequest): Promise<MergeRequestRow> {
       const access = authorize(await accessOf(principal, projectId), principal, 'create_merge_request');
       // GitLab checked the label names before anything else of the merge request.
       const labels = labelNames(input.labels ?? []);
@@ -289,7 +314,7 @@ export function createMergeRequestsService(deps: {
       principal: Principal,
       projectId: number,
       id: number,
-      input: UpdateMergeRequestInput,
+      input: MergeRequestChanges,
     ): Promise<MergeRequestRow> {
       const { mr, access } = await findOr404(principal, projectId, id);
       authorizeIssuableChange(access, principal, mr, 'update_merge_request');

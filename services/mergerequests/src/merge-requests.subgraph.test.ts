@@ -119,16 +119,21 @@ const git = {
 const shards = gitShardsOver(git);
 
 const CREATE = `mutation($source: String!, $target: String!, $title: String!) {
-  createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: $target, title: $title }) { databaseId iid state author { databaseId } } }`;
-const UPDATE = `mutation($id: Int!, $e: String) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: $e }) { state } }`;
-const ACCEPT = `mutation($id: Int!) { acceptMergeRequest(projectId: 10, id: $id) { state mergeCommitSha } }`;
+  createMergeRequest(input: { projectId: 10, sourceBranch: $source, targetBranch: $target, title: $title }) { mergeRequest { databaseId iid state author { databaseId } } errors { code path message v3Attribute v3Message } } }`;
+const UPDATE = `mutation($id: Int!, $e: MergeRequestStateEvent, $v3e: String, $c: String) { updateMergeRequest(input: { clientMutationId: $c, projectId: 10, mergeRequestId: $id, stateEvent: $e, v3StateEvent: $v3e }) { clientMutationId mergeRequest { state } errors { code path message v3Attribute v3Message } } }`;
+const ACCEPT = `mutation($id: Int!) { acceptMergeRequest(input: { projectId: 10, mergeRequestId: $id }) { mergeRequest { state mergeCommitSha } errors { code path message v3Attribute v3Message } } }`;
+
+/** The code of an answer's expected refusal: the first of its payload's errors. */
+const refusal = (result: { data?: Record<string, unknown> | null }) =>
+  (Object.values(result.data ?? {})[0] as { errors?: Array<{ code: string }> } | null)?.errors?.[0]?.code;
 
 describe('merge requests subgraph', () => {
   let db: { sql: Sql; drop: () => Promise<void> };
   let subgraph: Awaited<ReturnType<typeof createTestSubgraph<MergeRequestsContext>>>;
   const as = (userId: number) => userPrincipal(userId);
   const open = async (source: string, title = `from ${source}`) =>
-    (await subgraph.run(CREATE, { source, target: 'master', title }, as(DEVELOPER))).data!.createMergeRequest;
+    (await subgraph.run(CREATE, { source, target: 'master', title }, as(DEVELOPER))).data!.createMergeRequest
+      .mergeRequest;
 
   beforeAll(async () => {
     db = await createTestSchema('mergerequests', resolve(__dirname, '..', 'migrations'));
@@ -157,7 +162,7 @@ describe('merge requests subgraph', () => {
     const first = await open('feature');
     expect(first).toMatchObject({ iid: 1, state: 'OPENED', author: { databaseId: DEVELOPER } });
     expect(
-      errorCode(await subgraph.run(CREATE, { source: 'feature', target: 'master', title: 'again' }, as(DEVELOPER))),
+      refusal(await subgraph.run(CREATE, { source: 'feature', target: 'master', title: 'again' }, as(DEVELOPER))),
     ).toBe('CONFLICT');
     expect(errorCode(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'r' }, as(REPORTER)))).toBe(
       'FORBIDDEN',
@@ -166,12 +171,20 @@ describe('merge requests subgraph', () => {
       'NOT_FOUND',
     );
     expect(
-      errorCode(await subgraph.run(CREATE, { source: 'master', target: 'master', title: 'same' }, as(DEVELOPER))),
+      refusal(await subgraph.run(CREATE, { source: 'master', target: 'master', title: 'same' }, as(DEVELOPER))),
     ).toBe('UNPROCESSABLE');
     const missing = await subgraph.run(CREATE, { source: 'nope', target: 'master', title: 'n' }, as(DEVELOPER));
-    expect(missing.errors?.[0]?.extensions).toMatchObject({
-      code: 'VALIDATION',
-      fields: { source_branch: ['does not exist'] },
+    expect(missing.data?.createMergeRequest).toEqual({
+      mergeRequest: null,
+      errors: [
+        {
+          code: 'INVALID',
+          path: ['input', 'sourceBranch'],
+          message: 'Source branch does not exist',
+          v3Attribute: 'source_branch',
+          v3Message: 'does not exist',
+        },
+      ],
     });
   });
 
@@ -189,32 +202,69 @@ describe('merge requests subgraph', () => {
     const mr = await open('other');
     expect(mr.iid).toBe(2);
     expect(
-      (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest.state,
+      (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'CLOSE' }, as(DEVELOPER))).data?.updateMergeRequest
+        .mergeRequest.state,
     ).toBe('CLOSED');
-    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    // Not mergeable: NOT_ALLOWED in the payload, v3's wording kept for the facade.
+    expect((await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).data?.acceptMergeRequest).toEqual({
+      mergeRequest: null,
+      errors: [
+        {
+          code: 'NOT_ALLOWED',
+          path: null,
+          message: 'Method Not Allowed',
+          v3Attribute: null,
+          v3Message: '405 Method Not Allowed',
+        },
+      ],
+    });
     expect(
-      (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'reopen' }, as(DEVELOPER))).data?.updateMergeRequest.state,
+      (await subgraph.run(UPDATE, { id: mr.databaseId, e: 'REOPEN' }, as(DEVELOPER))).data?.updateMergeRequest
+        .mergeRequest.state,
     ).toBe('REOPENED');
-    expect(errorCode(await subgraph.run(UPDATE, { id: mr.databaseId, e: 'sideways' }, as(DEVELOPER)))).toBe(
-      'VALIDATION',
+    // v3's raw state_event (the facade's internal v3StateEvent): an unknown one is refused in the
+    // payload, which echoes clientMutationId; v3's close, raw, closes.
+    expect((await subgraph.run(UPDATE, { id: mr.databaseId, v3e: 'sideways', c: 'mr-1' }, as(DEVELOPER))).data).toEqual(
+      {
+        updateMergeRequest: {
+          clientMutationId: 'mr-1',
+          mergeRequest: null,
+          errors: [
+            {
+              code: 'INVALID',
+              path: ['input', 'stateEvent'],
+              message: 'State event is invalid',
+              v3Attribute: 'state_event',
+              v3Message: 'is invalid',
+            },
+          ],
+        },
+      },
     );
+    expect(
+      (await subgraph.run(UPDATE, { id: mr.databaseId, v3e: 'close' }, as(DEVELOPER))).data?.updateMergeRequest,
+    ).toMatchObject({ clientMutationId: null, mergeRequest: { state: 'CLOSED' }, errors: [] });
+    await subgraph.run(UPDATE, { id: mr.databaseId, e: 'REOPEN' }, as(DEVELOPER));
+    // A merge request the project does not have stays a GraphQL error.
+    const missing = await subgraph.run(UPDATE, { id: 999_999, v3e: 'sideways' }, as(DEVELOPER));
+    expect([errorCode(missing), missing.data]).toEqual(['NOT_FOUND', null]);
   });
 
   it("lets the author, the assignee and Masters change a merge request (GitLab 7.14's modify_merge_request); another Developer gets FORBIDDEN", async () => {
     const assigned = (
       await subgraph.run(
-        `mutation($a: Int!) { createMergeRequest(projectId: 10, input: { sourceBranch: "other", targetBranch: "feature", title: "assigned", assigneeId: $a }) { databaseId } }`,
+        `mutation($a: Int!) { createMergeRequest(input: { projectId: 10, sourceBranch: "other", targetBranch: "feature", title: "assigned", assigneeId: $a }) { mergeRequest { databaseId } errors { code path message v3Attribute v3Message } } }`,
         { a: REPORTER },
         as(DEVELOPER),
       )
-    ).data!.createMergeRequest;
-    const RENAME = `mutation($id: Int!, $t: String!) { updateMergeRequest(projectId: 10, id: $id, input: { title: $t }) { title } }`;
+    ).data!.createMergeRequest.mergeRequest;
+    const RENAME = `mutation($id: Int!, $t: String!) { updateMergeRequest(input: { projectId: 10, mergeRequestId: $id, title: $t }) { mergeRequest { title } errors { code path message v3Attribute v3Message } } }`;
     const rename = async (userId: number) => {
       const result = await subgraph.run(RENAME, { id: assigned.databaseId, t: `by ${userId}` }, as(userId));
-      return errorCode(result) ?? result.data?.updateMergeRequest.title;
+      return errorCode(result) ?? result.data?.updateMergeRequest.mergeRequest.title;
     };
     const close = async (userId: number) =>
-      errorCode(await subgraph.run(UPDATE, { id: assigned.databaseId, e: 'close' }, as(userId))) ?? 'closed';
+      errorCode(await subgraph.run(UPDATE, { id: assigned.databaseId, e: 'CLOSE' }, as(userId))) ?? 'closed';
     expect(await rename(OTHER_DEVELOPER)).toBe('FORBIDDEN');
     expect(await close(OTHER_DEVELOPER)).toBe('FORBIDDEN');
     expect(await rename(REPORTER)).toBe(`by ${REPORTER}`);
@@ -233,11 +283,13 @@ describe('merge requests subgraph', () => {
       )
     ).data!._entities[0].mergeRequests.nodes[0];
     expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(DEVELOPER)))).toBe('UNAUTHENTICATED');
-    expect((await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).data?.acceptMergeRequest).toEqual({
+    expect(
+      (await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).data?.acceptMergeRequest.mergeRequest,
+    ).toEqual({
       state: 'MERGED',
       mergeCommitSha: 'm'.repeat(40),
     });
-    expect(errorCode(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    expect(refusal(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER)))).toBe('NOT_ALLOWED');
     expect(merges).toEqual(['feature->master']);
   });
 
@@ -248,11 +300,11 @@ describe('merge requests subgraph', () => {
     const started = new Promise<void>((resolve) => (slowStarted = resolve));
     const accepting = subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER));
     await started;
-    const closing = subgraph.run(UPDATE, { id: mr.databaseId, e: 'close' }, as(OWNER));
+    const closing = subgraph.run(UPDATE, { id: mr.databaseId, e: 'CLOSE' }, as(OWNER));
     // GitLab's state machine has no close from locked: the close changes nothing and says so.
-    expect((await closing).data?.updateMergeRequest.state).toBe('LOCKED');
+    expect((await closing).data?.updateMergeRequest.mergeRequest.state).toBe('LOCKED');
     release();
-    expect((await accepting).data?.acceptMergeRequest.state).toBe('MERGED');
+    expect((await accepting).data?.acceptMergeRequest.mergeRequest.state).toBe('MERGED');
     const [row] = await db.sql`select state from merge_requests where id = ${mr.databaseId}`;
     expect(row.state).toBe('merged');
   });
@@ -265,15 +317,16 @@ describe('merge requests subgraph', () => {
     const accepting = subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER));
     await started;
     // Git has not answered: an edit that locks the row answers anyway, and a second accept finds it claimed.
-    const RENAME = `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { title: "renamed while merging" }) { state } }`;
-    expect((await subgraph.run(RENAME, { id: mr.databaseId }, as(OWNER))).data?.updateMergeRequest.state).toBe(
-      'LOCKED',
-    );
-    expect(await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).toMatchObject({
-      errors: [{ message: '405 Method Not Allowed' }],
+    const RENAME = `mutation($id: Int!) { updateMergeRequest(input: { projectId: 10, mergeRequestId: $id, title: "renamed while merging" }) { mergeRequest { state } errors { code path message v3Attribute v3Message } } }`;
+    expect(
+      (await subgraph.run(RENAME, { id: mr.databaseId }, as(OWNER))).data?.updateMergeRequest.mergeRequest.state,
+    ).toBe('LOCKED');
+    expect((await subgraph.run(ACCEPT, { id: mr.databaseId }, as(OWNER))).data?.acceptMergeRequest).toMatchObject({
+      mergeRequest: null,
+      errors: [{ code: 'NOT_ALLOWED', v3Message: '405 Method Not Allowed' }],
     });
     release();
-    expect((await accepting).data?.acceptMergeRequest.state).toBe('MERGED');
+    expect((await accepting).data?.acceptMergeRequest.mergeRequest.state).toBe('MERGED');
     expect((await db.sql`select title, merge_locked_at from merge_requests where id = ${mr.databaseId}`)[0]).toEqual({
       title: 'renamed while merging',
       mergeLockedAt: null,
@@ -282,61 +335,72 @@ describe('merge requests subgraph', () => {
     // A claim left by a process that died mid-merge: refused while fresh, taken over once stale.
     const orphan = await open('slow', 'orphaned claim');
     await db.sql`update merge_requests set merge_locked_at = now() where id = ${orphan.databaseId}`;
-    expect(errorCode(await subgraph.run(ACCEPT, { id: orphan.databaseId }, as(OWNER)))).toBe('METHOD_NOT_ALLOWED');
+    expect(refusal(await subgraph.run(ACCEPT, { id: orphan.databaseId }, as(OWNER)))).toBe('NOT_ALLOWED');
     await db.sql`update merge_requests set merge_locked_at = now() - interval '1 hour' where id = ${orphan.databaseId}`;
     // A stale claim locks nothing: the merge request reads open again.
-    expect((await subgraph.run(RENAME, { id: orphan.databaseId }, as(OWNER))).data?.updateMergeRequest.state).toBe(
-      'OPENED',
-    );
-    expect((await subgraph.run(ACCEPT, { id: orphan.databaseId }, as(OWNER))).data?.acceptMergeRequest.state).toBe(
-      'MERGED',
-    );
+    expect(
+      (await subgraph.run(RENAME, { id: orphan.databaseId }, as(OWNER))).data?.updateMergeRequest.mergeRequest.state,
+    ).toBe('OPENED');
+    expect(
+      (await subgraph.run(ACCEPT, { id: orphan.databaseId }, as(OWNER))).data?.acceptMergeRequest.mergeRequest.state,
+    ).toBe('MERGED');
   });
 
   it('refuses conflicts and work in progress with 405', async () => {
     const conflicted = await open('conflicting');
-    expect(await subgraph.run(ACCEPT, { id: conflicted.databaseId }, as(OWNER))).toMatchObject({
-      errors: [{ message: 'Branch cannot be merged', extensions: { code: 'METHOD_NOT_ALLOWED' } }],
+    expect((await subgraph.run(ACCEPT, { id: conflicted.databaseId }, as(OWNER))).data?.acceptMergeRequest).toEqual({
+      mergeRequest: null,
+      errors: [
+        {
+          code: 'NOT_ALLOWED',
+          path: null,
+          message: 'Branch cannot be merged',
+          v3Attribute: null,
+          v3Message: 'Branch cannot be merged',
+        },
+      ],
     });
     // The failed merge gave its claim back: the next accept is refused by git again, not by a claim.
     expect(
       (await db.sql`select merge_locked_at from merge_requests where id = ${conflicted.databaseId}`)[0].mergeLockedAt,
     ).toBeNull();
     protectedBranches.delete('master');
-    await subgraph.run(UPDATE, { id: conflicted.databaseId, e: 'close' }, as(DEVELOPER));
+    await subgraph.run(UPDATE, { id: conflicted.databaseId, e: 'CLOSE' }, as(DEVELOPER));
     // `other` still has its reopened merge request: a second open one is a conflict, reopened counting as open.
     expect(
-      errorCode(
-        await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'WIP: not yet' }, as(DEVELOPER)),
-      ),
+      refusal(await subgraph.run(CREATE, { source: 'other', target: 'master', title: 'WIP: not yet' }, as(DEVELOPER))),
     ).toBe('CONFLICT');
     const draft = (
       await subgraph.run(CREATE, { source: 'conflicting', target: 'master', title: '[WIP] not yet' }, as(DEVELOPER))
-    ).data!.createMergeRequest;
-    expect(errorCode(await subgraph.run(ACCEPT, { id: draft.databaseId }, as(DEVELOPER)))).toBe('METHOD_NOT_ALLOWED');
+    ).data!.createMergeRequest.mergeRequest;
+    expect(refusal(await subgraph.run(ACCEPT, { id: draft.databaseId }, as(DEVELOPER)))).toBe('NOT_ALLOWED');
   });
 
   it('keeps labels and a milestone the notes service accepts for the project, and has the labels made', async () => {
     const made = await subgraph.run(
-      `mutation { createMergeRequest(projectId: 10, input: { sourceBranch: "feature", targetBranch: "other", title: "m", labels: [" ui", "api"], milestoneId: 7 }) { databaseId labels milestoneId milestone { databaseId } } }`,
+      `mutation { createMergeRequest(input: { projectId: 10, sourceBranch: "feature", targetBranch: "other", title: "m", labels: [" ui", "api"], milestoneId: 7 }) { mergeRequest { databaseId labels milestoneId milestone { databaseId } } errors { code path message v3Attribute v3Message } } }`,
       {},
       as(DEVELOPER),
     );
-    expect(made.data?.createMergeRequest).toMatchObject({
+    expect(made.data?.createMergeRequest.mergeRequest).toMatchObject({
       labels: ['api', 'ui'],
       milestoneId: 7,
       milestone: { databaseId: 7 },
     });
     expect(ensured).toContainEqual(['api', 'ui']);
-    const id = made.data!.createMergeRequest.databaseId;
-    const relabel = `mutation($id: Int!, $labels: [String!], $m: Int) { updateMergeRequest(projectId: 10, id: $id, input: { labels: $labels, milestoneId: $m }) { labels milestoneId } }`;
+    const id = made.data!.createMergeRequest.mergeRequest.databaseId;
+    const relabel = `mutation($id: Int!, $labels: [String!], $m: Int) { updateMergeRequest(input: { projectId: 10, mergeRequestId: $id, labels: $labels, milestoneId: $m }) { mergeRequest { labels milestoneId } errors { code path message v3Attribute v3Message } } }`;
     // Another project's milestone counts as none; 0 removes it.
-    expect((await subgraph.run(relabel, { id, m: 8 }, as(DEVELOPER))).data?.updateMergeRequest).toEqual({
+    expect((await subgraph.run(relabel, { id, m: 8 }, as(DEVELOPER))).data?.updateMergeRequest.mergeRequest).toEqual({
       labels: ['api', 'ui'],
       milestoneId: null,
     });
-    expect((await subgraph.run(relabel, { id, m: 7 }, as(DEVELOPER))).data?.updateMergeRequest.milestoneId).toBe(7);
-    expect((await subgraph.run(relabel, { id, m: 0 }, as(DEVELOPER))).data?.updateMergeRequest.milestoneId).toBeNull();
+    expect(
+      (await subgraph.run(relabel, { id, m: 7 }, as(DEVELOPER))).data?.updateMergeRequest.mergeRequest.milestoneId,
+    ).toBe(7);
+    expect(
+      (await subgraph.run(relabel, { id, m: 0 }, as(DEVELOPER))).data?.updateMergeRequest.mergeRequest.milestoneId,
+    ).toBeNull();
     const refused = await subgraph.run(relabel, { id, labels: ['ok', 'a&b'] }, as(DEVELOPER));
     expect(refused.errors?.[0]?.extensions).toMatchObject({
       code: 'VALIDATION',
@@ -347,7 +411,7 @@ describe('merge requests subgraph', () => {
   it('checks label names itself and has no labels made for a merge request it refuses: long names (400), duplicates and reopens onto an open pair (409)', async () => {
     const before = ensured.length;
     const long = 'l'.repeat(300);
-    const create = `mutation($source: String!, $labels: [String!], $m: Int) { createMergeRequest(projectId: 10, input: { sourceBranch: $source, targetBranch: "master", title: "t", labels: $labels, milestoneId: $m }) { id } }`;
+    const create = `mutation($source: String!, $labels: [String!], $m: Int) { createMergeRequest(input: { projectId: 10, sourceBranch: $source, targetBranch: "master", title: "t", labels: $labels, milestoneId: $m }) { mergeRequest { id } errors { code path message v3Attribute v3Message } } }`;
     const tooLong = await subgraph.run(create, { source: 'feature', labels: ['fine', long] }, as(DEVELOPER));
     expect(tooLong.errors?.[0]?.extensions).toMatchObject({
       code: 'VALIDATION',
@@ -355,9 +419,9 @@ describe('merge requests subgraph', () => {
     });
     // `other` into master is open already (reopened above).
     const duplicate = await subgraph.run(create, { source: 'other', labels: ['dup-made'], m: 7 }, as(DEVELOPER));
-    expect(duplicate.errors?.[0]).toMatchObject({
+    expect(duplicate.data?.createMergeRequest.errors[0]).toMatchObject({
+      code: 'CONFLICT',
       message: expect.stringContaining('Cannot Create: This merge request already exists'),
-      extensions: { code: 'CONFLICT' },
     });
     // The closed `conflicting` one, while the `[WIP]` one from the same branch is open.
     const closed = (
@@ -369,16 +433,16 @@ describe('merge requests subgraph', () => {
     ).data!._entities[0].mergeRequests.nodes;
     const conflicted = closed.find((mr: { sourceBranch: string }) => mr.sourceBranch === 'conflicting');
     const reopen = await subgraph.run(
-      `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { stateEvent: "reopen", labels: ["reopen-made"], milestoneId: 7 }) { state } }`,
+      `mutation($id: Int!) { updateMergeRequest(input: { projectId: 10, mergeRequestId: $id, stateEvent: REOPEN, labels: ["reopen-made"], milestoneId: 7 }) { mergeRequest { state } errors { code path message v3Attribute v3Message } } }`,
       { id: conflicted.databaseId },
       as(DEVELOPER),
     );
-    expect(reopen.errors?.[0]).toMatchObject({
+    expect(reopen.data?.updateMergeRequest.errors[0]).toMatchObject({
+      code: 'CONFLICT',
       message: 'Cannot Reopen: This merge request already exists',
-      extensions: { code: 'CONFLICT' },
     });
     const relabel = await subgraph.run(
-      `mutation($id: Int!) { updateMergeRequest(projectId: 10, id: $id, input: { labels: ["ok", "${'m'.repeat(256)}"] }) { state } }`,
+      `mutation($id: Int!) { updateMergeRequest(input: { projectId: 10, mergeRequestId: $id, labels: ["ok", "${'m'.repeat(256)}"] }) { mergeRequest { state } errors { code path message v3Attribute v3Message } } }`,
       { id: conflicted.databaseId },
       as(DEVELOPER),
     );
@@ -418,21 +482,21 @@ describe('merge requests subgraph', () => {
 
     it('shows id as the global id and databaseId as the number REST v3 shows', async () => {
       const created = await subgraph.run(
-        `mutation { createMergeRequest(projectId: 10, input: { sourceBranch: "feature", targetBranch: "conflicting", title: "ids" }) { id databaseId iid } }`,
+        `mutation { createMergeRequest(input: { projectId: 10, sourceBranch: "feature", targetBranch: "conflicting", title: "ids" }) { mergeRequest { id databaseId iid } errors { code path message v3Attribute v3Message } } }`,
         {},
         as(DEVELOPER),
       );
-      const { id, databaseId } = created.data!.createMergeRequest;
+      const { id, databaseId } = created.data!.createMergeRequest.mergeRequest;
       expect(typeof databaseId).toBe('number');
       expect(id).toBe(`gid://hub/MergeRequest/${databaseId}`);
       const [row] =
-        await db.sql`select id from merge_requests where project_id = 10 and iid = ${created.data!.createMergeRequest.iid}`;
+        await db.sql`select id from merge_requests where project_id = 10 and iid = ${created.data!.createMergeRequest.mergeRequest.iid}`;
       expect(row.id).toBe(databaseId);
       expect(await resolved(id, as(DEVELOPER))).toEqual({
         id,
         databaseId,
         projectId: 10,
-        iid: created.data!.createMergeRequest.iid,
+        iid: created.data!.createMergeRequest.mergeRequest.iid,
         title: 'ids',
       });
     });
@@ -531,16 +595,19 @@ describe('merge requests subgraph', () => {
 
     it("shows the references it returns by their databaseId keys: the author, the assignee, the milestone, a project's", async () => {
       const made = await subgraph.run(
-        `mutation($a: Int!) { createMergeRequest(projectId: 10, input: { sourceBranch: "other", targetBranch: "conflicting", title: "refs", assigneeId: $a, milestoneId: 7 }) { author { databaseId } assignee { databaseId } milestone { databaseId } } }`,
+        `mutation($a: Int!) { createMergeRequest(input: { projectId: 10, sourceBranch: "other", targetBranch: "conflicting", title: "refs", assigneeId: $a, milestoneId: 7 }) { mergeRequest { author { databaseId } assignee { databaseId } milestone { databaseId } } errors { code path message v3Attribute v3Message } } }`,
         { a: REPORTER },
         as(DEVELOPER),
       );
       expect(made).toEqual({
         data: {
           createMergeRequest: {
-            author: { databaseId: DEVELOPER },
-            assignee: { databaseId: REPORTER },
-            milestone: { databaseId: 7 },
+            mergeRequest: {
+              author: { databaseId: DEVELOPER },
+              assignee: { databaseId: REPORTER },
+              milestone: { databaseId: 7 },
+            },
+            errors: [],
           },
         },
       });

@@ -34,7 +34,7 @@ const identity = {
   close: async () => {},
 } as unknown as InternalClient;
 
-const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(projectId: $p, input: { title: $title }) { id databaseId iid } }`;
+const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(input: { projectId: $p, title: $title }) { issue { id databaseId iid } } }`;
 const CREATE_MILESTONE = `mutation($p: Int!, $title: String!) { createMilestone(input: { projectId: $p, title: $title }) { milestone { id databaseId } } }`;
 /** What node(id:) asks the owner for: entities by representation. */
 const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) {
@@ -71,8 +71,8 @@ describe('notes subgraph: global ids of issues and milestones', () => {
       resolvers: createResolvers({ sql: db.sql, notes, cursors: createCursors('a-secret-for-tests-only-0123456789') }),
       createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
     });
-    issue = (await subgraph.run(CREATE_ISSUE, { p: 30, title: 'private' }, as(OWNER))).data!.createIssue;
-    publicIssue = (await subgraph.run(CREATE_ISSUE, { p: 31, title: 'public' }, as(OWNER))).data!.createIssue;
+    issue = (await subgraph.run(CREATE_ISSUE, { p: 30, title: 'private' }, as(OWNER))).data!.createIssue.issue;
+    publicIssue = (await subgraph.run(CREATE_ISSUE, { p: 31, title: 'public' }, as(OWNER))).data!.createIssue.issue;
     milestone = (await subgraph.run(CREATE_MILESTONE, { p: 30, title: 'private m' }, as(OWNER))).data!.createMilestone
       .milestone;
     publicMilestone = (await subgraph.run(CREATE_MILESTONE, { p: 31, title: 'public m' }, as(OWNER))).data!

@@ -37,10 +37,10 @@ const identity = {
 /** A field of Project $p, as the gateway asks for it; $id when the field uses it. */
 const on = (field: string) =>
   `query($p: Int!${field.includes('$id') ? ', $id: Int!' : ''}) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { ${field} } } }`;
-const CREATE_LABEL = `mutation($p: Int!, $name: String, $color: String) { createLabel(projectId: $p, name: $name, color: $color) { id name color } }`;
-const UPDATE_LABEL = `mutation($p: Int!, $name: String, $newName: String, $color: String) { updateLabel(projectId: $p, name: $name, newName: $newName, color: $color) { name color } }`;
-const DELETE_LABEL = `mutation($p: Int!, $name: String) { deleteLabel(projectId: $p, name: $name) { name } }`;
-const CREATE_ISSUE = `mutation($p: Int!, $title: String!, $labels: [String!], $m: Int) { createIssue(projectId: $p, input: { title: $title, labels: $labels, milestoneId: $m }) { databaseId labels milestone { databaseId title } } }`;
+const CREATE_LABEL = `mutation($p: Int!, $name: String, $color: String, $c: String) { createLabel(input: { clientMutationId: $c, projectId: $p, name: $name, color: $color }) { clientMutationId label { id name color } errors { code path message v3Attribute v3Message } } }`;
+const UPDATE_LABEL = `mutation($p: Int!, $name: String, $newName: String, $color: String) { updateLabel(input: { projectId: $p, name: $name, newName: $newName, color: $color }) { label { name color } errors { code path message v3Attribute v3Message } } }`;
+const DELETE_LABEL = `mutation($p: Int!, $name: String) { deleteLabel(input: { projectId: $p, name: $name }) { label { name } } }`;
+const CREATE_ISSUE = `mutation($p: Int!, $title: String!, $labels: [String!], $m: Int) { createIssue(input: { projectId: $p, title: $title, labels: $labels, milestoneId: $m }) { issue { databaseId labels milestone { databaseId title } } } }`;
 const CREATE_MILESTONE = `mutation($p: Int!, $title: String, $due: String, $c: String) { createMilestone(input: { projectId: $p, title: $title, dueDate: $due, clientMutationId: $c }) { clientMutationId milestone { databaseId iid title state v3State dueDate } errors { code path message v3Attribute v3Message } } }`;
 const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: MilestoneStateEvent, $title: String) { updateMilestone(input: { projectId: $p, milestoneId: $id, stateEvent: $e, title: $title }) { milestone { state v3State title } errors { code } } }`;
 const VIEWER_ISSUES = `query($labels: [String!]) { viewerIssues(labels: $labels) { total nodes { title } } }`;
@@ -70,14 +70,57 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
       'FORBIDDEN',
     );
     expect(
-      (await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(REPORTER))).data?.createLabel,
+      (await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(REPORTER))).data?.createLabel
+        .label,
     ).toMatchObject({ name: 'bug', color: '#FF0000' });
-    expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(REPORTER)))).toBe(
-      'CONFLICT',
-    );
-    expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'x' }, as(REPORTER)))).toBe('BAD_REQUEST');
+    // Expected refusals arrive in the payload, with the caller's clientMutationId.
+    expect(
+      (await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000', c: 'again' }, as(REPORTER))).data
+        ?.createLabel,
+    ).toEqual({
+      clientMutationId: 'again',
+      label: null,
+      errors: [
+        {
+          code: 'CONFLICT',
+          path: null,
+          message: 'Label already exists',
+          v3Attribute: null,
+          v3Message: 'Label already exists',
+        },
+      ],
+    });
+    expect((await subgraph.run(CREATE_LABEL, { p: 20, name: 'x' }, as(REPORTER))).data?.createLabel.errors).toEqual([
+      {
+        code: 'INVALID',
+        path: null,
+        message: '"color" not given',
+        v3Attribute: null,
+        v3Message: '400 (Bad request) "color" not given',
+      },
+    ]);
+    expect(
+      (await subgraph.run(UPDATE_LABEL, { p: 20, name: 'bug', color: 'red' }, as(REPORTER))).data?.updateLabel,
+    ).toEqual({
+      label: null,
+      errors: [
+        {
+          code: 'INVALID',
+          path: ['input', 'color'],
+          message: 'Color is invalid',
+          v3Attribute: 'color',
+          v3Message: 'is invalid',
+        },
+      ],
+    });
+    // Refused label names keep GitLab's nested hash, which a UserError cannot hold: a GraphQL error.
+    const refusedNames = await subgraph.run(CREATE_ISSUE, { p: 20, title: 'x', labels: ['a&b'] }, as(GUEST));
+    expect(refusedNames.errors?.[0].extensions).toMatchObject({
+      code: 'VALIDATION',
+      fields: { labels: { 'a&b': { title: ['is invalid'] } } },
+    });
     const issue = (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'labelled', labels: ['bug', ' made '] }, as(GUEST)))
-      .data!.createIssue;
+      .data!.createIssue.issue;
     expect(issue.labels).toEqual(['bug', 'made']);
     const labels = (await subgraph.run(on('labels { total nodes { name color } }'), { p: 20 }, as(GUEST))).data
       ?._entities[0].labels;
@@ -91,13 +134,13 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
 
     // Renamed to a name that sorts first: the issue's names stay sorted.
     expect(
-      (await subgraph.run(UPDATE_LABEL, { p: 20, name: 'made', newName: 'ami' }, as(REPORTER))).data?.updateLabel,
+      (await subgraph.run(UPDATE_LABEL, { p: 20, name: 'made', newName: 'ami' }, as(REPORTER))).data?.updateLabel.label,
     ).toEqual({ name: 'ami', color: '#428BCA' });
     expect(
       (await subgraph.run(on('issue(id: $id) { labels }'), { p: 20, id: issue.databaseId }, as(GUEST))).data
         ?._entities[0].issue.labels,
     ).toEqual(['ami', 'bug']);
-    expect((await subgraph.run(DELETE_LABEL, { p: 20, name: 'bug' }, as(REPORTER))).data?.deleteLabel).toEqual({
+    expect((await subgraph.run(DELETE_LABEL, { p: 20, name: 'bug' }, as(REPORTER))).data?.deleteLabel.label).toEqual({
       name: 'bug',
     });
     expect(
@@ -194,7 +237,7 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
       .createMilestone.milestone;
     expect(
       (await subgraph.run(CREATE_ISSUE, { p: 20, title: 'by reporter', m: milestone.databaseId }, as(REPORTER))).data
-        ?.createIssue.milestone,
+        ?.createIssue.issue.milestone,
     ).toEqual({ databaseId: milestone.databaseId, title: 'planned' });
     expect(
       (
@@ -203,7 +246,7 @@ describe("notes subgraph: labels, milestones and the viewer's issues", () => {
           { p: 20, title: 'by guest', m: milestone.databaseId, labels: ['guest-made'] },
           as(GUEST),
         )
-      ).data?.createIssue.milestone,
+      ).data?.createIssue.issue.milestone,
     ).toBeNull();
     const ofMilestone = (
       await subgraph.run(

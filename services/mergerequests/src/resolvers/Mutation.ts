@@ -1,19 +1,33 @@
-import { requireUser } from '@hub/common';
-import type { MutationResolvers } from '../generated/graphql';
+import { mutationPayload, mutationPayloadWithLabelNames, requireUser } from '@hub/common';
+import type { MergeRequestStateEvent, MutationResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
+
+/** The merge request service's words for the public state events. */
+const STATE_EVENTS: Record<MergeRequestStateEvent, string> = { CLOSE: 'close', REOPEN: 'reopen', MERGE: 'merge' };
 
 /** Every mutation of this subgraph: signed-in users only; the service decides the rest. */
 export const createMutationResolvers = ({ mergeRequests }: ResolverDeps): MutationResolvers => ({
-  createMergeRequest: (_p, { projectId, input }, { principal }) => {
+  createMergeRequest: (_p, { input: { clientMutationId, projectId, ...mergeRequest } }, { principal }, info) => {
     requireUser(principal);
-    return mergeRequests.create(principal, projectId, input);
+    return mutationPayloadWithLabelNames('mergeRequest', { clientMutationId }, info, () =>
+      mergeRequests.create(principal, projectId, mergeRequest),
+    );
   },
-  updateMergeRequest: (_p, { projectId, id, input }, { principal }) => {
+  updateMergeRequest: (_p, { input }, { principal }, info) => {
     requireUser(principal);
-    return mergeRequests.update(principal, projectId, id, input);
+    const { clientMutationId, projectId, mergeRequestId, stateEvent, v3StateEvent, ...changes } = input;
+    return mutationPayloadWithLabelNames('mergeRequest', { clientMutationId }, info, () =>
+      mergeRequests.update(principal, projectId, mergeRequestId, {
+        ...changes,
+        stateEvent: v3StateEvent ?? (stateEvent ? STATE_EVENTS[stateEvent] : null),
+      }),
+    );
   },
-  acceptMergeRequest: (_p, { projectId, id, mergeCommitMessage }, { principal }) => {
+  acceptMergeRequest: (_p, { input }, { principal }, info) => {
     requireUser(principal);
-    return mergeRequests.accept(principal, projectId, id, mergeCommitMessage);
+    const { clientMutationId, projectId, mergeRequestId, mergeCommitMessage } = input;
+    return mutationPayload('mergeRequest', { clientMutationId }, info, () =>
+      mergeRequests.accept(principal, projectId, mergeRequestId, mergeCommitMessage),
+    );
   },
 });

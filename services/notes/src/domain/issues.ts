@@ -19,10 +19,29 @@ import {
 import * as issues from '../db/issues';
 import type { IssueRow } from '../db/issues';
 import { issueAttributes } from '../event-attributes';
-import type { CreateIssueInput, UpdateIssueInput } from '../generated/graphql';
 import type { Labels } from './labels';
 import type { Milestones } from './milestones';
 import type { Notes } from './notes';
+
+/** A new issue. */
+export interface NewIssue {
+  title: string;
+  description?: string | null;
+  assigneeId?: number | null;
+  labels?: readonly string[] | null;
+  milestoneId?: number | null;
+}
+
+/** Changes to an issue; null or absent fields keep their value. */
+export interface IssueChanges {
+  title?: string | null;
+  description?: string | null;
+  assigneeId?: number | null;
+  labels?: readonly string[] | null;
+  milestoneId?: number | null;
+  /** close or reopen; an empty one changes no state, anything else is refused (state_event "is invalid"). */
+  stateEvent?: string | null;
+}
 
 /** Issues: per-project iids, labels, milestones, close and reopen with system notes. */
 export function createIssues(deps: {
@@ -79,7 +98,7 @@ export function createIssues(deps: {
 
   return {
     /** Guests may open issues; a project with issues disabled refuses them (403), as GitLab did. */
-    async createIssue(principal: Principal, projectId: number, input: CreateIssueInput) {
+    async createIssue(principal: Principal, projectId: number, input: NewIssue) {
       const access = authorize(await accessOf(principal, projectId), principal, 'create_issue');
       // GitLab checked the label names before anything else of the issue.
       const labels = labelNames(input.labels ?? []);
@@ -104,7 +123,7 @@ export function createIssues(deps: {
     },
 
     /** Its author, its assignee, or Reporter and above; a state, assignee or title change leaves a system note. */
-    async updateIssue(principal: Principal, projectId: number, id: number, input: UpdateIssueInput) {
+    async updateIssue(principal: Principal, projectId: number, id: number, input: IssueChanges) {
       // The project first, as GitLab's user_project did: a caller who may not see it must not
       // learn from a 404's wording which issue ids it holds.
       const access = authorize(await accessOf(principal, projectId), principal, 'read_project');

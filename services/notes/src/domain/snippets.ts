@@ -15,7 +15,22 @@ import {
 import * as snippets from '../db/snippets';
 import type { SnippetRow } from '../db/snippets';
 import { snippetAttributes } from '../event-attributes';
-import type { CreateSnippetInput, UpdateSnippetInput } from '../generated/graphql';
+
+/** A new snippet; visibilityLevel is v3's number (0, 10 or 20; others are refused), 0 when null. */
+export interface NewSnippet {
+  title: string;
+  fileName: string;
+  code: string;
+  visibilityLevel?: number | null;
+}
+
+/** Changes to a snippet; null or absent fields keep their value. */
+export interface SnippetChanges {
+  title?: string | null;
+  fileName?: string | null;
+  code?: string | null;
+  visibilityLevel?: number | null;
+}
 
 /** Project snippets (only where the feature is on). Without `settings`, no level is restricted. */
 export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?: SettingsClient }) {
@@ -62,7 +77,7 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?
   }
 
   return {
-    async createSnippet(principal: Principal, projectId: number, input: CreateSnippetInput) {
+    async createSnippet(principal: Principal, projectId: number, input: NewSnippet) {
       authorize(await accessOf(principal, projectId), principal, 'create_snippet');
       checkVisibility(input.visibilityLevel);
       await refuseRestricted(principal, input.visibilityLevel);
@@ -82,7 +97,7 @@ export function createSnippets(deps: { sql: Sql; access: AccessClient; settings?
     },
 
     /** Its author, or Master and above. */
-    async updateSnippet(principal: Principal, projectId: number, id: number, input: UpdateSnippetInput) {
+    async updateSnippet(principal: Principal, projectId: number, id: number, input: SnippetChanges) {
       const { access, snippet } = await snippetOr404(principal, projectId, id);
       if (snippet.authorId !== principal.userId) authorize(access, principal, 'admin_project');
       checkVisibility(input.visibilityLevel);

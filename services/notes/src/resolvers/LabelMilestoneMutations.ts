@@ -7,17 +7,21 @@ const MILESTONE_STATE_EVENTS: Record<MilestoneStateEvent, string> = { CLOSE: 'cl
 
 /** Label and milestone mutations: signed-in users only; the service decides the rest. */
 export const createLabelMilestoneMutationResolvers = ({ notes }: ResolverDeps): MutationResolvers => ({
-  createLabel: (_p, { projectId, name, color }, { principal }) => {
+  createLabel: (_p, { input: { clientMutationId, projectId, name, color } }, { principal }, info) => {
     requireUser(principal);
-    return notes.createLabel(principal, projectId, name, color);
+    return mutationPayload('label', { clientMutationId }, info, () =>
+      notes.createLabel(principal, projectId, name, color),
+    );
   },
-  updateLabel: (_p, { projectId, name, newName, color }, { principal }) => {
+  updateLabel: (_p, { input: { clientMutationId, projectId, name, newName, color } }, { principal }, info) => {
     requireUser(principal);
-    return notes.updateLabel(principal, projectId, name, { newName, color });
+    return mutationPayload('label', { clientMutationId }, info, () =>
+      notes.updateLabel(principal, projectId, name, { newName, color }),
+    );
   },
-  deleteLabel: (_p, { projectId, name }, { principal }) => {
+  deleteLabel: (_p, { input: { clientMutationId, projectId, name } }, { principal }, info) => {
     requireUser(principal);
-    return notes.deleteLabel(principal, projectId, name);
+    return mutationPayload('label', { clientMutationId }, info, () => notes.deleteLabel(principal, projectId, name));
   },
   createMilestone: (_p, { input: { clientMutationId, projectId, ...milestone } }, { principal }, info) => {
     requireUser(principal);
