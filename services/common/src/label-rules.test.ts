@@ -1,13 +1,5 @@
 import { DomainError } from './errors';
-import { invalid } from './errors';
-import {
-  checkLabelNames,
-  colorProblems,
-  labelNames,
-  LABEL_TITLE_MAX,
-  mutationPayloadWithLabelNames,
-  titleProblems,
-} from './label-rules';
+import { checkLabelNames, colorProblems, labelNames, LABEL_TITLE_MAX, titleProblems } from './label-rules';
 
 const fieldsOf = (fn: () => unknown) => {
   try {
@@ -74,25 +66,5 @@ describe("a label's own attributes", () => {
     ['red', ['is invalid']],
   ])('color %j: %j', (color, problems) => {
     expect(colorProblems(color)).toEqual(problems);
-  });
-});
-
-describe('mutation payloads of mutations that take label names', () => {
-  it('answers the entity, and other refusals in errors', async () => {
-    await expect(
-      mutationPayloadWithLabelNames('issue', { clientMutationId: 'c' }, undefined, () => 1),
-    ).resolves.toEqual({ clientMutationId: 'c', errors: [], issue: 1 });
-    const refused = await mutationPayloadWithLabelNames('issue', {}, undefined, () => {
-      throw invalid({ title: ["can't be blank"] });
-    });
-    expect(refused).toMatchObject({ issue: null, errors: [{ code: 'INVALID', v3Attribute: 'title' }] });
-  });
-
-  it("keeps refused names a GraphQL error, in GitLab's nested shape", async () => {
-    const answer = mutationPayloadWithLabelNames('issue', {}, undefined, () => labelNames(['a&b']));
-    await expect(answer).rejects.toBeInstanceOf(DomainError);
-    await expect(answer).rejects.toMatchObject({
-      extensions: { code: 'VALIDATION', fields: { labels: { 'a&b': { title: ['is invalid'] } } } },
-    });
   });
 });

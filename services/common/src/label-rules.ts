@@ -1,6 +1,4 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { DomainError, ErrorCode } from './errors';
-import { mutationPayload, type MutationInput } from './mutation-payloads';
+import { invalid } from './errors';
 
 // Label rules, pure: notes keeps labels, and merge requests (another service) check the names they
 // are given against the same rules before asking notes for anything.
@@ -48,44 +46,10 @@ export function checkLabelNames(names: readonly string[]): { names: string[]; er
   return { names: [...new Set(titles)].sort(), errors };
 }
 
-/** GitLab's answer to refused names: 400 `{"message": {"labels": {"<name>": {"title": [...]}}}}`. */
-class LabelNamesRefusal extends DomainError {
-  constructor(errors: LabelNameErrors) {
-    super(ErrorCode.VALIDATION, 'Validation failed', { fields: { labels: errors } });
-  }
-}
-const labelNamesRefused = (errors: LabelNameErrors) => new LabelNamesRefusal(errors);
-
 /** checkLabelNames, throwing GitLab's 400 when any name is refused. */
 export function labelNames(names: readonly string[]): string[] {
   const { names: titles, errors } = checkLabelNames(names);
-  if (Object.keys(errors).length) throw labelNamesRefused(errors);
+  // GitLab's answer to refused names: 400 `{"message": {"labels": {"<name>": {"title": [...]}}}}`.
+  if (Object.keys(errors).length) throw invalid({ labels: errors } as never);
   return titles;
-}
-
-/**
- * mutationPayload for the mutations that take label names (issues, merge requests). A refusal of
- * names is GitLab's nested hash (`{"labels": {"a&b": {"title": ["is invalid"]}}}`), which a
- * UserError (one attribute, one message) cannot carry: it stays the GraphQL error it was
- * (VALIDATION, the hash in extensions.fields), which the facade answers as v3 did. Every other
- * refusal goes to the payload's errors.
- */
-export async function mutationPayloadWithLabelNames<K extends string, T>(
-  entity: K,
-  input: MutationInput,
-  info: GraphQLResolveInfo | undefined,
-  command: () => Promise<T> | T,
-) {
-  let refusal: LabelNamesRefusal | undefined;
-  const payload = await mutationPayload(entity, input, info, async () => {
-    try {
-      return await command();
-    } catch (error) {
-      if (!(error instanceof LabelNamesRefusal)) throw error;
-      refusal = error;
-      return null;
-    }
-  });
-  if (refusal) throw refusal;
-  return payload;
 }

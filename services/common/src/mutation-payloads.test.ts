@@ -101,3 +101,17 @@ describe('mutation payloads', () => {
     ).rejects.toThrow('404 Project Not Found');
   });
 });
+
+describe('nested validation hashes', () => {
+  it("leaves GitLab's nested hash (refused label names) a GraphQL error, whole", async () => {
+    const nested = invalid({ labels: { 'a&b': { title: ['is invalid'] } } } as never);
+    expect(userErrorsOf(nested, info)).toBeNull();
+    await expect(
+      mutationPayload('thing', {}, info, () => {
+        throw nested;
+      }),
+    ).rejects.toMatchObject({
+      extensions: { code: 'VALIDATION', fields: { labels: { 'a&b': { title: ['is invalid'] } } } },
+    });
+  });
+});

@@ -55,6 +55,9 @@ const fullMessage = (attribute: string, message: string) => {
   return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${message}`;
 };
 
+const isMessageList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((message) => typeof message === 'string');
+
 /** The input fields of the mutation being resolved, to name the one at fault in `path`. */
 function inputFieldsOf(info: GraphQLResolveInfo | undefined): ReadonlySet<string> {
   const field = info?.parentType.getFields()[info.fieldName];
@@ -73,6 +76,10 @@ export function userErrorsOf(error: unknown, info?: GraphQLResolveInfo): UserErr
   const code = USER_ERROR_CODES[error.code];
   if (!code) return null;
   const fields = error.extensions.fields as FieldErrors | undefined;
+  // GitLab nested some hashes (refused label names: {"labels": {"a&b": {"title": [...]}}}), which
+  // one attribute and one message per UserError cannot carry: those stay the GraphQL error they
+  // are (VALIDATION, the hash in extensions.fields), which the facade answers as v3 did.
+  if (fields && !Object.values(fields).every(isMessageList)) return null;
   if (!fields)
     return [{ code, path: null, message: withoutStatus(error.message), v3Attribute: null, v3Message: error.message }];
   const inputFields = inputFieldsOf(info);

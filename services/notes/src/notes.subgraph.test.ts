@@ -93,9 +93,9 @@ const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(input: {
 const UPDATE_ISSUE = `mutation($p: Int!, $id: Int!, $e: IssueStateEvent, $v3e: String, $title: String, $c: String) { updateIssue(input: { clientMutationId: $c, projectId: $p, issueId: $id, stateEvent: $e, v3StateEvent: $v3e, title: $title }) { clientMutationId issue { state v3State title } errors { code path message v3Attribute v3Message } } }`;
 const ISSUE_NOTES = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { issue(id: $id) { notes { total nodes { body system author { databaseId } } } } } } }`;
 const ISSUES = `query($p: Int!, $state: IssueStateFilter, $labels: [String!]) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { issues(state: $state, labels: $labels) { total nodes { title state } } } } }`;
-const CREATE_SNIPPET = `mutation($p: Int!) { createSnippet(input: { projectId: $p, title: "t", fileName: "a.rb", code: "puts 1", visibility: PRIVATE }) { snippet { id author { databaseId } } } }`;
+const CREATE_SNIPPET = `mutation($p: Int!) { createSnippet(input: { projectId: $p, title: "t", fileName: "a.rb", code: "puts 1", visibility: PRIVATE }) { snippet { id: databaseId author { databaseId } } } }`;
 const UPDATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $n: Int!, $body: String!) { updateNote(input: { projectId: $p, noteable: $k, noteableId: $i, noteId: $n, body: $body }) { note { body } } }`;
-const CREATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $body: String!) { createNote(input: { projectId: $p, noteable: $k, noteableId: $i, body: $body }) { note { id upvote downvote system noteableType v3NoteableType noteableId } } }`;
+const CREATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $body: String!) { createNote(input: { projectId: $p, noteable: $k, noteableId: $i, body: $body }) { note { id: databaseId upvote downvote system noteableType v3NoteableType noteableId } } }`;
 const NOTEABLE = `query($p: Int!, $k: NoteableKind!, $i: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { noteable(kind: $k, id: $i) { kind id notes { total nodes { body noteableType v3NoteableType } } } } } }`;
 
 describe('notes subgraph: issues, snippets and notes', () => {
@@ -330,7 +330,7 @@ describe('notes subgraph: issues, snippets and notes', () => {
 
   it('answers an update of a snippet deleted under it as a snippet that is gone (found by the fuzz: a 500)', async () => {
     const { id } = (await subgraph.run(CREATE_SNIPPET, { p: 10 }, as(OWNER))).data!.createSnippet.snippet;
-    const UPDATE_SNIPPET = `mutation($p: Int!, $id: Int!) { updateSnippet(input: { projectId: $p, snippetId: $id, title: "t2" }) { snippet { id } } }`;
+    const UPDATE_SNIPPET = `mutation($p: Int!, $id: Int!) { updateSnippet(input: { projectId: $p, snippetId: $id, title: "t2" }) { snippet { id: databaseId } } }`;
     // A BEFORE trigger that skips the row makes the update find nothing, as when a delete commits
     // between the update's read of the snippet and its write.
     await db.sql`create function skip_row() returns trigger language plpgsql as $$ begin return null; end $$`;

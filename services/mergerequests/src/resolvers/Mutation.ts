@@ -1,4 +1,4 @@
-import { mutationPayload, mutationPayloadWithLabelNames, requireUser } from '@hub/common';
+import { mutationPayload, requireUser } from '@hub/common';
 import type { MergeRequestStateEvent, MutationResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
@@ -9,14 +9,14 @@ const STATE_EVENTS: Record<MergeRequestStateEvent, string> = { CLOSE: 'close', R
 export const createMutationResolvers = ({ mergeRequests }: ResolverDeps): MutationResolvers => ({
   createMergeRequest: (_p, { input: { clientMutationId, projectId, ...mergeRequest } }, { principal }, info) => {
     requireUser(principal);
-    return mutationPayloadWithLabelNames('mergeRequest', { clientMutationId }, info, () =>
+    return mutationPayload('mergeRequest', { clientMutationId }, info, () =>
       mergeRequests.create(principal, projectId, mergeRequest),
     );
   },
   updateMergeRequest: (_p, { input }, { principal }, info) => {
     requireUser(principal);
     const { clientMutationId, projectId, mergeRequestId, stateEvent, v3StateEvent, ...changes } = input;
-    return mutationPayloadWithLabelNames('mergeRequest', { clientMutationId }, info, () =>
+    return mutationPayload('mergeRequest', { clientMutationId }, info, () =>
       mergeRequests.update(principal, projectId, mergeRequestId, {
         ...changes,
         stateEvent: v3StateEvent ?? (stateEvent ? STATE_EVENTS[stateEvent] : null),

@@ -1,4 +1,4 @@
-import { invalid, mutationPayload, mutationPayloadWithLabelNames, requireUser } from '@hub/common';
+import { invalid, mutationPayload, requireUser } from '@hub/common';
 import type { IssueStateEvent, MutationResolvers, Visibility } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { NOTEABLE_TYPE } from './Noteable';
@@ -42,14 +42,12 @@ export const createMutationResolvers = ({ notes }: ResolverDeps): MutationResolv
   },
   createIssue: (_p, { input: { clientMutationId, projectId, ...issue } }, { principal }, info) => {
     requireUser(principal);
-    return mutationPayloadWithLabelNames('issue', { clientMutationId }, info, () =>
-      notes.createIssue(principal, projectId, issue),
-    );
+    return mutationPayload('issue', { clientMutationId }, info, () => notes.createIssue(principal, projectId, issue));
   },
   updateIssue: (_p, { input }, { principal }, info) => {
     requireUser(principal);
     const { clientMutationId, projectId, issueId, stateEvent, v3StateEvent, ...changes } = input;
-    return mutationPayloadWithLabelNames('issue', { clientMutationId }, info, () =>
+    return mutationPayload('issue', { clientMutationId }, info, () =>
       notes.updateIssue(principal, projectId, issueId, {
         ...changes,
         stateEvent: v3StateEvent ?? (stateEvent ? ISSUE_STATE_EVENTS[stateEvent] : null),
