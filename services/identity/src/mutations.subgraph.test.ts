@@ -59,7 +59,7 @@ const DELETE_SSH_KEY = `mutation($input: DeleteSshKeyInput!) { deleteSshKey(inpu
 const UPDATE_SETTINGS = `mutation($input: UpdateApplicationSettingsInput!) {
   updateApplicationSettings(input: $input) {
     clientMutationId
-    applicationSettings { defaultProjectVisibility defaultSnippetVisibility restrictedVisibilityLevels }
+    applicationSettings { defaultProjectVisibility defaultSnippetVisibility restrictedVisibilityLevels v3DefaultProjectVisibility }
     ${ERRORS}
   }
 }`;
@@ -313,9 +313,10 @@ describe('identity subgraph: mutation payloads', () => {
       expect((await subgraph.run(UPDATE_SETTINGS, { input }, admin)).data?.updateApplicationSettings).toEqual({
         clientMutationId: 'a-1',
         applicationSettings: {
-          defaultProjectVisibility: 10,
-          defaultSnippetVisibility: 20,
-          restrictedVisibilityLevels: [0, 20],
+          defaultProjectVisibility: 'INTERNAL',
+          defaultSnippetVisibility: 'PUBLIC',
+          restrictedVisibilityLevels: ['PRIVATE', 'PUBLIC'],
+          v3DefaultProjectVisibility: 10,
         },
         errors: [],
       });
@@ -357,7 +358,12 @@ describe('identity subgraph: mutation payloads', () => {
       expect(
         (await subgraph.run(UPDATE_SETTINGS, { input: both }, admin)).data?.updateApplicationSettings
           .applicationSettings,
-      ).toEqual({ defaultProjectVisibility: 0, defaultSnippetVisibility: 20, restrictedVisibilityLevels: [0, 20] });
+      ).toEqual({
+        defaultProjectVisibility: 'PRIVATE',
+        defaultSnippetVisibility: 'PUBLIC',
+        restrictedVisibilityLevels: ['PRIVATE', 'PUBLIC'],
+        v3DefaultProjectVisibility: 0,
+      });
       expect(errorCode(await subgraph.run(UPDATE_SETTINGS, { input: both }, alice))).toBe('FORBIDDEN');
     });
   });

@@ -5,7 +5,11 @@ import { createGroupMutations, createGroupQueries, createGroupResolvers } from '
 import { createMutationResolvers } from './Mutation';
 import { createNamespaceResolvers } from './Namespace';
 import { createQueryResolvers } from './Query';
-import { createSettingsMutationResolvers, createSettingsQueryResolvers } from './settings';
+import {
+  applicationSettingsResolvers,
+  createSettingsMutationResolvers,
+  createSettingsQueryResolvers,
+} from './settings';
 import { createUserResolvers } from './User';
 import { createKeyMutations, createProjectResolvers, createSshKeyResolvers, createUserKeyResolvers } from './keys';
 import {
@@ -35,4 +39,5 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   GroupConnection: groupConnectionResolvers,
   SshKeyConnection: sshKeyConnectionResolvers,
   SshKey: createSshKeyResolvers(deps),
+  ApplicationSettings: applicationSettingsResolvers,
 });

@@ -1,5 +1,10 @@
-import { mutationPayload, Visibility } from '@hub/common';
-import type { Visibility as VisibilityName, MutationResolvers, QueryResolvers } from '../generated/graphql';
+import { mutationPayload, Visibility, visibilityEnumOf } from '@hub/common';
+import type {
+  ApplicationSettingsResolvers,
+  MutationResolvers,
+  QueryResolvers,
+  Visibility as VisibilityName,
+} from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 
 /** Query.applicationSettings: GitLab 8.x's GET /application/settings (authenticated_as_admin!). */
@@ -8,6 +13,16 @@ export const createSettingsQueryResolvers = ({
 }: ResolverDeps): Pick<QueryResolvers, 'applicationSettings'> => ({
   applicationSettings: (_parent, _args, { principal }) => settings.read(principal),
 });
+
+/** The visibilities in the public enum; v3's numbers stay readable under v3* names, for the facade. */
+export const applicationSettingsResolvers: ApplicationSettingsResolvers = {
+  restrictedVisibilityLevels: (settings) => settings.restrictedVisibilityLevels.map((level) => visibilityEnumOf(level)),
+  v3RestrictedVisibilityLevels: (settings) => settings.restrictedVisibilityLevels,
+  defaultProjectVisibility: (settings) => visibilityEnumOf(settings.defaultProjectVisibility),
+  v3DefaultProjectVisibility: (settings) => settings.defaultProjectVisibility,
+  defaultSnippetVisibility: (settings) => visibilityEnumOf(settings.defaultSnippetVisibility),
+  v3DefaultSnippetVisibility: (settings) => settings.defaultSnippetVisibility,
+};
 
 /** v3's number when the facade sent one (any number, checked by the settings' rules), else the public enum's level. */
 const levelOf = (v3: number | null | undefined, visibility: VisibilityName | null | undefined) =>
