@@ -646,6 +646,7 @@ describe('hooks in the graph', () => {
                 count
                 nodes {
                   id
+                  databaseId
                   url
                   issuesEvents
                   hasToken
@@ -673,7 +674,8 @@ describe('hooks in the graph', () => {
         count: 1,
         nodes: [
           {
-            id: hook.id,
+            id: `gid://hub/Hook/${hook.id}`,
+            databaseId: hook.id,
             url: receiver.url('graph'),
             issuesEvents: true,
             hasToken: false,

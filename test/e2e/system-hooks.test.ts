@@ -216,7 +216,7 @@ describe('managing system hooks (admins only)', () => {
   });
 
   it('is in the graph for admins (systemHooks, systemHook) and refused to others', async () => {
-    const query = `query { systemHooks(first: 100) { count nodes { id url signingSecret } } systemHook(id: ${hook.id}) { id url } }`;
+    const query = `query { systemHooks(first: 100) { count nodes { id: databaseId url signingSecret } } systemHook(id: ${hook.id}) { id: databaseId url } }`;
     const asAdmin = await graphql(query, {}, { 'PRIVATE-TOKEN': stack.rootToken });
     expect(asAdmin.body.errors).toBeUndefined();
     expect(asAdmin.body.data.systemHooks.nodes).toContainEqual({

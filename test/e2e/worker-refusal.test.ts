@@ -165,9 +165,9 @@ describe('a git worker refusing the services’ signed calls', () => {
         .errors?.[0];
     };
     const refusal = { message: '503 Service Unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } };
-    expect(await ask('query ($id: Int!) { project(id: $id) { repository { branches { name } } } }')).toMatchObject(
-      refusal,
-    );
+    expect(
+      await ask('query ($id: Int!) { project(id: $id) { repository { branches { nodes { name } } } } }'),
+    ).toMatchObject(refusal);
     expect(
       await ask(
         'mutation ($id: Int!) { createMergeRequest(input: { projectId: $id, sourceBranch: "feature", targetBranch: "master", title: "Refused" }) { mergeRequest { id: databaseId } } }',
