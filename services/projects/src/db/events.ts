@@ -24,15 +24,19 @@ export interface EventRow {
 
 export type EventInsert = Omit<EventRow, 'id'>;
 
-/** Records a feed entry unless the project is gone (an event may outlive its project). */
-export async function insertEvent(tx: TransactionSql, event: EventInsert): Promise<boolean> {
-  const rows = await tx`
+/**
+ * Records a feed entry unless the project is gone (an event may outlive its project): the new
+ * entry's id, or null when nothing was recorded.
+ */
+export async function insertEvent(tx: TransactionSql, event: EventInsert): Promise<number | null> {
+  const rows = await tx<{ id: string }[]>`
     insert into project_events (project_id, action_name, title, target_id, target_type, target_title, author_id, author_username, data, created_at)
     select ${event.projectId}, ${event.actionName}, ${event.title}, ${event.targetId}, ${event.targetType}, ${event.targetTitle},
       ${event.authorId}, ${event.authorUsername}, ${event.data === null ? null : tx.json(event.data as never)}, ${event.createdAt}
     where exists (select 1 from projects where id = ${event.projectId})
     returning id`;
-  return rows.length > 0;
+  // A bigserial: postgres.js reads int8 as text, as it may pass 2^53; feeds stay far below.
+  return rows.length > 0 ? Number(rows[0]!.id) : null;
 }
 
 /** A project's feed by v3's page numbers: newest (largest id) first. */
