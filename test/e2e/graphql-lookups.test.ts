@@ -3,6 +3,7 @@ import {
   api,
   createProject,
   createUser,
+  eventually,
   graphql,
   stack,
   unique,
@@ -102,7 +103,7 @@ describe('lookups by natural key in the public schema', () => {
       ... on User { databaseId username } ... on Group { databaseId name } ... on Namespace { databaseId path }
       ... on Milestone { databaseId title } ... on Label { databaseId name } ... on Snippet { databaseId title }
       ... on Note { databaseId body } ... on Hook { databaseId url } ... on SshKey { databaseId title }
-      ... on SystemHook { databaseId url } }`;
+      ... on SystemHook { databaseId url } ... on ProjectEvent { databaseId actionName } }`;
     const NODE_FIELDS = '...N';
     const everyKind = async () => {
       const path = unique('grp');
@@ -186,6 +187,30 @@ describe('lookups by natural key in the public schema', () => {
         {},
         owner.token,
       );
+      /** The feed's entry for the issue opened above: projects appends it once it has handled the issue's event. */
+      const issueEntry = async () => {
+        let entry: { __typename: string; id: string; databaseId: number; actionName: string } | undefined;
+        await eventually(async () => {
+          const feed = await ask(
+            // The fields N selects of an event, without N itself, whose spreads on every kind of Node pass the cost limit on a page of 20.
+            `query ($path: String!) { project(fullPath: $path) { events(first: 20) { nodes { __typename id databaseId actionName targetType targetId } } } }`,
+            { path: project.path_with_namespace },
+            owner.token,
+          );
+          const found = feed.project.events.nodes.find(
+            (node: { targetType: string; targetId: number }) =>
+              node.targetType === 'Issue' && node.targetId === issue.id,
+          );
+          expect(found).toBeDefined();
+          entry = {
+            __typename: found.__typename,
+            id: found.id,
+            databaseId: found.databaseId,
+            actionName: found.actionName,
+          };
+        });
+        return entry!;
+      };
       const systemHookNode = await ask(
         `query ($id: Int!) { systemHook(id: $id) { ${NODE_FIELDS} } } ${NODE_FRAGMENT}`,
         { id: systemHook.body.id },
@@ -206,6 +231,7 @@ describe('lookups by natural key in the public schema', () => {
         withId(await projectList('hooks'), hook.body.id),
         withId(keys.viewer.keys, userKey.body.id),
         withId(await projectList('deployKeys'), deployKey.body.id),
+        await issueEntry(),
         systemHookNode.systemHook,
       ] as { __typename: string; id: string; databaseId: number }[];
     };
@@ -226,6 +252,7 @@ describe('lookups by natural key in the public schema', () => {
         'Hook',
         'SshKey',
         'SshKey',
+        'ProjectEvent',
         'SystemHook',
       ]);
       for (const node of nodes) expect(node.id).toBe(`gid://hub/${node.__typename}/${node.databaseId}`);
@@ -247,7 +274,7 @@ describe('lookups by natural key in the public schema', () => {
       const nodes = await everyKind();
       // Everything of the private project, the owner's key and the system hook: none is the stranger's to see.
       const privateOnes = nodes.filter((n) => !['Namespace', 'User', 'Group'].includes(n.__typename));
-      expect(privateOnes).toHaveLength(11);
+      expect(privateOnes).toHaveLength(12);
       const missing = privateOnes.map((n) => `gid://hub/${n.__typename}/${n.databaseId + 1_000_000}`);
       // Only the id and the type, which the node lookup could answer without the owner: still null.
       for (const selection of ['id', '__typename id', NODE_FIELDS]) {

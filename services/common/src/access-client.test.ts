@@ -1,5 +1,7 @@
 import { Visibility, type ProjectAccess } from './access';
-import { createAccessClient } from './access-client';
+import { accessChangeHandler, createAccessClient } from './access-client';
+import { createLogger } from './logger';
+import type { StreamedEvent } from './outbox';
 import { accessLookup, type RequestOf } from './contracts';
 import type { InternalClient } from './internal-http';
 import type { Principal } from './principal';
@@ -94,5 +96,42 @@ describe('access client', () => {
     await access.loader(alice).load(1);
     await access.loader(alice).load(2);
     expect(calls.map((c) => c.projectIds)).toEqual([[1], [2], [1]]);
+  });
+
+  it('forgets a project for a change projects publishes, not for an entry of its feed', async () => {
+    const { client, calls } = fakeMembership();
+    const access = createAccessClient({ membership: client, ttlMs: 60_000 });
+    const handler = accessChangeHandler(access, createLogger('test', 'silent'));
+    const published = (type: string, payload: Record<string, unknown>): StreamedEvent => ({
+      id: '1',
+      streamId: '1-0',
+      service: 'projects',
+      type,
+      payload: { v: 1, project_id: 1, actor_id: 1, actor_username: 'alice', ...payload },
+      occurredAt: new Date().toISOString(),
+    });
+    await access.loader(alice).load(1);
+    handler.onEvent(
+      published('project_event.created', { event_id: 5, action_name: 'pushed to', target_type: null, target_id: null }),
+    );
+    await access.loader(alice).load(1);
+    expect(calls).toHaveLength(1);
+    const facts = {
+      projectId: 1,
+      ownerId: 1,
+      visibilityLevel: 0,
+      archived: true,
+      issuesEnabled: true,
+      mergeRequestsEnabled: true,
+      snippetsEnabled: false,
+      wikiEnabled: true,
+      version: 2,
+      deleted: false,
+    };
+    handler.onEvent(
+      published('project.updated', { name: 'p', path: 'p', path_with_namespace: 'a/p', namespace_id: 1, facts }),
+    );
+    await access.loader(alice).load(1);
+    expect(calls).toHaveLength(2);
   });
 });

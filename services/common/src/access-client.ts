@@ -103,7 +103,7 @@ export type AccessClient = ReturnType<typeof createAccessClient>;
 
 /**
  * Drops cached answers for a project whenever membership (team changes) or projects (visibility,
- * features, deletion) publish an event about it, on every replica.
+ * features, deletion) publish an event about it, on every replica; projects' feed entries aside.
  */
 export function accessChangeHandler(access: AccessClient, logger: Logger): ChangeHandler {
   const read = createEventReader<EventOf<typeof membershipEvents> | EventOf<typeof projectsEvents>>(
@@ -114,7 +114,9 @@ export function accessChangeHandler(access: AccessClient, logger: Logger): Chang
     services: ['membership', 'projects'],
     onEvent: (event) => {
       const known = read(event);
-      if (!known) return;
+      // A feed entry changes nobody's access: dropping the project's answers on each would make
+      // every replica ask membership again after every push, comment and merge.
+      if (!known || known.key === 'projects:project_event.created') return;
       if ('project_id' in known.payload) access.invalidateProject(known.payload.project_id);
       else access.invalidateUser(known.payload.user_id);
     },

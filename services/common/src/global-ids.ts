@@ -24,6 +24,7 @@ export const NODE_OWNERS = {
   Hook: 'hooks',
   SystemHook: 'hooks',
   SshKey: 'identity',
+  ProjectEvent: 'projects',
 } as const;
 export type NodeType = keyof typeof NODE_OWNERS;
 

@@ -52,6 +52,10 @@ describe('versionKeysOf', () => {
       expect([type, keysOf('identity', type, { user_id: 2 })]).toEqual([type, []]);
   });
 
+  it('leaves everything for a feed entry: the event it was derived from advanced the project when projects acknowledged it', () => {
+    expect(keysOf('projects', 'project_event.created', { project_id: 3, event_id: 11 })).toEqual([]);
+  });
+
   it('ignores ids that name no project', () => {
     expect(keysOf('notes', 'note.created', { project_id: 0 })).toEqual([]);
     expect(keysOf('notes', 'note.created', { project_id: '7' })).toEqual([]);

@@ -42,10 +42,21 @@ const DIRECTORY_EVENTS = new Set([
   'identity:settings.updated',
 ]);
 
+/**
+ * Events that announce what a consumer derived from another event, which advanced its versions
+ * already. A feed entry (`project_event.created`) is appended by projects while it handles the event
+ * it comes from (an issue opened, a push, a member added: each names the project); the acknowledgement
+ * of that event advances the project and project activity once the entry is visible. Advancing them
+ * again, and the catalog (every event of projects' stream does), would only retire tags that are
+ * still true, for every busy project on every feed entry.
+ */
+const DERIVED_EVENTS = new Set(['projects:project_event.created']);
+
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
-/** The versions an event advances (see above); none for events that change nothing shown (keys). */
+/** The versions an event advances (see above); none for events that change nothing shown (keys) or derive from one that did (feed entries). */
 export function versionKeysOf(event: { service: string; type: string; payload: Record<string, unknown> }): string[] {
+  if (DERIVED_EVENTS.has(`${event.service}:${event.type}`)) return [];
   const keys = new Set<string>();
   for (const field of PROJECT_FIELDS) {
     const id = event.payload[field];

@@ -1,6 +1,7 @@
 import type { AccessClient, Principal, ProjectAccess, Sql, UserProfile } from '@hub/common';
 import type { ForeignNodeType, NodeLookup, NodeReference } from './node-lookup';
 import DataLoader from 'dataloader';
+import { findEventsByIds, type EventRow } from './db/events';
 import type { NamespaceCopyRow } from './db/namespaces';
 import { countForks, findShownProjectsByIds, type ProjectParent } from './db/projects';
 import type { ProjectsService } from './projects-service';
@@ -34,6 +35,10 @@ export function createLoaders(
       const found = await projects.namespacesByIds(ids);
       return ids.map((id) => found.get(id) ?? null);
     }),
+    // node(id:)/nodes(ids:) for feed entries.
+    eventById: new DataLoader<number, EventRow | null>(async (ids) =>
+      byKey(ids, await findEventsByIds(sql, ids), (event) => Number(event.id)),
+    ),
     projectById: new DataLoader<number, ProjectParent | null>(async (ids) =>
       byKey(ids, await findShownProjectsByIds(sql, ids), (p) => p.id),
     ),

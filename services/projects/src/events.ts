@@ -1,6 +1,7 @@
 import {
   createKnownEventReader,
   handleOnce,
+  projectsEvents,
   type KnownEvent,
   type Logger,
   type Sql,
@@ -116,7 +117,33 @@ export function feedEntryOf(known: KnownEvent): FeedEntry | FeedEntry[] | null {
   }
 }
 
-/** The events projects acts on: the feed, renamed namespaces, deleted users. */
+/**
+ * Appends an entry to its project's feed, unless the project is gone: the project's last activity
+ * moves to it, and `project_event.created` announces it on projects' stream, in the same
+ * transaction, so the feed can be followed live (GraphQL subscriptions) and never announces an
+ * entry that was not recorded.
+ */
+async function appendToFeed(tx: TransactionSql, entry: FeedEntry, createdAt: Date): Promise<void> {
+  const eventId = await insertEvent(tx, { ...entry, createdAt });
+  if (eventId === null) return;
+  await touchActivity(tx, entry.projectId, createdAt);
+  await projectsEvents.record(tx, 'project_event.created', {
+    project_id: entry.projectId,
+    event_id: eventId,
+    action_name: entry.actionName,
+    target_type: entry.targetType,
+    target_id: entry.targetId,
+    actor_id: entry.authorId,
+    // The feed keeps '' for an author whose username the source event did not carry.
+    actor_username: entry.authorUsername || null,
+  });
+}
+
+/**
+ * The events projects acts on: the feed, renamed namespaces, deleted users. Its own feed
+ * announcements (`project_event.created`) come back on its stream and are passed over, as every
+ * event that makes no feed entry.
+ */
 export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; externalUrl: string; logger: Logger }) {
   const { sql } = deps;
   const read = createKnownEventReader(deps.logger);
@@ -166,9 +193,7 @@ export function createEventHandler(deps: { sql: Sql; projects: ProjectsService; 
     if (entries.length === 0) return;
     const createdAt = new Date(event.occurredAt);
     await handleOnce(sql, event, async (tx: TransactionSql) => {
-      for (const entry of entries) {
-        if (await insertEvent(tx, { ...entry, createdAt })) await touchActivity(tx, entry.projectId, createdAt);
-      }
+      for (const entry of entries) await appendToFeed(tx, entry, createdAt);
     });
   };
 }

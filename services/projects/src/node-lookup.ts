@@ -21,7 +21,9 @@ export type NodeReference =
     }
   | { __typename: 'Issue' | 'MergeRequest'; projectId: number; iid: number };
 
-export type ForeignNodeType = Exclude<NodeType, 'Project'>;
+/** The Node types projects owns and answers itself (Project, ProjectEvent); the others are asked of their owners. */
+type OwnNodeType = { [T in NodeType]: (typeof NODE_OWNERS)[T] extends 'projects' ? T : never }[NodeType];
+export type ForeignNodeType = Exclude<NodeType, OwnNodeType>;
 type Owner = Exclude<(typeof NODE_OWNERS)[NodeType], 'projects'>;
 
 // The keys this subgraph's stub of each type is declared with, asked of the owner alongside the check.

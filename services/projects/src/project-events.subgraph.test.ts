@@ -21,7 +21,8 @@ const OWNER = 1;
 const STRANGER = 2;
 const owner = userPrincipal(OWNER);
 
-const CONNECTION = `count edges { cursor node { id } } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
+// An event's `id` is its global id: the checks read its number, under the name they use.
+const CONNECTION = `count edges { cursor node { id: databaseId } } nodes { id: databaseId } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
 const EVENTS = (selection: string) => `
   query($p: Int!, $first: Int, $after: String, $last: Int, $before: String, $page: Int, $perPage: Int) {
     _entities(representations: [{ __typename: "Project", databaseId: $p }]) {
@@ -144,13 +145,13 @@ describe('projects subgraph: a project’s events as a connection', () => {
 
   it('still gives v3’s page by number (page/perPage), with the total', async () => {
     const all = await ids();
-    const answer = await ask({ page: 2, perPage: 7 }, 'total nodes { id }');
+    const answer = await ask({ page: 2, perPage: 7 }, 'total nodes { id: databaseId }');
     expect(answer.errors).toBeUndefined();
     expect(answer.data._entities[0].events).toEqual({
       total: all.length,
       nodes: all.slice(7, 14).map((id) => ({ id })),
     });
-    const first = await ask({ page: 1 }, 'total nodes { id }');
+    const first = await ask({ page: 1 }, 'total nodes { id: databaseId }');
     expect(first.data._entities[0].events.nodes.map((node: { id: number }) => node.id)).toEqual(all.slice(0, 20));
   });
 
@@ -183,5 +184,35 @@ describe('projects subgraph: a project’s events as a connection', () => {
     const answer = await ask({ first: 2 }, CONNECTION, userPrincipal(STRANGER));
     expect(errorCode(answer)).toBeNull();
     expect(answer.data._entities).toEqual([null]);
+  });
+
+  describe('node(id:): an event by its global id, under the feed’s rule', () => {
+    const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on ProjectEvent { databaseId projectId actionName } } }`;
+    const NODES = `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`;
+    const node = async (id: string, principal = owner) => {
+      const answer = await subgraph.run(NODE, { id }, principal);
+      expect(answer.errors).toBeUndefined();
+      return answer.data.node;
+    };
+
+    it('refetches an event the feed shows by the global id it shows, for whoever may see the project', async () => {
+      const [newest] = (await ask({ first: 1 }, 'nodes { id databaseId projectId actionName }')).data._entities[0]
+        .events.nodes;
+      expect(newest.id).toBe(`gid://hub/ProjectEvent/${newest.databaseId}`);
+      expect(await node(newest.id)).toEqual({ __typename: 'ProjectEvent', ...newest });
+      // One of the other project's, in one batch with project 1's.
+      const [other] = await ids(2);
+      const answer = await subgraph.run(NODES, { ids: [newest.id, `gid://hub/ProjectEvent/${other}`] }, owner);
+      expect(answer.data.nodes).toEqual([{ id: newest.id }, { id: `gid://hub/ProjectEvent/${other}` }]);
+    });
+
+    it('answers null to a stranger on the private project, as for an event that does not exist', async () => {
+      const [newest] = await ids();
+      expect(await node(`gid://hub/ProjectEvent/${newest}`, userPrincipal(STRANGER))).toBeNull();
+      const [last] = await db.sql<{ max: string }[]>`select max(id) as max from project_events`;
+      expect(await node(`gid://hub/ProjectEvent/${Number(last!.max) + 1_000_000}`)).toBeNull();
+      // Past 32 bits and up to 2^53, where the bigserial will go: none yet, and no error.
+      expect(await node(`gid://hub/ProjectEvent/${Number.MAX_SAFE_INTEGER}`)).toBeNull();
+    });
   });
 });

@@ -194,5 +194,18 @@ describe('project.created', () => {
     expect(
       order({ ...firstPush(), type: 'tag_push', payload: { ...firstPush().payload, ref: 'refs/tags/v1' } }),
     ).toEqual([]);
+    const feedEntry = {
+      v: 1,
+      project_id: 7,
+      event_id: 12,
+      action_name: 'pushed to',
+      target_type: null,
+      target_id: null,
+      actor_id: 1,
+      actor_username: 'r',
+    };
+    expect(order({ ...firstPush(), service: 'projects', type: 'project_event.created', payload: feedEntry })).toEqual(
+      [],
+    );
   });
 });

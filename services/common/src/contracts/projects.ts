@@ -58,6 +58,23 @@ export const projectsEvents = defineEvents('projects', {
   }),
   'project.updated': payload(project),
   'project.deleted': payload(project),
+  /**
+   * An entry appended to a project's activity feed (recorded by projects' own event consumer, in the
+   * transaction that appends it), so the feed can be followed live: `node(id:)` with
+   * `gid://hub/ProjectEvent/<event_id>` shows the entry to whoever may read the project.
+   */
+  'project_event.created': payload({
+    project_id: id,
+    /** The feed entry's id (ProjectEvent.databaseId): a bigserial, so not bounded to 32 bits as other ids. */
+    event_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    /** As ProjectEvent.actionName: created, joined, left, pushed new, pushed to, deleted, opened, closed, accepted, commented on. */
+    action_name: z.string(),
+    /** Issue, MergeRequest or Note; null for an entry about the project itself (created, joined, a push). */
+    target_type: z.string().nullable(),
+    target_id: id.nullable(),
+    /** The entry's author (for joined and left, the member, as the feed shows it). */
+    ...actor,
+  }),
 });
 
 export const projectSummary = z.object({

@@ -162,6 +162,19 @@ describe('reading the events hooks react to', () => {
     ).toBeNull();
     expect(hookEventOf('notes', 'note.created', note(true))).toBeNull();
     expect(hookEventOf('notes', 'note.updated', note(false))).toBeNull();
+    // A feed entry's announcement (read, not refused) repeats what the issue event it came from sent already.
+    const feedEntry = {
+      v: 1,
+      project_id: 1,
+      event_id: 12,
+      action_name: 'opened',
+      target_type: 'Issue',
+      target_id: 5,
+      actor_id: 1,
+      actor_username: 'r',
+    };
+    expect(read(event('projects', 'project_event.created', feedEntry))?.key).toBe('projects:project_event.created');
+    expect(hookEventOf('projects', 'project_event.created', feedEntry)).toBeNull();
     // An issue event from a service that does not own issues is no issue event.
     expect(hookEventOf('mergerequests', 'issue.opened', issueEvent('opened'))).toBeNull();
   });

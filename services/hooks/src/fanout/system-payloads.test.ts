@@ -385,7 +385,19 @@ describe('GitLab 7.14 system hook payloads', () => {
     ]);
   });
 
-  it("no system events from project hooks' events", () => {
+  it("no system events from project hooks' events, nor from a project's feed entries", () => {
+    expect(
+      systemEventsOf('projects', 'project_event.created', {
+        v: 1,
+        project_id: 1,
+        event_id: 12,
+        action_name: 'opened',
+        target_type: 'Issue',
+        target_id: 5,
+        actor_id: 1,
+        actor_username: 'r',
+      }),
+    ).toEqual([]);
     expect(
       systemEventsOf('notes', 'snippet.created', {
         project_id: 1,

@@ -9,7 +9,8 @@ import {
 
 /** A row of projects.project_events, camelCased. */
 export interface EventRow {
-  id: number;
+  /** A bigserial: postgres.js reads int8 as text (it may pass 2^53; feeds stay far below). */
+  id: string;
   projectId: number;
   actionName: string;
   title: string | null;
@@ -24,15 +25,23 @@ export interface EventRow {
 
 export type EventInsert = Omit<EventRow, 'id'>;
 
-/** Records a feed entry unless the project is gone (an event may outlive its project). */
-export async function insertEvent(tx: TransactionSql, event: EventInsert): Promise<boolean> {
-  const rows = await tx`
+/**
+ * Records a feed entry unless the project is gone (an event may outlive its project): the new
+ * entry's id, or null when nothing was recorded.
+ */
+export async function insertEvent(tx: TransactionSql, event: EventInsert): Promise<number | null> {
+  const rows = await tx<Pick<EventRow, 'id'>[]>`
     insert into project_events (project_id, action_name, title, target_id, target_type, target_title, author_id, author_username, data, created_at)
     select ${event.projectId}, ${event.actionName}, ${event.title}, ${event.targetId}, ${event.targetType}, ${event.targetTitle},
       ${event.authorId}, ${event.authorUsername}, ${event.data === null ? null : tx.json(event.data as never)}, ${event.createdAt}
     where exists (select 1 from projects where id = ${event.projectId})
     returning id`;
-  return rows.length > 0;
+  return rows.length > 0 ? Number(rows[0]!.id) : null;
+}
+
+/** Feed entries by id, whatever their project (node(id:) names them so); missing ones are left out. */
+export async function findEventsByIds(sql: Sql, ids: readonly number[]): Promise<EventRow[]> {
+  return sql<EventRow[]>`select * from project_events where id = any(${ids as number[]}::bigint[])`;
 }
 
 /** A project's feed by v3's page numbers: newest (largest id) first. */

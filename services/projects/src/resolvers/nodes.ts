@@ -40,11 +40,20 @@ async function nodeOf(
     const tagged = { ...project, __typename: 'Project' as const };
     return tagged;
   }
+  if (node.type === 'ProjectEvent') {
+    const event = await context.loaders.eventById.load(node.id);
+    // Project.events' rule: whoever may see the project sees its feed. An entry outlives no project
+    // (deleted with it), so a missing project is a race with its deletion: null too.
+    if (!event || !(await visibleProject(await context.loaders.projectById.load(event.projectId), context)))
+      return null;
+    const tagged = { ...event, __typename: 'ProjectEvent' as const };
+    return tagged;
+  }
   return context.loaders.foreignNode.load({ type: node.type, id: node.id, globalId });
 }
 
 export const nodeResolvers: NodeResolvers = {
-  __resolveType: (node) => (node as unknown as { __typename: 'Project' }).__typename,
+  __resolveType: (node) => (node as unknown as { __typename: 'Project' | 'ProjectEvent' }).__typename,
 };
 
 /** The ids of the types this subgraph references: their database id, and the global one for Project. */
