@@ -44,8 +44,16 @@ const DIRECTORY_EVENTS = new Set([
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
+/**
+ * Producers whose events change no answer a polled route shows: hook delivery attempts carry a
+ * project_id, but the delivery logs are not ETag-cached and a project's activity ignores them, so
+ * a busy hook must not turn over its project's tags with every attempt.
+ */
+const UNSHOWN_SERVICES = new Set(['hooks']);
+
 /** The versions an event advances (see above); none for events that change nothing shown (keys). */
 export function versionKeysOf(event: { service: string; type: string; payload: Record<string, unknown> }): string[] {
+  if (UNSHOWN_SERVICES.has(event.service)) return [];
   const keys = new Set<string>();
   for (const field of PROJECT_FIELDS) {
     const id = event.payload[field];
