@@ -49,12 +49,10 @@ export async function insertDeliveries(sql: Db, deliveries: NewDelivery[]): Prom
 }
 
 /** What sending a delivery needs of its hook, and what its attempts' events say of it. */
-export type HookTarget = Pick<
-  HookRow | SystemHookRow,
-  'id' | 'kind' | 'projectId' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures'
->;
+export type HookTarget = Pick<HookRow, HookTargetField> | Pick<SystemHookRow, HookTargetField>;
+type HookTargetField = 'id' | 'kind' | 'projectId' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures';
 
-/** A delivery with the hook it goes to, in one query, for the worker. */
+/** A delivery with the hook it goes to, in one query: for the worker, and node(id:)'s read rule. */
 export async function findDeliveryWithHook(
   sql: Db,
   id: number,
@@ -98,7 +96,8 @@ export async function findDeliveryWithHook(
       signingSecret: hookSigningSecret,
       pausedUntil: hookPausedUntil,
       consecutiveFailures: hookConsecutiveFailures,
-    },
+      // hooks_kind_project pairs them: a project hook has a project, a system hook none.
+    } as HookTarget,
   };
 }
 
