@@ -104,7 +104,9 @@ describe('hooks subgraph: deliveries by global id', () => {
   it("answers null for a project hook's delivery to a Developer, a stranger and an anonymous caller", async () => {
     for (const principal of [userPrincipal(DEVELOPER), userPrincipal(STRANGER), ANONYMOUS])
       expect(await byGlobalId(projectDelivery, principal)).toBeNull();
-    expect(await entity({ __typename: 'HookDelivery', databaseId: projectDelivery }, userPrincipal(STRANGER))).toBeNull();
+    expect(
+      await entity({ __typename: 'HookDelivery', databaseId: projectDelivery }, userPrincipal(STRANGER)),
+    ).toBeNull();
   });
 
   it("answers a system hook's delivery to admins only", async () => {

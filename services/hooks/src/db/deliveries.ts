@@ -48,9 +48,10 @@ export async function insertDeliveries(sql: Db, deliveries: NewDelivery[]): Prom
   return rows.map(asDelivery);
 }
 
+type HookTargetField =
+  'id' | 'kind' | 'projectId' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures';
 /** What sending a delivery needs of its hook, and what its attempts' events say of it. */
 export type HookTarget = Pick<HookRow, HookTargetField> | Pick<SystemHookRow, HookTargetField>;
-type HookTargetField = 'id' | 'kind' | 'projectId' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures';
 
 /** A delivery with the hook it goes to, in one query: for the worker, and node(id:)'s read rule. */
 export async function findDeliveryWithHook(

@@ -85,12 +85,13 @@ describe('hook delivery attempts as events', () => {
     (
       await db.sql<{ eventType: string; payload: Record<string, unknown> }[]>`
         select event_type, payload from outbox where (payload->>'delivery_id')::bigint = ${deliveryId} order by id`
-    ).map((row) => ({ type: row.eventType, ...row.payload }));
+    ).map((row): Record<string, unknown> => ({ type: row.eventType, ...row.payload }));
   const stateOf = async (deliveryId: number) =>
     (await db.sql<{ state: string }[]>`select state from deliveries where id = ${deliveryId}`)[0]!.state;
   const attemptsLogged = async (deliveryId: number) =>
-    (await db.sql<{ n: number }[]>`select count(*)::int as n from delivery_attempts where delivery_id = ${deliveryId}`)[0]!
-      .n;
+    (
+      await db.sql<{ n: number }[]>`select count(*)::int as n from delivery_attempts where delivery_id = ${deliveryId}`
+    )[0]!.n;
 
   it('records one event for a delivered attempt, with the project, the status and the event name', async () => {
     const delivery = await newDelivery(projectHook, 'Push Hook');
