@@ -11,6 +11,7 @@ import {
   type TestUser,
 } from '../support/api';
 import { commitFiles, git, ok, remoteUrl, workingCopy } from '../support/git';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
 // Lookups by the names people use: a user by username, a group by path, an issue or a merge
 // request by its project's path and its number there; and by global id, `node(id:)`. A stranger
@@ -103,8 +104,15 @@ describe('lookups by natural key in the public schema', () => {
       ... on User { databaseId username } ... on Group { databaseId name } ... on Namespace { databaseId path }
       ... on Milestone { databaseId title } ... on Label { databaseId name } ... on Snippet { databaseId title }
       ... on Note { databaseId body } ... on Hook { databaseId url } ... on SshKey { databaseId title }
-      ... on SystemHook { databaseId url } ... on ProjectEvent { databaseId actionName } }`;
+      ... on SystemHook { databaseId url } ... on ProjectEvent { databaseId actionName }
+      ... on HookDelivery { databaseId hookId eventName } }`;
     const NODE_FIELDS = '...N';
+    /** Where the project hooks made here send their deliveries. */
+    let receiver: Receiver;
+    beforeAll(async () => {
+      receiver = await startReceiver();
+    });
+    afterAll(() => receiver.close());
     const everyKind = async () => {
       const path = unique('grp');
       const group = await api('POST', '/groups', { token: owner.token, body: { name: path, path } });
@@ -126,7 +134,7 @@ describe('lookups by natural key in the public schema', () => {
       });
       const hook = await api('POST', `/projects/${project.id}/hooks`, {
         token: owner.token,
-        body: { url: `https://example.com/${unique('h')}` },
+        body: { url: receiver.url(unique('h')), push_events: false, issues_events: true },
       });
       const userKey = await api('POST', '/user/keys', {
         token: owner.token,
@@ -216,6 +224,29 @@ describe('lookups by natural key in the public schema', () => {
         { id: systemHook.body.id },
         stack.rootToken,
       );
+      // A project hook's delivery: an issue opened after the hook was added makes one (through events).
+      const opened = await api('POST', `/projects/${project.id}/issues`, {
+        token: owner.token,
+        body: { title: unique('delivered') },
+      });
+      expect(opened.status).toBe(201);
+      let hookDelivery: { __typename: string; id: string; databaseId: number } | undefined;
+      await eventually(async () => {
+        const logged = await ask(
+          `query ($path: String!, $hook: Int!) { project(fullPath: $path) { hook(id: $hook) { deliveries(first: 1) { nodes { ${NODE_FIELDS} } } } } } ${NODE_FRAGMENT}`,
+          { path: project.path_with_namespace, hook: hook.body.id },
+          owner.token,
+        );
+        hookDelivery = logged.project.hook.deliveries.nodes[0];
+        expect(hookDelivery).toBeDefined();
+      }, 15_000);
+      // A system hook's delivery: its test event.
+      const tested = await ask(
+        `mutation ($id: Int!) { testSystemHook(input: { systemHookId: $id }) { hookDelivery { ${NODE_FIELDS} } errors { code } } } ${NODE_FRAGMENT}`,
+        { id: systemHook.body.id },
+        stack.rootToken,
+      );
+      expect(tested.testSystemHook.errors).toEqual([]);
       return [
         projectNode,
         namespace,
@@ -232,7 +263,10 @@ describe('lookups by natural key in the public schema', () => {
         withId(keys.viewer.keys, userKey.body.id),
         withId(await projectList('deployKeys'), deployKey.body.id),
         await issueEntry(),
+        hookDelivery,
+        // Last, for admins only:
         systemHookNode.systemHook,
+        tested.testSystemHook.hookDelivery,
       ] as { __typename: string; id: string; databaseId: number }[];
     };
 
@@ -253,15 +287,19 @@ describe('lookups by natural key in the public schema', () => {
         'SshKey',
         'SshKey',
         'ProjectEvent',
+        'HookDelivery',
         'SystemHook',
+        'HookDelivery',
       ]);
       for (const node of nodes) expect(node.id).toBe(`gid://hub/${node.__typename}/${node.databaseId}`);
       const query = `query ($id: ID!) { node(id: $id) { ${NODE_FIELDS} } } ${NODE_FRAGMENT}`;
-      const [systemHook, ...owners] = [nodes.at(-1)!, ...nodes.slice(0, -1)];
+      const [owners, adminOnly] = [nodes.slice(0, -2), nodes.slice(-2)];
       for (const node of owners) expect(await ask(query, { id: node.id }, owner.token)).toEqual({ node });
-      // A system hook is for admins: null for anyone else, as one that does not exist.
-      expect(await ask(query, { id: systemHook.id }, stack.rootToken)).toEqual({ node: systemHook });
-      expect(await ask(query, { id: systemHook.id }, owner.token)).toEqual({ node: null });
+      // A system hook and its deliveries are for admins: null for anyone else, as what does not exist.
+      for (const node of adminOnly) {
+        expect(await ask(query, { id: node.id }, stack.rootToken)).toEqual({ node });
+        expect(await ask(query, { id: node.id }, owner.token)).toEqual({ node: null });
+      }
       const many = await ask(
         `query ($ids: [ID!]!) { nodes(ids: $ids) { ${NODE_FIELDS} } } ${NODE_FRAGMENT}`,
         { ids: [...owners.map((n) => n.id), 'gid://hub/Issue/999999999'].reverse() },
@@ -274,7 +312,7 @@ describe('lookups by natural key in the public schema', () => {
       const nodes = await everyKind();
       // Everything of the private project, the owner's key and the system hook: none is the stranger's to see.
       const privateOnes = nodes.filter((n) => !['Namespace', 'User', 'Group'].includes(n.__typename));
-      expect(privateOnes).toHaveLength(12);
+      expect(privateOnes).toHaveLength(14);
       const missing = privateOnes.map((n) => `gid://hub/${n.__typename}/${n.databaseId + 1_000_000}`);
       // Only the id and the type, which the node lookup could answer without the owner: still null.
       for (const selection of ['id', '__typename id', NODE_FIELDS]) {

@@ -130,8 +130,14 @@ describe('hook delivery under faults and load', () => {
     const [hook] = await call('GET', `/projects/${projectId}/hooks`);
     await call('POST', `/projects/${projectId}/issues`, { title: 'for a sick receiver' });
     await receiver.waitFor('sick', 3);
-    // Three failures in a row: paused; the delivery waits instead of being tried or dropped.
-    const paused = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
+    // Three failures in a row: paused; the delivery waits instead of being tried or dropped. The
+    // worker logs the third attempt (and announces it) before it counts the failure, so the pause
+    // may lag the receiver's answer by a moment: asked until well within the 1.5 s pause.
+    let paused = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
+    for (let i = 0; i < 10 && paused.paused_until === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      paused = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
+    }
     expect(paused.paused_until).not.toBeNull();
     await receiver.waitFor('sick', 4, 10_000);
     setTimeout(() => (healthy = true), 500);

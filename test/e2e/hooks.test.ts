@@ -603,6 +603,55 @@ describe('retries, the delivery log and re-sends', () => {
     ).toBe(404);
   });
 
+  it('announces each attempt on events:hooks with the state it left, and node(id:) shows the delivery to those who may see the hook', async () => {
+    const hook = (await api('GET', hooksPath('', target), { token: owner.token })).body[0];
+    const [delivery] = (await api('GET', hooksPath(`/${hook.id}/events`, target), { token: owner.token })).body;
+    const redis = createRedis(stack.redisUrl);
+    try {
+      // The four attempts of the tests above: two 503s to be retried, the 200, and the re-send's 200.
+      await eventually(async () => {
+        const entries = (await redis.xrevrange('events:hooks', '+', '-', 'COUNT', 5000)) as Array<[string, string[]]>;
+        const attempts = entries
+          .reverse()
+          .map(([, fields]) => ({
+            type: fields[fields.indexOf('type') + 1],
+            ...JSON.parse(fields[fields.indexOf('payload') + 1]),
+          }))
+          .filter((event) => event.delivery_id === delivery.id);
+        expect(attempts.map((a) => [a.attempt, a.state, a.status_code])).toEqual([
+          [1, 'pending', 503],
+          [2, 'pending', 503],
+          [3, 'delivered', 200],
+          [4, 'delivered', 200],
+        ]);
+        for (const attempt of attempts)
+          expect(attempt).toMatchObject({
+            type: 'hook_delivery.attempted',
+            v: 1,
+            hook_id: hook.id,
+            system_hook: false,
+            project_id: target.id,
+            event_name: 'Issue Hook',
+          });
+      });
+    } finally {
+      redis.disconnect();
+    }
+    const query = 'query ($id: ID!) { node(id: $id) { ... on HookDelivery { databaseId hookId state } } }';
+    const id = `gid://hub/HookDelivery/${delivery.id}`;
+    const asOwner = await graphql(query, { id }, { 'PRIVATE-TOKEN': owner.token });
+    expect([asOwner.body.errors, asOwner.body.data]).toEqual([
+      undefined,
+      { node: { databaseId: delivery.id, hookId: hook.id, state: 'delivered' } },
+    ]);
+    // Below Master, and outside the project, alike: null, as for a delivery that does not exist.
+    await addMember(target.id, developer.id, 30);
+    for (const other of [developer, stranger]) {
+      const hidden = await graphql(query, { id }, { 'PRIVATE-TOKEN': other.token });
+      expect([hidden.body.errors, hidden.body.data]).toEqual([undefined, { node: null }]);
+    }
+  });
+
   it('stops at a final answer (4xx) without retrying, and logs it as failed', async () => {
     receiver.respond('gone', () => ({ status: 410, body: 'no such endpoint' }));
     const hook = await addHook({ url: receiver.url('gone'), issues_events: true, push_events: false }, target);

@@ -607,7 +607,7 @@ describe('testing a hook, its log, and removing it', () => {
               deliveries(first: 100) {
                 count
                 nodes {
-                  id
+                  id: databaseId
                   eventName
                   state
                   payload
@@ -629,13 +629,14 @@ describe('testing a hook, its log, and removing it', () => {
             mine: systemHook(id: $id) {
               delivery(id: $delivery) {
                 id
+                databaseId
                 hookId
                 eventName
               }
             }
             other: systemHook(id: $other) {
               delivery(id: $delivery) {
-                id
+                databaseId
               }
             }
           }
@@ -645,7 +646,14 @@ describe('testing a hook, its log, and removing it', () => {
       );
       expect(one.body.errors).toBeUndefined();
       expect(one.body.data).toEqual({
-        mine: { delivery: { id: log[0].id, hookId: logged.id, eventName: 'System Hook' } },
+        mine: {
+          delivery: {
+            id: `gid://hub/HookDelivery/${log[0].id}`,
+            databaseId: log[0].id,
+            hookId: logged.id,
+            eventName: 'System Hook',
+          },
+        },
         other: { delivery: null },
       });
       // A re-send goes out again with the same webhook-id.

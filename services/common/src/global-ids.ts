@@ -23,6 +23,7 @@ export const NODE_OWNERS = {
   MergeRequest: 'mergerequests',
   Hook: 'hooks',
   SystemHook: 'hooks',
+  HookDelivery: 'hooks',
   SshKey: 'identity',
   ProjectEvent: 'projects',
 } as const;

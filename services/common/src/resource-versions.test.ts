@@ -56,6 +56,10 @@ describe('versionKeysOf', () => {
     expect(keysOf('projects', 'project_event.created', { project_id: 3, event_id: 11 })).toEqual([]);
   });
 
+  it('leaves everything for hook delivery attempts, which no polled answer shows', () => {
+    expect(keysOf('hooks', 'hook_delivery.attempted', { project_id: 7, hook_id: 1 })).toEqual([]);
+  });
+
   it('ignores ids that name no project', () => {
     expect(keysOf('notes', 'note.created', { project_id: 0 })).toEqual([]);
     expect(keysOf('notes', 'note.created', { project_id: '7' })).toEqual([]);

@@ -54,9 +54,19 @@ const DERIVED_EVENTS = new Set(['projects:project_event.created']);
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
-/** The versions an event advances (see above); none for events that change nothing shown (keys) or derive from one that did (feed entries). */
+/**
+ * Producers whose events change no answer a polled route shows: hook delivery attempts carry a
+ * project_id, but the delivery logs are not ETag-cached and a project's activity ignores them, so
+ * a busy hook must not turn over its project's tags with every attempt.
+ */
+const UNSHOWN_SERVICES = new Set(['hooks']);
+
+/**
+ * The versions an event advances (see above); none for events that change nothing shown (keys,
+ * hook delivery attempts) or derive from one that did (feed entries).
+ */
 export function versionKeysOf(event: { service: string; type: string; payload: Record<string, unknown> }): string[] {
-  if (DERIVED_EVENTS.has(`${event.service}:${event.type}`)) return [];
+  if (UNSHOWN_SERVICES.has(event.service) || DERIVED_EVENTS.has(`${event.service}:${event.type}`)) return [];
   const keys = new Set<string>();
   for (const field of PROJECT_FIELDS) {
     const id = event.payload[field];

@@ -23,11 +23,12 @@ export const loadHooksConfig = () =>
     'REDIS_URL',
     'PRINCIPAL_SECRET',
     'ACCESS_CACHE_TTL_MS',
+    'EVENTS_STREAM_MAXLEN',
     'LOG_LEVEL',
     'SHUTDOWN_GRACE_MS',
   ] as const);
 
 export type HooksConfig = ReturnType<typeof loadHooksConfig>;
 
-/** The Postgres schema this service owns. */
+/** The Postgres schema this service owns, and the name its events carry. */
 export const SERVICE = 'hooks';

@@ -29,7 +29,7 @@ const membership = membershipStandIn([privateProject(10, OWNER), privateProject(
 const admin = userPrincipal(ADMIN, { isAdmin: true });
 
 const CONNECTION = `count edges { cursor node { id } } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
-/** A selection of hooks, whose `id` is a global id: their numbers under the name the checks read. */
+/** A selection of hooks or deliveries, whose `id` is a global id: their numbers under the name the checks read. */
 const numbered = (selection: string) => selection.replace(/\{ id \}/g, '{ id: databaseId }');
 const ARGS_DEFS = `$first: Int, $after: String, $last: Int, $before: String, $page: Int, $perPage: Int`;
 const ARGS = `first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage`;
@@ -126,7 +126,7 @@ describe('hooks subgraph: lists as connections', () => {
         ),
       ask: (variables, selection = CONNECTION) =>
         run(
-          project(`hook(id: $h) { deliveries(${ARGS}) { ${selection} } }`),
+          project(`hook(id: $h) { deliveries(${ARGS}) { ${numbered(selection)} } }`),
           { p: 10, h: projectHook, ...variables },
           userPrincipal(MASTER),
         ),
@@ -156,7 +156,7 @@ describe('hooks subgraph: lists as connections', () => {
         ),
       ask: (variables, selection = CONNECTION) =>
         run(
-          `query(${ARGS_DEFS}, $h: Int!) { systemHook(id: $h) { deliveries(${ARGS}) { ${selection} } } }`,
+          `query(${ARGS_DEFS}, $h: Int!) { systemHook(id: $h) { deliveries(${ARGS}) { ${numbered(selection)} } } }`,
           { h: systemHook, ...variables },
           admin,
         ),

@@ -18,6 +18,7 @@ import {
   onShutdown,
   pingSql,
   serveSubgraph,
+  startOutboxRelay,
   type Logger,
   type Sql,
 } from '@hub/common';
@@ -138,11 +139,22 @@ async function main() {
   const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
   await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
   const queue = createDeliveryQueue({ redisUrl: config.REDIS_URL, maxAttempts: config.HOOK_MAX_ATTEMPTS });
+  // Workers record the events (delivery attempts), but every process relays: one relay per schema
+  // works at a time, and a deployment of either role alone still gets its events out.
+  const redis = createRedis(config.REDIS_URL);
+  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
   const closers: Closer[] = [];
   if (config.HOOKS_ROLE !== 'worker') closers.push(...(await startSubgraph(config, sql, queue, logger)));
   if (config.HOOKS_ROLE !== 'subgraph') closers.push(...(await startWorkers(config, sql, queue, logger)));
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [...closers, () => queue.close(), () => sql.end({ timeout: 5 })]);
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    ...closers,
+    // After the workers, before Postgres: events of their last attempts wait in the outbox for any relay.
+    () => relay.stop(),
+    () => queue.close(),
+    () => sql.end({ timeout: 5 }),
+    async () => redis.disconnect(),
+  ]);
 }
 
 main().catch(exitOnStartupFailure(createLogger(SERVICE)));

@@ -61,7 +61,7 @@ export interface GroupRef {
 /** A namespace as this subgraph returns one: projects' copy, or the key node(id:) answers with. */
 export type NamespaceRef = { id: number } & Partial<NamespaceCopyRow>;
 
-/** A milestone, label, snippet, note, hook or key as node(id:) returns one: the key its owner resolves it by. */
+/** A milestone, label, snippet, note, hook, hook delivery or key as node(id:) returns one: the key its owner resolves it by. */
 export interface OwnedNodeRef {
   id: number;
 }

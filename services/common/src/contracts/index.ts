@@ -1,6 +1,7 @@
 import type { Logger } from '../logger';
 import { createEventReader, type EventOf } from './define';
 import { gitWorkerEvents } from './git-worker';
+import { hooksEvents } from './hooks';
 import { identityEvents } from './identity';
 import { membershipEvents } from './membership';
 import { mergeRequestsEvents } from './mergerequests';
@@ -15,6 +16,7 @@ import { repositoryEvents } from './repository';
  */
 export * from './define';
 export * from './git-worker';
+export * from './hooks';
 export * from './identity';
 export * from './membership';
 export * from './mergerequests';
@@ -30,6 +32,7 @@ const CONTRACTS = [
   mergeRequestsEvents,
   notesEvents,
   repositoryEvents,
+  hooksEvents,
 ];
 
 /** Every event the system emits, as a consumer reads it: a union discriminated by `key`. */
@@ -40,7 +43,8 @@ export type KnownEvent =
   | EventOf<typeof gitWorkerEvents>
   | EventOf<typeof mergeRequestsEvents>
   | EventOf<typeof notesEvents>
-  | EventOf<typeof repositoryEvents>;
+  | EventOf<typeof repositoryEvents>
+  | EventOf<typeof hooksEvents>;
 
 /** Reads stream entries against every producer's contract (see createEventReader). */
 export const createKnownEventReader = (logger: Logger) => createEventReader<KnownEvent>(CONTRACTS, logger);

@@ -1,5 +1,5 @@
-import type { KeysetWindow, PageWindow, Sql, TransactionSql } from '@hub/common';
-import type { HookRow } from './hooks';
+import { hooksEvents, type KeysetWindow, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import type { HookRow, SystemHookRow } from './hooks';
 import { keysetPageById } from './id-keyset';
 
 export interface DeliveryRow {
@@ -48,14 +48,12 @@ export async function insertDeliveries(sql: Db, deliveries: NewDelivery[]): Prom
   return rows.map(asDelivery);
 }
 
-/** A delivery with the hook it goes to, for the worker. */
-/** What sending a delivery needs of its hook. */
-export type HookTarget = Pick<
-  HookRow,
-  'id' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures'
->;
+type HookTargetField =
+  'id' | 'kind' | 'projectId' | 'url' | 'token' | 'signingSecret' | 'pausedUntil' | 'consecutiveFailures';
+/** What sending a delivery needs of its hook, and what its attempts' events say of it. */
+export type HookTarget = Pick<HookRow, HookTargetField> | Pick<SystemHookRow, HookTargetField>;
 
-/** A delivery with the hook it goes to, in one query, for the worker. */
+/** A delivery with the hook it goes to, in one query: for the worker, and node(id:)'s read rule. */
 export async function findDeliveryWithHook(
   sql: Db,
   id: number,
@@ -63,6 +61,8 @@ export async function findDeliveryWithHook(
   const [row] = await sql<
     Array<
       DeliveryRow & {
+        hookKind: HookTarget['kind'];
+        hookProjectId: number | null;
         hookUrl: string;
         hookToken: string | null;
         hookSigningSecret: string;
@@ -71,21 +71,34 @@ export async function findDeliveryWithHook(
       }
     >
   >`
-    select d.*, h.url as hook_url, h.token as hook_token, h.signing_secret as hook_signing_secret,
-      h.paused_until as hook_paused_until, h.consecutive_failures as hook_consecutive_failures
+    select d.*, h.kind as hook_kind, h.project_id as hook_project_id, h.url as hook_url, h.token as hook_token,
+      h.signing_secret as hook_signing_secret, h.paused_until as hook_paused_until,
+      h.consecutive_failures as hook_consecutive_failures
     from deliveries d join hooks h on h.id = d.hook_id where d.id = ${id}`;
   if (!row) return undefined;
-  const { hookUrl, hookToken, hookSigningSecret, hookPausedUntil, hookConsecutiveFailures, ...delivery } = row;
+  const {
+    hookKind,
+    hookProjectId,
+    hookUrl,
+    hookToken,
+    hookSigningSecret,
+    hookPausedUntil,
+    hookConsecutiveFailures,
+    ...delivery
+  } = row;
   return {
     delivery: asDelivery(delivery),
     hook: {
       id: delivery.hookId,
+      kind: hookKind,
+      projectId: hookProjectId,
       url: hookUrl,
       token: hookToken,
       signingSecret: hookSigningSecret,
       pausedUntil: hookPausedUntil,
       consecutiveFailures: hookConsecutiveFailures,
-    },
+      // hooks_kind_project pairs them: a project hook has a project, a system hook none.
+    } as HookTarget,
   };
 }
 
@@ -144,12 +157,41 @@ export async function attemptsOf(sql: Db, deliveryIds: readonly number[]): Promi
   return byDelivery;
 }
 
-export async function insertAttempt(sql: Db, attempt: Omit<AttemptRow, 'id'>): Promise<void> {
-  await sql`insert into delivery_attempts ${sql({
-    ...attempt,
-    requestHeaders: sql.json(attempt.requestHeaders),
-    responseHeaders: attempt.responseHeaders ? sql.json(attempt.responseHeaders) : null,
-  } as never)}`;
+/**
+ * Logs one attempt at a delivery, sets the delivery's state after it (`pending` leaves it to be
+ * tried again) and records `hook_delivery.attempted`, all in one transaction: the event exists
+ * exactly when the log says the attempt happened. Returns the attempt's place in the delivery's
+ * log, from 1 (a re-send goes on counting).
+ */
+export async function recordAttempt(
+  sql: Sql,
+  target: { delivery: DeliveryRow; hook: HookTarget },
+  attempt: Omit<AttemptRow, 'id' | 'deliveryId'>,
+  state: DeliveryRow['state'],
+): Promise<number> {
+  const { delivery, hook } = target;
+  return sql.begin(async (tx) => {
+    const [{ id }] = await tx<{ id: string }[]>`insert into delivery_attempts ${tx({
+      ...attempt,
+      deliveryId: delivery.id,
+      requestHeaders: tx.json(attempt.requestHeaders),
+      responseHeaders: attempt.responseHeaders ? tx.json(attempt.responseHeaders) : null,
+    } as never)} returning id`;
+    const [{ place }] = await tx<{ place: number }[]>`
+      select count(*)::int as place from delivery_attempts where delivery_id = ${delivery.id} and id <= ${id}`;
+    if (state !== 'pending') await setDeliveryState(tx, delivery.id, state);
+    await hooksEvents.record(tx, 'hook_delivery.attempted', {
+      hook_id: hook.id,
+      system_hook: hook.kind === 'system',
+      project_id: hook.projectId,
+      delivery_id: delivery.id,
+      attempt: place,
+      state,
+      status_code: attempt.statusCode,
+      event_name: delivery.eventName,
+    });
+    return place;
+  });
 }
 
 /**

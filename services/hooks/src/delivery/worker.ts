@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { continueTrace, type Logger, type Sql } from '@hub/common';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { findDeliveryWithHook, insertAttempt, setDeliveryState } from '../db/deliveries';
+import { findDeliveryWithHook, recordAttempt } from '../db/deliveries';
 import { recordHookFailure, recordHookSuccess } from '../db/hooks';
 import { DELIVERY_QUEUE, type DeliveryJobData } from './queue';
 import type { Sender } from './sender';
@@ -29,27 +29,34 @@ export const retryDelay = (baseMs: number) => (attemptsMade: number, _type?: str
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 };
 
-export interface DeliveryWorkerOptions {
+export interface DelivererOptions {
   sql: Sql;
-  redisUrl: string;
   sender: Sender;
   logger: Logger;
-  concurrency: number;
-  retryBaseMs: number;
   pauseAfterFailures: number;
   pauseBaseMs: number;
+  /** The worker's name in the attempts it logs (hostname-pid). */
+  name: string;
 }
 
-/**
- * Sends deliveries from the queue. Any number of workers share it; a worker that dies mid-job
- * leaves the job to be taken over once its lock lapses. Postgres says what was delivered, so a
- * job that runs again after its delivery succeeded sends nothing.
- */
-export function startDeliveryWorker(options: DeliveryWorkerOptions) {
-  const { sql, sender, logger } = options;
-  const name = `${hostname()}-${process.pid}`;
+export interface DeliveryWorkerOptions extends Omit<DelivererOptions, 'name'> {
+  redisUrl: string;
+  concurrency: number;
+  retryBaseMs: number;
+}
 
-  async function deliver(job: Job<DeliveryJobData>, token?: string): Promise<string> {
+/** What one attempt reads of its job: the delivery, and how many attempts came before. */
+export type DeliveryJob = Pick<Job<DeliveryJobData>, 'data' | 'attemptsMade' | 'opts' | 'moveToDelayed'>;
+
+/**
+ * One attempt at a queued delivery: sends it, logs the attempt with the state it leaves the
+ * delivery in, and throws what tells BullMQ to retry (RetryableDeliveryError) or to stop
+ * (UnrecoverableError). Apart from the worker so it can be run without a queue.
+ */
+export function createDeliverer(options: DelivererOptions) {
+  const { sql, sender, logger, name } = options;
+
+  return async function deliver(job: DeliveryJob, token?: string): Promise<string> {
     const found = await findDeliveryWithHook(sql, job.data.deliveryId);
     // The hook or its project was deleted meanwhile: nothing to send.
     if (!found) return 'gone';
@@ -64,31 +71,43 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
     const startedAt = new Date();
     const headers = deliveryHeaders(hook, delivery, body, startedAt);
     const result = await sender.send(hook.url, headers, body);
-    await insertAttempt(sql, {
-      deliveryId: delivery.id,
-      startedAt,
-      durationMs: result.durationMs,
-      statusCode: result.statusCode,
-      error: result.error,
-      requestHeaders: loggedHeaders(headers),
-      responseHeaders: result.responseHeaders,
-      responseBody: result.responseBody,
-      worker: name,
-    });
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const state = result.ok ? 'delivered' : !result.retryable || lastAttempt ? 'failed' : 'pending';
+    await recordAttempt(
+      sql,
+      found,
+      {
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error: result.error,
+        requestHeaders: loggedHeaders(headers),
+        responseHeaders: result.responseHeaders,
+        responseBody: result.responseBody,
+        worker: name,
+      },
+      state,
+    );
     if (result.ok) {
-      await setDeliveryState(sql, delivery.id, 'delivered');
       if (hook.consecutiveFailures > 0 || hook.pausedUntil) await recordHookSuccess(sql, hook.id);
       return 'delivered';
     }
     const pausedUntil = await recordHookFailure(sql, hook.id, options.pauseAfterFailures, options.pauseBaseMs);
     if (pausedUntil) logger.warn({ hookId: hook.id, pausedUntil }, 'hook keeps failing; paused');
-    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (!result.retryable || lastAttempt) {
-      await setDeliveryState(sql, delivery.id, 'failed');
-      throw new UnrecoverableError(result.error ?? 'delivery failed');
-    }
+    if (state === 'failed') throw new UnrecoverableError(result.error ?? 'delivery failed');
     throw new RetryableDeliveryError(result.error ?? 'delivery failed', result.retryAfterMs);
-  }
+  };
+}
+
+/**
+ * Sends deliveries from the queue. Any number of workers share it; a worker that dies mid-job
+ * leaves the job to be taken over once its lock lapses. Postgres says what was delivered, so a
+ * job that runs again after its delivery succeeded sends nothing.
+ */
+export function startDeliveryWorker(options: DeliveryWorkerOptions) {
+  const { logger } = options;
+  const name = `${hostname()}-${process.pid}`;
+  const deliver = createDeliverer({ ...options, name });
 
   const connection = new Redis(options.redisUrl, {
     maxRetriesPerRequest: null,

@@ -2,7 +2,7 @@ import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createHookResolvers } from './Hook';
 import { hookConnectionResolvers, hookDeliveryConnectionResolvers, systemHookConnectionResolvers } from './hook-lists';
-import { hookDeliveryAttemptResolvers, hookDeliveryResolvers } from './HookDelivery';
+import { createHookDeliveryResolvers, hookDeliveryAttemptResolvers } from './HookDelivery';
 import { createMutationResolvers } from './Mutation';
 import { createProjectResolvers } from './Project';
 import { createQueryResolvers } from './Query';
@@ -15,7 +15,7 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Project: createProjectResolvers(deps),
   Hook: createHookResolvers(deps),
   SystemHook: createSystemHookResolvers(deps),
-  HookDelivery: hookDeliveryResolvers,
+  HookDelivery: createHookDeliveryResolvers(deps),
   HookDeliveryAttempt: hookDeliveryAttemptResolvers,
   HookConnection: hookConnectionResolvers,
   HookDeliveryConnection: hookDeliveryConnectionResolvers,

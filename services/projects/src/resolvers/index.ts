@@ -31,5 +31,6 @@ export const createResolvers = (deps: ResolverDeps): Resolvers => ({
   Note: referencedIds,
   Hook: referencedIds,
   SystemHook: referencedIds,
+  HookDelivery: referencedIds,
   SshKey: referencedIds,
 });
