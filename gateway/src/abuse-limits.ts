@@ -293,6 +293,14 @@ export function createAbuseLimits(door: string, settings: AbuseLimitSettings, lo
         next();
       };
     },
+    /**
+     * For doors express does not serve (the subscriptions' WebSocket): a credential refused to a
+     * client at `ip` takes from the address's failure budget; the seconds to wait once it is spent.
+     */
+    credentialRefused: async (ip: string): Promise<number> => {
+      if (settings.RATE_LIMIT_ALLOWLIST.has(ip) || !failuresPerIp) return 0;
+      return failuresPerIp.take(ip);
+    },
     close: async () => {
       redis.disconnect();
     },

@@ -37,6 +37,9 @@ export const loadGatewayConfig = () =>
     ...RUNTIME_VARIABLES,
     ...ABUSE_LIMIT_VARIABLES,
     'GATEWAY_PORT',
+    'SUBSCRIPTIONS_PER_USER',
+    'SUBSCRIPTIONS_PER_PROCESS',
+    'SUBSCRIPTION_QUEUE_LIMIT',
     'LOG_LEVEL',
     'SHUTDOWN_GRACE_MS',
   ] as const);

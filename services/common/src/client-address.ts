@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -62,3 +63,18 @@ export const trustProxySetting = (proxies: NetworkList): false | string[] =>
  * the request is live: express's `req.ip` throws once the socket has been detached from it.
  */
 export const clientAddress = (req: Request): string => unmapped(req.ip ?? req.socket?.remoteAddress ?? 'unknown');
+
+/**
+ * The client address of a request express never sees (a WebSocket upgrade), decided as express's
+ * `trust proxy` decides `req.ip`: X-Forwarded-For is read from the right while the hop that sent
+ * it is one of `proxies`.
+ */
+export function upgradeClientAddress(req: IncomingMessage, proxies: NetworkList): string {
+  let address = unmapped(req.socket.remoteAddress ?? 'unknown');
+  const hops = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
+  while (proxies.has(address) && hops.length > 0) address = unmapped(hops.pop()!);
+  return address;
+}

@@ -382,6 +382,24 @@ export const CONFIG_TABLE = {
     fallback: '5000',
     parse: integer,
   }),
+  SUBSCRIPTIONS_PER_USER: spec({
+    description:
+      'GraphQL subscriptions one user may hold open on one gateway process; one more closes that socket with 4429.',
+    fallback: '100',
+    parse: integer,
+  }),
+  SUBSCRIPTIONS_PER_PROCESS: spec({
+    description:
+      'GraphQL subscriptions one gateway process holds open across all users; one more closes that socket with 4429.',
+    fallback: '10000',
+    parse: integer,
+  }),
+  SUBSCRIPTION_QUEUE_LIMIT: spec({
+    description:
+      'Messages one subscription may have waiting for its client to read; one more closes the socket with 4008 (slow consumer).',
+    fallback: '256',
+    parse: integer,
+  }),
   ACCESS_CACHE_TTL_MS: spec({
     description:
       "How long a service reuses membership's answer to what a user may do on a project; membership's events end it sooner.",
