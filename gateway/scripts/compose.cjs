@@ -11,7 +11,7 @@
 const { readFileSync, writeFileSync, mkdirSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { composeServices } = require('@apollo/composition');
-const { Kind, parse, printSchema, visit } = require('graphql');
+const { Kind, buildSchema, extendSchema, parse, printSchema, visit } = require('graphql');
 
 // Arguments (for tests): a subgraph list and an output folder; paths in the list are relative to the repository.
 const root = resolve(__dirname, '..', '..');
@@ -83,7 +83,14 @@ const internalGraph = compose('internal', (document) => document);
 const out = resolve(process.argv[3] ?? resolve(__dirname, '..', 'generated'));
 mkdirSync(out, { recursive: true });
 writeFileSync(resolve(out, 'supergraph.graphql'), publicGraph.supergraph);
-writeFileSync(resolve(out, 'api-schema.graphql'), publicGraph.api);
+// The public contract also has the gateway's own Subscription type, served over WebSocket by the
+// gateway itself (src/live/): no subgraph owns it, so it joins the API schema after composition.
+const subscriptionsSdl = readFileSync(resolve(__dirname, '..', 'src', 'live', 'subscriptions.graphql'), 'utf8');
+writeFileSync(resolve(out, 'subscriptions.graphql'), subscriptionsSdl);
+writeFileSync(
+  resolve(out, 'api-schema.graphql'),
+  printSchema(extendSchema(buildSchema(publicGraph.api), parse(subscriptionsSdl))),
+);
 writeFileSync(resolve(out, 'supergraph-internal.graphql'), internalGraph.supergraph);
 writeFileSync(resolve(out, 'internal-api-schema.graphql'), internalGraph.api);
 console.log(`composed ${subgraphs.length} subgraph(s) into ${out} (public and internal contracts)`);

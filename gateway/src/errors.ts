@@ -53,7 +53,8 @@ export function createGatewayErrorFormatter(logger: Logger) {
 
 /**
  * A document whose operation cannot be chosen (an unknown operationName, several operations and
- * none named) or run (a subscription: the graph has none) is refused with 400 before execution:
+ * none named) or run over HTTP (a subscription: the gateway serves those over WebSocket, live/) is
+ * refused with 400 before execution:
  * Apollo leaves that to the executor, and the gateway's executor throws, which Apollo answers 500.
  */
 export const operationResolution: ApolloServerPlugin = {
@@ -61,9 +62,12 @@ export const operationResolution: ApolloServerPlugin = {
     return {
       async didResolveOperation({ operation, request }) {
         if (operation?.operation === 'subscription') {
-          throw new GraphQLError('400 (Bad request) subscriptions are not served', {
-            extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } },
-          });
+          throw new GraphQLError(
+            '400 (Bad request) subscriptions are served over WebSocket (graphql-transport-ws) at /graphql, not over HTTP',
+            {
+              extensions: { code: ErrorCode.BAD_REQUEST, http: { status: 400 } },
+            },
+          );
         }
         if (operation) return;
         const message = request.operationName

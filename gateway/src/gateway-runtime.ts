@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
+import { extendSchema, parse } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -91,7 +92,7 @@ export async function startGatewayRuntime<C extends Contract>(
       buildService: ({ name }) => new SignedSubgraphSource(`${subgraphUrls[name]}/graphql`, subgraphAgent),
     });
     const server = new ApolloServer<GatewayContext>({
-      gateway,
+      gateway: contract === 'public' ? withSubscriptionTypes(gateway) : gateway,
       formatError: createGatewayErrorFormatter(logger),
       includeStacktraceInErrorResponses: false,
       validationRules: [...protection.validationRules, oneSignInPerDocument],
@@ -139,6 +140,25 @@ export async function startGatewayRuntime<C extends Contract>(
       await identity.close();
       await subgraphAgent.close();
     },
+  };
+}
+
+/**
+ * The gateway as Apollo Server sees it, its API schema extended with the Subscription type the
+ * gateway serves itself over WebSocket (live/), so that introspection and the explorer's docs show
+ * it. Plans and execution stay the gateway's; a subscription sent over HTTP is refused before
+ * either (errors.ts).
+ */
+function withSubscriptionTypes(gateway: ApolloGateway): Pick<ApolloGateway, 'load' | 'stop' | 'onSchemaLoadOrUpdate'> {
+  const subscriptions = parse(readFileSync(resolve(__dirname, '..', 'generated', 'subscriptions.graphql'), 'utf8'));
+  return {
+    load: (options) => gateway.load(options),
+    stop: () => gateway.stop(),
+    // Apollo Server reads the schema it validates and introspects from here alone.
+    onSchemaLoadOrUpdate: (callback) =>
+      gateway.onSchemaLoadOrUpdate((schema) =>
+        callback({ ...schema, apiSchema: extendSchema(schema.apiSchema, subscriptions) }),
+      ),
   };
 }
 

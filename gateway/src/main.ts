@@ -22,7 +22,9 @@ import {
 import express from 'express';
 import { loadGatewayConfig } from './env';
 import { startGatewayRuntime } from './gateway-runtime';
-import { bodyErrorHandler } from './errors';
+import { bodyErrorHandler, createGatewayErrorFormatter } from './errors';
+import { graphqlProtection, limitsOf } from './graphql-limits';
+import { createSubscriptions } from './live';
 import { createAbuseLimits, credentialKey, failureBudgetWaitNow, rateLimitStanding } from './abuse-limits';
 import type { GatewayContext } from './context';
 import { signInOf } from './sign-ins';
@@ -34,7 +36,18 @@ async function main() {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const runtime = await startGatewayRuntime(config, logger, ['public', 'internal']);
 
-  const { app } = createObservedApp({ service: 'gateway', readiness: { identity: runtime.identityReady }, logger });
+  const subscriptions = createSubscriptions({
+    runtime,
+    config,
+    protection: graphqlProtection(limitsOf(config)),
+    formatError: createGatewayErrorFormatter(logger),
+    logger,
+  });
+  const { app } = createObservedApp({
+    service: 'gateway',
+    readiness: { identity: runtime.identityReady, eventStreams: subscriptions.ready },
+    logger,
+  });
   app.set('trust proxy', trustProxySetting(config.TRUSTED_PROXIES));
   const limits = createAbuseLimits('gateway', config, logger);
   const limit = limits.middleware({
@@ -100,9 +113,17 @@ async function main() {
   answerClientErrorsAsJson(http, (status, reason) => ({
     errors: [{ message: `${status} ${reason}`, extensions: { code: ErrorCode.BAD_REQUEST } }],
   }));
+  // Subscriptions share /graphql: a WebSocket upgrade there speaks graphql-transport-ws.
+  subscriptions.serve(http, '/graphql', limits.credentialRefused);
   logger.info({ port: config.GATEWAY_PORT, subgraphs: runtime.subgraphUrls }, 'gateway listening');
 
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => closeServer(http), () => runtime.stop(), () => limits.close()]);
+  // Sockets close first (1001: clients reconnect elsewhere and resume from their cursors).
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => subscriptions.stop(),
+    () => closeServer(http),
+    () => runtime.stop(),
+    () => limits.close(),
+  ]);
 }
 
 main().catch(exitOnStartupFailure(createLogger('gateway')));

@@ -235,7 +235,8 @@ describe('hostile input', () => {
       const unnamed = await gateway('{"query": "query A { viewer { id } } query B { viewer { id } }"}');
       expect(unnamed.status).toBe(400);
       expect(unnamed.json).toMatchObject({ errors: [{ extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
-      const subscription = await gateway('{"query": "subscription { x }"}');
+      // Subscriptions are served over WebSocket only: over HTTP even a valid one is refused.
+      const subscription = await gateway('{"query": "subscription { pushed(projectId: 1) { cursor } }"}');
       expect(subscription.status).toBe(400);
       expect(subscription.json).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }] });
       // Persisted queries are off (a sign-in sent by hash escaped the limits): a hash, matching or

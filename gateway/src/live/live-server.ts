@@ -1,0 +1,232 @@
+import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  CREDENTIALS_REFUSED,
+  DomainError,
+  ErrorCode,
+  upgradeClientAddress,
+  type Logger,
+  type NetworkList,
+} from '@hub/common';
+import {
+  getOperationAST,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ParseOptions,
+  type ValidationRule,
+} from 'graphql';
+import { CloseCode } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { GatewayContext } from '../context';
+import { hasCredentials, readCredentials } from '../credentials';
+import { CLOSE_UNAUTHORIZED, readByResponseKey, type LiveConnection } from './live-subscriptions';
+
+/** The largest message a client may send: a subscription document and its variables. */
+const MAX_MESSAGE_BYTES = 256 * 1024;
+/** RFC 6455's "try again later": the gateway cannot check credentials now (identity is away). */
+const CLOSE_TRY_AGAIN_LATER = 1013;
+
+/** How many subscriptions are open, per user and in all; a new one past either limit is refused. */
+export function createSubscriptionLimits(perUser: number, perProcess: number) {
+  const byUser = new Map<string, number>();
+  let total = 0;
+  return {
+    /** A place for one more subscription of `user`, as its release function; the refusal's reason when there is none. */
+    reserve(user: string): (() => void) | string {
+      if (total >= perProcess) return `Too many subscriptions: this gateway holds at most ${perProcess}`;
+      const held = byUser.get(user) ?? 0;
+      if (held >= perUser) return `Too many subscriptions: at most ${perUser} per user`;
+      byUser.set(user, held + 1);
+      total++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total--;
+        const left = byUser.get(user)! - 1;
+        if (left === 0) byUser.delete(user);
+        else byUser.set(user, left);
+      };
+    },
+    get open() {
+      return total;
+    },
+  };
+}
+
+/** The credential headers a connection_init payload carries: `privateToken`, `authorization`, or the headers' own names. */
+export function headersOfConnectionParams(params: Record<string, unknown> | undefined): IncomingHttpHeaders {
+  const text = (...names: string[]) => {
+    for (const name of names) if (typeof params?.[name] === 'string') return params[name] as string;
+    return undefined;
+  };
+  const headers: IncomingHttpHeaders = {};
+  const privateToken = text('privateToken', 'private-token', 'PRIVATE-TOKEN', 'Private-Token');
+  const authorization = text('authorization', 'Authorization');
+  if (privateToken) headers['private-token'] = privateToken;
+  if (authorization) headers.authorization = authorization;
+  return headers;
+}
+
+const coded = (error: GraphQLError, code: string) =>
+  new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: { code, ...error.extensions },
+  });
+
+/** What each open socket holds. */
+interface Connection {
+  headers: IncomingHttpHeaders;
+  user: string;
+  releases: Set<() => void>;
+}
+
+/**
+ * GraphQL subscriptions at `path` of the gateway's HTTP server: graphql-ws (graphql-transport-ws)
+ * over `ws`, signed in by connection_init's payload, each subscription run by live-subscriptions.ts
+ * against `schema`. Upgrades to any other path are refused.
+ */
+export function serveSubscriptions(options: {
+  http: Server;
+  path: string;
+  schema: GraphQLSchema;
+  contextFor: (headers: IncomingHttpHeaders) => Promise<GatewayContext>;
+  limits: ReturnType<typeof createSubscriptionLimits>;
+  credentialRefused: (ip: string) => Promise<number>;
+  trustedProxies: NetworkList;
+  validationRules: readonly ValidationRule[];
+  parseOptions: ParseOptions;
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  logger: Logger;
+}) {
+  const { schema, limits, logger } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const connections = new WeakMap<WebSocket, Connection>();
+  const rules = [...specifiedRules, ...options.validationRules];
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const { pathname } = new URL(request.url ?? '/', 'http://gateway');
+    if (pathname !== options.path) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  options.http.on('upgrade', onUpgrade);
+
+  // graphql-js's own refusals of the variables carry no code (Apollo gives them BAD_USER_INPUT):
+  // they point at no field and come from no resolver.
+  const format = (errors: readonly GraphQLError[]) =>
+    errors.map((error) =>
+      !error.extensions.code && !error.path && !error.originalError
+        ? options.formatError(coded(error, ErrorCode.BAD_USER_INPUT).toJSON(), error)
+        : options.formatError(error.toJSON(), error),
+    );
+
+  const server = useServer<Record<string, unknown>, { live?: Connection }>(
+    {
+      schema,
+      async onConnect(ctx) {
+        const { socket, request } = ctx.extra;
+        const headers = headersOfConnectionParams(ctx.connectionParams);
+        if (!hasCredentials(readCredentials(headers))) {
+          socket.close(
+            CLOSE_UNAUTHORIZED,
+            'Unauthorized: send a token in connection_init, as {"privateToken": "…"} or {"authorization": "Bearer …"}',
+          );
+          return false;
+        }
+        let context: GatewayContext;
+        try {
+          context = await options.contextFor(headers);
+        } catch (error) {
+          if (error instanceof DomainError && error.extensions[CREDENTIALS_REFUSED] === true) {
+            const wait = await options.credentialRefused(upgradeClientAddress(request, options.trustedProxies));
+            socket.close(
+              wait > 0 ? CloseCode.TooManyInitialisationRequests : CLOSE_UNAUTHORIZED,
+              wait > 0
+                ? `Too many refused credentials from this address: retry in ${wait} s`
+                : 'Unauthorized: the token was refused',
+            );
+          } else {
+            logger.warn({ err: error }, 'cannot check a subscriber’s credentials');
+            socket.close(CLOSE_TRY_AGAIN_LATER, 'Try again later: credentials cannot be checked now');
+          }
+          return false;
+        }
+        const connection: Connection = { headers, user: String(context.principal.userId), releases: new Set() };
+        connections.set(socket, connection);
+        socket.once('close', () => {
+          for (const release of connection.releases) release();
+        });
+        return true;
+      },
+      onSubscribe(ctx, _id, payload) {
+        const { socket } = ctx.extra;
+        const connection = connections.get(socket)!;
+        // Coded as Apollo codes them over HTTP, so the error formatter shows them as they are.
+        let document;
+        try {
+          document = parse(payload.query, options.parseOptions);
+        } catch (error) {
+          return [coded(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
+        }
+        const errors = validate(schema, document, rules);
+        if (errors.length > 0) return errors.map((error) => coded(error, 'GRAPHQL_VALIDATION_FAILED'));
+        const operation = getOperationAST(document, payload.operationName);
+        if (operation && operation.operation !== 'subscription')
+          return [
+            new GraphQLError(
+              'Only subscriptions are served over WebSocket: send queries and mutations to /graphql over HTTP',
+              {
+                extensions: { code: ErrorCode.BAD_REQUEST },
+              },
+            ),
+          ];
+        const reserved = limits.reserve(connection.user);
+        if (typeof reserved === 'string') {
+          socket.close(CloseCode.TooManyInitialisationRequests, reserved);
+          return [new GraphQLError(reserved, { extensions: { code: ErrorCode.TOO_MANY_REQUESTS } })];
+        }
+        const release = () => {
+          connection.releases.delete(release);
+          reserved();
+        };
+        connection.releases.add(release);
+        const contextValue: LiveConnection = {
+          context: () => options.contextFor(connection.headers),
+          close: (code, reason) => socket.close(code, reason),
+          release,
+        };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue,
+          fieldResolver: readByResponseKey,
+        };
+      },
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: format(result.errors) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => format(errors),
+    },
+    wss,
+  );
+
+  return {
+    /** Closes every socket (1001, going away: clients reconnect and resume from their cursors) and stops taking new ones. */
+    async close() {
+      options.http.off('upgrade', onUpgrade);
+      await server.dispose();
+      wss.close();
+    },
+  };
+}

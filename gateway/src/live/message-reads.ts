@@ -1,0 +1,196 @@
+import { DomainError, ErrorCode } from '@hub/common';
+import {
+  getDirectiveValues,
+  getNamedType,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  parse,
+  print,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type SelectionNode,
+  type SelectionSetNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+
+/**
+ * How a subscription reads the objects of its messages through the supergraph: the subscriber's
+ * own selection of each object field, asked of `node(id:)` under the subscriber's principal, beside
+ * a `gate` that says whether the message's primary object is visible to them at all. Planned once
+ * when the subscription starts; the gateway then plans the query once, and every message reuses it.
+ */
+export interface MessageReadPlan {
+  /** The query for a message whose object fields `present` have ids (the others are null). */
+  queryFor(present: ReadonlySet<string>): string;
+  /** Each response key the subscriber selected an object field under, and its alias in the query. */
+  selections: Array<{ responseKey: string; field: string; alias: string }>;
+  /** The values of the subscriber's variables the query uses. */
+  variables: Record<string, unknown>;
+}
+
+/** The alias of the visibility check in every query. */
+export const GATE_ALIAS = 'hubGate';
+/** The variable naming an object field's global id. */
+export const idVariable = (field: string) => `hubLive_${field}`;
+
+const name = (value: string) => ({ kind: Kind.NAME, value }) as const;
+const typename: FieldNode = { kind: Kind.FIELD, name: name('__typename') };
+
+/** Every selection set gets __typename, so that abstract types inside can be told apart again. */
+const withTypenames = <T extends DocumentNode>(document: T): T =>
+  visit(document, {
+    SelectionSet: (set: SelectionSetNode) =>
+      set.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename' && !s.alias)
+        ? undefined
+        : { ...set, selections: [typename, ...set.selections] },
+  });
+
+function nodeField(alias: string, field: string, type: string, selections: readonly SelectionNode[]): FieldNode {
+  return {
+    kind: Kind.FIELD,
+    alias: name(alias),
+    name: name('node'),
+    arguments: [
+      {
+        kind: Kind.ARGUMENT,
+        name: name('id'),
+        value: { kind: Kind.VARIABLE, name: name(idVariable(field)) },
+      },
+    ],
+    selectionSet: {
+      kind: Kind.SELECTION_SET,
+      selections: [
+        typename,
+        {
+          kind: Kind.INLINE_FRAGMENT,
+          typeCondition: { kind: Kind.NAMED_TYPE, name: name(type) },
+          selectionSet: { kind: Kind.SELECTION_SET, selections },
+        },
+      ],
+    },
+  };
+}
+
+export function planMessageReads(
+  info: GraphQLResolveInfo,
+  messageType: GraphQLObjectType,
+  gate: { primary: string; selection?: string },
+): MessageReadPlan {
+  const fields = messageType.getFields();
+  const objectFields = new Set(
+    Object.values(fields)
+      .filter((field) => 'getFields' in getNamedType(field.type))
+      .map((field) => field.name),
+  );
+  const typeOf = (field: string) => getNamedType(fields[field]!.type).name;
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, info.variableValues)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
+
+  // The subscriber's selections of each object field, by response key, through its fragments.
+  const byKey = new Map<string, { field: string; selections: SelectionNode[] }>();
+  const collect = (set: SelectionSetNode | undefined) => {
+    for (const selection of set?.selections ?? []) {
+      if (!included(selection)) continue;
+      if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet);
+      else if (selection.kind === Kind.FRAGMENT_SPREAD) collect(info.fragments[selection.name.value]?.selectionSet);
+      else if (objectFields.has(selection.name.value)) {
+        const key = selection.alias?.value ?? selection.name.value;
+        const entry = byKey.get(key) ?? { field: selection.name.value, selections: [] };
+        entry.selections.push(...(selection.selectionSet?.selections ?? []));
+        byKey.set(key, entry);
+      }
+    }
+  };
+  for (const node of info.fieldNodes) collect(node.selectionSet);
+  const selections = [...byKey].map(([responseKey, { field }], index) => ({
+    responseKey,
+    field,
+    alias: `hub${index}`,
+  }));
+
+  // What those selections use of the operation: its fragments (transitively) and variables.
+  const fragmentNames = new Set<string>();
+  const variableNames = new Set<string>();
+  const scan = (node: unknown) =>
+    visit(node as DocumentNode, {
+      FragmentSpread(spread) {
+        if (fragmentNames.has(spread.name.value)) return;
+        fragmentNames.add(spread.name.value);
+        const fragment = info.fragments[spread.name.value];
+        if (fragment) scan(fragment);
+      },
+      Variable(variable) {
+        variableNames.add(variable.name.value);
+      },
+    });
+  for (const { selections: chosen } of byKey.values()) for (const selection of chosen) scan(selection);
+  const fragments: FragmentDefinitionNode[] = [...fragmentNames].flatMap((n) => info.fragments[n] ?? []);
+  const userVariables: VariableDefinitionNode[] = (info.operation.variableDefinitions ?? []).filter((definition) =>
+    variableNames.has(definition.variable.name.value),
+  );
+  for (const definition of userVariables)
+    if (definition.variable.name.value.startsWith('hubLive_'))
+      throw new DomainError(
+        ErrorCode.BAD_USER_INPUT,
+        `variable names starting with "hubLive_" are reserved in subscriptions: $${definition.variable.name.value}`,
+      );
+
+  const gateSelections = gate.selection
+    ? (parse(`{ ${gate.selection} }`).definitions[0] as { selectionSet: SelectionSetNode }).selectionSet.selections
+    : [];
+  const queries = new Map<string, string>();
+  return {
+    selections,
+    variables: Object.fromEntries(
+      userVariables.map((definition) => [
+        definition.variable.name.value,
+        info.variableValues[definition.variable.name.value],
+      ]),
+    ),
+    queryFor(present) {
+      const key = [...present].sort().join(',');
+      const cached = queries.get(key);
+      if (cached) return cached;
+      const idFields = [...new Set([gate.primary, ...selections.map((s) => s.field)])].filter((f) => present.has(f));
+      const document: DocumentNode = {
+        kind: Kind.DOCUMENT,
+        definitions: [
+          {
+            kind: Kind.OPERATION_DEFINITION,
+            operation: 'query' as never,
+            name: name('LiveMessage'),
+            variableDefinitions: [
+              ...idFields.map((field): VariableDefinitionNode => ({
+                kind: Kind.VARIABLE_DEFINITION,
+                variable: { kind: Kind.VARIABLE, name: name(idVariable(field)) },
+                type: { kind: Kind.NON_NULL_TYPE, type: { kind: Kind.NAMED_TYPE, name: name('ID') } },
+              })),
+              ...userVariables,
+            ],
+            selectionSet: {
+              kind: Kind.SELECTION_SET,
+              selections: [
+                nodeField(GATE_ALIAS, gate.primary, typeOf(gate.primary), gateSelections),
+                ...selections
+                  .filter(({ field }) => present.has(field))
+                  .map(({ field, alias, responseKey }) =>
+                    nodeField(alias, field, typeOf(field), byKey.get(responseKey)!.selections),
+                  ),
+              ],
+            },
+          },
+          ...fragments,
+        ],
+      };
+      const text = print(withTypenames(document));
+      queries.set(key, text);
+      return text;
+    },
+  };
+}
