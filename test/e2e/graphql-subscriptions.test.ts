@@ -1,4 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { freePort } from '@hub/local';
 import {
   addMember,
@@ -477,5 +479,41 @@ describe('a second gateway, restarted, and its limits', () => {
       reason: `Slow consumer: ${QUEUE} messages were waiting to be read`,
     });
     expect(slow.received.filter((m) => m.type === 'next').length).toBeLessThan(updates);
+  });
+});
+
+describe("the README's example", () => {
+  it('runs as written, printing each message', async () => {
+    const readme = readFileSync(resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Following what happens'));
+    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(code).toContain("require('graphql-ws')");
+    // Run where graphql-ws and ws are installed (test/'s dependencies), as the README asks.
+    const child = spawn(process.execPath, ['-e', code!], {
+      cwd: resolve(__dirname, '..'),
+      env: { ...process.env, T: owner.token, PROJECT: String(project.id), GRAPHQL_WS: subscriptionsUrl() },
+    });
+    const lines: string[] = [];
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      lines.push(...output.split('\n').slice(0, -1));
+      output = output.slice(output.lastIndexOf('\n') + 1);
+    });
+    try {
+      const title = unique('from the readme');
+      const deadline = Date.now() + 20_000;
+      while (!lines.some((line) => line.includes(title))) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no message printed: ${JSON.stringify(lines)}`);
+        await openIssue(title);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      const printed = JSON.parse(lines.find((line) => line.includes(title))!);
+      expect(printed).toEqual({
+        data: { issueUpdated: { cursor: expect.any(String), action: 'OPENED', issue: { title, state: 'OPENED' } } },
+      });
+    } finally {
+      child.kill();
+    }
   });
 });
