@@ -504,7 +504,8 @@ describe("the README's example", () => {
       const title = unique('from the readme');
       const deadline = Date.now() + 20_000;
       while (!lines.some((line) => line.includes(title))) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no message printed: ${JSON.stringify(lines)}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`no message printed: ${JSON.stringify(lines)}`);
         await openIssue(title);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
