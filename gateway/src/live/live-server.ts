@@ -24,23 +24,26 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { GatewayContext } from '../context';
 import { hasCredentials, readCredentials } from '../credentials';
-import { CLOSE_UNAUTHORIZED, readByResponseKey, type LiveConnection } from './live-subscriptions';
+import {
+  CLOSE_TRY_AGAIN_LATER,
+  CLOSE_UNAUTHORIZED,
+  readByResponseKey,
+  type LiveConnection,
+} from './live-subscriptions';
 
 /** The largest message a client may send: a subscription document and its variables. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
-/** RFC 6455's "try again later": the gateway cannot check credentials now (identity is away). */
-const CLOSE_TRY_AGAIN_LATER = 1013;
 
-/** How many subscriptions are open, per user and in all; a new one past either limit is refused. */
-export function createSubscriptionLimits(perUser: number, perProcess: number) {
+/** Places for `what` (subscriptions, sockets), per user and in all; a new one past either limit is refused. */
+function createPlaces(what: string, perUser: number, perProcess: number) {
   const byUser = new Map<string, number>();
   let total = 0;
   return {
-    /** A place for one more subscription of `user`, as its release function; the refusal's reason when there is none. */
+    /** A place for one more of `user`'s, as its release function; the refusal's reason when there is none. */
     reserve(user: string): (() => void) | string {
-      if (total >= perProcess) return `Too many subscriptions: this gateway holds at most ${perProcess}`;
+      if (total >= perProcess) return `Too many ${what}: this gateway holds at most ${perProcess}`;
       const held = byUser.get(user) ?? 0;
-      if (held >= perUser) return `Too many subscriptions: at most ${perUser} per user`;
+      if (held >= perUser) return `Too many ${what}: at most ${perUser} per user`;
       byUser.set(user, held + 1);
       total++;
       let released = false;
@@ -58,6 +61,15 @@ export function createSubscriptionLimits(perUser: number, perProcess: number) {
     },
   };
 }
+
+/**
+ * The subscriptions' limits: as many subscriptions per user and per process as configured, and as
+ * many sockets, so that signed-in sockets holding no subscription cannot pile up either.
+ */
+export const createSubscriptionLimits = (perUser: number, perProcess: number) => ({
+  subscriptions: createPlaces('subscriptions', perUser, perProcess),
+  sockets: createPlaces('sockets', perUser, perProcess),
+});
 
 /** The credential headers a connection_init payload carries: `privateToken`, `authorization`, or the headers' own names. */
 export function headersOfConnectionParams(params: Record<string, unknown> | undefined): IncomingHttpHeaders {
@@ -161,7 +173,18 @@ export function serveSubscriptions(options: {
           }
           return false;
         }
-        const connection: Connection = { headers, user: String(context.principal.userId), releases: new Set() };
+        const user = String(context.principal.userId);
+        const socketPlace = limits.sockets.reserve(user);
+        if (typeof socketPlace === 'string') {
+          socket.close(CloseCode.TooManyInitialisationRequests, socketPlace);
+          return false;
+        }
+        // Closed while its credentials were checked: its place goes back at once.
+        if (socket.readyState !== socket.OPEN) {
+          socketPlace();
+          return false;
+        }
+        const connection: Connection = { headers, user, releases: new Set([socketPlace]) };
         connections.set(socket, connection);
         socket.once('close', () => {
           for (const release of connection.releases) release();
@@ -190,7 +213,7 @@ export function serveSubscriptions(options: {
               },
             ),
           ];
-        const reserved = limits.reserve(connection.user);
+        const reserved = limits.subscriptions.reserve(connection.user);
         if (typeof reserved === 'string') {
           socket.close(CloseCode.TooManyInitialisationRequests, reserved);
           return [new GraphQLError(reserved, { extensions: { code: ErrorCode.TOO_MANY_REQUESTS } })];

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode, parseGlobalId, type Logger, type Principal } from '@hub/common';
+import { CREDENTIALS_REFUSED, DomainError, ErrorCode, parseGlobalId, type Logger, type Principal } from '@hub/common';
 import {
   buildSchema,
   getNamedType,
@@ -17,6 +17,8 @@ import { TOPICS, type Scope, type Topic, type TopicMessage } from './topics';
 /** graphql-ws close codes of ours, beside the protocol's own (4400, 4401, 4403, 4429, …). */
 export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_UNAUTHORIZED = 4401;
+/** RFC 6455's "try again later": credentials cannot be checked now (identity is away). */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 
 /** What a subscription needs of the socket it runs on (live-server.ts makes one per connection). */
 export interface LiveConnection {
@@ -46,8 +48,10 @@ interface PreparedMessage {
   fields: Record<string, unknown>;
   /** By response key; an error stands where the graph failed to answer the object. */
   objects: Record<string, unknown>;
-  /** Set for the last message of a subscription that ends with an error. */
+  /** Set for a message that reports an error instead (the graph could not answer, say). */
   error?: GraphQLError;
+  /** Set when the subscription ends with this message: what it watches went out of view, or cannot be followed now. */
+  final?: boolean;
 }
 
 /** Refusals that mean "not for this subscriber": the object is then treated as invisible. */
@@ -160,7 +164,7 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
       const item = this.queue.shift();
       if (!item && this.failure) {
         this.finish();
-        return { value: { fields: {}, objects: {}, error: this.failure }, done: false };
+        return { value: { fields: {}, objects: {}, error: this.failure, final: true }, done: false };
       }
       if (!item) {
         await new Promise<void>((resolve) => (this.wakeReader = resolve));
@@ -170,7 +174,7 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
       if (this.queue.length < this.deps.queueLimit / 2) for (const resolve of this.roomWaiters.splice(0)) resolve();
       const prepared = await this.prepare(item.entry, item.message);
       if (!prepared) continue;
-      if (prepared.error) this.finish();
+      if (prepared.final) this.finish();
       return { value: prepared, done: false };
     }
     return { value: undefined, done: true };
@@ -190,8 +194,16 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
     let context: GatewayContext;
     try {
       context = await this.connection.context();
-    } catch {
-      this.connection.close(CLOSE_UNAUTHORIZED, 'Unauthorized: the credentials are no longer accepted');
+    } catch (error) {
+      // Refused now (a reset token, a blocked user): the socket ends. Not checkable now (identity
+      // away): the client reconnects later and resumes from its last cursor, losing nothing.
+      const refused = error instanceof DomainError && error.extensions[CREDENTIALS_REFUSED] === true;
+      this.connection.close(
+        refused ? CLOSE_UNAUTHORIZED : CLOSE_TRY_AGAIN_LATER,
+        refused
+          ? 'Unauthorized: the credentials are no longer accepted'
+          : 'Try again later: credentials cannot be checked now',
+      );
       this.finish();
       return null;
     }

@@ -384,13 +384,13 @@ export const CONFIG_TABLE = {
   }),
   SUBSCRIPTIONS_PER_USER: spec({
     description:
-      'GraphQL subscriptions one user may hold open on one gateway process; one more closes that socket with 4429.',
+      'GraphQL subscriptions one user may hold open on one gateway process, and as many WebSocket connections; one more closes that socket with 4429.',
     fallback: '100',
     parse: integer,
   }),
   SUBSCRIPTIONS_PER_PROCESS: spec({
     description:
-      'GraphQL subscriptions one gateway process holds open across all users; one more closes that socket with 4429.',
+      'GraphQL subscriptions one gateway process holds open across all users, and as many WebSocket connections; one more closes that socket with 4429.',
     fallback: '10000',
     parse: integer,
   }),
