@@ -379,7 +379,7 @@ describe('a second gateway, restarted, and its limits', () => {
   beforeAll(async () => {
     port = await freePort();
     await start();
-  });
+  }, 60_000);
   afterAll(() => {
     replica?.kill('SIGTERM');
   });
@@ -430,7 +430,7 @@ describe('a second gateway, restarted, and its limits', () => {
     await again.nth(2);
     expect(again.messages.map((m) => m.action)).toEqual(['REOPENED', 'UPDATED', 'CLOSED']);
     expect(new Set([last.cursor, ...again.messages.map((m) => m.cursor)]).size).toBe(4);
-  });
+  }, 120_000);
 
   it('closes the socket that asks for more subscriptions than a user may hold with 4429, and no other', async () => {
     const other = subscribe(client(developer.token, url()).client, ISSUES, { projectId: project.id }, 'issueUpdated');
@@ -479,7 +479,7 @@ describe('a second gateway, restarted, and its limits', () => {
       reason: `Slow consumer: ${QUEUE} messages were waiting to be read`,
     });
     expect(slow.received.filter((m) => m.type === 'next').length).toBeLessThan(updates);
-  });
+  }, 120_000);
 });
 
 describe("the README's example", () => {

@@ -224,7 +224,7 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
         // Gone from view: the subscription ends when what it watches is gone from view too.
         return (await sees(this.deps, this.scope, context))
           ? null
-          : { fields: {}, objects: {}, error: this.scope.missing };
+          : { fields: {}, objects: {}, error: this.scope.missing, final: true };
       }
       const objects: Record<string, unknown> = {};
       for (const { responseKey, field, alias } of this.plan.selections) {
