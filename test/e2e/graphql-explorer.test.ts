@@ -1,23 +1,30 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createUser, stack } from '../support/api';
+import { chromium, type BrowserContext, type Page, type WebSocket } from 'playwright-core';
+import { api, createProject, createUser, stack, unique } from '../support/api';
 
 // The explorer browsers get at the gateway's GET /graphql (gateway/src/explorer.ts), in Debian's
 // Chromium (installed by the global setup when missing; never a downloaded browser). Every request
-// to another origin is refused, and the tests assert that none was made: the page must work on a
-// network that reaches nothing but the gateway.
+// to another origin is refused, and the tests assert that none was made, WebSockets included: the
+// page must work on a network that reaches nothing but the gateway.
 
 const SCREENSHOT = resolve(__dirname, '..', 'artifacts', 'explorer.png');
 const QUERY = '{ viewer { username } }';
 const origin = new URL(stack.graphqlUrl).origin;
+/** Where the page's subscriptions go: the same host and path, over ws:. */
+const liveUrl = stack.graphqlUrl.replace(/^http/, 'ws');
 
 // Run in the page (a string: the tests are type-checked without the DOM's types): the page's
 // Content-Security-Policy violations, as it reports them.
 const COLLECT_CSP_VIOLATIONS = `window.cspViolations = [];
 document.addEventListener('securitypolicyviolation', (event) =>
   window.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI));`;
+
+/** A CodeMirror 5 editor's element, which holds its editor. */
+interface CodeMirrorElement {
+  CodeMirror: { getValue(): string };
+}
 
 /** What the page's globals hold, as far as the tests read them. */
 interface PageGlobals {
@@ -27,7 +34,7 @@ interface PageGlobals {
 describe('the GraphQL explorer in a browser', () => {
   let profile: string;
   let context: BrowserContext;
-  /** Requests to any origin but the gateway's, refused. */
+  /** Requests to any origin but the gateway's, refused; WebSockets to anywhere but its /graphql, seen. */
   const elsewhere: string[] = [];
 
   beforeAll(async () => {
@@ -67,6 +74,11 @@ describe('the GraphQL explorer in a browser', () => {
 
   const open = async () => {
     const page = await context.newPage();
+    // context.route does not see WebSockets, and routeWebSocket would replace the page's own
+    // WebSocket with Playwright's: watched instead, as the browser reports them.
+    page.on('websocket', (socket) => {
+      if (socket.url() !== liveUrl) elsewhere.push(socket.url());
+    });
     const response = await page.goto(stack.graphqlUrl);
     expect(response?.status()).toBe(200);
     return { page, headers: response!.headers() };
@@ -74,6 +86,11 @@ describe('the GraphQL explorer in a browser', () => {
   const cspViolations = (page: Page) => page.evaluate<string[]>('window.cspViolations');
   const docs = (page: Page) => page.locator('.graphiql-doc-explorer-content');
   const response = (page: Page) => page.locator('.graphiql-response');
+  /** The result pane's text as GraphiQL's CodeMirror holds it (its rendering adds fold markers). */
+  const result = (page: Page) =>
+    page
+      .locator('.graphiql-response .CodeMirror')
+      .evaluate((element) => (element as unknown as CodeMirrorElement).CodeMirror.getValue());
 
   it('is served as HTML under a same-origin CSP; without a token its introspection is refused', async () => {
     const { page, headers } = await open();
@@ -128,6 +145,81 @@ describe('the GraphQL explorer in a browser', () => {
     const history = page.locator('.graphiql-history-item-label');
     await history.first().waitFor();
     expect((await history.allInnerTexts()).map((label) => label.trim())).toEqual([QUERY]);
+    expect(await cspViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('runs a subscription over a WebSocket to its own /graphql, signed in with the token field', async () => {
+    const user = await createUser();
+    const project = await createProject(user.token);
+    const subscription = `subscription { issueUpdated(projectId: ${project.id}) { action issue { title state } } }`;
+    const { page } = await open();
+    const sockets: WebSocket[] = [];
+    page.on('websocket', (socket) => sockets.push(socket));
+    const useToken = async (token: string) => {
+      await page.getByLabel('Private token').fill(token);
+      await page.getByRole('button', { name: 'Use token' }).click();
+    };
+    // GraphiQL's one button: "Execute query" becomes "Stop query" while a subscription runs.
+    const button = (action: 'Execute' | 'Stop') => page.getByRole('button', { name: `${action} query (Ctrl-Enter)` });
+
+    // Anonymous (the field emptied of an earlier test's token): said at once, and no socket opened.
+    await useToken('');
+    await page.locator('.graphiql-query-editor .CodeMirror').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type(subscription);
+    await button('Execute').click();
+    await response(page).getByText('Subscriptions need a private token').waitFor();
+    expect(sockets).toEqual([]);
+
+    // A refused token: the gateway closes the socket with 4401, and the page says so.
+    await useToken(unique('not-a-token'));
+    await button('Execute').click();
+    await response(page).getByText('refused this token for subscriptions (4401').waitFor();
+    expect(sockets).toHaveLength(1);
+
+    // The user's token: a socket of its own. graphql-ws does not say when the server has started
+    // the subscription, so issues are opened until one shows; each message replaces the last.
+    await useToken(user.token);
+    await button('Execute').click();
+    const deadline = Date.now() + 20_000;
+    let shown: { id: number; title: string } | undefined;
+    while (!shown) {
+      if (Date.now() > deadline) throw new Error(`no issue showed: the result pane holds ${await result(page)}`);
+      const title = unique('explorer');
+      const opened = await api('POST', `/projects/${project.id}/issues`, { token: user.token, body: { title } });
+      expect(opened.status).toBe(201);
+      const arrived = await response(page)
+        .getByText(title)
+        .waitFor({ timeout: 2_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (arrived) shown = { id: (opened.body as { id: number }).id, title };
+    }
+    expect(JSON.parse(await result(page))).toEqual({
+      data: { issueUpdated: { action: 'OPENED', issue: { title: shown.title, state: 'OPENED' } } },
+    });
+    const closed = await api('PUT', `/projects/${project.id}/issues/${shown.id}`, {
+      token: user.token,
+      body: { state_event: 'close' },
+    });
+    expect(closed.status).toBe(200);
+    await response(page).getByText('"CLOSED"').first().waitFor();
+    expect(JSON.parse(await result(page))).toEqual({
+      data: { issueUpdated: { action: 'CLOSED', issue: { title: shown.title, state: 'CLOSED' } } },
+    });
+
+    // Stop unsubscribes: the socket, holding nothing else, closes.
+    const socket = sockets.at(-1)!;
+    expect(socket.isClosed()).toBe(false);
+    await button('Stop').click();
+    if (!socket.isClosed()) await socket.waitForEvent('close');
+    await button('Execute').waitFor();
+
+    expect(sockets.map((made) => made.url())).toEqual([liveUrl, liveUrl]);
     expect(await cspViolations(page)).toEqual([]);
     await page.close();
   });
