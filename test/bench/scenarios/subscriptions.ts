@@ -205,6 +205,7 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
     url: stack.graphqlUrl.replace(/^http/, 'ws'),
     query: ISSUE_UPDATES,
     subscriptions,
+    warmIssueIds: warmIssues.map((issue) => issue.id),
   });
   const label = `subscriptions: ${subscriptions.length} open, ${EVENTS_PER_SECOND} events/s`;
   try {
@@ -225,7 +226,7 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
       }
       const openSeconds = (clock() - opened) / 1000;
       ctx.log(`all live after ${openSeconds.toFixed(1)} s; ${EVENTS_PER_SECOND} updates/s for ${seconds} s`);
-      // Warm-up messages still on their way would be taken for measured ones: wait until none comes.
+      // Let the warm-up's messages drain before measuring (any that come later are set aside).
       for (let last = -1; ;) {
         const { received } = await subscribers.status();
         if (received === last) break;
@@ -233,6 +234,8 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       await subscribers.clear();
+      // What the open subscriptions hold before any backlog: the peak below includes the backlog.
+      const open = ctx.processes().get('gateway');
 
       const total = seconds * EVENTS_PER_SECOND;
       const sent: SentEvent[] = [];
@@ -275,9 +278,9 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
         status = await subscribers.status();
       }
       const drainedSeconds = (clock() - start) / 1000;
-      return { sent, failures, produceSeconds, drainedSeconds, openSeconds, status };
+      return { sent, failures, produceSeconds, drainedSeconds, openSeconds, status, open };
     });
-    const { sent, failures, produceSeconds, drainedSeconds, openSeconds, status } = run.value;
+    const { sent, failures, produceSeconds, drainedSeconds, openSeconds, status, open } = run.value;
     const collected = await subscribers.collect();
     const deliveries = pairDeliveries(
       sent,
@@ -305,6 +308,8 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
       openSeconds,
       produceSeconds,
       drainedSeconds,
+      /** Messages a second from the first update until the last message (or the wait gave up). */
+      deliveredPerSecond: deliveries.received / drainedSeconds,
       expected: deliveries.expected,
       received: deliveries.received,
       missing: deliveries.missing,
@@ -331,12 +336,14 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
           99,
         ),
       },
+      lateWarmUpMessages: status.lateWarmUp,
       subscriberErrors: status.errorCount,
       subscriberErrorSamples: status.errors,
       socketsClosed: status.closeCount,
       socketCloseSamples: status.closes,
       gatewayRss: {
         before: before?.rss ?? NaN,
+        open: open?.rss ?? NaN,
         peak: during?.peakRss ?? NaN,
         growth,
         afterClose: after?.rss ?? NaN,
@@ -352,7 +359,7 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
         `${deliveries.received.toLocaleString('en-US')} of ${deliveries.expected.toLocaleString('en-US')} messages (${deliveries.missing} missing, ${deliveries.extra} extra) from ${sent.length} updates at ${figures.eventsPerSecond.toFixed(0)}/s; ` +
         `event → client from the PUT's return p50 ${fmtMs(latency.p50)}, p99 ${fmtMs(latency.p99)}, max ${fmtMs(latency.max)} ` +
         `(from its sending p99 ${fmtMs(figures.fromSend.p99)}); ` +
-        `gateway RSS ${fmtBytes(figures.gatewayRss.before)} before, +${fmtBytes(growth)} at peak, ${fmtBytes(figures.gatewayRss.afterClose)} after the sockets closed`,
+        `gateway RSS ${fmtBytes(figures.gatewayRss.before)} before, ${fmtBytes(figures.gatewayRss.open)} with the subscriptions open and idle, +${fmtBytes(growth)} at peak, ${fmtBytes(figures.gatewayRss.afterClose)} after the sockets closed`,
       anchor: '—',
       ratio: '—',
       goal: 'p99 ≤ 100 ms; gateway RSS growth ≤ 100 MiB; every message delivered',
