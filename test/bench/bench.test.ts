@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { fastImportStream, MIB } from './seed/fast-import';
 import { parseOptions } from './options';
 import { fmtBytes, fmtRatio, markdownTable, verdict } from './report';
+import { pairDeliveries, type SentEvent } from './scenarios/subscriptions';
 import { median, percentile } from './stats';
 
 const digest = (spec: Parameters<typeof fastImportStream>[0]) => {
@@ -56,12 +57,51 @@ describe('bench', () => {
   it('runs the scenarios --only names, and refuses a name it does not know', () => {
     expect(parseOptions([]).only).toEqual([]);
     expect(parseOptions(['--quick', '--only', 'projects,repository']).only).toEqual(['projects', 'repository']);
+    expect(parseOptions(['--quick', '--only', 'subscriptions']).only).toEqual(['subscriptions']);
     expect(() => parseOptions(['--only', 'projects,tags'])).toThrow(
-      '--only wants some of projects, repository, large-archive, webhooks',
+      '--only wants some of projects, repository, large-archive, webhooks, subscriptions',
     );
     expect(parseOptions(['--only', 'large-archive']).archiveMiB).toBe(1024);
     expect(parseOptions(['--quick', '--archive-mib', '256']).archiveMiB).toBe(256);
     expect(() => parseOptions(['--only'])).toThrow('--only wants');
+  });
+
+  it("pairs each subscription's messages with its project's updates, and counts what is missing or extra", () => {
+    // Issues 11 and 12 are project 1's, 21 project 2's; each issue's k-th message is its k-th update.
+    const projectOfIssue = new Map([
+      [11, 1],
+      [12, 1],
+      [21, 2],
+    ]);
+    const events: SentEvent[] = [
+      { seq: 0, issueId: 11, sentAt: 1000, returnedAt: 1010 },
+      { seq: 1, issueId: 21, sentAt: 1010, returnedAt: 1020 },
+      { seq: 2, issueId: 12, sentAt: 1020, returnedAt: 1030 },
+      { seq: 3, issueId: 11, sentAt: 1030, returnedAt: 1040 },
+    ];
+    const collected = {
+      // Project 1's subscriber: issue 12's update, then 11's two (the first read after the second
+      // update: its title is newer, which is allowed), one arriving before its PUT returned.
+      // Project 2's: its one update, then a repeat of it.
+      arrivals: [Float64Array.from([1035, 1040, 1038]), Float64Array.from([1025, 1060])],
+      issueIds: [Int32Array.from([12, 11, 11]), Int32Array.from([21, 21])],
+      titles: [
+        ['bench 2', 'bench 3', 'bench 3'],
+        ['bench 1', 'bench 1'],
+      ],
+    };
+    const paired = pairDeliveries(events, projectOfIssue, [1, 2], collected);
+    expect(paired).toMatchObject({ expected: 4, received: 5, missing: 0, extra: 1, beforeReturn: 1, titlesBehind: 0 });
+    expect(paired.fromReturn).toEqual([5, 30, 0, 5]);
+    expect(paired.fromSend).toEqual([15, 40, 8, 15]);
+
+    // A subscriber of project 1 that got only issue 11's first update, showing an older title.
+    const short = pairDeliveries(events, projectOfIssue, [1], {
+      arrivals: [Float64Array.from([1050])],
+      issueIds: [Int32Array.from([11])],
+      titles: [['bench seed 0']],
+    });
+    expect(short).toMatchObject({ expected: 3, received: 1, missing: 2, extra: 0, titlesBehind: 1 });
   });
 
   it('escapes pipes in table cells', () => {

@@ -1,7 +1,8 @@
 // npm run bench [-- --quick | --duration s | --connections n | --rounds n | ...]: every read path
 // of issue 14 against its anchor (a plain Node server with the same bytes, the git CLI, cgit and
-// git http-backend under lighttpd), in one run on one stack, with each stack process's memory and
-// CPU sampled; writes bench/RESULTS.md and bench/results.json. See options.ts for the options.
+// git http-backend under lighttpd), and the subscriptions of issue 33 (1,000 open, 100 events/s),
+// in one run on one stack, with each stack process's memory and CPU sampled; writes
+// bench/RESULTS.md and bench/results.json. See options.ts for the options.
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { benchHooks } from './scenarios/hooks';
 import { benchLargeArchive } from './scenarios/large-archive';
 import { benchProjects } from './scenarios/projects';
 import { benchRepository } from './scenarios/repository';
+import { benchSubscriptions } from './scenarios/subscriptions';
 import type { BenchContext } from './scenarios/context';
 import { benchApi, createBenchUser } from './seed/api';
 
@@ -128,6 +130,7 @@ async function main() {
       report,
       work: dir,
       sample: (name, pid) => extra.push({ name, pid }),
+      processes: () => sampler.now(),
       log,
     };
     log(
@@ -142,6 +145,7 @@ async function main() {
       ],
       ['large-archive', () => benchLargeArchive(ctx, { mib: options.archiveMiB })],
       ['webhooks', () => benchHooks(ctx)],
+      ['subscriptions', () => benchSubscriptions(ctx)],
     ];
     for (const [name, run] of scenarios) {
       if (options.only.length && !options.only.includes(name)) continue;

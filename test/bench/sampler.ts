@@ -62,7 +62,7 @@ function allStats(): Map<number, ProcStat> {
   return stats;
 }
 
-interface Snapshot {
+export interface Snapshot {
   rss: number;
   treeRss: number;
   cpu: number;

@@ -87,6 +87,12 @@ describe('stream ids and cursors', () => {
     expect(compareStreamIds('10-2', '10-10')).toBe(-1);
     expect(compareStreamIds('10-2', '10-2')).toBe(0);
     expect(compareStreamIds('18446744073709551615-1', '18446744073709551615-0')).toBe(1);
+    expect(compareStreamIds('18446744073709551616-0', '18446744073709551615-9')).toBe(1);
+    expect(compareStreamIds('1795000000000-0', '999999999999-5')).toBe(1);
+    // A cursor may carry leading zeros: they change nothing.
+    expect(compareStreamIds('007-1', '7-0')).toBe(1);
+    expect(compareStreamIds('0-01', '00-1')).toBe(0);
+    expect(compareStreamIds('10-0', '010-1')).toBe(-1);
   });
 
   it('reads back its own cursors, and refuses another stream’s, a tampered one and junk', () => {

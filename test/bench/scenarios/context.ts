@@ -2,6 +2,7 @@ import type { Stack } from '@hub/local';
 import type { BenchApi } from '../seed/api';
 import type { Report } from '../report';
 import type { Runner } from '../runner';
+import type { Snapshot } from '../sampler';
 
 /** What every scenario gets from the composition root. */
 export interface BenchContext {
@@ -16,5 +17,7 @@ export interface BenchContext {
   work: string;
   /** Adds a process (an anchor server) to the ones sampled. */
   sample: (name: string, pid: number) => void;
+  /** RSS and CPU of every sampled process right now, by name (a figure outside any target). */
+  processes: () => Map<string, Snapshot>;
   log: (line: string) => void;
 }
