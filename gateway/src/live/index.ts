@@ -3,6 +3,7 @@ import { createKnownEventReader, createRedis, pingRedis, type Logger, type Netwo
 import type { GraphQLFormattedError, ParseOptions, ValidationRule } from 'graphql';
 import { readApiSchemaSdl } from '../api-schema';
 import type { GatewayRuntime } from '../gateway-runtime';
+import { createMessageReader, type ExecuteLive } from './live-reads';
 import { createSubscriptionLimits, serveSubscriptions } from './live-server';
 import { createLiveStreams } from './live-streams';
 import { buildLiveSchema } from './live-subscriptions';
@@ -37,14 +38,16 @@ export function createSubscriptions(options: {
     read: createKnownEventReader(logger),
     logger,
   });
+  const execute: ExecuteLive = async (query, variables, contextValue) => {
+    const response = await runtime.servers.public.executeOperation({ query, variables }, { contextValue });
+    if (response.body.kind !== 'single') throw new Error('a subscription message read answered incrementally');
+    return response.body.singleResult;
+  };
   const schema = buildLiveSchema(readApiSchemaSdl('public'), {
     streams,
     queueLimit: config.SUBSCRIPTION_QUEUE_LIMIT,
-    async execute(query, variables, contextValue) {
-      const response = await runtime.servers.public.executeOperation({ query, variables }, { contextValue });
-      if (response.body.kind !== 'single') throw new Error('a subscription message read answered incrementally');
-      return response.body.singleResult;
-    },
+    execute,
+    reader: createMessageReader(execute, logger),
     logger,
   });
   let server: ReturnType<typeof serveSubscriptions> | null = null;

@@ -28,11 +28,18 @@ import {
   CLOSE_TRY_AGAIN_LATER,
   CLOSE_UNAUTHORIZED,
   readByResponseKey,
+  subscribeSharingResults,
   type LiveConnection,
 } from './live-subscriptions';
 
 /** The largest message a client may send: a subscription document and its variables. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
+/**
+ * How long a socket's credentials, once resolved, serve its subscriptions' messages: a reset
+ * token or a blocked user ends them at most this much later. Resolving them for every message
+ * (20,000 a second in the bench) cost more than the messages.
+ */
+const CREDENTIALS_FRESH_MS = 1000;
 
 /** Places for `what` (subscriptions, sockets), per user and in all; a new one past either limit is refused. */
 function createPlaces(what: string, perUser: number, perProcess: number) {
@@ -98,6 +105,8 @@ interface Connection {
   headers: IncomingHttpHeaders;
   user: string;
   releases: Set<() => void>;
+  /** The credentials resolved last, and when. */
+  context: { value: Promise<GatewayContext>; at: number } | null;
 }
 
 /**
@@ -123,6 +132,19 @@ export function serveSubscriptions(options: {
   const connections = new WeakMap<WebSocket, Connection>();
   const rules = [...specifiedRules, ...options.validationRules];
 
+  /** The socket's credentials resolved again once they are older than CREDENTIALS_FRESH_MS; a refusal is not kept. */
+  const contextOf = (connection: Connection): Promise<GatewayContext> => {
+    const now = Date.now();
+    if (connection.context && now - connection.context.at < CREDENTIALS_FRESH_MS) return connection.context.value;
+    const value = options.contextFor(connection.headers);
+    const held = { value, at: now };
+    connection.context = held;
+    value.catch(() => {
+      if (connection.context === held) connection.context = null;
+    });
+    return value;
+  };
+
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? '/', 'http://gateway');
     if (pathname !== options.path) {
@@ -145,6 +167,7 @@ export function serveSubscriptions(options: {
   const server = useServer<Record<string, unknown>, { live?: Connection }>(
     {
       schema,
+      subscribe: subscribeSharingResults,
       async onConnect(ctx) {
         const { socket, request } = ctx.extra;
         const headers = headersOfConnectionParams(ctx.connectionParams);
@@ -184,7 +207,12 @@ export function serveSubscriptions(options: {
           socketPlace();
           return false;
         }
-        const connection: Connection = { headers, user, releases: new Set([socketPlace]) };
+        const connection: Connection = {
+          headers,
+          user,
+          releases: new Set([socketPlace]),
+          context: { value: Promise.resolve(context), at: Date.now() },
+        };
         connections.set(socket, connection);
         socket.once('close', () => {
           for (const release of connection.releases) release();
@@ -224,9 +252,10 @@ export function serveSubscriptions(options: {
         };
         connection.releases.add(release);
         const contextValue: LiveConnection = {
-          context: () => options.contextFor(connection.headers),
+          context: () => contextOf(connection),
           close: (code, reason) => socket.close(code, reason),
           release,
+          resultKey: `${payload.query}\n${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}`,
         };
         return {
           schema,

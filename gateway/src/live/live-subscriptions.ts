@@ -1,17 +1,21 @@
 import { CREDENTIALS_REFUSED, DomainError, ErrorCode, parseGlobalId, type Logger, type Principal } from '@hub/common';
 import {
   buildSchema,
+  createSourceEventStream,
+  execute,
   getNamedType,
   GraphQLError,
+  type ExecutionArgs,
+  type ExecutionResult,
   type GraphQLFieldResolver,
-  type GraphQLFormattedError,
   type GraphQLObjectType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
 } from 'graphql';
 import type { GatewayContext } from '../context';
+import { errorOf, INVISIBLE, type ExecuteLive, type MessageRead, type MessageReader } from './live-reads';
 import { cursorOf, streamIdOfCursor, type Follower, type LiveEntry, type LiveStreams } from './live-streams';
-import { GATE_ALIAS, idVariable, planMessageReads, type MessageReadPlan } from './message-reads';
+import { GATE_ALIAS, planMessageReads, type MessageReadPlan } from './message-reads';
 import { TOPICS, type Scope, type Topic, type TopicMessage } from './topics';
 
 /** graphql-ws close codes of ours, beside the protocol's own (4400, 4401, 4403, 4429, …). */
@@ -20,24 +24,27 @@ export const CLOSE_UNAUTHORIZED = 4401;
 /** RFC 6455's "try again later": credentials cannot be checked now (identity is away). */
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 
-/** What a subscription needs of the socket it runs on (live-server.ts makes one per connection). */
+/** What a subscription needs of the socket it runs on (live-server.ts makes one per subscription). */
 export interface LiveConnection {
-  /** The subscriber's gateway context now: the connection's credentials resolved again (cached; a reset token or a block ends them). */
+  /** The subscriber's gateway context now: the connection's credentials resolved again (cached briefly; a reset token or a block ends them). */
   context(): Promise<GatewayContext>;
   /** Closes the socket, ending every subscription on it. */
   close(code: number, reason: string): void;
   /** Takes a subscription's place under the limits; the release function gives it back (idempotent). */
   release: () => void;
+  /**
+   * Equal for subscriptions whose messages execute alike (one document, operation and variables):
+   * they share the execution of a message their group prepared (`subscribeSharingResults`).
+   */
+  resultKey: string;
 }
 
 export interface LiveDependencies {
   streams: LiveStreams;
   /** Runs a query against the public graph with a subscriber's context. */
-  execute(
-    query: string,
-    variables: Record<string, unknown>,
-    context: GatewayContext,
-  ): Promise<{ data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] }>;
+  execute: ExecuteLive;
+  /** Reads messages' objects in batches, shared by subscribers who read alike. */
+  reader: MessageReader;
   /** Messages a subscription may have waiting; one more and its socket is closed as a slow consumer. */
   queueLimit: number;
   logger: Logger;
@@ -52,55 +59,60 @@ interface PreparedMessage {
   error?: GraphQLError;
   /** Set when the subscription ends with this message: what it watches went out of view, or cannot be followed now. */
   final?: boolean;
+  /** Executions of this message by result key, for a message shared by a group's subscriptions. */
+  results?: Map<string, ExecutionResult>;
 }
-
-/** Refusals that mean "not for this subscriber": the object is then treated as invisible. */
-const INVISIBLE = new Set<unknown>([ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN, ErrorCode.UNAUTHENTICATED]);
 
 const principalKey = (principal: Principal) =>
   `${principal.userId}:${principal.isAdmin ? 1 : 0}:${principal.impersonatorId ?? ''}`;
-
-const errorOf = (formatted: GraphQLFormattedError) =>
-  new GraphQLError(formatted.message, { extensions: formatted.extensions });
 
 /** Resolvers below a message's objects read the graph's answer by response key: it was asked with the subscriber's aliases. */
 export const readByResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _context, info) =>
   (source as Record<string, unknown> | null)?.[info.path.key as string];
 
-/**
- * Whether the subscriber sees the gate: true, false (absent, or refused to them), or a thrown
- * error when the graph could not say (a service down).
- */
-function gateAnswer(result: Awaited<ReturnType<LiveDependencies['execute']>>): boolean {
+/** Whether the subscriber sees what a subscription watches (its scope); throws when the graph cannot say. */
+async function sees(deps: LiveDependencies, scope: Scope, context: GatewayContext): Promise<boolean> {
+  const type = parseGlobalId(scope.id)!.type;
+  const query = `query LiveScope($id: ID!) { ${GATE_ALIAS}: node(id: $id) { __typename ... on ${type} { __typename ${scope.gate ?? ''} } } }`;
+  const result = await deps.execute(query, { id: scope.id }, context);
   const errors = (result.errors ?? []).filter((error) => error.path?.[0] === GATE_ALIAS || !error.path);
   const unexplained = errors.find((error) => !INVISIBLE.has(error.extensions?.code));
   if (unexplained) throw errorOf(unexplained);
   return errors.length === 0 && result.data?.[GATE_ALIAS] != null;
 }
 
-async function sees(deps: LiveDependencies, scope: Scope, context: GatewayContext): Promise<boolean> {
-  const type = parseGlobalId(scope.id)!.type;
-  const variable = idVariable('scope');
-  const query = `query LiveScope($${variable}: ID!) { ${GATE_ALIAS}: node(id: $${variable}) { __typename ... on ${type} { __typename ${scope.gate ?? ''} } } }`;
-  return gateAnswer(await deps.execute(query, { [variable]: scope.id }, context));
+/** An entry waiting to be sent, and the read of its objects once asked for. */
+interface Queued {
+  entry: LiveEntry;
+  message: TopicMessage;
+  read?: Promise<MessageRead>;
 }
 
+/** Outbox ids a subscription remembers having sent, to drop a relay's repeats. */
+const RECENT = 128;
+
 /**
- * One subscription: the entries of its topic's stream that concern it, waiting in a bounded queue,
- * each turned into a message when graphql-ws asks for the next one, so a subscriber that does not
+ * One subscription: the entries of its topic's stream that concern it, waiting in a bounded queue.
+ * Their objects are asked for as they arrive (batched with the other subscribers', live-reads.ts)
+ * and each becomes a message when graphql-ws asks for the next one, so a subscriber that does not
  * read holds up no one else: its queue fills, and its socket is closed.
  */
 class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
-  private readonly queue: Array<{ entry: LiveEntry; message: TopicMessage }> = [];
+  private readonly queue: Queued[] = [];
   /** Why the subscription cannot go on (its catch-up failed): its last message says so. */
   private failure: GraphQLError | null = null;
-  private readonly recent: string[] = [];
+  private readonly recent = new Set<string>();
   private follower: Follower | null = null;
   private wakeReader: (() => void) | null = null;
   private roomWaiters: Array<() => void> = [];
   private finished = false;
+  /** The reads asked for the queue's entries, under way. */
+  private asking: Promise<void> | null = null;
+  /** The read group of the principal last seen, and that principal. */
+  private group = { principal: '', key: '' };
 
   constructor(
+    private readonly fieldName: string,
     private readonly topic: Topic,
     private readonly args: Record<string, unknown>,
     private readonly scope: Scope,
@@ -135,9 +147,9 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
     if (!message) return;
     // A relay that crashed after writing to the stream writes the same outbox rows again.
     const outboxId = entry.event.event.id;
-    if (this.recent.includes(outboxId)) return;
-    this.recent.push(outboxId);
-    if (this.recent.length > 128) this.recent.shift();
+    if (this.recent.has(outboxId)) return;
+    this.recent.add(outboxId);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value!);
     if (live && this.queue.length >= this.deps.queueLimit) {
       this.connection.close(
         CLOSE_SLOW_CONSUMER,
@@ -147,7 +159,44 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
       return;
     }
     this.queue.push({ entry, message });
+    void this.askReads();
     this.wakeReader?.();
+  }
+
+  /** Asks for the objects of every queued entry not asked for yet, with the subscriber's credentials now. */
+  private askReads(): Promise<void> {
+    this.asking ??= this.connection.context().then(
+      (context) => {
+        this.asking = null;
+        if (this.finished) return;
+        const principal = principalKey(context.principal);
+        if (principal !== this.group.principal)
+          this.group = { principal, key: `${principal}\n${this.fieldName}\n${this.plan.key}` };
+        for (const item of this.queue)
+          item.read ??= this.deps.reader.read(this.group.key, this.plan, context, item.entry, item.message.objects);
+      },
+      (error) => {
+        this.asking = null;
+        this.refused(error);
+      },
+    );
+    return this.asking;
+  }
+
+  /**
+   * The credentials cannot be used now. Refused (a reset token, a blocked user): the socket ends.
+   * Not checkable (identity away): the client reconnects later and resumes from its last cursor,
+   * losing nothing.
+   */
+  private refused(error: unknown) {
+    const refused = error instanceof DomainError && error.extensions[CREDENTIALS_REFUSED] === true;
+    this.connection.close(
+      refused ? CLOSE_UNAUTHORIZED : CLOSE_TRY_AGAIN_LATER,
+      refused
+        ? 'Unauthorized: the credentials are no longer accepted'
+        : 'Try again later: credentials cannot be checked now',
+    );
+    this.finish();
   }
 
   private finish() {
@@ -161,7 +210,7 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
 
   async next(): Promise<IteratorResult<PreparedMessage>> {
     while (!this.finished) {
-      const item = this.queue.shift();
+      const item = this.queue[0];
       if (!item && this.failure) {
         this.finish();
         return { value: { fields: {}, objects: {}, error: this.failure, final: true }, done: false };
@@ -171,8 +220,13 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
         this.wakeReader = null;
         continue;
       }
+      if (!item.read) {
+        await this.askReads();
+        continue;
+      }
+      this.queue.shift();
       if (this.queue.length < this.deps.queueLimit / 2) for (const resolve of this.roomWaiters.splice(0)) resolve();
-      const prepared = await this.prepare(item.entry, item.message);
+      const prepared = await this.prepare(item.entry, item.message, item.read);
       if (!prepared) continue;
       if (prepared.final) this.finish();
       return { value: prepared, done: false };
@@ -190,58 +244,73 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
   }
 
   /** The message for an entry as the subscriber may see it now; null when it may not. */
-  private async prepare(entry: LiveEntry, message: TopicMessage): Promise<PreparedMessage | null> {
-    let context: GatewayContext;
+  private async prepare(
+    entry: LiveEntry,
+    message: TopicMessage,
+    reading: Promise<MessageRead>,
+  ): Promise<PreparedMessage | null> {
+    const fields = () => ({ ...message.fields, cursor: cursorOf(this.topic.service, entry.streamId) });
     try {
-      context = await this.connection.context();
-    } catch (error) {
-      // Refused now (a reset token, a blocked user): the socket ends. Not checkable now (identity
-      // away): the client reconnects later and resumes from its last cursor, losing nothing.
-      const refused = error instanceof DomainError && error.extensions[CREDENTIALS_REFUSED] === true;
-      this.connection.close(
-        refused ? CLOSE_UNAUTHORIZED : CLOSE_TRY_AGAIN_LATER,
-        refused
-          ? 'Unauthorized: the credentials are no longer accepted'
-          : 'Try again later: credentials cannot be checked now',
-      );
-      this.finish();
-      return null;
-    }
-    const present = new Set(Object.keys(message.objects).filter((field) => message.objects[field] !== null));
-    const query = this.plan.queryFor(present);
-    const variables = { ...this.plan.variables };
-    for (const field of present) variables[idVariable(field)] = message.objects[field];
-    // Subscribers with the same principal and selection share one read of an entry.
-    const key = `${principalKey(context.principal)}\n${query}\n${JSON.stringify(variables)}`;
-    let read = entry.reads.get(key) as ReturnType<LiveDependencies['execute']> | undefined;
-    if (!read) {
-      read = this.deps.execute(query, variables, context);
-      entry.reads.set(key, read);
-    }
-    try {
-      const result = await read;
-      if (!gateAnswer(result)) {
-        // Gone from view: the subscription ends when what it watches is gone from view too.
-        return (await sees(this.deps, this.scope, context))
-          ? null
-          : { fields: {}, objects: {}, error: this.scope.missing, final: true };
+      const read = await reading;
+      if (read.visible) {
+        // The group's subscribers share the message, and with it the executions of it.
+        read.shared ??= { fields: fields(), objects: read.objects, results: new Map() } satisfies PreparedMessage;
+        return read.shared as PreparedMessage;
       }
-      const objects: Record<string, unknown> = {};
-      for (const { responseKey, field, alias } of this.plan.selections) {
-        const failed = result.errors?.find((error) => error.path?.[0] === alias);
-        objects[responseKey] = !present.has(field) ? null : failed ? errorOf(failed) : (result.data?.[alias] ?? null);
+      // Gone from view: the subscription ends when what it watches is gone from view too.
+      let context: GatewayContext;
+      try {
+        context = await this.connection.context();
+      } catch (error) {
+        this.refused(error);
+        return null;
       }
-      return { fields: { ...message.fields, cursor: cursorOf(this.topic.service, entry.streamId) }, objects };
+      return (await sees(this.deps, this.scope, context))
+        ? null
+        : { fields: {}, objects: {}, error: this.scope.missing, final: true };
     } catch (error) {
       if (!(error instanceof GraphQLError))
         this.deps.logger.error({ err: error }, 'cannot make a subscription’s message');
       return {
-        fields: { ...message.fields, cursor: cursorOf(this.topic.service, entry.streamId) },
+        fields: fields(),
         objects: {},
         error: error instanceof GraphQLError ? error : new DomainError(ErrorCode.INTERNAL, '500 Internal Server Error'),
       };
     }
   }
+}
+
+/**
+ * graphql-js's subscribe, but a message shared by a group of subscriptions (PreparedMessage.results)
+ * is executed once per result key rather than once per subscription: with 200 subscriptions alike
+ * on a project, one execution serves them all.
+ */
+export async function subscribeSharingResults(
+  args: ExecutionArgs,
+): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  const stream = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in stream)) return stream;
+  const source = stream as AsyncIterableIterator<PreparedMessage>;
+  const key = (args.contextValue as LiveConnection).resultKey;
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    async next() {
+      const step = await source.next();
+      if (step.done) return { value: undefined, done: true };
+      const message = step.value;
+      let result = message.results?.get(key);
+      if (!result) {
+        result = await execute({ ...args, rootValue: message });
+        message.results?.set(key, result);
+      }
+      return { value: result, done: false };
+    },
+    return: async () => {
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
 /**
@@ -261,7 +330,7 @@ export function buildLiveSchema(publicSdl: string, deps: LiveDependencies): Grap
     if (!topic) throw new Error(`Subscription.${fieldName} has no topic (gateway/src/live/topics.ts)`);
     const messageType = getNamedType(field.type) as GraphQLObjectType;
     field.subscribe = (_root, args: Record<string, unknown>, connection: LiveConnection, info: GraphQLResolveInfo) =>
-      subscribe(topic, messageType, args, connection, info, deps);
+      subscribe(fieldName, topic, messageType, args, connection, info, deps);
     field.resolve = (message: PreparedMessage) => {
       if (message.error) throw message.error;
       return message;
@@ -281,6 +350,7 @@ export function buildLiveSchema(publicSdl: string, deps: LiveDependencies): Grap
 }
 
 async function subscribe(
+  fieldName: string,
   topic: Topic,
   messageType: GraphQLObjectType,
   args: Record<string, unknown>,
@@ -293,7 +363,7 @@ async function subscribe(
     const after = args.after == null ? null : streamIdOfCursor(String(args.after), topic.service);
     const plan = planMessageReads(info, messageType, { primary: topic.primary, selection: topic.gate });
     if (!(await sees(deps, scope, await connection.context()))) throw scope.missing;
-    const subscription = new LiveSubscription(topic, args, scope, plan, connection, deps);
+    const subscription = new LiveSubscription(fieldName, topic, args, scope, plan, connection, deps);
     await subscription.start(after);
     return subscription;
   } catch (error) {

@@ -20,23 +20,33 @@ import {
 
 /**
  * How a subscription reads the objects of its messages through the supergraph: the subscriber's
- * own selection of each object field, asked of `node(id:)` under the subscriber's principal, beside
- * a `gate` that says whether the message's primary object is visible to them at all. Planned once
- * when the subscription starts; the gateway then plans the query once, and every message reuses it.
+ * own selection of each object field, asked of `nodes(ids:)` under the subscriber's principal,
+ * beside a `gate` that says whether each message's primary object is visible to them at all. One
+ * query reads the objects of many messages (live-reads.ts batches them): planned once when the
+ * subscription starts, so the gateway plans it once and every batch reuses it.
  */
 export interface MessageReadPlan {
-  /** The query for a message whose object fields `present` have ids (the others are null). */
-  queryFor(present: ReadonlySet<string>): string;
+  /**
+   * The query: for each object field `f`, the variable `idsVariable(f)` lists the global ids to
+   * read; the gate reads the primary field's ids under GATE_ALIAS, each selection under its alias.
+   */
+  query: string;
+  /** The object fields whose ids the query takes, the primary first. */
+  idFields: string[];
   /** Each response key the subscriber selected an object field under, and its alias in the query. */
   selections: Array<{ responseKey: string; field: string; alias: string }>;
   /** The values of the subscriber's variables the query uses. */
   variables: Record<string, unknown>;
+  /** Equal for plans that read the same way: the query and the values of its variables. */
+  key: string;
 }
 
 /** The alias of the visibility check in every query. */
 export const GATE_ALIAS = 'hubGate';
-/** The variable naming an object field's global id. */
-export const idVariable = (field: string) => `hubLive_${field}`;
+/** The variable listing an object field's global ids. */
+export const idsVariable = (field: string) => `hubLive_${field}`;
+/** `nodes(ids:)` takes at most this many ids at once. */
+export const MAX_IDS = 100;
 
 const name = (value: string) => ({ kind: Kind.NAME, value }) as const;
 const typename: FieldNode = { kind: Kind.FIELD, name: name('__typename') };
@@ -54,12 +64,12 @@ function nodeField(alias: string, field: string, type: string, selections: reado
   return {
     kind: Kind.FIELD,
     alias: name(alias),
-    name: name('node'),
+    name: name('nodes'),
     arguments: [
       {
         kind: Kind.ARGUMENT,
-        name: name('id'),
-        value: { kind: Kind.VARIABLE, name: name(idVariable(field)) },
+        name: name('ids'),
+        value: { kind: Kind.VARIABLE, name: name(idsVariable(field)) },
       },
     ],
     selectionSet: {
@@ -144,53 +154,47 @@ export function planMessageReads(
   const gateSelections = gate.selection
     ? (parse(`{ ${gate.selection} }`).definitions[0] as { selectionSet: SelectionSetNode }).selectionSet.selections
     : [];
-  const queries = new Map<string, string>();
-  return {
-    selections,
-    variables: Object.fromEntries(
-      userVariables.map((definition) => [
-        definition.variable.name.value,
-        info.variableValues[definition.variable.name.value],
-      ]),
-    ),
-    queryFor(present) {
-      const key = [...present].sort().join(',');
-      const cached = queries.get(key);
-      if (cached) return cached;
-      const idFields = [...new Set([gate.primary, ...selections.map((s) => s.field)])].filter((f) => present.has(f));
-      const document: DocumentNode = {
-        kind: Kind.DOCUMENT,
-        definitions: [
-          {
-            kind: Kind.OPERATION_DEFINITION,
-            operation: 'query' as never,
-            name: name('LiveMessage'),
-            variableDefinitions: [
-              ...idFields.map((field): VariableDefinitionNode => ({
-                kind: Kind.VARIABLE_DEFINITION,
-                variable: { kind: Kind.VARIABLE, name: name(idVariable(field)) },
+  const idFields = [...new Set([gate.primary, ...selections.map((s) => s.field)])];
+  const variables = Object.fromEntries(
+    userVariables.map((definition) => [
+      definition.variable.name.value,
+      info.variableValues[definition.variable.name.value],
+    ]),
+  );
+  const document: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [
+      {
+        kind: Kind.OPERATION_DEFINITION,
+        operation: 'query' as never,
+        name: name('LiveMessages'),
+        variableDefinitions: [
+          ...idFields.map((field): VariableDefinitionNode => ({
+            kind: Kind.VARIABLE_DEFINITION,
+            variable: { kind: Kind.VARIABLE, name: name(idsVariable(field)) },
+            type: {
+              kind: Kind.NON_NULL_TYPE,
+              type: {
+                kind: Kind.LIST_TYPE,
                 type: { kind: Kind.NON_NULL_TYPE, type: { kind: Kind.NAMED_TYPE, name: name('ID') } },
-              })),
-              ...userVariables,
-            ],
-            selectionSet: {
-              kind: Kind.SELECTION_SET,
-              selections: [
-                nodeField(GATE_ALIAS, gate.primary, typeOf(gate.primary), gateSelections),
-                ...selections
-                  .filter(({ field }) => present.has(field))
-                  .map(({ field, alias, responseKey }) =>
-                    nodeField(alias, field, typeOf(field), byKey.get(responseKey)!.selections),
-                  ),
-              ],
+              },
             },
-          },
-          ...fragments,
+          })),
+          ...userVariables,
         ],
-      };
-      const text = print(withTypenames(document));
-      queries.set(key, text);
-      return text;
-    },
+        selectionSet: {
+          kind: Kind.SELECTION_SET,
+          selections: [
+            nodeField(GATE_ALIAS, gate.primary, typeOf(gate.primary), gateSelections),
+            ...selections.map(({ field, alias, responseKey }) =>
+              nodeField(alias, field, typeOf(field), byKey.get(responseKey)!.selections),
+            ),
+          ],
+        },
+      },
+      ...fragments,
+    ],
   };
+  const query = print(withTypenames(document));
+  return { query, idFields, selections, variables, key: `${query}\n${JSON.stringify(variables)}` };
 }
