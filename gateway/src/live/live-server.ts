@@ -15,6 +15,7 @@ import {
   specifiedRules,
   validate,
   type GraphQLFormattedError,
+  type DocumentNode,
   type GraphQLSchema,
   type ParseOptions,
   type ValidationRule,
@@ -40,6 +41,12 @@ const MAX_MESSAGE_BYTES = 256 * 1024;
  * (20,000 a second in the bench) cost more than the messages.
  */
 const CREDENTIALS_FRESH_MS = 1000;
+/**
+ * Subscription documents kept parsed and checked, by their text: pages open the same
+ * subscription over many sockets, and each parse kept its own syntax tree for as long as the
+ * subscription ran.
+ */
+const DOCUMENTS_KEPT = 500;
 
 /** Places for `what` (subscriptions, sockets), per user and in all; a new one past either limit is refused. */
 function createPlaces(what: string, perUser: number, perProcess: number) {
@@ -132,6 +139,27 @@ export function serveSubscriptions(options: {
   const connections = new WeakMap<WebSocket, Connection>();
   const rules = [...specifiedRules, ...options.validationRules];
 
+  const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+  /**
+   * A subscription's document parsed and validated, or its errors coded as Apollo codes them over
+   * HTTP (so the error formatter shows them as they are); the same text is checked once.
+   */
+  const checkDocument = (query: string): DocumentNode | readonly GraphQLError[] => {
+    const known = documents.get(query);
+    if (known) return known;
+    let checked: DocumentNode | readonly GraphQLError[];
+    try {
+      const document = parse(query, options.parseOptions);
+      const errors = validate(schema, document, rules);
+      checked = errors.length > 0 ? errors.map((error) => coded(error, 'GRAPHQL_VALIDATION_FAILED')) : document;
+    } catch (error) {
+      checked = [coded(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
+    }
+    if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value!);
+    documents.set(query, checked);
+    return checked;
+  };
+
   /** The socket's credentials resolved again once they are older than CREDENTIALS_FRESH_MS; a refusal is not kept. */
   const contextOf = (connection: Connection): Promise<GatewayContext> => {
     const now = Date.now();
@@ -222,15 +250,8 @@ export function serveSubscriptions(options: {
       onSubscribe(ctx, _id, payload) {
         const { socket } = ctx.extra;
         const connection = connections.get(socket)!;
-        // Coded as Apollo codes them over HTTP, so the error formatter shows them as they are.
-        let document;
-        try {
-          document = parse(payload.query, options.parseOptions);
-        } catch (error) {
-          return [coded(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
-        }
-        const errors = validate(schema, document, rules);
-        if (errors.length > 0) return errors.map((error) => coded(error, 'GRAPHQL_VALIDATION_FAILED'));
+        const document = checkDocument(payload.query);
+        if (!('kind' in document)) return document;
         const operation = getOperationAST(document, payload.operationName);
         if (operation && operation.operation !== 'subscription')
           return [
