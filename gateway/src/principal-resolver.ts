@@ -88,6 +88,8 @@ export function createPrincipalResolver(deps: {
     };
   }
 
+  const inFlight = new Map<string, Promise<Outcome>>();
+
   return async function resolvePrincipal(credentials: PresentedCredentials): Promise<Principal> {
     // Without credentials the request is anonymous (sudo then means nothing, as in GitLab);
     // subgraphs decide what anonymous callers may do.
@@ -103,10 +105,24 @@ export function createPrincipalResolver(deps: {
     const key = createHash('sha256').update(JSON.stringify(presented)).digest('base64url');
     let outcome = deps.cache.get(key);
     if (!outcome) {
-      const answer = await askIdentity(credentials);
-      outcome = decide(credentials, answer);
-      const userIds = [answer.user?.id, answer.sudo?.id].filter((id): id is number => typeof id === 'number');
-      deps.cache.set(key, outcome, userIds);
+      // Callers presenting the same credentials at once (a page opening its sockets, a client's
+      // burst) wait for one lookup rather than each asking identity.
+      let lookup = inFlight.get(key);
+      if (!lookup) {
+        lookup = (async () => {
+          try {
+            const answer = await askIdentity(credentials);
+            const decided = decide(credentials, answer);
+            const userIds = [answer.user?.id, answer.sudo?.id].filter((id): id is number => typeof id === 'number');
+            deps.cache.set(key, decided, userIds);
+            return decided;
+          } finally {
+            inFlight.delete(key);
+          }
+        })();
+        inFlight.set(key, lookup);
+      }
+      outcome = await lookup;
     }
     if ('error' in outcome)
       throw authError(outcome.error.code, outcome.error.message, outcome.error.status, outcome.error.refused);

@@ -162,7 +162,9 @@ async function main() {
   } finally {
     await closeProbes().catch(() => {});
     await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
+    // KEEP_BENCH_DATA=1 keeps the stack's logs and data to read after a failed scenario.
+    if (process.env.KEEP_BENCH_DATA) console.log(`kept the stack's logs and data in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
   const info = {
     command: commandLine(argv),
