@@ -47,6 +47,12 @@ const CREDENTIALS_FRESH_MS = 1000;
  * subscription ran.
  */
 const DOCUMENTS_KEPT = 500;
+/**
+ * How long a socket may stay open before its connection_init (graphql-ws's default is 3 s). A page
+ * or a fleet reconnecting after a restart opens many sockets at once; past 3 s of a busy event
+ * loop their inits, already sent, were read only after the timer had closed them (4408).
+ */
+const CONNECTION_INIT_WAIT_MS = 10_000;
 
 /** Places for `what` (subscriptions, sockets), per user and in all; a new one past either limit is refused. */
 function createPlaces(what: string, perUser: number, perProcess: number) {
@@ -195,6 +201,7 @@ export function serveSubscriptions(options: {
   const server = useServer<Record<string, unknown>, { live?: Connection }>(
     {
       schema,
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       subscribe: subscribeSharingResults,
       async onConnect(ctx) {
         const { socket, request } = ctx.extra;

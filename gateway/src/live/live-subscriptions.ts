@@ -60,7 +60,7 @@ interface PreparedMessage {
   /** Set when the subscription ends with this message: what it watches went out of view, or cannot be followed now. */
   final?: boolean;
   /** Executions of this message by result key, for a message shared by a group's subscriptions. */
-  results?: Map<string, ExecutionResult>;
+  results?: Map<string, ExecutionResult | Promise<ExecutionResult>>;
 }
 
 const principalKey = (principal: Principal) =>
@@ -297,12 +297,13 @@ export async function subscribeSharingResults(
       const step = await source.next();
       if (step.done) return { value: undefined, done: true };
       const message = step.value;
+      // Kept before it is awaited: the group's other subscriptions ask for it in the meantime.
       let result = message.results?.get(key);
       if (!result) {
-        result = await execute({ ...args, rootValue: message });
+        result = execute({ ...args, rootValue: message });
         message.results?.set(key, result);
       }
-      return { value: result, done: false };
+      return { value: await result, done: false };
     },
     return: async () => {
       await source.return?.();
