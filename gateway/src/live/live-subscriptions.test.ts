@@ -1,0 +1,114 @@
+import { createLogger, toGlobalId, type KnownEvent } from '@hub/common';
+import { parse, type ExecutionResult } from 'graphql';
+import { readApiSchemaSdl } from '../api-schema';
+import type { GatewayContext } from '../context';
+import { createMessageReader, type ExecuteLive } from './live-reads';
+import type { LiveEntry, LiveStreams } from './live-streams';
+import { buildLiveSchema, readByResponseKey, subscribeSharingResults, type LiveConnection } from './live-subscriptions';
+
+const logger = createLogger('live-subscriptions-test', 'silent');
+const ISSUES = `subscription ($projectId: Int) { issueUpdated(projectId: $projectId) { cursor action issue { title } } }`;
+
+/** The streams as subscriptions see them, fed by hand; the graph answers every issue as visible. */
+function liveWorld() {
+  const listeners = new Set<(entry: LiveEntry, live: boolean) => void>();
+  const streams = {
+    follow: async (_service: string, _after: string | null, deliver: (entry: LiveEntry, live: boolean) => void) => {
+      listeners.add(deliver);
+      return { stop: () => listeners.delete(deliver) };
+    },
+  } as unknown as LiveStreams;
+  const reads: Array<Record<string, unknown>> = [];
+  const execute: ExecuteLive = async (query, variables) => {
+    if (query.startsWith('query LiveScope')) return { data: { hubGate: { __typename: 'Project' } } };
+    reads.push(variables);
+    const issues = (variables.hubLive_issue as string[]).map((id) => ({
+      __typename: 'Issue',
+      title: `title of ${id}`,
+    }));
+    return { data: { hubGate: issues, hub0: issues } };
+  };
+  const schema = buildLiveSchema(readApiSchemaSdl('public'), {
+    streams,
+    execute,
+    reader: createMessageReader(execute, logger),
+    queueLimit: 8,
+    logger,
+  });
+  const connection = (userId: number, query = ISSUES): LiveConnection => ({
+    context: async () => ({ principal: { userId, isAdmin: false }, signedPrincipal: `u${userId}` }) as GatewayContext,
+    close: () => {},
+    release: () => {},
+    resultKey: query,
+  });
+  const subscribe = async (contextValue: LiveConnection, query = ISSUES) =>
+    (await subscribeSharingResults({
+      schema,
+      document: parse(query),
+      variableValues: { projectId: 3 },
+      contextValue,
+      fieldResolver: readByResponseKey,
+    })) as AsyncIterableIterator<ExecutionResult>;
+  let seq = 0;
+  const publish = (issueId: number) => {
+    seq++;
+    const entry: LiveEntry = {
+      service: 'notes',
+      streamId: `${seq}-0`,
+      reads: new Map(),
+      event: {
+        key: 'notes:issue.updated',
+        event: { id: String(seq), occurredAt: '2026-11-27T00:00:00.000Z' },
+        payload: { project_id: 3, issue_id: issueId, actor_id: null },
+      } as unknown as KnownEvent,
+    };
+    for (const deliver of listeners) deliver(entry, true);
+  };
+  return { connection, subscribe, publish, reads };
+}
+
+describe('subscribeSharingResults', () => {
+  it('executes a message once for the subscriptions of one principal and document, and apart for others', async () => {
+    const world = liveWorld();
+    const [a, b, other, otherDocument] = await Promise.all([
+      world.subscribe(world.connection(1)),
+      world.subscribe(world.connection(1)),
+      world.subscribe(world.connection(2)),
+      world.subscribe(
+        world.connection(1, ISSUES.replace('cursor action', 'action')),
+        ISSUES.replace('cursor action', 'action'),
+      ),
+    ]);
+    world.publish(41);
+    const [first, second, third, fourth] = await Promise.all([a.next(), b.next(), other.next(), otherDocument.next()]);
+    expect(first.value).toEqual({
+      data: {
+        issueUpdated: {
+          cursor: expect.any(String),
+          action: 'UPDATED',
+          issue: { title: `title of ${toGlobalId('Issue', 41)}` },
+        },
+      },
+    });
+    expect(second.value).toBe(first.value);
+    expect(third.value).toEqual(first.value);
+    expect(third.value).not.toBe(first.value);
+    expect(fourth.value).toEqual({
+      data: { issueUpdated: { action: 'UPDATED', issue: first.value.data.issueUpdated.issue } },
+    });
+    // One read per principal: users 1 and 2; the two documents of user 1 read alike.
+    expect(world.reads).toHaveLength(2);
+    for (const iterator of [a, b, other, otherDocument]) await iterator.return!();
+  });
+
+  it('reads what waits in one query: the messages of a burst come from one read', async () => {
+    const world = liveWorld();
+    const subscription = await world.subscribe(world.connection(1));
+    for (const issue of [1, 2, 3, 2]) world.publish(issue);
+    const titles = [];
+    for (let i = 0; i < 4; i++) titles.push((await subscription.next()).value.data.issueUpdated.issue.title);
+    expect(titles).toEqual([1, 2, 3, 2].map((n) => `title of ${toGlobalId('Issue', n)}`));
+    expect(world.reads).toEqual([{ hubLive_issue: [1, 2, 3].map((n) => toGlobalId('Issue', n)) }]);
+    await subscription.return!();
+  });
+});
