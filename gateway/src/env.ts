@@ -40,6 +40,7 @@ export const loadGatewayConfig = () =>
     'SUBSCRIPTIONS_PER_USER',
     'SUBSCRIPTIONS_PER_PROCESS',
     'SUBSCRIPTION_QUEUE_LIMIT',
+    'SUBSCRIPTION_READ_INTERVAL_MS',
     'LOG_LEVEL',
     'SHUTDOWN_GRACE_MS',
   ] as const);

@@ -22,6 +22,7 @@ export function createSubscriptions(options: {
     SUBSCRIPTIONS_PER_USER: number;
     SUBSCRIPTIONS_PER_PROCESS: number;
     SUBSCRIPTION_QUEUE_LIMIT: number;
+    SUBSCRIPTION_READ_INTERVAL_MS: number;
     TRUSTED_PROXIES: NetworkList;
   };
   protection: { validationRules: readonly ValidationRule[]; parseOptions: ParseOptions };
@@ -47,7 +48,7 @@ export function createSubscriptions(options: {
     streams,
     queueLimit: config.SUBSCRIPTION_QUEUE_LIMIT,
     execute,
-    reader: createMessageReader(execute, logger),
+    reader: createMessageReader(execute, logger, config.SUBSCRIPTION_READ_INTERVAL_MS),
     logger,
   });
   let server: ReturnType<typeof serveSubscriptions> | null = null;

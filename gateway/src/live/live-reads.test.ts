@@ -51,7 +51,7 @@ function recordingExecute(answer?: (variables: Record<string, unknown>) => Await
 describe('createMessageReader', () => {
   it('reads the messages asked for together in one query, each id once, and each entry once per group', async () => {
     const graph = recordingExecute();
-    const reader = createMessageReader(graph.execute, logger);
+    const reader = createMessageReader(graph.execute, logger, 0);
     const [a, b] = [entry('1-0'), entry('2-0')];
     const reads = [
       reader.read('g', plan, context(7), a, { issue: 'I1', actor: 'U1' }),
@@ -68,7 +68,7 @@ describe('createMessageReader', () => {
 
   it('batches what arrives while a query runs into the next one, with the freshest credentials', async () => {
     const graph = recordingExecute();
-    const reader = createMessageReader(graph.execute, logger);
+    const reader = createMessageReader(graph.execute, logger, 0);
     graph.hold();
     const first = reader.read('g', plan, context(7), entry('1-0'), { issue: 'I1', actor: null });
     await new Promise((resolve) => setImmediate(resolve));
@@ -88,7 +88,7 @@ describe('createMessageReader', () => {
 
   it('keeps groups apart: another principal or plan reads on its own', async () => {
     const graph = recordingExecute();
-    const reader = createMessageReader(graph.execute, logger);
+    const reader = createMessageReader(graph.execute, logger, 0);
     const shared = entry('1-0');
     await Promise.all([
       reader.read('alice', plan, context(1), shared, { issue: 'I1', actor: null }),
@@ -110,7 +110,7 @@ describe('createMessageReader', () => {
         { message: 'actor down', path: ['hub1', 1, 'username'], extensions: { code: 'SERVICE_UNAVAILABLE' } },
       ],
     }));
-    const reader = createMessageReader(graph.execute, logger);
+    const reader = createMessageReader(graph.execute, logger, 0);
     const reads = [
       reader.read('g', plan, context(7), entry('1-0'), { issue: 'I1', actor: 'U1' }),
       reader.read('g', plan, context(7), entry('2-0'), { issue: 'I2', actor: 'U2' }),
@@ -130,10 +130,14 @@ describe('createMessageReader', () => {
   it('fails every read of a batch whose query fails, and goes on with the next batch', async () => {
     let fail = true;
     const graph = recordingExecute();
-    const reader = createMessageReader(async (query, variables, ctx) => {
-      if (fail) throw new Error('gateway stopped');
-      return graph.execute(query, variables, ctx);
-    }, logger);
+    const reader = createMessageReader(
+      async (query, variables, ctx) => {
+        if (fail) throw new Error('gateway stopped');
+        return graph.execute(query, variables, ctx);
+      },
+      logger,
+      0,
+    );
     await expect(reader.read('g', plan, context(7), entry('1-0'), { issue: 'I1', actor: null })).rejects.toThrow(
       'gateway stopped',
     );
@@ -144,9 +148,29 @@ describe('createMessageReader', () => {
     });
   });
 
+  it('queries at most once an interval per group: what comes meanwhile waits for the next query', async () => {
+    const graph = recordingExecute();
+    const reader = createMessageReader(graph.execute, logger, 300);
+    const started = Date.now();
+    await reader.read('g', plan, context(7), entry('1-0'), { issue: 'I1', actor: null });
+    // At once after a quiet spell.
+    expect(graph.calls).toHaveLength(1);
+    const later = [2, 3].map((n) =>
+      reader.read('g', plan, context(7), entry(`${n}-0`), { issue: `I${n}`, actor: null }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(graph.calls).toHaveLength(1);
+    await Promise.all(later);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(graph.calls.map((call) => call.variables.hubLive_issue)).toEqual([['I1'], ['I2', 'I3']]);
+    // Another group is not held by this one's interval.
+    await reader.read('h', plan, context(8), entry('4-0'), { issue: 'I4', actor: null });
+    expect(graph.calls).toHaveLength(3);
+  });
+
   it('asks at most 100 messages of nodes(ids:) at once', async () => {
     const graph = recordingExecute();
-    const reader = createMessageReader(graph.execute, logger);
+    const reader = createMessageReader(graph.execute, logger, 0);
     await Promise.all(
       Array.from({ length: 250 }, (_, n) =>
         reader.read('g', plan, context(7), entry(`${n}-0`), { issue: `I${n}`, actor: null }),

@@ -43,12 +43,14 @@ interface Group {
 /**
  * Reads the objects of subscriptions' messages through the graph, batched: per group of
  * subscribers who read alike (the same principal and plan), one query asks for every message
- * waiting, and while it runs the next messages wait for the one after. At 100 events a second over
- * 1,000 subscriptions of 10 users, that is a few queries a second per user instead of one per
- * user and event; at a trickle each message is read at once. Each (group, stream entry) is read
- * once, however many subscriptions of the group want it.
+ * waiting. A group's first message after a quiet spell is read at once; after that the group
+ * queries at most once per `intervalMs` (and never while its last query runs), and what arrives
+ * meanwhile waits for the next one. Each group needs its own query, as each principal sees the
+ * graph its own way: at 100 events a second fanned out to ten users, reading every event as it came
+ * made about a thousand queries a second. Each (group, stream entry) is read once, however many
+ * subscriptions of the group want it.
  */
-export function createMessageReader(execute: ExecuteLive, logger: Logger) {
+export function createMessageReader(execute: ExecuteLive, logger: Logger, intervalMs: number) {
   const groups = new Map<string, Group>();
 
   function settle(group: Group, batch: Request[], result: Awaited<ReturnType<ExecuteLive>>) {
@@ -96,6 +98,7 @@ export function createMessageReader(execute: ExecuteLive, logger: Logger) {
 
   async function run(group: Group) {
     while (group.pending.length > 0) {
+      const started = Date.now();
       // Each request names at most one id per field: MAX_IDS requests stay within nodes(ids:)'s limit.
       const batch = group.pending.splice(0, MAX_IDS);
       const lists: Record<string, string[]> = {};
@@ -114,6 +117,9 @@ export function createMessageReader(execute: ExecuteLive, logger: Logger) {
         logger.error({ err: error }, 'cannot read the objects of subscriptions’ messages');
         for (const request of batch) request.reject(error);
       }
+      // What comes before the interval is over waits for the group's next query.
+      const rest = started + intervalMs - Date.now();
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
     groups.delete(group.key);
   }

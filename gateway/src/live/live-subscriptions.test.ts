@@ -31,7 +31,7 @@ function liveWorld() {
   const schema = buildLiveSchema(readApiSchemaSdl('public'), {
     streams,
     execute,
-    reader: createMessageReader(execute, logger),
+    reader: createMessageReader(execute, logger, 0),
     queueLimit: 8,
     logger,
   });

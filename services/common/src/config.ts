@@ -400,6 +400,12 @@ export const CONFIG_TABLE = {
     fallback: '256',
     parse: integer,
   }),
+  SUBSCRIPTION_READ_INTERVAL_MS: spec({
+    description:
+      'How often at most the gateway reads the objects of the waiting subscription messages of one group of subscribers (one principal, one selection): the first after a quiet spell is read at once, later ones wait for the next read. Longer means fewer queries and later messages.',
+    fallback: '40',
+    parse: integer,
+  }),
   ACCESS_CACHE_TTL_MS: spec({
     description:
       "How long a service reuses membership's answer to what a user may do on a project; membership's events end it sooner.",
