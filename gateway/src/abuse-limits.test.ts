@@ -148,6 +148,9 @@ describe('the abuse limits while Redis is away', () => {
 });
 
 describe('the failure points of a sign-in that never tried its password', () => {
+  let reached = () => {};
+  /** Resolves when the next sign-in gets past the limits to the route. */
+  const nextReached = () => new Promise<void>((resolve) => (reached = resolve));
   const app = limitedApp(
     'test-give-back',
     {
@@ -161,6 +164,7 @@ describe('the failure points of a sign-in that never tried its password', () => 
     (req) => ({ signIn: { login: String(req.body.login) } }),
     (routes) => {
       routes.post('/session', (req, res) => {
+        reached();
         setTimeout(() => refuseCredentials(res), Number(req.body.delay ?? 0));
       });
     },
@@ -173,6 +177,7 @@ describe('the failure points of a sign-in that never tried its password', () => 
       body: JSON.stringify({ login, password: 'wrong', delay }),
       signal,
     });
+  // The limits count by the second: these waits are for a window to pass, not for an event.
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('go back when the request budget refused it', async () => {
@@ -191,8 +196,9 @@ describe('the failure points of a sign-in that never tried its password', () => 
     await pause(1100);
     for (let i = 0; i < 2; i++) {
       const controller = new AbortController();
+      const arrival = nextReached();
       const pending = signIn('erin', 300, controller.signal).catch((error: Error) => error);
-      await pause(50);
+      await arrival;
       controller.abort();
       expect(await pending).toMatchObject({ name: 'AbortError' });
     }

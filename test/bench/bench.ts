@@ -14,6 +14,7 @@ import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
 import { Runner } from './runner';
 import { ProcessSampler, type ProcessRoot } from './sampler';
 import { benchHooks } from './scenarios/hooks';
+import { benchHugeKeys } from './scenarios/huge-keys';
 import { benchLargeArchive } from './scenarios/large-archive';
 import { benchProjects } from './scenarios/projects';
 import { benchRepository } from './scenarios/repository';
@@ -146,6 +147,7 @@ async function main() {
       ['large-archive', () => benchLargeArchive(ctx, { mib: options.archiveMiB })],
       ['webhooks', () => benchHooks(ctx)],
       ['subscriptions', () => benchSubscriptions(ctx)],
+      ['huge-keys', () => benchHugeKeys(ctx)],
     ];
     for (const [name, run] of scenarios) {
       if (options.only.length && !options.only.includes(name)) continue;

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { createSql, type Sql } from '@hub/common';
 import { startStack, type Stack } from '@hub/local';
 import { request } from 'undici';
+import { eventually } from '../support/api';
 import { isolatedEnv, tempDir } from '../support/global-setup';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
@@ -88,24 +89,31 @@ describe('hook delivery under faults and load', () => {
       'took a while',
     ]);
     await stack.restart('hooks-worker');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(receiver.at('graceful')).toHaveLength(1);
-  }, 60_000);
+    // A later issue's delivery shows the restarted worker at work: a second copy of the first
+    // delivery, queued before it, would have come first.
+    await call('POST', `/projects/${projectId}/issues`, { title: 'after the restart' });
+    await receiver.waitFor('graceful', 2, 30_000);
+    expect(receiver.at('graceful').map((r) => r.body.object_attributes.title)).toEqual([
+      'slow to take',
+      'after the restart',
+    ]);
+  }, 90_000);
 
   it('two workers share a burst of 1,000 events, each delivered exactly once', async () => {
     await stack.startReplica('hooks-worker');
     const projectId = await hookedProject('burst');
     await openIssues(projectId, 1000);
     await receiver.waitFor('burst', 1000, 90_000);
-    // Anything sent twice would arrive within this second.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(tally('burst')).toEqual({ received: 1000, distinct: 1000 });
+    // A copy would be queued beside its original, so before a later event: its delivery ends the wait.
+    await call('POST', `/projects/${projectId}/issues`, { title: 'after the burst' });
+    await receiver.waitFor('burst', 1001, 30_000);
+    expect(tally('burst')).toEqual({ received: 1001, distinct: 1001 });
     const workers = await sql<{ worker: string; n: number }[]>`
       select a.worker, count(*)::int as n from delivery_attempts a join deliveries d on d.id = a.delivery_id
       join hooks h on h.id = d.hook_id where h.project_id = ${projectId} group by a.worker`;
     expect(workers).toHaveLength(2);
     expect(workers.every((w) => w.n > 0)).toBe(true);
-  }, 150_000);
+  }, 180_000);
 
   it('loses nothing when a worker is killed mid-delivery: the other takes its jobs over', async () => {
     const extra = await stack.startReplica('hooks-worker');
@@ -124,35 +132,28 @@ describe('hook delivery under faults and load', () => {
   }, 90_000);
 
   it('pauses a hook that keeps failing for longer each time, keeps its delivery, and resumes by itself', async () => {
-    let healthy = false;
-    receiver.respond('sick', () => (healthy ? { status: 200 } : { status: 503 }));
+    // Sick for four attempts, well on the fifth.
+    receiver.respond('sick', (_request, index) => (index < 4 ? { status: 503 } : { status: 200 }));
     const projectId = await hookedProject('sick');
     const [hook] = await call('GET', `/projects/${projectId}/hooks`);
     await call('POST', `/projects/${projectId}/issues`, { title: 'for a sick receiver' });
     await receiver.waitFor('sick', 3);
     // Three failures in a row: paused; the delivery waits instead of being tried or dropped. The
-    // worker logs the third attempt (and announces it) before it counts the failure, so the pause
-    // may lag the receiver's answer by a moment: asked until well within the 1.5 s pause.
-    let paused = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
-    for (let i = 0; i < 10 && paused.paused_until === null; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      paused = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
-    }
-    expect(paused.paused_until).not.toBeNull();
-    await receiver.waitFor('sick', 4, 10_000);
-    setTimeout(() => (healthy = true), 500);
+    // worker records the pause after the receiver's third answer, and only a success (the fifth
+    // attempt, after the pause) lifts it: asking until it shows cannot miss it.
+    await eventually(async () =>
+      expect((await call('GET', `/projects/${projectId}/hooks/${hook.id}`)).paused_until).not.toBeNull(),
+    );
     await receiver.waitFor('sick', 5, 15_000);
     const times = receiver.at('sick').map((r) => r.at);
     // 100–200 ms retries, then a 1.5 s pause, then a 3 s one.
     expect(times[3] - times[2]).toBeGreaterThanOrEqual(1400);
     expect(times[4] - times[3]).toBeGreaterThanOrEqual(2900);
     expect(new Set(receiver.at('sick').map((r) => r.headers['webhook-id'])).size).toBe(1);
-    let resumed = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
-    for (let i = 0; i < 20 && resumed.paused_until !== null; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      resumed = await call('GET', `/projects/${projectId}/hooks/${hook.id}`);
-    }
-    expect(resumed.paused_until).toBeNull();
+    // Recorded after the receiver's answer, as the pause was.
+    await eventually(async () =>
+      expect((await call('GET', `/projects/${projectId}/hooks/${hook.id}`)).paused_until).toBeNull(),
+    );
     const [logged] = await call('GET', `/projects/${projectId}/hooks/${hook.id}/events`);
     expect([logged.state, logged.attempts.map((a: { response_status: number }) => a.response_status)]).toEqual([
       'delivered',
@@ -165,15 +166,18 @@ describe('hook delivery under faults and load', () => {
     receiver.respond('outage', () => ({ status: 200, body: 'ok', delayMs: 200 }));
     const projectId = await hookedProject('outage');
     const before = openIssues(projectId, 150, 8);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await receiver.waitFor('outage', 1, 30_000);
     await stack.stopRedis();
     await before;
     // Produced while Redis is down: the events wait in the services' outboxes.
     await openIssues(projectId, 50, 8);
+    // Not a wait for an event: the outage lasts a second more, so the relays fail and retry.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await stack.startRedis();
     await receiver.waitFor('outage', 200, 90_000);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(tally('outage')).toEqual({ received: 200, distinct: 200 });
+    // A copy would be queued beside its original, so before a later event: its delivery ends the wait.
+    await call('POST', `/projects/${projectId}/issues`, { title: 'after the outage' });
+    await receiver.waitFor('outage', 201, 30_000);
+    expect(tally('outage')).toEqual({ received: 201, distinct: 201 });
   }, 150_000);
 });

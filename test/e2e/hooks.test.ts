@@ -235,6 +235,7 @@ describe('delivering events', () => {
   let wc: string;
   let all: Awaited<ReturnType<typeof addHook>>;
   let pushOnly: Awaited<ReturnType<typeof addHook>>;
+  let nothing: Awaited<ReturnType<typeof addHook>>;
   const pushUrl = () => remoteUrl(delivered.path_with_namespace, owner.username, owner.token);
 
   beforeAll(async () => {
@@ -252,7 +253,7 @@ describe('delivering events', () => {
       delivered,
     );
     pushOnly = await addHook({ url: receiver.url('push-only') }, delivered);
-    await addHook({ url: receiver.url('nothing'), push_events: false }, delivered);
+    nothing = await addHook({ url: receiver.url('nothing'), push_events: false }, delivered);
     wc = await workingCopy({ 'README.md': 'hello\n' });
   });
 
@@ -348,7 +349,13 @@ describe('delivering events', () => {
       commits: [tagged],
       total_commits_count: 1,
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // An event's deliveries to all its hooks are recorded at once: now that the tags reached
+    // 'all', the push-only hook's log holds every delivery it will ever get for them.
+    const pushOnlyLog = await api('GET', hooksPath(`/${pushOnly.id}/events`, delivered), {
+      token: owner.token,
+      query: { per_page: 100 },
+    });
+    expect(pushOnlyLog.body).toHaveLength(pushOnlyBefore);
     expect(receiver.at('push-only').length).toBe(pushOnlyBefore);
   });
 
@@ -530,13 +537,18 @@ describe('delivering events', () => {
     // A later event arriving proves the copy before it was read.
     await api('POST', `/projects/${twice.id}/issues`, { token: owner.token, body: { title: 'after the copy' } });
     const deliveries = await receiver.waitFor('twice', 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.at('twice').map((d) => d.body.object_attributes.title)).toEqual(['once only', 'after the copy']);
     expect(deliveries).toHaveLength(2);
   });
 
   it('sends nothing to a hook whose flags are all off, and only pushes to a push-only hook', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every event of the project so far has reached 'all' (each test waited for its own), and an
+    // event's deliveries to all its hooks are recorded at once: these logs are complete.
+    const logged = async (hook: { id: number }) =>
+      (await api('GET', hooksPath(`/${hook.id}/events`, delivered), { token: owner.token, query: { per_page: 100 } }))
+        .body as Array<{ event_name: string }>;
+    expect(await logged(nothing)).toEqual([]);
+    expect(new Set((await logged(pushOnly)).map((d) => d.event_name))).toEqual(new Set(['Push Hook']));
     expect(receiver.at('nothing')).toHaveLength(0);
     expect(new Set(receiver.at('push-only').map((d) => d.headers['x-gitlab-event']))).toEqual(new Set(['Push Hook']));
     expect(pushOnly.push_events).toBe('true');
@@ -661,7 +673,21 @@ describe('retries, the delivery log and re-sends', () => {
       const [logged] = (await api('GET', hooksPath(`/${hook.id}/events`, target), { token: owner.token })).body;
       expect([logged.state, logged.attempts.length, logged.attempts[0].response_status]).toEqual(['failed', 1, 410]);
     });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // BullMQ tries again only a job it has not failed for good: once the job is in the queue's
+    // failed set, no attempt can follow, however long one would have waited.
+    const sql = createSql({ url: stack.databaseUrl, schema: 'hooks', max: 1 });
+    const redis = createRedis(stack.redisUrl);
+    try {
+      const [{ eventKey }] = await sql<
+        { eventKey: string }[]
+      >`select event_key from deliveries where hook_id = ${hook.id}`;
+      // The hooks service's jobIdOf: the event and the hook.
+      const jobId = `${eventKey.replace(/:/g, '-')}-h${hook.id}`;
+      await eventually(async () => expect(await redis.zscore('bull:hook-deliveries:failed', jobId)).not.toBeNull());
+    } finally {
+      await sql.end();
+      redis.disconnect();
+    }
     expect(receiver.at('gone')).toHaveLength(1);
   });
 

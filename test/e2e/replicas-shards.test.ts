@@ -240,10 +240,13 @@ describe('several replicas and two git shards', () => {
       ok(await git(work, 'push', '-q', 'origin', 'master'));
     }
     await receiver.waitFor(path, pushes, 20_000);
-    // Both workers had their chance at every job: none arrives twice, however long we wait.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Both workers have their chance at every job: a copy would be queued beside its original, so
+    // before a later push, whose delivery ends the wait.
+    await commitFiles(work, { 'marker.txt': 'marker' }, 'marker');
+    ok(await git(work, 'push', '-q', 'origin', 'master'));
+    await receiver.waitFor(path, pushes + 1, 20_000);
     const delivered = receiver.at(path).map((r) => r.body.commits[0].message.trim());
-    expect(delivered.sort()).toEqual(Array.from({ length: pushes }, (_, i) => `hooked ${i}`).sort());
+    expect(delivered.sort()).toEqual([...Array.from({ length: pushes }, (_, i) => `hooked ${i}`), 'marker'].sort());
   }, 60_000);
 
   // Last: it stops a process. The second facade's chain (its gateway, projects-2) stands alone.

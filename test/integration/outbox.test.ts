@@ -104,11 +104,14 @@ describe('transactional outbox and relay', () => {
   it('relays a lower id that commits after a higher one was relayed', async () => {
     let commitFirst!: () => void;
     const held = new Promise<void>((resolve) => (commitFirst = resolve));
+    let recorded!: () => void;
+    const lowerIdTaken = new Promise<void>((resolve) => (recorded = resolve));
     const slow = sql.begin(async (tx) => {
       await recordEvent(tx, service, { type: 'slow.lower.id', payload: {} });
+      recorded();
       await held; // stays uncommitted while the next event is recorded, committed and relayed
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await lowerIdTaken;
     await record('fast.higher.id');
     await eventually(async () => expect((await streamed()).map((e) => e.type)).toContain('fast.higher.id'));
     commitFirst();

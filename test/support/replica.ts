@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '@hub/local';
 import { request } from 'undici';
@@ -25,6 +25,8 @@ export async function startReplica(
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const file = openSync(join(stack.dir, `${log}.log`), 'a');
   const child = spawn(process.execPath, [resolve(REPO_ROOT, entry)], { env, stdio: ['ignore', file, file] });
+  // The child has its own copy of the descriptor.
+  closeSync(file);
   const deadline = Date.now() + READY_WITHIN_MS;
   for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
     if (child.exitCode !== null)

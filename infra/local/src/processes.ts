@@ -134,8 +134,13 @@ export function startProcess(options: {
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
-      const timeout = sleep(15_000).then(() => 'timeout' as const);
-      if ((await Promise.race([exited, timeout])) === 'timeout') child.kill('SIGKILL');
+      // Cleared once the process is gone: a timer left running would hold whoever stopped it (a
+      // test run's global teardown: "Jest did not exit one second after the test run") for 15 s.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 15_000)));
+      const ended = await Promise.race([exited, timeout]);
+      clearTimeout(timer);
+      if (ended === 'timeout') child.kill('SIGKILL');
     },
   };
 }

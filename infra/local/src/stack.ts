@@ -234,7 +234,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       for (const s of [...supervised.values()].reverse()) await s.stop();
     });
     for (const tier of [0, 1, 2]) {
-      await Promise.all(names.filter((n) => n.spec.tier === tier).map((n) => launch(n.name)));
+      // Every launch of the tier settles before a failure is thrown: one still waiting for its
+      // process to get ready would add it to `supervised` after the stops below ran, leaving it
+      // (and its readiness polls) running in the caller's process.
+      const launched = await Promise.allSettled(names.filter((n) => n.spec.tier === tier).map((n) => launch(n.name)));
+      const failed = launched.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed) throw failed.reason;
     }
 
     let stopped: Promise<void> | null = null;

@@ -38,6 +38,11 @@ function superviseFakes(hooks: { log?: (line: string) => void; onGiveUp?: (name:
   });
   return { started, supervised };
 }
+/**
+ * Resolves once every restart scheduled so far has started: Node runs timers in the order they
+ * fall due, and no restart waits longer than the policy's longest delay.
+ */
+const pastAnyRestartDelay = () => new Promise((resolve) => setTimeout(resolve, policy.maxDelayMs));
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
   if (!check()) throw new Error('condition not met');
@@ -58,7 +63,7 @@ describe('supervise', () => {
     await until(() => started.length === 3);
     started[2].die();
     await until(() => gaveUp.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pastAnyRestartDelay();
     expect(started).toHaveLength(3);
     expect(gaveUp).toEqual(['svc']);
     expect(lines.at(-1)).toMatch(/^svc was killed by SIGKILL: 3 crashes within 60 s, giving up on it$/);
@@ -69,7 +74,7 @@ describe('supervise', () => {
     const { started } = fakes;
     const supervised = await fakes.supervised;
     await supervised.stop();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pastAnyRestartDelay();
     expect(started).toHaveLength(1);
   });
 
@@ -90,7 +95,7 @@ describe('supervise', () => {
         policy,
       }),
     ).rejects.toThrow('svc exited during start-up');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pastAnyRestartDelay();
     expect(starts).toBe(1);
   });
 });

@@ -198,14 +198,24 @@ describe('membership subgraph', () => {
     await db.sql.begin((tx) => applyProjectFacts(tx, facts(300)));
     let commit!: () => void;
     const held = new Promise<void>((resolve) => (commit = resolve));
+    let applied!: (pid: number) => void;
+    const deletionApplied = new Promise<number>((resolve) => (applied = resolve));
     // The deletion, applied but not committed yet, as when it lands while an add is authorized.
     const deleting = db.sql.begin(async (tx) => {
       await applyProjectFacts(tx, facts(300, { deleted: true }));
+      const [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      applied(pid);
       await held;
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const deletion = await deletionApplied;
     const adding = subgraph.run(ADD, { p: 300, u: DEVELOPER, l: 30 }, ADMIN);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Committed only once the add waits on the deletion's locks.
+    for (let deadline = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 10))) {
+      const [{ waiting }] = await db.sql<{ waiting: number }[]>`
+        select count(*)::int as waiting from pg_stat_activity where ${deletion}::int = any(pg_blocking_pids(pid))`;
+      if (waiting > 0) break;
+      if (Date.now() > deadline) throw new Error('the add never waited for the deletion');
+    }
     commit();
     await deleting;
     expect(errorCode(await adding)).toBe('NOT_FOUND');

@@ -17,11 +17,22 @@ const logger = createLogger('facts-push-test', 'silent');
 const facts = (projectId: number, version: number): ProjectFacts =>
   testProjectFacts(projectId, 1, { version, namespaceId: 1 });
 
-/** A membership stand-in over real HTTP that records the facts it is given; down until `start`. */
+/** Facts that mark a retry round: refused once, so they are queued behind anything still unsent. */
+const MARKER = 99;
+
+/**
+ * A membership stand-in over real HTTP that records the facts it takes; down until `start`. It
+ * refuses the marker's first facts (a 500), so they go the retry rounds' way.
+ */
 function membershipAt(port: number) {
   const received: Array<[number, number]> = [];
+  let markerRefused = false;
   const router = createInternalRouter(secret);
   serveEndpoint(router, applyProjectFacts, logger, async (f) => {
+    if (f.projectId === MARKER && !markerRefused) {
+      markerRefused = true;
+      throw new Error('refused, to queue the marker');
+    }
     received.push([f.projectId, f.version]);
     return { applied: true };
   });
@@ -63,32 +74,49 @@ describe('createFactsPush', () => {
     stops.push(membership.stop);
     if (options.up) await membership.start();
     const applied: number[] = [];
+    // What the push logs is how it tells of the rounds it tried and the facts it gave up on.
+    const logged: string[] = [];
+    const watched = createLogger('facts-push-test', 'silent');
+    watched.debug = ((_fields: unknown, message: string) => void logged.push(message)) as typeof watched.debug;
+    watched.warn = ((_fields: unknown, message: string) => void logged.push(message)) as typeof watched.warn;
     const push = createFactsPush({
       membership: createInternalClient({ baseUrl: `http://127.0.0.1:${port}`, secret, caller: 'projects' }),
-      logger,
+      logger: watched,
       applied: (id) => void applied.push(id),
       retryEveryMs: 20,
       retryForMs: options.retryForMs ?? 10_000,
     });
-    return { membership, push, applied };
+    /**
+     * Resolves once a retry round has gone past whatever was unsent before it: rounds send in the
+     * order the facts were queued, and the marker's are queued now.
+     */
+    const pastARetryRound = async () => {
+      await push.push(facts(MARKER, 1));
+      await until(() => membership.received.some(([id]) => id === MARKER));
+    };
+    /** What membership took, the marker's facts aside. */
+    const told = () => membership.received.filter(([id]) => id !== MARKER);
+    return { membership, push, applied, logged, pastARetryRound, told };
   }
 
   it('tells membership once when it answers', async () => {
-    const { membership, push, applied } = await setUp({ up: true });
+    const { membership, push, applied, pastARetryRound, told } = await setUp({ up: true });
     await push.push(facts(7, 1));
     expect(membership.received).toEqual([[7, 1]]);
     expect(applied).toEqual([7]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(membership.received).toEqual([[7, 1]]);
+    await pastARetryRound();
+    expect(told()).toEqual([[7, 1]]);
   });
 
   it('tells a membership that was away as soon as it is back, with the newest facts of each project', async () => {
-    const { membership, push, applied } = await setUp({ up: false });
+    const { membership, push, applied, logged, pastARetryRound, told } = await setUp({ up: false });
     await push.push(facts(7, 1));
     await push.push(facts(7, 2));
     await push.push(facts(8, 1));
     expect(membership.received).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Away for a retry round at least: one more failed send than the three pushes' own.
+    const failedSends = () => logged.filter((message) => message === 'membership not reached').length;
+    await until(() => failedSends() > 3);
     await membership.start();
     await until(() => membership.received.length === 2);
     expect(membership.received).toEqual([
@@ -97,16 +125,16 @@ describe('createFactsPush', () => {
     ]);
     // Each project's cached access is dropped again once membership holds its facts.
     expect(applied.filter((id) => id === 7)).toHaveLength(3);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(membership.received).toHaveLength(2);
+    await pastARetryRound();
+    expect(told()).toHaveLength(2);
   });
 
   it('gives up after retryForMs, leaving the rest to the project event', async () => {
-    const { membership, push } = await setUp({ up: false, retryForMs: 100 });
+    const { membership, push, logged, pastARetryRound, told } = await setUp({ up: false, retryForMs: 100 });
     await push.push(facts(9, 1));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => logged.includes('membership still not reached; the project event will tell it'));
     await membership.start();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(membership.received).toEqual([]);
+    await pastARetryRound();
+    expect(told()).toEqual([]);
   });
 });

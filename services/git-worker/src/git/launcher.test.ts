@@ -111,7 +111,9 @@ describe('git launcher', () => {
   it('fails the runs in flight when the launcher dies (error, then close), and starts it again for the next run', async () => {
     const waiting = launcher.spawn('git', ['cat-file', '--batch'], repo, {});
     const ended = finish(waiting);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The launcher is forked on the first send, which spawn() starts without waiting for it.
+    for (const deadline = Date.now() + 10_000; launcherPids().length === 0 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const [pid] = launcherPids();
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, 'SIGKILL');
