@@ -7,7 +7,8 @@ import { currentTraceparent } from './trace-context';
 
 /** The Redis stream a service's events land on; consumers read `events:<service>`. */
 export const eventStream = (service: string) => `events:${service}`;
-const channel = (service: string) => `outbox_${service}`;
+/** The channel a transaction that records events notifies; the service's relays listen on it. */
+export const outboxChannel = (service: string) => `outbox_${service}`;
 
 export interface DomainEvent {
   type: string;
@@ -33,7 +34,7 @@ export interface StreamedEvent extends DomainEvent {
  */
 export async function recordEvent(tx: TransactionSql, service: string, event: DomainEvent): Promise<void> {
   await tx`insert into outbox (event_type, payload, traceparent) values (${event.type}, ${tx.json(event.payload as never)}, ${currentTraceparent()})`;
-  await tx`select pg_notify(${channel(service)}, '')`;
+  await tx`select pg_notify(${outboxChannel(service)}, '')`;
 }
 
 /** Decodes a stream entry written by the relay. */
@@ -128,7 +129,7 @@ export function startOutboxRelay(options: {
     });
 
   const listening = sql
-    .listen(channel(service), () => wake?.())
+    .listen(outboxChannel(service), () => wake?.())
     .catch((error) => {
       logger.warn({ err: error }, 'outbox relay cannot LISTEN; polling only');
       return null;
