@@ -1,8 +1,7 @@
 import {
   currentTraceparent,
   EVENT_VERSION,
-  hooksEvents,
-  outboxChannel,
+  type hooksEvents,
   type EventFields,
   type KeysetWindow,
   type PageWindow,
@@ -171,7 +170,8 @@ export async function attemptsOf(sql: Db, deliveryIds: readonly number[]): Promi
  * Logs one attempt at a delivery, sets the delivery's state after it (`pending` leaves it to be
  * tried again) and records `hook_delivery.attempted`, all in one statement (one transaction): the
  * event exists exactly when the log says the attempt happened. Returns the attempt's place in the
- * delivery's log, from 1 (a re-send goes on counting).
+ * delivery's log, from 1 (a re-send goes on counting). The caller wakes the relay
+ * (createOutboxNotifier): a notify per attempt is what made relaying costly.
  *
  * One statement rather than a transaction of five: the worker sends up to HOOK_WORKER_CONCURRENCY
  * deliveries at once over DB_POOL_MAX connections, and a transaction holds its connection for each
@@ -215,7 +215,7 @@ export async function recordAttempt(
       select 'hook_delivery.attempted', ${sql.json({ v: EVENT_VERSION, ...fields })}::jsonb || jsonb_build_object('attempt', place),
         ${currentTraceparent()}
       from placed)
-    select place, pg_notify(${outboxChannel(hooksEvents.service)}, '') from placed`;
+    select place from placed`;
   return place;
 }
 
