@@ -7,7 +7,8 @@ import { currentTraceparent } from './trace-context';
 
 /** The Redis stream a service's events land on; consumers read `events:<service>`. */
 export const eventStream = (service: string) => `events:${service}`;
-const channel = (service: string) => `outbox_${service}`;
+/** The channel a transaction that records events notifies; the service's relays listen on it. */
+export const outboxChannel = (service: string) => `outbox_${service}`;
 
 export interface DomainEvent {
   type: string;
@@ -33,7 +34,36 @@ export interface StreamedEvent extends DomainEvent {
  */
 export async function recordEvent(tx: TransactionSql, service: string, event: DomainEvent): Promise<void> {
   await tx`insert into outbox (event_type, payload, traceparent) values (${event.type}, ${tx.json(event.payload as never)}, ${currentTraceparent()})`;
-  await tx`select pg_notify(${channel(service)}, '')`;
+  await tx`select pg_notify(${outboxChannel(service)}, '')`;
+}
+
+/**
+ * Wakes a service's relays for events recorded without a notify of their own, at most once every
+ * `gapMs`: the first call after a quiet gap notifies at once, the calls within a gap make one
+ * notify at its end. Each notify wakes every relay of the service (each tries a transaction) and
+ * every listening backend; for a producer of hundreds of events a second (hook delivery attempts)
+ * that was most of what relaying cost. An event whose notify is lost (a crash in the gap) waits
+ * for the relays' poll.
+ */
+export function createOutboxNotifier(options: { sql: Sql; service: string; gapMs: number; logger: Logger }) {
+  const { sql, service, gapMs, logger } = options;
+  let last = -Infinity;
+  let pending: NodeJS.Timeout | null = null;
+  const send = () => {
+    pending = null;
+    last = performance.now();
+    sql`select pg_notify(${outboxChannel(service)}, '')`.catch((error: unknown) =>
+      logger.warn({ err: error, service }, 'cannot wake the outbox relay; its poll will find the events'),
+    );
+  };
+  return {
+    notify(): void {
+      if (pending) return;
+      const wait = last + gapMs - performance.now();
+      if (wait <= 0) send();
+      else pending = setTimeout(send, wait).unref();
+    },
+  };
 }
 
 /** Decodes a stream entry written by the relay. */
@@ -76,6 +106,8 @@ export function startOutboxRelay(options: {
   let signalStop = () => {};
   const stopSignal = new Promise<void>((resolve) => (signalStop = resolve));
   let wake: (() => void) | null = null;
+  // A notify that comes while a batch is being read is kept: its rows may have committed after the read.
+  let woken = false;
   let failing = false;
 
   const relayBatch = () =>
@@ -128,7 +160,10 @@ export function startOutboxRelay(options: {
     });
 
   const listening = sql
-    .listen(channel(service), () => wake?.())
+    .listen(outboxChannel(service), () => {
+      woken = true;
+      wake?.();
+    })
     .catch((error) => {
       logger.warn({ err: error }, 'outbox relay cannot LISTEN; polling only');
       return null;
@@ -140,11 +175,12 @@ export function startOutboxRelay(options: {
     let backoff = pollMs;
     while (!stopped) {
       try {
+        woken = false;
         const moved = await relayBatch();
         if (failing) logger.info({ service }, 'outbox relay recovered');
         failing = false;
         backoff = pollMs;
-        if (moved < batchSize) await sleep(pollMs);
+        if (moved < batchSize && !woken) await sleep(pollMs);
       } catch (error) {
         if (!failing) logger.warn({ err: error, service }, 'outbox relay failed; events wait in Postgres');
         failing = true;

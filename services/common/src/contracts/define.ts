@@ -27,6 +27,10 @@ export interface EventContract<Service extends string, Schemas extends EventSche
   ): Promise<void>;
 }
 
+/** The fields a producer gives for one of its events: its payload without `v`, added when recorded. */
+export type EventFields<C, T extends string> =
+  C extends EventContract<string, infer Schemas> ? Omit<z.input<Schemas[T]>, 'v'> : never;
+
 export function defineEvents<const Service extends string, Schemas extends EventSchemas>(
   service: Service,
   schemas: Schemas,

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { continueTrace, type Logger, type Sql } from '@hub/common';
+import { continueTrace, createOutboxNotifier, hooksEvents, type Logger, type Sql } from '@hub/common';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { findDeliveryWithHook, recordAttempt } from '../db/deliveries';
@@ -17,6 +17,12 @@ class RetryableDeliveryError extends Error {
     super(message);
   }
 }
+
+/**
+ * The shortest time between two wake-ups of the relay for attempts' events: at most this much later
+ * on the stream under load, while a lone attempt's event goes at once.
+ */
+const ATTEMPT_EVENTS_GAP_MS = 20;
 
 /** Longest wait a receiver's Retry-After can ask for. */
 const MAX_RETRY_AFTER_MS = 3600_000;
@@ -55,6 +61,7 @@ export type DeliveryJob = Pick<Job<DeliveryJobData>, 'data' | 'attemptsMade' | '
  */
 export function createDeliverer(options: DelivererOptions) {
   const { sql, sender, logger, name } = options;
+  const relay = createOutboxNotifier({ sql, service: hooksEvents.service, gapMs: ATTEMPT_EVENTS_GAP_MS, logger });
 
   return async function deliver(job: DeliveryJob, token?: string): Promise<string> {
     const found = await findDeliveryWithHook(sql, job.data.deliveryId);
@@ -88,6 +95,7 @@ export function createDeliverer(options: DelivererOptions) {
       },
       state,
     );
+    relay.notify();
     if (result.ok) {
       if (hook.consecutiveFailures > 0 || hook.pausedUntil) await recordHookSuccess(sql, hook.id);
       return 'delivered';
