@@ -17,7 +17,7 @@ import {
 } from '@hub/common';
 import { loadGitWorkerConfig, SERVICE } from './env';
 import { createGitLauncher } from './git/launcher';
-import { headBranch, startGitWith } from './git/run';
+import { headBranch, launchWith, startGitHere } from './git/run';
 import { createDownloadHandlers } from './http/downloads-http';
 import { createGitHttpHandler } from './http/git-http';
 import { recordPushEvents } from './http/push-events';
@@ -41,23 +41,30 @@ async function main() {
   const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
   // The expensive git runs start from a small launcher process rather than from this one (why:
-  // launcher.ts; which runs: startGitWith). Its sockets are abstract Unix addresses, which only
-  // Linux has; elsewhere spawn() it is.
+  // launcher.ts; which runs: WorkerDeps.startGit). Its sockets are abstract Unix addresses, which
+  // only Linux has; elsewhere spawn() it is.
   const launcher = process.platform === 'linux' ? createGitLauncher() : null;
-  if (launcher) startGitWith(launcher.spawn);
+  const startGit = launcher?.spawn ?? startGitHere;
   const readers = createReaderPool();
   const deps: WorkerDeps = {
     root,
     logger,
     compareTimeoutMs: config.COMPARE_TIMEOUT_MS,
     importAllowLocal: config.IMPORT_ALLOW_LOCAL,
+    startGit,
     readers,
-    contributors: createContributorStats(),
-    historyLengths: createHistoryLengths(),
+    contributors: createContributorStats({ spawn: launchWith(startGit) }),
+    historyLengths: createHistoryLengths({ start: startGit }),
     compares: createCompareCache(),
     callers: { secret: config.PRINCIPAL_SECRET, allowed: GRPC_CALLERS },
     recordPush: async (push) =>
-      recordPushEvents({ sql, ...push, updates: [push.update], defaultBranch: await headBranch(push.repo) }),
+      recordPushEvents({
+        sql,
+        ...push,
+        updates: [push.update],
+        defaultBranch: await headBranch(push.repo),
+        startGit,
+      }),
   };
   const grpc = createGrpcServer(deps);
   await bindGrpc(grpc, config.GIT_WORKER_GRPC_PORT);
