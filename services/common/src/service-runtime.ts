@@ -1,0 +1,146 @@
+import { resolve } from 'node:path';
+import type { Server } from 'node:http';
+import type { Router } from 'express';
+import { createAccessClient, type AccessClient } from './access-client';
+import type { Config } from './config';
+import { createCursors } from './connections';
+import { createSql, type Sql } from './db';
+import { consumeEvents, followChanges, type ChangeHandler } from './event-streams';
+import { closeServer, onShutdown } from './http-server';
+import { createInternalClient, type InternalClient } from './internal-http';
+import { createLogger, type Logger } from './logger';
+import { migrate } from './migrate';
+import { startOutboxRelay } from './outbox';
+import type { Principal } from './principal';
+import { createRedis, type Redis } from './redis';
+import { serveSubgraph } from './subgraph';
+
+/** What every service reads to run; ACCESS_CACHE_TTL_MS only where it asks membership about projects. */
+export type RuntimeConfig = Pick<
+  Config,
+  | 'LOG_LEVEL'
+  | 'DATABASE_URL'
+  | 'DB_POOL_MAX'
+  | 'REDIS_URL'
+  | 'PRINCIPAL_SECRET'
+  | 'EVENTS_STREAM_MAXLEN'
+  | 'SHUTDOWN_GRACE_MS'
+> &
+  Partial<Pick<Config, 'ACCESS_CACHE_TTL_MS'>>;
+
+type Closer = () => Promise<unknown>;
+
+/**
+ * When a closer runs at shutdown, after every closer of the stages before it. `intake`: servers
+ * and workers stop taking work (their running requests and jobs finish); `work`: event consumers,
+ * change followers and timers; then the outbox relay, so events the work recorded still go out;
+ * `resources`: clients, queues and pools; last Postgres and Redis.
+ */
+export type ShutdownStage = 'intake' | 'work' | 'resources';
+
+/**
+ * One service process's shared start-up: logger, Postgres (migrated), Redis, the outbox relay, and
+ * factories for what most services hold besides (internal clients, the access client, event
+ * consumers, change followers, the subgraph server), each registered for shutdown as it is made.
+ * SIGTERM and SIGINT stop them stage by stage (ShutdownStage), within SHUTDOWN_GRACE_MS.
+ *
+ * `root` is the service's package folder: migrations/ and src/schema.graphql are found there.
+ */
+export async function createServiceRuntime<C extends RuntimeConfig>(options: {
+  service: string;
+  config: C;
+  root: string;
+  /** The logger's name, when it is not the service's (the git worker's is `git-worker`). */
+  logName?: string;
+}) {
+  const { service, config, root } = options;
+  const logger: Logger = createLogger(options.logName ?? service, config.LOG_LEVEL);
+  // The relay's own stage sits between work and resources: events the work recorded still go out.
+  const closers: Record<ShutdownStage | 'relay', Closer[]> = { intake: [], work: [], relay: [], resources: [] };
+  const onStop = (stage: ShutdownStage, close: Closer) => void closers[stage].push(close);
+
+  const sql: Sql = createSql({ url: config.DATABASE_URL, schema: service, max: config.DB_POOL_MAX });
+  const redis: Redis = createRedis(config.REDIS_URL);
+  // Registered before anything can fail, so a signal during start-up stops what is running.
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    async () => {
+      for (const stage of ['intake', 'work', 'relay', 'resources'] as const)
+        for (const close of closers[stage]) await stopping(close, logger);
+    },
+    () => sql.end({ timeout: 5 }),
+    async () => redis.disconnect(),
+  ]);
+  await migrate({ sql, schema: service, dir: resolve(root, 'migrations'), logger });
+  // Every service records events in its outbox, and every process relays them: one relay per
+  // schema works at a time, so replicas and roles each keep the events moving.
+  const relay = startOutboxRelay({ sql, redis, service, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
+  closers.relay.push(() => relay.stop());
+
+  return {
+    service,
+    config,
+    logger,
+    sql,
+    redis,
+    cursors: createCursors(config.PRINCIPAL_SECRET),
+    /** Runs `close` at shutdown in `stage`, after what that stage registered before it. */
+    onStop,
+    /** A client of another service's internal routes, signed as this service; closed at shutdown. */
+    internalClient(baseUrl: string): InternalClient {
+      const client = createInternalClient({ baseUrl, secret: config.PRINCIPAL_SECRET, caller: service });
+      onStop('resources', () => client.close());
+      return client;
+    },
+    /** Project access answers from membership, cached for ACCESS_CACHE_TTL_MS. */
+    accessClient(membership: InternalClient): AccessClient {
+      if (config.ACCESS_CACHE_TTL_MS === undefined) throw new Error(`${service} does not read ACCESS_CACHE_TTL_MS`);
+      return createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+    },
+    /** consumeEvents as this service's group, on a blocking connection of its own; stopped at shutdown. */
+    consumeEvents(consumer: Omit<Parameters<typeof consumeEvents>[0], 'redis' | 'group' | 'logger'>) {
+      const consuming = consumeEvents({
+        ...consumer,
+        redis: createRedis(config.REDIS_URL, { blocking: true }),
+        group: service,
+        logger,
+      });
+      onStop('work', () => consuming.stop());
+      return consuming;
+    },
+    /** One followChanges for this process's caches, on a blocking connection of its own; stopped at shutdown. */
+    followChanges(handlers: ChangeHandler[]) {
+      const following = followChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), logger, handlers });
+      onStop('work', () => following.stop());
+      return following;
+    },
+    /** The subgraph (serveSubgraph) with this service's schema, secret and logger; closed first at shutdown. */
+    async serveSubgraph<TContext extends { principal: Principal }>(subgraph: {
+      port: number;
+      resolvers: unknown;
+      createContext: (principal: Principal) => TContext;
+      routers?: Router[];
+    }): Promise<Server> {
+      const server = await serveSubgraph<TContext>({
+        ...subgraph,
+        service,
+        sql,
+        sdlPath: resolve(root, 'src', 'schema.graphql'),
+        principalSecret: config.PRINCIPAL_SECRET,
+        logger,
+      });
+      onStop('intake', () => closeServer(server));
+      return server;
+    },
+  };
+}
+
+export type ServiceRuntime = Awaited<ReturnType<typeof createServiceRuntime>>;
+
+/** One closer of a stage: its failure is logged, and the stage goes on. */
+async function stopping(close: Closer, logger: Logger): Promise<void> {
+  try {
+    await close();
+  } catch (error) {
+    logger.warn({ err: error }, 'error during shutdown');
+  }
+}
