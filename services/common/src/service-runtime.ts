@@ -30,6 +30,9 @@ export type RuntimeConfig = Pick<
 
 type Closer = () => Promise<unknown>;
 
+/** The services whose URL the config holds (`MEMBERSHIP_URL` → `membership`). */
+type UrlNamed<C> = { [K in keyof C]: K extends `${infer S}_URL` ? Lowercase<S> : never }[keyof C];
+
 /**
  * When a closer runs at shutdown, after every closer of the stages before it. `intake`: servers
  * and workers stop taking work (their running requests and jobs finish); `work`: event consumers,
@@ -85,11 +88,19 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
     cursors: createCursors(config.PRINCIPAL_SECRET),
     /** Runs `close` at shutdown in `stage`, after what that stage registered before it. */
     onStop,
-    /** A client of another service's internal routes, signed as this service; closed at shutdown. */
-    internalClient(baseUrl: string): InternalClient {
-      const client = createInternalClient({ baseUrl, secret: config.PRINCIPAL_SECRET, caller: service });
-      onStop('resources', () => client.close());
-      return client;
+    /**
+     * Clients of other services' internal routes, signed as this service, by the name of their
+     * URL setting (`membership` for MEMBERSHIP_URL); closed at shutdown.
+     */
+    internalClients<K extends UrlNamed<C>>(...names: K[]): Record<K, InternalClient> {
+      const clients = {} as Record<K, InternalClient>;
+      for (const name of names) {
+        const baseUrl = config[`${name.toUpperCase()}_URL` as keyof C] as string;
+        const client = createInternalClient({ baseUrl, secret: config.PRINCIPAL_SECRET, caller: service });
+        onStop('resources', () => client.close());
+        clients[name] = client;
+      }
+      return clients;
     },
     /** Project access answers from membership, cached for ACCESS_CACHE_TTL_MS. */
     accessClient(membership: InternalClient): AccessClient {
@@ -134,7 +145,9 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
   };
 }
 
-export type ServiceRuntime = Awaited<ReturnType<typeof createServiceRuntime>>;
+export type ServiceRuntime<C extends RuntimeConfig = RuntimeConfig> = Awaited<
+  ReturnType<typeof createServiceRuntime<C>>
+>;
 
 /** One closer of a stage: its failure is logged, and the stage goes on. */
 async function stopping(close: Closer, logger: Logger): Promise<void> {

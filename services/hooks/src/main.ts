@@ -33,9 +33,10 @@ const STALE_PENDING_MS = 5 * 60_000;
 const DIRECTORY_TTL_MS = 5_000;
 
 /** The API: the subgraph (project and system hooks, their log, re-sends, tests). */
-async function startSubgraph(runtime: ServiceRuntime, config: HooksConfig, queue: DeliveryQueue): Promise<void> {
-  const { sql, logger } = runtime;
-  const access = runtime.accessClient(runtime.internalClient(config.MEMBERSHIP_URL));
+async function startSubgraph(runtime: ServiceRuntime<HooksConfig>, queue: DeliveryQueue): Promise<void> {
+  const { sql, logger, config } = runtime;
+  const { membership } = runtime.internalClients('membership');
+  const access = runtime.accessClient(membership);
   const hooks = createHooksService({ sql, access, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
   const systemHooks = createSystemHooksService({ sql, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
   // Every replica drops cached access answers a team or project change made stale.
@@ -48,10 +49,9 @@ async function startSubgraph(runtime: ServiceRuntime, config: HooksConfig, queue
 }
 
 /** The workers: events fanned out into deliveries, deliveries sent, the log trimmed. */
-async function startWorkers(runtime: ServiceRuntime, config: HooksConfig, queue: DeliveryQueue): Promise<void> {
-  const { sql, logger } = runtime;
-  const projects = runtime.internalClient(config.PROJECTS_URL);
-  const identity = runtime.internalClient(config.IDENTITY_URL);
+async function startWorkers(runtime: ServiceRuntime<HooksConfig>, queue: DeliveryQueue): Promise<void> {
+  const { sql, logger, config } = runtime;
+  const { projects, identity } = runtime.internalClients('projects', 'identity');
   const directory = createDirectory({ projects, identity, ttlMs: DIRECTORY_TTL_MS });
   runtime.consumeEvents({
     services: CONSUMED_SERVICES,
@@ -111,8 +111,8 @@ async function main() {
   const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
   const queue = createDeliveryQueue({ redisUrl: config.REDIS_URL, maxAttempts: config.HOOK_MAX_ATTEMPTS });
   runtime.onStop('resources', () => queue.close());
-  if (config.HOOKS_ROLE !== 'worker') await startSubgraph(runtime, config, queue);
-  if (config.HOOKS_ROLE !== 'subgraph') await startWorkers(runtime, config, queue);
+  if (config.HOOKS_ROLE !== 'worker') await startSubgraph(runtime, queue);
+  if (config.HOOKS_ROLE !== 'subgraph') await startWorkers(runtime, queue);
 }
 
 main().catch(exitOnStartupFailure(createLogger(SERVICE)));

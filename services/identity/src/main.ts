@@ -25,7 +25,7 @@ async function main() {
   await sealPlainTokens(sql, sealer.seal);
   const identity = createIdentityService({ sql, logger, oauthTokenTtlSeconds: config.OAUTH_TOKEN_TTL_S, sealer });
   // Membership keeps group members and answers who may see or administer a group.
-  const membership = runtime.internalClient(config.MEMBERSHIP_URL);
+  const { membership } = runtime.internalClients('membership');
   const groups = createGroupsService({ sql, membership, logger });
   const settings = createApplicationSettings({ sql });
   // Deploy keys are GitLab's admin_project: membership decides, cached answers dropped on its events.

@@ -15,7 +15,7 @@ async function main() {
   const config = loadMembershipConfig();
   const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
   const { sql, logger } = runtime;
-  const identity = runtime.internalClient(config.IDENTITY_URL);
+  const { identity } = runtime.internalClients('identity');
   const membership = createMembershipService({ sql, identity });
   const groups = createGroupsService({ sql, identity });
   runtime.consumeEvents({ services: ['projects', 'identity'], handle: createEventHandler(sql, groups, logger) });

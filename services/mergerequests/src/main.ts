@@ -22,10 +22,8 @@ async function main() {
   const config = loadMergeRequestsConfig();
   const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
   const { sql, logger } = runtime;
-  const membership = runtime.internalClient(config.MEMBERSHIP_URL);
-  const repository = runtime.internalClient(config.REPOSITORY_URL);
-  const projects = runtime.internalClient(config.PROJECTS_URL);
-  const notes = runtime.internalClient(config.NOTES_URL);
+  const clients = runtime.internalClients('membership', 'repository', 'projects', 'notes');
+  const { membership, repository, projects, notes } = clients;
   const access = runtime.accessClient(membership);
   const git = createGitShards({
     shards: config.GIT_WORKER_SHARDS,

@@ -61,10 +61,8 @@ async function main() {
   const config = loadNotesConfig();
   const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
   const { sql, logger } = runtime;
-  const membership = runtime.internalClient(config.MEMBERSHIP_URL);
-  const mergeRequests = runtime.internalClient(config.MERGEREQUESTS_URL);
-  const repository = runtime.internalClient(config.REPOSITORY_URL);
-  const identity = runtime.internalClient(config.IDENTITY_URL);
+  const clients = runtime.internalClients('membership', 'mergerequests', 'repository', 'identity');
+  const { membership, repository, identity, mergerequests: mergeRequests } = clients;
   const access = runtime.accessClient(membership);
   // Snippets refuse the visibility levels the application settings restrict to admins.
   const settings = createSettingsClient({ identity });

@@ -25,8 +25,7 @@ async function main() {
   const config = loadProjectsConfig();
   const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
   const { sql, logger } = runtime;
-  const identity = runtime.internalClient(config.IDENTITY_URL);
-  const membership = runtime.internalClient(config.MEMBERSHIP_URL);
+  const { identity, membership } = runtime.internalClients('identity', 'membership');
   const access = runtime.accessClient(membership);
   const nodeLookup = createNodeLookup({
     ownerUrls: {

@@ -23,8 +23,8 @@ async function main() {
   const config = loadRepositoryConfig();
   const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
   const { sql, logger } = runtime;
-  const access = runtime.accessClient(runtime.internalClient(config.MEMBERSHIP_URL));
-  const identity = runtime.internalClient(config.IDENTITY_URL);
+  const { membership, identity } = runtime.internalClients('membership', 'identity');
+  const access = runtime.accessClient(membership);
   // default_branch_protection decides how a first push protects the default branch.
   const settings = createSettingsClient({ identity, logger });
   const shards = createGitShards({

@@ -81,31 +81,14 @@ export function consumeEvents(options: {
     }
   }
 
-  /** This consumer's unacknowledged entries, from the start of its pending list. */
-  const readPending = async () =>
-    (await redis.xreadgroup(
-      'GROUP',
-      group,
-      consumer,
-      'COUNT',
-      count,
-      'STREAMS',
-      ...streams,
-      ...streams.map(() => '0'),
-    )) as StreamReply;
-  /** New entries, waiting up to READ_BLOCK_MS for them. */
-  const readNew = async () =>
-    (await redis.xreadgroup(
-      'GROUP',
-      group,
-      consumer,
-      'COUNT',
-      count,
-      'BLOCK',
-      READ_BLOCK_MS,
-      'STREAMS',
-      ...streams,
-      ...streams.map(() => '>'),
+  // One signature for both reads: ioredis types XREADGROUP with and without BLOCK as separate overloads.
+  const xreadgroup = redis.xreadgroup.bind(redis) as unknown as (...args: Array<string | number>) => Promise<unknown>;
+  /** This consumer's entries: from '0' its own unacknowledged ones, from '>' new ones, waiting up to READ_BLOCK_MS. */
+  const read = async (from: '0' | '>') =>
+    (await xreadgroup(
+      ...['GROUP', group, consumer, 'COUNT', count],
+      ...(from === '>' ? ['BLOCK', READ_BLOCK_MS] : []),
+      ...['STREAMS', ...streams, ...streams.map(() => from)],
     )) as StreamReply;
 
   const loop = (async () => {
@@ -121,7 +104,7 @@ export function consumeEvents(options: {
           groupsReady = true;
         }
         // Our own unacknowledged entries first: one whose handler failed is retried before newer ones.
-        if (!(await handleReply(await readPending()))) {
+        if (!(await handleReply(await read('0')))) {
           await sleep(1000);
           continue;
         }
@@ -133,7 +116,7 @@ export function consumeEvents(options: {
           lastClaim = Date.now();
           await claims.claimIdle();
         }
-        await handleReply(await readNew());
+        await handleReply(await read('>'));
       } catch (error) {
         if (stopped) break;
         groupsReady = false;
