@@ -58,18 +58,14 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
 }) {
   const { service, config, root } = options;
   const logger: Logger = createLogger(options.logName ?? service, config.LOG_LEVEL);
-  // The relay's own stage sits between work and resources: events the work recorded still go out.
-  const closers: Record<ShutdownStage | 'relay', Closer[]> = { intake: [], work: [], relay: [], resources: [] };
-  const onStop = (stage: ShutdownStage, close: Closer) => void closers[stage].push(close);
+  const stages = createShutdownStages(logger);
+  const onStop = (stage: ShutdownStage, close: Closer) => stages.add(stage, close);
 
   const sql: Sql = createSql({ url: config.DATABASE_URL, schema: service, max: config.DB_POOL_MAX });
   const redis: Redis = createRedis(config.REDIS_URL);
   // Registered before anything can fail, so a signal during start-up stops what is running.
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
-    async () => {
-      for (const stage of ['intake', 'work', 'relay', 'resources'] as const)
-        for (const close of closers[stage]) await stopping(close, logger);
-    },
+    () => stages.run(),
     () => sql.end({ timeout: 5 }),
     async () => redis.disconnect(),
   ]);
@@ -77,7 +73,7 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
   // Every service records events in its outbox, and every process relays them: one relay per
   // schema works at a time, so replicas and roles each keep the events moving.
   const relay = startOutboxRelay({ sql, redis, service, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
-  closers.relay.push(() => relay.stop());
+  stages.add('relay', () => relay.stop());
 
   return {
     service,
@@ -149,11 +145,27 @@ export type ServiceRuntime<C extends RuntimeConfig = RuntimeConfig> = Awaited<
   ReturnType<typeof createServiceRuntime<C>>
 >;
 
-/** One closer of a stage: its failure is logged, and the stage goes on. */
-async function stopping(close: Closer, logger: Logger): Promise<void> {
-  try {
-    await close();
-  } catch (error) {
-    logger.warn({ err: error }, 'error during shutdown');
-  }
+/**
+ * Closers run stage by stage, in the order each stage was given them. The relay's own stage sits
+ * between work and resources: events the last work recorded still go out. A closer that fails is
+ * logged, and the rest still run.
+ */
+export function createShutdownStages(logger: Logger) {
+  const order = ['intake', 'work', 'relay', 'resources'] as const;
+  const closers: Record<(typeof order)[number], Closer[]> = { intake: [], work: [], relay: [], resources: [] };
+  return {
+    add(stage: (typeof order)[number], close: Closer): void {
+      closers[stage].push(close);
+    },
+    async run(): Promise<void> {
+      for (const stage of order)
+        for (const close of closers[stage]) {
+          try {
+            await close();
+          } catch (error) {
+            logger.warn({ err: error, stage }, 'error during shutdown');
+          }
+        }
+    },
+  };
 }
