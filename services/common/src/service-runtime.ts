@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Server } from 'node:http';
 import type { Router } from 'express';
-import { createAccessClient, type AccessClient } from './access-client';
+import { accessChangeHandler, createAccessClient, type AccessClient } from './access-client';
 import type { Config } from './config';
 import { createCursors } from './connections';
 import { createSql, type Sql } from './db';
@@ -13,6 +13,7 @@ import { migrate } from './migrate';
 import { startOutboxRelay } from './outbox';
 import type { Principal } from './principal';
 import { createRedis, type Redis } from './redis';
+import { createSettingsClient, settingsChangeHandler, type SettingsClient } from './settings-client';
 import { serveSubgraph } from './subgraph';
 
 /** What every service reads to run; ACCESS_CACHE_TTL_MS only where it asks membership about projects. */
@@ -60,6 +61,9 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
   const logger: Logger = createLogger(options.logName ?? service, config.LOG_LEVEL);
   const stages = createShutdownStages(logger);
   const onStop = (stage: ShutdownStage, close: Closer) => stages.add(stage, close);
+  /** What the caches made here must drop when events make it stale (see followChanges). */
+  const cacheHandlers: ChangeHandler[] = [];
+  let following = false;
 
   const sql: Sql = createSql({ url: config.DATABASE_URL, schema: service, max: config.DB_POOL_MAX });
   const redis: Redis = createRedis(config.REDIS_URL);
@@ -98,10 +102,18 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
       }
       return clients;
     },
-    /** Project access answers from membership, cached for ACCESS_CACHE_TTL_MS. */
+    /** Project access answers from membership, cached for ACCESS_CACHE_TTL_MS and dropped on team and project changes (followChanges). */
     accessClient(membership: InternalClient): AccessClient {
       if (config.ACCESS_CACHE_TTL_MS === undefined) throw new Error(`${service} does not read ACCESS_CACHE_TTL_MS`);
-      return createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+      const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+      cacheHandlers.push(accessChangeHandler(access, logger));
+      return access;
+    },
+    /** The application settings from identity, cached and dropped when an admin changes them (followChanges). */
+    settingsClient(identity: InternalClient): SettingsClient {
+      const settings = createSettingsClient({ identity, logger });
+      cacheHandlers.push(settingsChangeHandler(settings, logger));
+      return settings;
     },
     /** consumeEvents as this service's group, on a blocking connection of its own; stopped at shutdown. */
     consumeEvents(consumer: Omit<Parameters<typeof consumeEvents>[0], 'redis' | 'group' | 'logger'>) {
@@ -114,11 +126,21 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
       onStop('work', () => consuming.stop());
       return consuming;
     },
-    /** One followChanges for this process's caches, on a blocking connection of its own; stopped at shutdown. */
-    followChanges(handlers: ChangeHandler[]) {
-      const following = followChanges({ redis: createRedis(config.REDIS_URL, { blocking: true }), logger, handlers });
-      onStop('work', () => following.stop());
-      return following;
+    /**
+     * Every replica drops what events made stale in the caches made here (access answers, the
+     * settings copy): one followChanges, on one blocking connection of its own, for all of them;
+     * stopped at shutdown. Called once, after the caches are made.
+     */
+    followChanges() {
+      if (following) throw new Error('followChanges runs once per process');
+      following = true;
+      const follower = followChanges({
+        redis: createRedis(config.REDIS_URL, { blocking: true }),
+        logger,
+        handlers: cacheHandlers,
+      });
+      onStop('work', () => follower.stop());
+      return follower;
     },
     /** The subgraph (serveSubgraph) with this service's schema, secret and logger; closed first at shutdown. */
     async serveSubgraph<TContext extends { principal: Principal }>(subgraph: {

@@ -2,7 +2,6 @@
 import '@hub/common/tracing';
 import { resolve } from 'node:path';
 import {
-  accessChangeHandler,
   closeServer,
   createLogger,
   createObservedApp,
@@ -34,13 +33,12 @@ const DIRECTORY_TTL_MS = 5_000;
 
 /** The API: the subgraph (project and system hooks, their log, re-sends, tests). */
 async function startSubgraph(runtime: ServiceRuntime<HooksConfig>, queue: DeliveryQueue): Promise<void> {
-  const { sql, logger, config } = runtime;
+  const { sql, config } = runtime;
   const { membership } = runtime.internalClients('membership');
   const access = runtime.accessClient(membership);
   const hooks = createHooksService({ sql, access, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
   const systemHooks = createSystemHooksService({ sql, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
-  // Every replica drops cached access answers a team or project change made stale.
-  runtime.followChanges([accessChangeHandler(access, logger)]);
+  runtime.followChanges();
   await runtime.serveSubgraph<HooksContext>({
     port: config.HOOKS_PORT,
     resolvers: createResolvers({ sql, hooks, systemHooks, cursors: runtime.cursors }),

@@ -1,7 +1,7 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { resolve } from 'node:path';
-import { accessChangeHandler, createLogger, createServiceRuntime, exitOnStartupFailure } from '@hub/common';
+import { createLogger, createServiceRuntime, exitOnStartupFailure } from '@hub/common';
 import { createLoaders, type IdentityContext } from './context';
 import { createGroupsService } from './groups-service';
 import { loadIdentityConfig, SERVICE } from './env';
@@ -30,7 +30,7 @@ async function main() {
   const settings = createApplicationSettings({ sql });
   // Deploy keys are GitLab's admin_project: membership decides, cached answers dropped on its events.
   const access = runtime.accessClient(membership);
-  runtime.followChanges([accessChangeHandler(access, logger)]);
+  runtime.followChanges();
   const keys = createKeysService({ sql, access });
   runtime.consumeEvents({ services: CONSUMED_SERVICES, handle: createEventHandler({ keys, logger }) });
 

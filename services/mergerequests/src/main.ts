@@ -2,7 +2,6 @@
 import '@hub/common/tracing';
 import { resolve } from 'node:path';
 import {
-  accessChangeHandler,
   createKnownEventReader,
   createLogger,
   createServiceRuntime,
@@ -48,8 +47,7 @@ async function main() {
         await removeLabel(sql, known.payload.project_id, known.payload.previous_title);
     },
   });
-  // Every replica drops cached access answers a team or project change made stale.
-  runtime.followChanges([accessChangeHandler(access, logger)]);
+  runtime.followChanges();
 
   await runtime.serveSubgraph<MergeRequestsContext>({
     port: config.MERGEREQUESTS_PORT,

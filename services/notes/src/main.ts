@@ -2,13 +2,10 @@
 import '@hub/common/tracing';
 import { resolve } from 'node:path';
 import {
-  accessChangeHandler,
   createKnownEventReader,
   createServiceRuntime,
-  createSettingsClient,
   createLogger,
   exitOnStartupFailure,
-  settingsChangeHandler,
   handleOnce,
   type Logger,
   type StreamedEvent,
@@ -65,12 +62,10 @@ async function main() {
   const { membership, repository, identity, mergerequests: mergeRequests } = clients;
   const access = runtime.accessClient(membership);
   // Snippets refuse the visibility levels the application settings restrict to admins.
-  const settings = createSettingsClient({ identity });
+  const settings = runtime.settingsClient(identity);
   const notes = createNotesService({ sql, access, identity, mergeRequests, repository, settings });
   runtime.consumeEvents({ services: ['projects', 'mergerequests'], handle: createEventHandler(sql, notes, logger) });
-  // Every replica drops cached access answers a team or project change made stale, and its
-  // settings copy when an admin changes them: one blocking connection for both.
-  runtime.followChanges([accessChangeHandler(access, logger), settingsChangeHandler(settings, logger)]);
+  runtime.followChanges();
 
   await runtime.serveSubgraph<NotesContext>({
     port: config.NOTES_PORT,

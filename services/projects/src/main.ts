@@ -1,14 +1,7 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { resolve } from 'node:path';
-import {
-  accessChangeHandler,
-  createLogger,
-  createServiceRuntime,
-  createSettingsClient,
-  exitOnStartupFailure,
-  settingsChangeHandler,
-} from '@hub/common';
+import { createLogger, createServiceRuntime, exitOnStartupFailure } from '@hub/common';
 import { createLoaders, type ProjectsContext } from './context';
 import { loadProjectsConfig, SERVICE } from './env';
 import { createEventHandler } from './events';
@@ -38,7 +31,7 @@ async function main() {
   });
   runtime.onStop('resources', () => nodeLookup.close());
 
-  const settings = createSettingsClient({ identity });
+  const settings = runtime.settingsClient(identity);
   const factsPush = createFactsPush({
     membership,
     logger,
@@ -57,9 +50,7 @@ async function main() {
     services: ['projects', 'membership', 'identity', 'git_worker', 'mergerequests', 'notes'],
     handle: createEventHandler({ sql, projects, externalUrl: config.EXTERNAL_URL, logger }),
   });
-  // Every replica drops cached access answers a team or project change made stale, and its
-  // settings copy when an admin changes them: one blocking connection for both.
-  runtime.followChanges([accessChangeHandler(access, logger), settingsChangeHandler(settings, logger)]);
+  runtime.followChanges();
 
   await runtime.serveSubgraph<ProjectsContext>({
     port: config.PROJECTS_PORT,

@@ -1,14 +1,7 @@
 // First: tracing instruments http, undici and gRPC as they load (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import '@hub/common/tracing';
 import { resolve } from 'node:path';
-import {
-  accessChangeHandler,
-  createLogger,
-  createServiceRuntime,
-  createSettingsClient,
-  exitOnStartupFailure,
-  settingsChangeHandler,
-} from '@hub/common';
+import { createLogger, createServiceRuntime, exitOnStartupFailure } from '@hub/common';
 import { createGitShards } from '@hub/protos';
 import { createLoaders, type RepositoryContext } from './context';
 import { storageOf } from './db/project-storages';
@@ -26,7 +19,7 @@ async function main() {
   const { membership, identity } = runtime.internalClients('membership', 'identity');
   const access = runtime.accessClient(membership);
   // default_branch_protection decides how a first push protects the default branch.
-  const settings = createSettingsClient({ identity, logger });
+  const settings = runtime.settingsClient(identity);
   const shards = createGitShards({
     shards: config.GIT_WORKER_SHARDS,
     caller: { caller: SERVICE, secret: config.PRINCIPAL_SECRET, logger },
@@ -40,9 +33,7 @@ async function main() {
     handle: createEventHandler({ sql, git, shards, logger, settings }),
     orderKeys: createEventOrder(logger),
   });
-  // Every replica drops cached access answers a team or project change made stale, and its
-  // settings copy when an admin changes them: one blocking connection for both.
-  runtime.followChanges([accessChangeHandler(access, logger), settingsChangeHandler(settings, logger)]);
+  runtime.followChanges();
 
   await runtime.serveSubgraph<RepositoryContext>({
     port: config.REPOSITORY_PORT,
