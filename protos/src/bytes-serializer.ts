@@ -8,8 +8,14 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
  */
 const SCRATCH_LIMIT = 1024 * 1024;
 
-/** Allocated on first use; its pages are touched only as far as the largest message written. */
-let scratch: Buffer | null = null;
+/**
+ * The buffer the serializers of one service share, owned by the service they wrap rather than the
+ * module: allocated on first use, its pages touched only as far as the largest message written.
+ */
+const createScratch = () => {
+  let buffer: Buffer | null = null;
+  return () => (buffer ??= Buffer.allocUnsafeSlow(SCRATCH_LIMIT));
+};
 
 const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
 
@@ -32,7 +38,8 @@ function onlyBytes(value: unknown): value is { data: Buffer } {
 }
 
 /**
- * `{ data }` encoded into one scratch buffer shared by every call, instead of a new buffer per
+ * `{ data }` encoded into one scratch buffer shared by every call (every method of one service
+ * `withBytesSerializers` wraps shares one), instead of a new buffer per
  * message from protobufjs. A 1 MiB blob sent in 32 KiB messages made three copies of itself in
  * new ArrayBuffers (the pipe's reads, protobufjs's encoding, grpc-js's frame); their external
  * memory set off full collections every ~120 ms, half of the worker's CPU at 32 downloads.
@@ -44,6 +51,7 @@ function onlyBytes(value: unknown): value is { data: Buffer } {
 export function bytesMessageSerializer(
   fieldNumber: number,
   fallback: (value: unknown) => Buffer,
+  scratchOf: () => Buffer = createScratch(),
 ): (value: unknown) => Buffer {
   const tag = (fieldNumber << 3) | 2; // length-delimited
   if (tag >= 0x80) throw new Error(`field ${fieldNumber} needs a tag of more than one byte`);
@@ -52,7 +60,7 @@ export function bytesMessageSerializer(
     const { data } = value;
     const size = 1 + varintLength(data.length) + data.length;
     if (size > SCRATCH_LIMIT) return fallback(value);
-    scratch ??= Buffer.allocUnsafeSlow(SCRATCH_LIMIT);
+    const scratch = scratchOf();
     scratch[0] = tag;
     const at = writeVarint(scratch, 1, data.length);
     data.copy(scratch, at);
@@ -78,6 +86,7 @@ function bytesDataField(responseType: unknown): number | null {
  * `bytes data` field; every other method, and every other message of those, keeps protobufjs.
  */
 export function withBytesSerializers<S extends ServiceDefinition>(service: S): S {
+  const scratch = createScratch();
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(service)) {
     const field = method.responseStream ? bytesDataField((method as { responseType?: unknown }).responseType) : null;
@@ -86,7 +95,11 @@ export function withBytesSerializers<S extends ServiceDefinition>(service: S): S
         ? method
         : {
             ...method,
-            responseSerialize: bytesMessageSerializer(field, method.responseSerialize as (value: unknown) => Buffer),
+            responseSerialize: bytesMessageSerializer(
+              field,
+              method.responseSerialize as (value: unknown) => Buffer,
+              scratch,
+            ),
           };
   }
   return wrapped as S;

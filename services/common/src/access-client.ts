@@ -1,10 +1,9 @@
 import DataLoader from 'dataloader';
 import type { ProjectAccess } from './access';
 import { accessLookup, createEventReader, membershipEvents, projectsEvents, type EventOf } from './contracts';
-import { followChanges, type ChangeHandler } from './event-streams';
+import type { ChangeHandler } from './event-streams';
 import type { InternalClient } from './internal-http';
 import type { Logger } from './logger';
-import type { Redis } from './redis';
 import type { Principal } from './principal';
 
 const MAX_CACHED = 50_000;
@@ -121,13 +120,4 @@ export function accessChangeHandler(access: AccessClient, logger: Logger): Chang
       else access.invalidateUser(known.payload.user_id);
     },
   };
-}
-
-/** `accessChangeHandler` on a Redis connection of its own (see `followChanges` to share one). */
-export function followAccessChanges(options: { redis: Redis; access: AccessClient; logger: Logger }) {
-  return followChanges({
-    redis: options.redis,
-    logger: options.logger,
-    handlers: [accessChangeHandler(options.access, options.logger)],
-  });
 }

@@ -5,6 +5,7 @@ export * from './config';
 export * from './db';
 export * from './errors';
 export * from './http-server';
+export * from './service-runtime';
 export * from './logger';
 export * from './trace-context';
 export * from './migrate';

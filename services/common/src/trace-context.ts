@@ -9,6 +9,9 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 
 const tracer = () => trace.getTracer('@hub/common');
 
+// Module state on purpose, as OpenTelemetry's own API is process-wide: the SDK starts from the
+// side-effect import every main module makes first (tracing.ts), before any composition root runs,
+// so there is nothing a root could pass in. Set once, by markTracingStarted.
 let enabled = false;
 let shutdown: () => Promise<void> = async () => {};
 

@@ -6,18 +6,14 @@ import {
   closeServer,
   createLogger,
   createObservedApp,
-  createRedis,
-  createSql,
+  createServiceRuntime,
   exitOnStartupFailure,
   listen,
-  migrate,
-  onShutdown,
   pingSql,
-  startOutboxRelay,
 } from '@hub/common';
 import { loadGitWorkerConfig, SERVICE } from './env';
 import { createGitLauncher } from './git/launcher';
-import { headBranch, startGitWith } from './git/run';
+import { headBranch, launchWith, startGitHere } from './git/run';
 import { createDownloadHandlers } from './http/downloads-http';
 import { createGitHttpHandler } from './http/git-http';
 import { recordPushEvents } from './http/push-events';
@@ -29,35 +25,46 @@ import { installHooks } from './http/hooks';
 import { GRPC_CALLERS, type WorkerDeps } from './rpc';
 import { bindGrpc, createGrpcServer } from './server';
 
-/** Composition root: config → repositories folder → gRPC server → git HTTP → health → shutdown. */
+/** Composition root: config → runtime (Postgres, Redis, relay) → repositories folder → gRPC server → git HTTP → shutdown. */
 async function main() {
   const config = loadGitWorkerConfig();
-  const logger = createLogger('git-worker', config.LOG_LEVEL);
+  const runtime = await createServiceRuntime({
+    service: SERVICE,
+    logName: 'git-worker',
+    config,
+    root: resolve(__dirname, '..'),
+  });
+  const { sql, logger } = runtime;
   const root = resolve(config.REPOS_ROOT);
   mkdirSync(root, { recursive: true });
-  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
-  const redis = createRedis(config.REDIS_URL);
-  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
-  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
 
   // The expensive git runs start from a small launcher process rather than from this one (why:
-  // launcher.ts; which runs: startGitWith). Its sockets are abstract Unix addresses, which only
-  // Linux has; elsewhere spawn() it is.
+  // launcher.ts; which runs: WorkerDeps.startGit). Its sockets are abstract Unix addresses, which
+  // only Linux has; elsewhere spawn() it is.
   const launcher = process.platform === 'linux' ? createGitLauncher() : null;
-  if (launcher) startGitWith(launcher.spawn);
+  const startGit = launcher?.spawn ?? startGitHere;
   const readers = createReaderPool();
+  runtime.onStop('resources', async () => readers.close());
+  if (launcher) runtime.onStop('resources', async () => launcher.close());
   const deps: WorkerDeps = {
     root,
     logger,
     compareTimeoutMs: config.COMPARE_TIMEOUT_MS,
     importAllowLocal: config.IMPORT_ALLOW_LOCAL,
+    startGit,
     readers,
-    contributors: createContributorStats(),
-    historyLengths: createHistoryLengths(),
+    contributors: createContributorStats({ spawn: launchWith(startGit) }),
+    historyLengths: createHistoryLengths({ start: startGit }),
     compares: createCompareCache(),
     callers: { secret: config.PRINCIPAL_SECRET, allowed: GRPC_CALLERS },
     recordPush: async (push) =>
-      recordPushEvents({ sql, ...push, updates: [push.update], defaultBranch: await headBranch(push.repo) }),
+      recordPushEvents({
+        sql,
+        ...push,
+        updates: [push.update],
+        defaultBranch: await headBranch(push.repo),
+        startGit,
+      }),
   };
   const grpc = createGrpcServer(deps);
   await bindGrpc(grpc, config.GIT_WORKER_GRPC_PORT);
@@ -70,19 +77,11 @@ async function main() {
   app.get('/archives/:projectId', downloads.archive);
   app.use(createGitHttpHandler({ ...deps, secret: config.PRINCIPAL_SECRET, hooksDir, sql }));
   const http = await listen(app, config.GIT_WORKER_HTTP_PORT);
+  runtime.onStop('intake', () => closeServer(http));
+  runtime.onStop('intake', () => new Promise<void>((done) => grpc.tryShutdown(() => done())));
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.
   http.requestTimeout = 0;
   logger.info({ grpc: config.GIT_WORKER_GRPC_PORT, http: config.GIT_WORKER_HTTP_PORT, root }, 'git worker listening');
-
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
-    () => closeServer(http),
-    () => new Promise<void>((done) => grpc.tryShutdown(() => done())),
-    async () => readers.close(),
-    async () => launcher?.close(),
-    () => relay.stop(),
-    () => sql.end({ timeout: 5 }),
-    async () => redis.disconnect(),
-  ]);
 }
 
 main().catch(exitOnStartupFailure(createLogger('git-worker')));

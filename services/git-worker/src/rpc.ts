@@ -19,6 +19,7 @@ import type { CompareCache } from './diff/compare-cache';
 import type { ContributorStats } from './diff/contributor-stats';
 import type { HistoryLengths } from './commit/history-lengths';
 import type { ReaderPool } from './git/object-reader';
+import type { StartGit } from './git/run';
 
 /** What every handler is built from. */
 export interface WorkerDeps {
@@ -29,6 +30,13 @@ export interface WorkerDeps {
   compareTimeoutMs: number;
   /** Whether imports may reach loopback and private addresses. */
   importAllowLocal: boolean;
+  /**
+   * How the expensive git runs start (the git launcher in the worker, launcher.ts): the diffs and
+   * walks of compare, contributors and commit pages, history counts, ref listings, archives, large
+   * blobs, a push's event reads and a new repository's init. Single refs and commits are looked up
+   * in the warm readers instead.
+   */
+  startGit: StartGit;
   /** Warm `cat-file --batch-command` processes for hot reads. */
   readers: ReaderPool;
   /** Contributor counts per commit, cached and computed once however many ask at a time. */

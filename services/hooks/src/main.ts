@@ -3,24 +3,13 @@ import '@hub/common/tracing';
 import { resolve } from 'node:path';
 import {
   closeServer,
-  consumeEvents,
-  createAccessClient,
-  createCursors,
-  createInternalClient,
   createLogger,
   createObservedApp,
-  createRedis,
-  createSql,
+  createServiceRuntime,
   exitOnStartupFailure,
-  followAccessChanges,
   listen,
-  migrate,
-  onShutdown,
   pingSql,
-  serveSubgraph,
-  startOutboxRelay,
-  type Logger,
-  type Sql,
+  type ServiceRuntime,
 } from '@hub/common';
 import { Gauge } from 'prom-client';
 import { createLoaders, type HooksContext } from './context';
@@ -35,7 +24,6 @@ import { createHooksService } from './hooks-service';
 import { createResolvers } from './resolvers';
 import { createSystemHooksService } from './system-hooks-service';
 
-type Closer = () => Promise<unknown>;
 /** How often a worker looks after the log: trims it, and re-queues deliveries left without a job. */
 const MAINTAIN_EVERY_MS = 60_000;
 /** A delivery pending this long may have lost its job (queueing failed); re-adding is harmless. */
@@ -44,48 +32,34 @@ const STALE_PENDING_MS = 5 * 60_000;
 const DIRECTORY_TTL_MS = 5_000;
 
 /** The API: the subgraph (project and system hooks, their log, re-sends, tests). */
-async function startSubgraph(config: HooksConfig, sql: Sql, queue: DeliveryQueue, logger: Logger): Promise<Closer[]> {
-  const internal = { secret: config.PRINCIPAL_SECRET, caller: SERVICE };
-  const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
-  const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
+async function startSubgraph(runtime: ServiceRuntime<HooksConfig>, queue: DeliveryQueue): Promise<void> {
+  const { sql, config } = runtime;
+  const { membership } = runtime.internalClients('membership');
+  const access = runtime.accessClient(membership);
   const hooks = createHooksService({ sql, access, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
   const systemHooks = createSystemHooksService({ sql, queue, allowLocal: config.HOOKS_ALLOW_LOCAL });
-  // Every replica drops cached access answers a team or project change made stale.
-  const invalidation = followAccessChanges({
-    redis: createRedis(config.REDIS_URL, { blocking: true }),
-    access,
-    logger,
-  });
-  const server = await serveSubgraph<HooksContext>({
-    service: SERVICE,
+  runtime.followChanges();
+  await runtime.serveSubgraph<HooksContext>({
     port: config.HOOKS_PORT,
-    sql,
-    sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
-    resolvers: createResolvers({ sql, hooks, systemHooks, cursors: createCursors(config.PRINCIPAL_SECRET) }),
-    principalSecret: config.PRINCIPAL_SECRET,
-    logger,
+    resolvers: createResolvers({ sql, hooks, systemHooks, cursors: runtime.cursors }),
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
   });
-  return [() => closeServer(server), () => invalidation.stop(), () => membership.close()];
 }
 
 /** The workers: events fanned out into deliveries, deliveries sent, the log trimmed. */
-async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue, logger: Logger): Promise<Closer[]> {
-  const internal = { secret: config.PRINCIPAL_SECRET, caller: SERVICE };
-  const projects = createInternalClient({ ...internal, baseUrl: config.PROJECTS_URL });
-  const identity = createInternalClient({ ...internal, baseUrl: config.IDENTITY_URL });
+async function startWorkers(runtime: ServiceRuntime<HooksConfig>, queue: DeliveryQueue): Promise<void> {
+  const { sql, logger, config } = runtime;
+  const { projects, identity } = runtime.internalClients('projects', 'identity');
   const directory = createDirectory({ projects, identity, ttlMs: DIRECTORY_TTL_MS });
-  const consumer = consumeEvents({
-    redis: createRedis(config.REDIS_URL, { blocking: true }),
-    group: SERVICE,
+  runtime.consumeEvents({
     services: CONSUMED_SERVICES,
-    logger,
     handle: createFanOut({ sql, directory, queue, logger }),
     // Fan-out is idempotent (one delivery per event and hook, deterministic job ids), so a dead
     // worker's events can move on quickly.
     claimIdleMs: 10_000,
   });
   const sender = createSender({ timeoutMs: config.HOOK_TIMEOUT_MS, allowLocal: config.HOOKS_ALLOW_LOCAL });
+  runtime.onStop('resources', () => sender.close());
   const worker = startDeliveryWorker({
     sql,
     redisUrl: config.REDIS_URL,
@@ -103,6 +77,7 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
     })().catch((error) => logger.warn({ err: error }, 'delivery log maintenance failed'));
   }, MAINTAIN_EVERY_MS);
   maintain.unref();
+  runtime.onStop('work', async () => clearInterval(maintain));
 
   // Readiness follows Redis (the queue) and Postgres (the log); the queue depth drives autoscaling.
   const { app, registry } = createObservedApp({
@@ -120,41 +95,22 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
   });
   const server = await listen(app, config.HOOKS_WORKER_PORT);
   logger.info({ port: config.HOOKS_WORKER_PORT, worker: worker.name }, 'hook worker running');
-  // The running deliveries finish first (SIGTERM), then intake stops.
-  return [
-    () => closeServer(server),
-    () => worker.stop(),
-    () => consumer.stop(),
-    async () => clearInterval(maintain),
-    () => sender.close(),
-    () => projects.close(),
-    () => identity.close(),
-  ];
+  // At shutdown the running deliveries finish first, then the consumer (a later stage) stops taking events.
+  runtime.onStop('intake', () => closeServer(server));
+  runtime.onStop('intake', () => worker.stop());
 }
 
-/** Composition root: config → clients → role(s) → shutdown. HOOKS_ROLE picks the process kind. */
+/** Composition root: config → runtime (Postgres, Redis, relay) → queue → role(s). HOOKS_ROLE picks the process kind. */
 async function main() {
   const config = loadHooksConfig();
-  const logger = createLogger(SERVICE, config.LOG_LEVEL);
-  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
-  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
+  // Workers record the events (delivery attempts), but every process relays (the runtime's
+  // relay): a deployment of either role alone still gets its events out, and the events of the
+  // workers' last attempts wait in the outbox for any relay.
+  const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
   const queue = createDeliveryQueue({ redisUrl: config.REDIS_URL, maxAttempts: config.HOOK_MAX_ATTEMPTS });
-  // Workers record the events (delivery attempts), but every process relays: one relay per schema
-  // works at a time, and a deployment of either role alone still gets its events out.
-  const redis = createRedis(config.REDIS_URL);
-  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
-
-  const closers: Closer[] = [];
-  if (config.HOOKS_ROLE !== 'worker') closers.push(...(await startSubgraph(config, sql, queue, logger)));
-  if (config.HOOKS_ROLE !== 'subgraph') closers.push(...(await startWorkers(config, sql, queue, logger)));
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
-    ...closers,
-    // After the workers, before Postgres: events of their last attempts wait in the outbox for any relay.
-    () => relay.stop(),
-    () => queue.close(),
-    () => sql.end({ timeout: 5 }),
-    async () => redis.disconnect(),
-  ]);
+  runtime.onStop('resources', () => queue.close());
+  if (config.HOOKS_ROLE !== 'worker') await startSubgraph(runtime, queue);
+  if (config.HOOKS_ROLE !== 'subgraph') await startWorkers(runtime, queue);
 }
 
 main().catch(exitOnStartupFailure(createLogger(SERVICE)));

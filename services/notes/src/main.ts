@@ -2,25 +2,11 @@
 import '@hub/common/tracing';
 import { resolve } from 'node:path';
 import {
-  closeServer,
-  consumeEvents,
-  createAccessClient,
-  createInternalClient,
   createKnownEventReader,
+  createServiceRuntime,
   createLogger,
-  createRedis,
-  createSettingsClient,
-  createSql,
   exitOnStartupFailure,
-  accessChangeHandler,
-  createCursors,
-  followChanges,
-  settingsChangeHandler,
   handleOnce,
-  migrate,
-  onShutdown,
-  serveSubgraph,
-  startOutboxRelay,
   type Logger,
   type StreamedEvent,
 } from '@hub/common';
@@ -67,64 +53,26 @@ function createEventHandler(sql: Parameters<typeof handleOnce>[0], notes: NotesS
   };
 }
 
-/** Composition root: config → clients → services → server → health → listen → shutdown. */
+/** Composition root: config → runtime (Postgres, Redis, relay) → clients → services → server → shutdown. */
 async function main() {
   const config = loadNotesConfig();
-  const logger = createLogger(SERVICE, config.LOG_LEVEL);
-  const sql = createSql({ url: config.DATABASE_URL, schema: SERVICE, max: config.DB_POOL_MAX });
-  const redis = createRedis(config.REDIS_URL);
-  const internal = { secret: config.PRINCIPAL_SECRET, caller: SERVICE };
-  const membership = createInternalClient({ ...internal, baseUrl: config.MEMBERSHIP_URL });
-  const mergeRequests = createInternalClient({ ...internal, baseUrl: config.MERGEREQUESTS_URL });
-  const repository = createInternalClient({ ...internal, baseUrl: config.REPOSITORY_URL });
-  const identity = createInternalClient({ ...internal, baseUrl: config.IDENTITY_URL });
-  const access = createAccessClient({ membership, ttlMs: config.ACCESS_CACHE_TTL_MS });
-
-  await migrate({ sql, schema: SERVICE, dir: resolve(__dirname, '..', 'migrations'), logger });
-
+  const runtime = await createServiceRuntime({ service: SERVICE, config, root: resolve(__dirname, '..') });
+  const { sql, logger } = runtime;
+  const clients = runtime.internalClients('membership', 'mergerequests', 'repository', 'identity');
+  const { membership, repository, identity, mergerequests: mergeRequests } = clients;
+  const access = runtime.accessClient(membership);
   // Snippets refuse the visibility levels the application settings restrict to admins.
-  const settings = createSettingsClient({ identity });
+  const settings = runtime.settingsClient(identity);
   const notes = createNotesService({ sql, access, identity, mergeRequests, repository, settings });
-  const relay = startOutboxRelay({ sql, redis, service: SERVICE, logger, maxLen: config.EVENTS_STREAM_MAXLEN });
-  const consumer = consumeEvents({
-    redis: createRedis(config.REDIS_URL, { blocking: true }),
-    group: SERVICE,
-    services: ['projects', 'mergerequests'],
-    logger,
-    handle: createEventHandler(sql, notes, logger),
-  });
-  // Every replica drops cached access answers a team or project change made stale, and its
-  // settings copy when an admin changes them: one blocking connection for both.
-  const invalidation = followChanges({
-    redis: createRedis(config.REDIS_URL, { blocking: true }),
-    logger,
-    handlers: [accessChangeHandler(access, logger), settingsChangeHandler(settings, logger)],
-  });
+  runtime.consumeEvents({ services: ['projects', 'mergerequests'], handle: createEventHandler(sql, notes, logger) });
+  runtime.followChanges();
 
-  const server = await serveSubgraph<NotesContext>({
-    service: SERVICE,
+  await runtime.serveSubgraph<NotesContext>({
     port: config.NOTES_PORT,
-    sql,
-    sdlPath: resolve(__dirname, '..', 'src', 'schema.graphql'),
-    resolvers: createResolvers({ sql, notes, cursors: createCursors(config.PRINCIPAL_SECRET) }),
-    principalSecret: config.PRINCIPAL_SECRET,
-    logger,
+    resolvers: createResolvers({ sql, notes, cursors: runtime.cursors }),
     createContext: (principal) => ({ principal, loaders: createLoaders(sql, access, principal) }),
     routers: [createInternalRoutes({ sql, labels: notes, milestones: notes, secret: config.PRINCIPAL_SECRET, logger })],
   });
-
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
-    () => closeServer(server),
-    () => consumer.stop(),
-    () => invalidation.stop(),
-    () => relay.stop(),
-    () => membership.close(),
-    () => mergeRequests.close(),
-    () => repository.close(),
-    () => identity.close(),
-    () => sql.end({ timeout: 5 }),
-    async () => redis.disconnect(),
-  ]);
 }
 
 main().catch(exitOnStartupFailure(createLogger(SERVICE)));

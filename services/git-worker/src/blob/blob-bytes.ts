@@ -1,4 +1,4 @@
-import { launchGit, type GitProcess } from '../git/run';
+import { spawnGit, type GitProcess, type StartGit } from '../git/run';
 import type { FoundBlob } from './find-blob';
 
 /** How many leading bytes decide whether a blob is text (git's own heuristic looks at 8000). */
@@ -26,10 +26,11 @@ const headOf = (parts: Buffer[]) => {
  */
 export async function blobBytes(
   found: FoundBlob,
+  start: StartGit,
 ): Promise<{ parts: Buffer[]; text: boolean } | { process: GitProcess }> {
   if (found.info.size <= READER_LIMIT) {
     const parts = (await found.reader.contents(found.info.oid))?.parts ?? [];
     return { parts, text: isText(headOf(parts)) };
   }
-  return { process: launchGit(found.repo, ['cat-file', 'blob', found.info.oid]) };
+  return { process: spawnGit(found.repo, ['cat-file', 'blob', found.info.oid], {}, { start }) };
 }

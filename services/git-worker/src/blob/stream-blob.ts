@@ -1,5 +1,6 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { BlobMessage } from '@hub/protos';
+import type { StartGit } from '../git/run';
 import { messagesOf, pipeToCall } from '../git/stream';
 import { blobBytes, isText } from './blob-bytes';
 import type { FoundBlob } from './find-blob';
@@ -26,9 +27,13 @@ const drained = (call: ServerWritableStream<unknown, BlobMessage>) =>
   });
 
 /** Sends a blob over a gRPC stream: its metadata first, then its bytes in chunks with backpressure. */
-export async function streamBlob(found: FoundBlob, call: ServerWritableStream<unknown, BlobMessage>): Promise<void> {
+export async function streamBlob(
+  found: FoundBlob,
+  call: ServerWritableStream<unknown, BlobMessage>,
+  start: StartGit,
+): Promise<void> {
   const { info, commitId } = found;
-  const bytes = await blobBytes(found);
+  const bytes = await blobBytes(found, start);
   if ('parts' in bytes) {
     call.write({ info: { oid: info.oid, size: info.size, text: bytes.text, commitId } });
     for (const data of messagesOf(bytes.parts, BLOB_MESSAGE)) {

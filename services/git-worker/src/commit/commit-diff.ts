@@ -16,6 +16,6 @@ export const CommitDiff = (deps: WorkerDeps): CommitServiceHandlers['CommitDiff'
     const commit = await commitNamed(deps.readers.get(repo), validateRef(request.ref, 'sha'));
     if (!commit) throw gitError('REF_NOT_FOUND', 'sha names no commit', 'sha');
     const parent = commit.parentIds[0] ?? EMPTY_TREE;
-    const { diffs, timedOut } = await diffBetween(repo, parent, commit.id, deps.compareTimeoutMs);
+    const { diffs, timedOut } = await diffBetween(repo, parent, commit.id, deps.compareTimeoutMs, deps.startGit);
     return { commit, diffs, timedOut };
   });

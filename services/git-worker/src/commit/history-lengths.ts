@@ -1,9 +1,9 @@
 import { createPerCommitCache } from '../git/per-commit-cache';
-import { gitText } from '../git/run';
+import { gitText, type StartGit } from '../git/run';
 
 /** `git rev-list --count`: the commits reachable from `commit`, one walk of the whole history. */
-const countHistory = async (repo: string, commit: string) =>
-  Number((await gitText(repo, ['rev-list', '--count', '--end-of-options', commit], { launched: true })).trim());
+const countHistory = async (repo: string, commit: string, start?: StartGit) =>
+  Number((await gitText(repo, ['rev-list', '--count', '--end-of-options', commit], { start })).trim());
 
 /**
  * How many commits the history of a commit holds: a commits page's total. A history never changes
@@ -11,9 +11,11 @@ const countHistory = async (repo: string, commit: string) =>
  * going first past `max`), and one walk serves everyone asking for it at once: without it every
  * page walked the whole history again (13 ms for the bench's 2,500 commits, and growing with it).
  */
-export function createHistoryLengths(options: { max?: number; count?: typeof countHistory } = {}) {
+export function createHistoryLengths(
+  options: { max?: number; count?: (repo: string, commit: string) => Promise<number>; start?: StartGit } = {},
+) {
   const max = options.max ?? 4096;
-  const count = options.count ?? countHistory;
+  const count = options.count ?? ((repo: string, commit: string) => countHistory(repo, commit, options.start));
   const lengths = createPerCommitCache<number>({ maxEntries: max });
   return { of: (repo: string, commit: string): Promise<number> => lengths.of(repo, commit, () => count(repo, commit)) };
 }

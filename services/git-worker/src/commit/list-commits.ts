@@ -23,7 +23,7 @@ export const ListCommits = (deps: WorkerDeps): CommitServiceHandlers['ListCommit
     const offset = Math.max(request.offset, 0);
     const [page, total] = await Promise.all([
       gitText(repo, ['rev-list', `--max-count=${limit}`, `--skip=${offset}`, '--end-of-options', found.oid], {
-        launched: true,
+        start: deps.startGit,
       }),
       deps.historyLengths.of(repo, found.oid),
     ]);

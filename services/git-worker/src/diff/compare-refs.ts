@@ -2,7 +2,7 @@ import type { Diff, DiffServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
 import type { ObjectReader } from '../git/object-reader';
 import { readCommitsFrom } from '../git/objects';
-import { existingRepo, gitText, runGit } from '../git/run';
+import { existingRepo, gitText, runGit, type StartGit } from '../git/run';
 import { validateRef } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
@@ -66,6 +66,7 @@ async function runDiff(
   repo: string,
   revisions: string[],
   timeoutMs: number,
+  start: StartGit,
 ): Promise<{ diffs: Diff[]; timedOut: boolean; code: number | null }> {
   const result = await runGit(
     repo,
@@ -81,7 +82,7 @@ async function runDiff(
       '--end-of-options',
       ...revisions,
     ],
-    { timeoutMs, maxOutput: MAX_DIFF_OUTPUT, launched: true },
+    { timeoutMs, maxOutput: MAX_DIFF_OUTPUT, start },
   );
   if (result.code === null) return { diffs: [], timedOut: true, code: null };
   const { files, patch } = parseRawThenPatch(result.stdout);
@@ -95,8 +96,9 @@ export async function diffBetween(
   base: string,
   head: string,
   timeoutMs: number,
+  start: StartGit,
 ): Promise<{ diffs: Diff[]; timedOut: boolean }> {
-  const { diffs, timedOut } = await runDiff(repo, [base, head], timeoutMs);
+  const { diffs, timedOut } = await runDiff(repo, [base, head], timeoutMs, start);
   return { diffs, timedOut };
 }
 
@@ -110,10 +112,11 @@ async function diffFromMergeBase(
   from: string,
   to: string,
   timeoutMs: number,
+  start: StartGit,
 ): Promise<{ diffs: Diff[]; timedOut: boolean }> {
-  const threeDot = await runDiff(repo, [`${from}...${to}`], timeoutMs);
+  const threeDot = await runDiff(repo, [`${from}...${to}`], timeoutMs, start);
   if (threeDot.code === null || threeDot.code === 0) return threeDot;
-  return diffBetween(repo, from, to, timeoutMs);
+  return diffBetween(repo, from, to, timeoutMs, start);
 }
 
 /** A commit a validated ref names, looked up in the warm reader, or REF_NOT_FOUND. */
@@ -141,9 +144,9 @@ export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'
       const [commits, { diffs, timedOut }] = await Promise.all([
         // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
         gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`], {
-          launched: true,
+          start: deps.startGit,
         }).then((out) => readCommitsFrom(reader, out.split('\n').filter(Boolean))),
-        diffFromMergeBase(repo, from, to, deps.compareTimeoutMs),
+        diffFromMergeBase(repo, from, to, deps.compareTimeoutMs, deps.startGit),
       ]);
       return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };
     });

@@ -1,6 +1,6 @@
 import type { Contributor } from '@hub/protos';
 import { createPerCommitCache } from '../git/per-commit-cache';
-import { launchGit } from '../git/run';
+import { spawnGit } from '../git/run';
 
 const TAB = 0x09;
 const NEWLINE = 0x0a;
@@ -113,7 +113,7 @@ interface Walk {
 }
 
 /** Contributors of one walk, read from one streamed `git log`. */
-function logContributors(repo: string, walk: Walk, spawn: typeof launchGit): Promise<NumstatLogParser> {
+function logContributors(repo: string, walk: Walk, spawn: typeof spawnGit): Promise<NumstatLogParser> {
   return new Promise((resolve, reject) => {
     const limits = [
       ...(walk.skip === undefined ? [] : [`--skip=${walk.skip}`]),
@@ -149,7 +149,7 @@ function logContributors(repo: string, walk: Walk, spawn: typeof launchGit): Pro
  * shorter than `splitFrom`. Any commit of the history splits it exactly: `commit ^middle` and
  * `middle` cover every commit once.
  */
-function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof launchGit): Promise<string | null> {
+function middleOf(repo: string, commit: string, splitFrom: number, spawn: typeof spawnGit): Promise<string | null> {
   return new Promise((resolve) => {
     const child = spawn(repo, ['rev-list', `--max-count=${SPLIT_LIST_MAX}`, '--end-of-options', commit, '--']);
     const chunks: Buffer[] = [];
@@ -185,7 +185,7 @@ async function walksOf(
   commit: string,
   knownLength: number | undefined,
   splitFrom: number,
-  spawn: typeof launchGit,
+  spawn: typeof spawnGit,
 ): Promise<Walk[]> {
   if (knownLength !== undefined) {
     if (knownLength < splitFrom) return [{ from: commit }];
@@ -207,7 +207,7 @@ async function countContributors(
   repo: string,
   commit: string,
   knownLength: number | undefined,
-  spawn: typeof launchGit,
+  spawn: typeof spawnGit,
   splitFrom: number,
 ): Promise<Contributor[]> {
   const walks = await walksOf(repo, commit, knownLength, splitFrom, spawn);
@@ -222,12 +222,12 @@ async function countContributors(
  * Concurrent requests for the same commit share one `git log` (single flight).
  */
 export function createContributorStats(
-  options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof launchGit; splitFrom?: number } = {},
+  options: { maxEntries?: number; maxAuthors?: number; spawn?: typeof spawnGit; splitFrom?: number } = {},
 ) {
   const maxEntries = options.maxEntries ?? 256;
   const splitFrom = options.splitFrom ?? SPLIT_FROM_COMMITS;
   const maxAuthors = options.maxAuthors ?? 100_000;
-  const spawn = options.spawn ?? launchGit;
+  const spawn = options.spawn ?? spawnGit;
   const cache = createPerCommitCache<Contributor[]>({
     maxEntries,
     maxWeight: maxAuthors,

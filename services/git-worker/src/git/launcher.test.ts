@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGitLauncher, type GitLauncher } from './launcher';
-import { runGit, startGitWith, type GitProcess } from './run';
+import { runGit, type GitProcess, type StartGit } from './run';
 
 /** Everything a run gave back: stdout's bytes, stderr's text, and how it ended. */
 function finish(
@@ -126,27 +126,23 @@ describe('git launcher', () => {
     );
   });
 
-  it('is what runGit uses for launched runs once the composition root says so, output cap included; other runs spawn here', async () => {
+  it('is what runGit uses for the runs the composition root hands it to, output cap included; other runs spawn here', async () => {
     const started: string[] = [];
-    const restore = startGitWith((file, args, cwd, env) => {
+    const start: StartGit = (file, args, cwd, env) => {
       started.push(args.join(' '));
       return launcher.spawn(file, args, cwd, env);
-    });
-    try {
-      const blob = randomBytes(2 * 1024 * 1024);
-      const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob })
-        .toString('utf8')
-        .trim();
-      const capped = await runGit(repo, ['cat-file', 'blob', oid], { maxOutput: 64 * 1024, launched: true });
-      expect(capped.code).toBeNull();
-      const whole = await runGit(repo, ['cat-file', 'blob', oid], { launched: true });
-      expect(whole.code).toBe(0);
-      expect(whole.stdout.equals(blob)).toBe(true);
-      expect(started).toHaveLength(2);
-      expect((await runGit(repo, ['cat-file', '-t', oid])).stdout.toString('utf8')).toBe('blob\n');
-      expect(started).toHaveLength(2);
-    } finally {
-      restore();
-    }
+    };
+    const blob = randomBytes(2 * 1024 * 1024);
+    const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, input: blob })
+      .toString('utf8')
+      .trim();
+    const capped = await runGit(repo, ['cat-file', 'blob', oid], { maxOutput: 64 * 1024, start });
+    expect(capped.code).toBeNull();
+    const whole = await runGit(repo, ['cat-file', 'blob', oid], { start });
+    expect(whole.code).toBe(0);
+    expect(whole.stdout.equals(blob)).toBe(true);
+    expect(started).toHaveLength(2);
+    expect((await runGit(repo, ['cat-file', '-t', oid])).stdout.toString('utf8')).toBe('blob\n');
+    expect(started).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import type { Commit, Signature } from '@hub/protos';
 import type { ObjectReader } from './object-reader';
-import { launchGit } from './run';
+import { spawnGit, type StartGit } from './run';
 
 interface RawObject {
   oid: string;
@@ -9,14 +9,15 @@ interface RawObject {
 }
 
 /**
- * Reads objects with one `git cat-file --batch` for the whole list, started by the launcher (a
- * round trip per object would cost a process each): for the push events and a new branch, which
- * may read in a repository no warm reader serves. Missing objects come back as null.
+ * Reads objects with one `git cat-file --batch` for the whole list, started with `start` (the
+ * launcher in the worker; a round trip per object would cost a process each): for the push events
+ * and a new branch, which may read in a repository no warm reader serves. Missing objects come
+ * back as null.
  */
-export function readObjects(repo: string, oids: string[]): Promise<Array<RawObject | null>> {
+export function readObjects(repo: string, oids: string[], start?: StartGit): Promise<Array<RawObject | null>> {
   if (oids.length === 0) return Promise.resolve([]);
   return new Promise((resolve, reject) => {
-    const child = launchGit(repo, ['cat-file', '--batch']);
+    const child = spawnGit(repo, ['cat-file', '--batch'], {}, { start });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => chunks.push(d));
@@ -103,8 +104,8 @@ export function parseTag(body: Buffer): { object: string; type: string; message:
 export const tagMessage = (tag: { message: string }) => tag.message.replace(/\n$/, '');
 
 /** The commits of `oids`, in order; a sha that is not a commit is skipped. */
-export async function readCommits(repo: string, oids: string[]): Promise<Commit[]> {
-  const objects = await readObjects(repo, oids);
+export async function readCommits(repo: string, oids: string[], start?: StartGit): Promise<Commit[]> {
+  const objects = await readObjects(repo, oids, start);
   return objects
     .filter((o): o is RawObject => o !== null && o.type === 'commit')
     .map((o) => parseCommit(o.oid, o.body));

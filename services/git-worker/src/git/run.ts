@@ -55,40 +55,31 @@ export interface GitProcess {
 /** How git starts: `file args` in `cwd` with `env` over the process's own environment. */
 export type StartGit = (file: string, args: string[], cwd: string, env: Record<string, string>) => GitProcess;
 
-const spawnHere: StartGit = (file, args, cwd, env) => spawn(file, args, { cwd, env: { ...process.env, ...env } });
-let startGit: StartGit = spawnHere;
+/** spawn() from this process: the runs that need not go through the launcher, and all of them where there is none. */
+export const startGitHere: StartGit = (file, args, cwd, env) =>
+  spawn(file, args, { cwd, env: { ...process.env, ...env } });
 
 /**
- * The composition root's choice of how the expensive git runs start (the git launcher in the
- * worker, spawn() from this process unless told); answers a function that puts back the previous
- * one. Only runs started with `launched` use it: the diffs and walks of compare, contributors and
- * commit pages, history counts, ref listings, archives, large blobs, a push's event reads and a
- * new repository's init.
- * (Single refs and commits are looked up in the warm readers instead.) The commands that move
- * refs are spawned here, in the same tick as their handler's check that the repository exists,
- * so a repository deleted mid-request cannot vanish between the check and a write's start.
+ * Starts git with an argument array (never a shell) in `cwd`, with `start` when given (here
+ * otherwise). The composition root decides how the expensive runs start (WorkerDeps.startGit: the
+ * git launcher in the worker) and hands that to them; the commands that move refs are spawned
+ * here, in the same tick as their handler's check that the repository exists, so a repository
+ * deleted mid-request cannot vanish between the check and a write's start.
  */
-export function startGitWith(start: StartGit): () => void {
-  const previous = startGit;
-  startGit = start;
-  return () => {
-    startGit = previous;
-  };
-}
-
-/** Starts git with an argument array (never a shell) in `cwd`; through the launcher when `launched` (see startGitWith). */
 export function spawnGit(
   cwd: string,
   args: string[],
   env: Record<string, string> = {},
-  options: { launched?: boolean } = {},
+  options: { start?: StartGit } = {},
 ): GitProcess {
-  return (options.launched ? startGit : spawnHere)('git', [...BASE_ARGS, ...args], cwd, { ...GIT_ENV, ...env });
+  return (options.start ?? startGitHere)('git', [...BASE_ARGS, ...args], cwd, { ...GIT_ENV, ...env });
 }
 
-/** spawnGit through the launcher: for the expensive runs startGitWith names. */
-export const launchGit = (cwd: string, args: string[], env: Record<string, string> = {}): GitProcess =>
-  spawnGit(cwd, args, env, { launched: true });
+/** spawnGit bound to one way of starting git: what a caller that only ever launches is handed. */
+export const launchWith =
+  (start: StartGit) =>
+  (cwd: string, args: string[], env: Record<string, string> = {}): GitProcess =>
+    spawnGit(cwd, args, env, { start });
 
 /** Collected output is for answers that fit in a response; anything bigger streams instead. */
 const MAX_OUTPUT = 128 * 1024 * 1024;
@@ -115,11 +106,12 @@ export function runGit(
     env?: Record<string, string>;
     timeoutMs?: number;
     maxOutput?: number;
-    launched?: boolean;
+    /** How git starts (spawnGit). */
+    start?: StartGit;
   } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnGit(cwd, args, options.env, { launched: options.launched });
+    const child = spawnGit(cwd, args, options.env, { start: options.start });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

@@ -9,13 +9,13 @@ import {
 import { encodeErrorDetail, GIT_ERROR_HEADER } from '@hub/protos';
 import type { Request, Response } from 'express';
 import { GitError } from '../git/errors';
-import { launchGit, type GitProcess } from '../git/run';
+import { spawnGit, type GitProcess, type StartGit } from '../git/run';
 import type { WorkerDeps } from '../rpc';
 import { blobBytes, isText } from '../blob/blob-bytes';
 import { findBlobAtPath, findRawBlob, type FoundBlob } from '../blob/find-blob';
 import { archiveCommand } from '../repository/archive-command';
 
-type Deps = Pick<WorkerDeps, 'root' | 'readers'> & { secret: string; logger: Logger };
+type Deps = Pick<WorkerDeps, 'root' | 'readers' | 'startGit'> & { secret: string; logger: Logger };
 
 /** What a failure of each kind answers over HTTP; the kind itself travels in GIT_ERROR_HEADER. */
 const statusOf = (error: GitError) =>
@@ -55,7 +55,7 @@ async function pipeToResponse(git: GitProcess, res: Response, head: (first: Buff
 }
 
 /** Writes the blob: headers saying what it is, then its bytes. */
-async function sendBlob(found: FoundBlob, res: Response): Promise<void> {
+async function sendBlob(found: FoundBlob, res: Response, start: StartGit): Promise<void> {
   const { info, commitId } = found;
   const head = (text: boolean) =>
     res.writeHead(200, {
@@ -65,7 +65,7 @@ async function sendBlob(found: FoundBlob, res: Response): Promise<void> {
       [BLOB_HEADERS.text]: text ? '1' : '0',
       [BLOB_HEADERS.commitId]: commitId,
     });
-  const bytes = await blobBytes(found);
+  const bytes = await blobBytes(found, start);
   if ('parts' in bytes) {
     // At most the warm reader's limit, already in memory: written at once, without a copy into one buffer.
     head(bytes.text);
@@ -123,7 +123,7 @@ export function createDownloadHandlers(deps: Deps) {
       const found = query('oid')
         ? await findRawBlob(deps, projectId, query('oid'))
         : await findBlobAtPath(deps, projectId, query('ref'), query('path'));
-      await sendBlob(found, res);
+      await sendBlob(found, res, deps.startGit);
     }),
     archive: serve(async (projectId, query, res) => {
       const { repo, args } = await archiveCommand(deps, projectId, {
@@ -131,7 +131,7 @@ export function createDownloadHandlers(deps: Deps) {
         format: query('format'),
         prefix: query('prefix'),
       });
-      await pipeToResponse(launchGit(repo, args), res, () =>
+      await pipeToResponse(spawnGit(repo, args, {}, { start: deps.startGit }), res, () =>
         res.writeHead(200, { 'content-type': 'application/octet-stream' }),
       );
     }),

@@ -29,13 +29,15 @@ export interface GitHttpDeps extends WorkerDeps {
 }
 
 /** One receive at a time per repository, so the refs a push changed are exactly its own. */
-const receiving = new Map<number, Promise<unknown>>();
-function serialized<T>(projectId: number, work: () => Promise<T>): Promise<T> {
-  const previous = receiving.get(projectId) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(work);
-  receiving.set(projectId, next);
-  void next.finally(() => receiving.get(projectId) === next && receiving.delete(projectId)).catch(() => {});
-  return next;
+function createReceiveQueue() {
+  const receiving = new Map<number, Promise<unknown>>();
+  return <T>(projectId: number, work: () => Promise<T>): Promise<T> => {
+    const previous = receiving.get(projectId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(work);
+    receiving.set(projectId, next);
+    void next.finally(() => receiving.get(projectId) === next && receiving.delete(projectId)).catch(() => {});
+    return next;
+  };
 }
 
 /**
@@ -45,6 +47,8 @@ function serialized<T>(projectId: number, work: () => Promise<T>): Promise<T> {
  * from them, the post-receive hook logs the ref updates that become push events.
  */
 export function createGitHttpHandler(deps: GitHttpDeps) {
+  const serialized = createReceiveQueue();
+  const backend = httpBackendPath();
   return async (req: Request, res: Response) => {
     const match = ROUTE.exec(req.path);
     // Signed by the facade, and in the shape the contract says (a signature alone proves no shape).
@@ -79,9 +83,9 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
         return;
       }
       if (receive && req.method === 'POST') {
-        await serialized(projectId, () => runBackend(deps, req, res, claims, match[0], repo, true));
+        await serialized(projectId, () => runBackend(deps, backend, req, res, claims, match[0], repo, true));
       } else {
-        await runBackend(deps, req, res, claims, match[0], repo, false);
+        await runBackend(deps, backend, req, res, claims, match[0], repo, false);
       }
     } catch (error) {
       deps.logger.error({ err: error, projectId }, 'git http request failed');
@@ -93,6 +97,7 @@ export function createGitHttpHandler(deps: GitHttpDeps) {
 
 async function runBackend(
   deps: GitHttpDeps,
+  backend: string,
   req: Request,
   res: Response,
   claims: GitAccessClaims,
@@ -134,7 +139,7 @@ async function runBackend(
   const encoding = req.header('content-encoding');
   if (encoding) env.HTTP_CONTENT_ENCODING = encoding;
 
-  const child = spawn(httpBackendPath(), [], { env });
+  const child = spawn(backend, [], { env });
   req.pipe(child.stdin);
   child.stdin.on('error', () => {});
   res.on('close', () => {
@@ -222,6 +227,7 @@ async function recordPush(
       updates,
       wasEmpty,
       defaultBranch: await headBranch(repo),
+      startGit: deps.startGit,
     });
   } catch (error) {
     if (existsSync(join(repo, 'HEAD'))) throw error;
@@ -232,9 +238,5 @@ async function recordPush(
 /** How long a push's answer waits for its events to be recorded. */
 const PUSH_RECORD_WAIT_MS = 10_000;
 
-let backendPath: string | undefined;
-/** `$(git --exec-path)/git-http-backend`, looked up once. */
-function httpBackendPath(): string {
-  backendPath ??= join(execFileSync('git', ['--exec-path']).toString('utf8').trim(), HTTP_BACKEND);
-  return backendPath;
-}
+/** `$(git --exec-path)/git-http-backend`: looked up once, when the handler is made. */
+const httpBackendPath = (): string => join(execFileSync('git', ['--exec-path']).toString('utf8').trim(), HTTP_BACKEND);

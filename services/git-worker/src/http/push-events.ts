@@ -1,7 +1,7 @@
 import { gitWorkerEvents, type Sql } from '@hub/common';
 import type { Commit } from '@hub/protos';
 import { parseCommit, parseTag, readCommits, readObjects, tagMessage } from '../git/objects';
-import { runGit, ZERO_OID as ZERO } from '../git/run';
+import { runGit, ZERO_OID as ZERO, type StartGit } from '../git/run';
 
 /** GitLab's push payloads carry at most this many commits (the newest, oldest first). */
 const MAX_COMMITS = 20;
@@ -21,7 +21,7 @@ export const parseRefUpdates = (log: string): RefUpdate[] =>
     .map(([before, after, ref]) => ({ before, after, ref }));
 
 /** The commits a ref update brought: since `before`, or for a new branch those on no other branch. */
-async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
+async function commitsOf(repo: string, update: RefUpdate, start: StartGit): Promise<string[]> {
   if (update.after === ZERO) return [];
   const range =
     update.before === ZERO
@@ -29,14 +29,18 @@ async function commitsOf(repo: string, update: RefUpdate): Promise<string[]> {
         [update.after, '--not', `--exclude=${update.ref.replace(/^refs\/heads\//, '')}`, '--branches']
       : [`${update.before}..${update.after}`];
   // Through the launcher: after every push, the worker's loop is not held by forking git.
-  const result = await runGit(repo, ['rev-list', '--reverse', ...range], { launched: true });
+  const result = await runGit(repo, ['rev-list', '--reverse', ...range], { start });
   return result.stdout.toString('utf8').split('\n').filter(Boolean);
 }
 
 /** A branch update's commits as push payloads carry them (the newest MAX_COMMITS), and how many there were. */
-async function pushedCommits(repo: string, update: RefUpdate): Promise<{ commits: Commit[]; total: number }> {
-  const ids = await commitsOf(repo, update);
-  return { commits: await readCommits(repo, ids.slice(-MAX_COMMITS)), total: ids.length };
+async function pushedCommits(
+  repo: string,
+  update: RefUpdate,
+  start: StartGit,
+): Promise<{ commits: Commit[]; total: number }> {
+  const ids = await commitsOf(repo, update, start);
+  return { commits: await readCommits(repo, ids.slice(-MAX_COMMITS), start), total: ids.length };
 }
 
 /**
@@ -44,10 +48,14 @@ async function pushedCommits(repo: string, update: RefUpdate): Promise<{ commits
  * annotated tag is an object of its own, and may even tag another tag) and its annotation, null
  * for a lightweight tag.
  */
-async function taggedCommit(repo: string, oid: string): Promise<{ commit: Commit | null; message: string | null }> {
+async function taggedCommit(
+  repo: string,
+  oid: string,
+  start: StartGit,
+): Promise<{ commit: Commit | null; message: string | null }> {
   let message: string | null = null;
   for (let target = oid; ;) {
-    const [object] = await readObjects(repo, [target]);
+    const [object] = await readObjects(repo, [target], start);
     if (object?.type !== 'tag')
       return { commit: object?.type === 'commit' ? parseCommit(target, object.body) : null, message };
     const tag = parseTag(object.body);
@@ -73,13 +81,15 @@ export async function recordPushEvents(deps: {
   wasEmpty: boolean;
   /** The branch HEAD names. */
   defaultBranch: string;
+  /** How the reads of the pushed commits start (WorkerDeps.startGit). */
+  startGit: StartGit;
 }) {
   for (const update of deps.updates) {
     const isTag = update.ref.startsWith('refs/tags/');
-    const tag = isTag && update.after !== ZERO ? await taggedCommit(deps.repo, update.after) : null;
+    const tag = isTag && update.after !== ZERO ? await taggedCommit(deps.repo, update.after, deps.startGit) : null;
     const { commits, total } = tag
       ? { commits: tag.commit ? [tag.commit] : [], total: tag.commit ? 1 : 0 }
-      : await pushedCommits(deps.repo, update);
+      : await pushedCommits(deps.repo, update, deps.startGit);
     const payload = {
       project_id: deps.projectId,
       actor_id: deps.userId,

@@ -23,7 +23,7 @@ export const MergeRequestDiffs = (deps: WorkerDeps): MergeServiceHandlers['Merge
       const base =
         (await runGit(repo, ['merge-base', '--end-of-options', target, source.sha])).stdout.toString('utf8').trim() ||
         target;
-      const { diffs, timedOut } = await diffBetween(repo, base, source.sha, deps.compareTimeoutMs);
+      const { diffs, timedOut } = await diffBetween(repo, base, source.sha, deps.compareTimeoutMs, deps.startGit);
       return { diffs, timedOut };
     } finally {
       await source.release();

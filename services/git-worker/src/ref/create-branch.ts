@@ -26,6 +26,6 @@ export const CreateBranch = (deps: WorkerDeps): RefServiceHandlers['CreateBranch
       update: { before: ZERO, after: sha, ref },
       wasEmpty,
     });
-    const [commit] = await readCommits(repo, [sha]);
+    const [commit] = await readCommits(repo, [sha], deps.startGit);
     return { name, commit };
   });

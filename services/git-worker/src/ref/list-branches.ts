@@ -8,7 +8,7 @@ import { listRefs } from './list-refs';
 export const ListBranches = (deps: WorkerDeps): RefServiceHandlers['ListBranches'] =>
   unary('ListBranches', deps, async (request) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
-    const refs = await listRefs(repo, 'refs/heads');
+    const refs = await listRefs(repo, 'refs/heads', deps.startGit);
     const commits = new Map(
       (
         await readCommitsFrom(

@@ -1,12 +1,13 @@
-import { gitText } from '../git/run';
+import { gitText, type StartGit } from '../git/run';
 
 /** `name → oid` of the refs under `prefix` (refs/heads or refs/tags), sorted by name; one run through the launcher. */
 export async function listRefs(
   repo: string,
   prefix: 'refs/heads' | 'refs/tags',
+  start: StartGit,
 ): Promise<Array<{ name: string; oid: string }>> {
   const out = await gitText(repo, ['for-each-ref', '--sort=refname', '--format=%(objectname) %(refname)', prefix], {
-    launched: true,
+    start,
   });
   return out
     .split('\n')

@@ -33,5 +33,5 @@ export async function describeTags(reader: ObjectReader, refs: Array<{ name: str
 export const ListTags = (deps: WorkerDeps): RefServiceHandlers['ListTags'] =>
   unary('ListTags', deps, async (request) => {
     const repo = existingRepo(deps.root, projectIdOf(request));
-    return { tags: await describeTags(deps.readers.get(repo), await listRefs(repo, 'refs/tags')) };
+    return { tags: await describeTags(deps.readers.get(repo), await listRefs(repo, 'refs/tags', deps.startGit)) };
   });

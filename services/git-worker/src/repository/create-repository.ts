@@ -17,7 +17,7 @@ export async function createRepository(deps: WorkerDeps, projectId: number, defa
   await mkdir(deps.root, { recursive: true });
   try {
     await gitText(deps.root, ['init', '--bare', '--quiet', `--initial-branch=${branch}`, '--', temp], {
-      launched: true,
+      start: deps.startGit,
     });
     await rename(temp, path).catch(async (error) => {
       if (!existsSync(join(path, 'HEAD'))) throw error;

@@ -8,7 +8,7 @@ import { createLogger } from '@hub/common';
 import { createGitClients, decodeErrorDetail, ERROR_DETAIL_TRAILER } from '@hub/protos';
 import { createGitLauncher } from '../git/launcher';
 import { createReaderPool } from '../git/object-reader';
-import { startGitWith } from '../git/run';
+import { launchWith } from '../git/run';
 import { createContributorStats } from '../diff/contributor-stats';
 import { createHistoryLengths } from '../commit/history-lengths';
 import { createCompareCache } from '../diff/compare-cache';
@@ -21,7 +21,6 @@ const AUTHOR = ['-c', 'user.name=Ada Lovelace', '-c', 'user.email=ada@example.co
 export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'git-worker-test-'));
   const launcher = createGitLauncher();
-  const restoreStartGit = startGitWith(launcher.spawn);
   const readers = createReaderPool();
   const secret = randomBytes(32).toString('base64url');
   /** The pushes RPCs recorded, in order. */
@@ -31,9 +30,10 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
     logger: createLogger('git-worker-test', 'silent'),
     compareTimeoutMs: 10_000,
     importAllowLocal: true,
+    startGit: launcher.spawn,
     readers,
-    contributors: createContributorStats(),
-    historyLengths: createHistoryLengths(),
+    contributors: createContributorStats({ spawn: launchWith(launcher.spawn) }),
+    historyLengths: createHistoryLengths({ start: launcher.spawn }),
     compares: createCompareCache(),
     callers: { secret, allowed: ['repository'] },
     recordPush: async (push) => void pushes.push(push),
@@ -92,7 +92,6 @@ export async function startHarness(overrides: Partial<WorkerDeps> = {}) {
       closeClients();
       server.forceShutdown();
       readers.close();
-      restoreStartGit();
       launcher.close();
       rmSync(root, { recursive: true, force: true });
     },
