@@ -28,6 +28,7 @@ export * from './network';
 export * from './contracts';
 export * from './connections';
 export * from './keyset-sql';
+export * from './id-pages';
 export * from './global-ids';
 export * from './public-enums';
 export * from './mutation-payloads';

@@ -1,6 +1,12 @@
-import { hooksEvents, type KeysetWindow, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
+import {
+  hooksEvents,
+  keysetPageById,
+  type KeysetWindow,
+  type PageWindow,
+  type Sql,
+  type TransactionSql,
+} from '@hub/common';
 import type { HookRow, SystemHookRow } from './hooks';
-import { keysetPageById } from './id-keyset';
 
 export interface DeliveryRow {
   id: number;

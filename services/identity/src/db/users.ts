@@ -1,7 +1,8 @@
 import {
   containsPattern,
-  keysetSql,
-  type KeysetColumn,
+  countRows,
+  keysetPageById,
+  numberedPageById,
   type KeysetWindow,
   type PageWindow,
   type Sql,
@@ -122,46 +123,23 @@ function userConditions(sql: Db, filter: UserFilter) {
 
 /** The ordering a user list's cursors are made for: v3's, by id ascending. */
 export const USER_ORDERING = 'users:id:asc';
-const USER_ORDER_COLUMNS: KeysetColumn[] = [{ name: 'id', type: 'int' }];
 
 /** A page of users by number (v3's page and per_page), by id ascending. */
-export async function listUsers(
+export function listUsers(
   sql: Db,
   filter: UserFilter,
   window: PageWindow,
 ): Promise<{ rows: UserRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    sql<
-      UserRow[]
-    >`select * from users ${userConditions(sql, filter)} order by id limit ${window.perPage} offset ${window.offset}`,
-    countUsers(sql, filter),
-  ]);
-  return { rows, total };
+  return numberedPageById<UserRow>(sql, 'users', userConditions(sql, filter), window);
 }
 
-export async function countUsers(sql: Db, filter: UserFilter): Promise<number> {
-  const [{ count }] = await sql<
-    { count: number }[]
-  >`select count(*)::int as count from users ${userConditions(sql, filter)}`;
-  return count;
+export function countUsers(sql: Db, filter: UserFilter): Promise<number> {
+  return countRows(sql, 'users', userConditions(sql, filter));
 }
 
 /** A keyset page of a user list (common/connections.ts), and whether rows lie past the caller's cursor. */
-export async function listUsersKeyset(
-  sql: Db,
-  filter: UserFilter,
-  window: KeysetWindow,
-): Promise<{ rows: Array<UserRow & { sortKey: string[] }>; beyond: boolean }> {
-  const where = userConditions(sql, filter);
-  const keyset = keysetSql(sql, USER_ORDER_COLUMNS, 'asc', window);
-  const [rows, beyond] = await Promise.all([
-    sql<Array<UserRow & { sortKey: string[] }>>`
-      select *, ${keyset.sortKey} from users ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
-    keyset.probe
-      ? sql`select exists(select 1 from users ${where} ${keyset.probe}) as found`.then(([row]) => row.found as boolean)
-      : Promise.resolve(false),
-  ]);
-  return { rows: keyset.inOrder(rows), beyond };
+export function listUsersKeyset(sql: Db, filter: UserFilter, window: KeysetWindow) {
+  return keysetPageById<UserRow>(sql, 'users', userConditions(sql, filter), 'asc', window);
 }
 
 export async function insertUser(tx: TransactionSql, values: UserWritable): Promise<UserRow> {
