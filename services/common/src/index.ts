@@ -29,6 +29,8 @@ export * from './contracts';
 export * from './connections';
 export * from './keyset-sql';
 export * from './id-pages';
+export * from './basic-auth';
+export * from './label-sql';
 export * from './global-ids';
 export * from './public-enums';
 export * from './mutation-payloads';
