@@ -1,20 +1,10 @@
 import { resolve } from 'node:path';
-import {
-  ANONYMOUS,
-  applyGroup,
-  createAccessClient,
-  createCursors,
-  createLogger,
-  groupAccessLookup,
-  memberGroups,
-  type InternalClient,
-  type Principal,
-  type Sql,
-} from '@hub/common';
+import { ANONYMOUS, createAccessClient, createCursors, createLogger, type Principal, type Sql } from '@hub/common';
 import {
   createTestSchema,
   createTestSubgraph,
   errorCode,
+  groupMembershipStandIn,
   membershipStandIn,
   privateProject,
   userPrincipal,
@@ -35,22 +25,7 @@ const silent = createLogger('test', 'silent');
 
 // Membership (another service) as identity asks it about groups: who is a member of which.
 const groupMembers = new Map<number, Set<number>>();
-const groupMembership = {
-  call: async (endpoint: unknown, body: { userId: number | null; groupIds?: number[] }) => {
-    if (endpoint === groupAccessLookup)
-      return {
-        access: body.groupIds!.map((groupId) => {
-          const member = body.userId !== null && (groupMembers.get(groupId)?.has(body.userId) ?? false);
-          return { groupId, level: member ? 50 : null, readable: member };
-        }),
-      };
-    if (endpoint === memberGroups)
-      return { groupIds: [...groupMembers].filter(([, users]) => users.has(body.userId!)).map(([id]) => id) };
-    if (endpoint === applyGroup) return { applied: true };
-    throw new Error('not offered by this stand-in');
-  },
-  close: async () => {},
-} as unknown as InternalClient;
+const groupMembership = groupMembershipStandIn(groupMembers);
 
 /** The project whose deploy keys are listed (alice owns it: Master and more). */
 const PROJECT = 500;
