@@ -8,6 +8,7 @@ import {
   membershipStandIn,
   privateProject,
   userPrincipal,
+  type ConnectionPage,
 } from '@hub/common/testing';
 import { createLoaders, type IdentityContext } from './context';
 import { createApplicationSettings } from './domain/application-settings';
@@ -31,13 +32,6 @@ const groupMembership = groupMembershipStandIn(groupMembers);
 const PROJECT = 500;
 /** Another project: its deploy keys are never in PROJECT's list. */
 const OTHER_PROJECT = 501;
-
-interface Page {
-  count: number;
-  edges: Array<{ cursor: string; node: { id: number } }>;
-  nodes: Array<{ id: number }>;
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
 
 const CONNECTION = (id: string) => `{
   count
@@ -218,7 +212,7 @@ describe("identity's lists as connections", () => {
       principal,
     );
     expect(result.errors).toBeUndefined();
-    return list.pick(result.data) as Page;
+    return list.pick(result.data) as ConnectionPage;
   };
 
   /** Every page of a list from one end, in the list's order; `churn` changes the list between pages. */
@@ -227,7 +221,7 @@ describe("identity's lists as connections", () => {
     const deleted = new Set<number>();
     let cursor: string | null = null;
     for (let pages = 0; pages < 200; pages++) {
-      const current: Page = await cursorPage(
+      const current: ConnectionPage = await cursorPage(
         list,
         way === 'forward' ? { first: size, after: cursor } : { last: size, before: cursor },
       );
