@@ -58,3 +58,16 @@ export async function keysetPageById<T>(
   ]);
   return { rows: keyset.inOrder([...rows]), beyond };
 }
+
+/**
+ * A list of the rows of `table` that a filter keeps (`where` makes its `where ...` fragment), by
+ * id ascending: a page by number with the count of them all, the count alone, a keyset page.
+ */
+export function idOrderedList<T extends object, Filter>(table: string, where: (sql: Db, filter: Filter) => Fragment) {
+  return {
+    page: (sql: Db, filter: Filter, window: PageWindow) => numberedPageById<T>(sql, table, where(sql, filter), window),
+    count: (sql: Db, filter: Filter) => countRows(sql, table, where(sql, filter)),
+    keyset: (sql: Db, filter: Filter, window: KeysetWindow) =>
+      keysetPageById<T>(sql, table, where(sql, filter), 'asc', window),
+  };
+}

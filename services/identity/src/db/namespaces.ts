@@ -1,13 +1,4 @@
-import {
-  containsPattern,
-  countRows,
-  keysetPageById,
-  numberedPageById,
-  type KeysetWindow,
-  type PageWindow,
-  type Sql,
-  type TransactionSql,
-} from '@hub/common';
+import { containsPattern, idOrderedList, type Sql, type TransactionSql } from '@hub/common';
 
 export interface NamespaceRow {
   id: number;
@@ -72,23 +63,12 @@ function namespaceConditions(sql: Db, filter: NamespaceFilter) {
 export const namespaceOrdering = (filter: Pick<NamespaceFilter, 'kind'>) =>
   filter.kind === 'group' ? 'groups:id:asc' : 'namespaces:id:asc';
 
-/** A page of namespaces by number (v3's page and per_page), in id order. */
-export function listNamespaces(
-  sql: Db,
-  filter: NamespaceFilter,
-  window: PageWindow,
-): Promise<{ rows: NamespaceRow[]; total: number }> {
-  return numberedPageById<NamespaceRow>(sql, 'namespaces', namespaceConditions(sql, filter), window);
-}
-
-export function countNamespaces(sql: Db, filter: NamespaceFilter): Promise<number> {
-  return countRows(sql, 'namespaces', namespaceConditions(sql, filter));
-}
-
+const namespaceList = idOrderedList<NamespaceRow, NamespaceFilter>('namespaces', namespaceConditions);
+/** A page of namespaces by number (v3's page and per_page), by id ascending, and how many there are. */
+export const listNamespaces = namespaceList.page;
+export const countNamespaces = namespaceList.count;
 /** A keyset page of a namespace list (common/connections.ts), and whether rows lie past the caller's cursor. */
-export function listNamespacesKeyset(sql: Db, filter: NamespaceFilter, window: KeysetWindow) {
-  return keysetPageById<NamespaceRow>(sql, 'namespaces', namespaceConditions(sql, filter), 'asc', window);
-}
+export const listNamespacesKeyset = namespaceList.keyset;
 
 export async function insertGroupNamespace(
   tx: TransactionSql,

@@ -1,13 +1,4 @@
-import {
-  containsPattern,
-  countRows,
-  keysetPageById,
-  numberedPageById,
-  type KeysetWindow,
-  type PageWindow,
-  type Sql,
-  type TransactionSql,
-} from '@hub/common';
+import { containsPattern, idOrderedList, type Sql, type TransactionSql } from '@hub/common';
 import { digest } from '../domain/tokens';
 
 /** A row of identity.users, camelCased. */
@@ -124,23 +115,12 @@ function userConditions(sql: Db, filter: UserFilter) {
 /** The ordering a user list's cursors are made for: v3's, by id ascending. */
 export const USER_ORDERING = 'users:id:asc';
 
-/** A page of users by number (v3's page and per_page), by id ascending. */
-export function listUsers(
-  sql: Db,
-  filter: UserFilter,
-  window: PageWindow,
-): Promise<{ rows: UserRow[]; total: number }> {
-  return numberedPageById<UserRow>(sql, 'users', userConditions(sql, filter), window);
-}
-
-export function countUsers(sql: Db, filter: UserFilter): Promise<number> {
-  return countRows(sql, 'users', userConditions(sql, filter));
-}
-
+const userList = idOrderedList<UserRow, UserFilter>('users', userConditions);
+/** A page of users by number (v3's page and per_page), by id ascending, and how many there are. */
+export const listUsers = userList.page;
+export const countUsers = userList.count;
 /** A keyset page of a user list (common/connections.ts), and whether rows lie past the caller's cursor. */
-export function listUsersKeyset(sql: Db, filter: UserFilter, window: KeysetWindow) {
-  return keysetPageById<UserRow>(sql, 'users', userConditions(sql, filter), 'asc', window);
-}
+export const listUsersKeyset = userList.keyset;
 
 export async function insertUser(tx: TransactionSql, values: UserWritable): Promise<UserRow> {
   const [row] = await tx<UserRow[]>`insert into users ${tx(values as Record<string, unknown>)} returning *`;
