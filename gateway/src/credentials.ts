@@ -1,3 +1,4 @@
+import { decodeBasicAuth } from '@hub/common';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** What a request presents, read from headers as the spec names them (the facade moves parameters into headers). */
@@ -24,12 +25,8 @@ export function readCredentials(headers: IncomingHttpHeaders): PresentedCredenti
 }
 
 function basicOf(authorization: string | undefined): PresentedCredentials['basic'] {
-  const encoded = authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
-  if (!encoded) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) return undefined;
-  return { login: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+  const basic = decodeBasicAuth(authorization);
+  return basic?.login ? basic : undefined;
 }
 
 export const hasCredentials = (c: PresentedCredentials) => Boolean(c.privateToken || c.bearer || c.basic);

@@ -1,4 +1,4 @@
-import { CREDENTIALS_REFUSED } from '@hub/common';
+import { CREDENTIALS_REFUSED, decodeBasicAuth } from '@hub/common';
 import { credentialKey, failureBudgetWait, type AbuseLimits } from '@hub/gateway';
 import type { Request, RequestHandler } from 'express';
 import { credentialHeaders } from './credentials';
@@ -25,13 +25,7 @@ export function signInOf(req: Request): { login: string } | undefined {
 
 /** git's basic credentials: a login with a password or a private token, tried on every request. */
 function basicLogin(req: Request): string | undefined {
-  const encoded = req.header('authorization')?.match(/^Basic\s+(\S+)$/i)?.[1];
-  if (!encoded) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded
-    .slice(0, Math.max(decoded.indexOf(':'), 0))
-    .trim()
-    .toLowerCase();
+  return decodeBasicAuth(req.header('authorization'))?.login.trim().toLowerCase();
 }
 
 /**

@@ -1,14 +1,11 @@
-import { CONFIG_TABLE } from '@hub/common';
-import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Socket } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { clearState, launcherAlive, readState, stopLeftovers, writeState, type LauncherState } from './leftovers';
-import { PROCESSES, REPO_ROOT, startProcess, waitReady, type LogSink, type RunningProcess } from './processes';
-import { startPostgres } from './postgres-server';
-import { startRedis } from './redis-server';
-import { supervise, type Supervised } from './supervisor';
+import { startDataServers } from './data-servers';
+import { claim, startKeeper } from './launcher';
+import { clearState } from './leftovers';
+import { REPO_ROOT, type LogSink, type RunningProcess } from './processes';
+import { fillSharedEnv, ownSettings, processNames } from './stack-layout';
+import { createStackProcesses } from './stack-processes';
 import { freePort, run } from './system';
 
 export interface StackOptions {
@@ -37,28 +34,6 @@ export interface StackOptions {
    * GIT_WORKER_SHARDS tells every process where each is.
    */
   shards?: number;
-}
-
-/** The processes a stack runs: each kind's replicas, then the extra git worker shards. */
-function processNames(options: Pick<StackOptions, 'replicas' | 'shards'>) {
-  for (const kind of Object.keys(options.replicas ?? {})) {
-    if (!PROCESSES.some((p) => p.name === kind)) throw new Error(`no process kind named ${kind}`);
-    if (kind === 'git-worker') throw new Error('git workers are shards, not replicas: ask for shards instead');
-  }
-  const replicas = PROCESSES.flatMap((spec) =>
-    Array.from({ length: Math.max(1, options.replicas?.[spec.name] ?? 1) }, (_, i) => ({
-      name: i === 0 ? spec.name : `${spec.name}-${i + 1}`,
-      spec,
-      shard: 0,
-    })),
-  );
-  const git = PROCESSES.find((p) => p.name === 'git-worker')!;
-  const shards = Array.from({ length: Math.max(0, (options.shards ?? 1) - 1) }, (_, i) => ({
-    name: `git-worker-${i + 2}`,
-    spec: git,
-    shard: i + 2,
-  }));
-  return [...replicas, ...shards];
 }
 
 export interface Stack {
@@ -106,85 +81,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return Number(env[name]);
   };
   try {
-    let pg: Awaited<ReturnType<typeof startPostgres>> | null = null;
-    if (!env.DATABASE_URL) {
-      pg = await startPostgres({
-        dir: join(dataDir, 'postgres'),
-        port: await port('LOCAL_POSTGRES_PORT', 15432),
-        log: options.log,
-        durable: options.durable ?? false,
-      });
-      stops.unshift(pg.stop);
-      env.DATABASE_URL = pg.url;
-      // SIGINT: Postgres's fast shutdown (rolls back open transactions, checkpoints, exits).
-      state.servers.push({ pidFile: join(pg.dataDir, 'postmaster.pid'), comm: 'postgres', signal: 'SIGINT' });
-      writeState(dataDir, state);
-    }
-    let redis: Awaited<ReturnType<typeof startRedis>> | null = null;
-    const redisOptions = { dir: join(dataDir, 'redis'), port: 0, log: options.log };
-    if (!env.REDIS_URL) {
-      redisOptions.port = await port('LOCAL_REDIS_PORT', 16379);
-      redis = await startRedis(redisOptions);
-      stops.unshift(() => redis?.stop() ?? Promise.resolve());
-      env.REDIS_URL = redis.url;
-      state.servers.push({ pidFile: redis.pidFile, comm: 'redis-server', signal: 'SIGTERM' });
-      writeState(dataDir, state);
-    }
-    for (const { portVariable } of PROCESSES) await port(portVariable, Number(CONFIG_TABLE[portVariable].fallback));
-    // The git worker's second port (gRPC), beside the HTTP one it is health-checked on.
-    await port('GIT_WORKER_GRPC_PORT', Number(CONFIG_TABLE.GIT_WORKER_GRPC_PORT.fallback));
-    env.PRINCIPAL_SECRET ??= randomBytes(32).toString('base64url');
-    // Identity seals private tokens with this key: it must outlive restarts, so it stays with the data.
-    env.TOKEN_ENCRYPTION_KEY ??= keptSecret(join(dataDir, 'token-encryption.key'));
-    // Repositories live with the rest of this stack's data, never in a folder another stack shares.
-    env.REPOS_ROOT ??= join(dataDir, 'repositories');
-    env.EXTERNAL_URL ??= `http://localhost:${env.PORT}`;
-    // Webhook receivers of a local system run on this machine too (production leaves this off).
-    env.HOOKS_ALLOW_LOCAL ??= 'true';
-    // Every process beyond the first of its kind, and every shard beyond the first, gets its ports
-    // here (before anything starts: GIT_WORKER_SHARDS names them all).
+    const servers = await startDataServers({
+      dataDir,
+      env,
+      state,
+      stops,
+      port,
+      log: options.log,
+      durable: options.durable ?? false,
+    });
+    await fillSharedEnv(env, dataDir, port);
     const names = processNames(options);
-    const overrides = new Map<string, NodeJS.ProcessEnv>();
-    for (const { name, spec, shard } of names) {
-      if (name === spec.name) continue;
-      const own: NodeJS.ProcessEnv = { [spec.portVariable]: String(await freePort()) };
-      if (shard)
-        Object.assign(own, {
-          GIT_WORKER_GRPC_PORT: String(await freePort()),
-          REPOS_ROOT: `${env.REPOS_ROOT}-shard${shard}`,
-        });
-      overrides.set(name, own);
-    }
-    // Locally no load balancer stands in front of a kind's replicas: replica K of a kind calls
-    // replica K of each other kind that has one (the K-th facade the K-th gateway and subgraphs),
-    // so every replica serves requests and not only the first.
-    for (const { name, spec, shard } of names) {
-      const k = /-(\d+)$/.exec(name)?.[1];
-      if (shard || name === spec.name || !k) continue;
-      for (const other of names) {
-        if (other.shard || other.spec === spec || other.name !== `${other.spec.name}-${k}`) continue;
-        const urlVariable = other.spec.portVariable.replace(/_PORT$/, '_URL');
-        if (urlVariable !== other.spec.portVariable && urlVariable in CONFIG_TABLE) {
-          overrides.get(name)![urlVariable] = `http://127.0.0.1:${overrides.get(other.name)![other.spec.portVariable]}`;
-        }
-      }
-    }
-    if (names.some((n) => n.shard)) {
-      const shardOf = (name: string, grpc: string, http: string) =>
-        `${name}=127.0.0.1:${grpc};http://127.0.0.1:${http}`;
-      env.GIT_WORKER_SHARDS = [
-        shardOf('default', env.GIT_WORKER_GRPC_PORT!, env.GIT_WORKER_HTTP_PORT!),
-        ...names
-          .filter((n) => n.shard)
-          .map((n) =>
-            shardOf(
-              `shard${n.shard}`,
-              overrides.get(n.name)!.GIT_WORKER_GRPC_PORT!,
-              overrides.get(n.name)!.GIT_WORKER_HTTP_PORT!,
-            ),
-          ),
-      ].join(',');
-    }
+    const overrides = await ownSettings(env, names);
 
     const seeded = JSON.parse(
       (await run(process.execPath, [join(REPO_ROOT, 'services/identity/dist/seed-root.js')], { env }))
@@ -193,54 +101,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         .pop()!,
     ) as { token: string; password: string | null };
 
-    const supervised = new Map<string, Supervised>();
-    const replicas: RunningProcess[] = [];
-    /** Records a process's pid, so whoever finds this stack's launcher dead can stop it. */
-    const track = (key: string, running: RunningProcess, entry: string) => {
-      state.services = state.services.filter((s) => s.name !== key);
-      if (running.child.pid) state.services.push({ name: key, pid: running.child.pid, entry });
-      writeState(dataDir, state);
-    };
-    const specOf = (name: string) => names.find((n) => n.name === name)!.spec;
-    const urlOf = (name: string) => {
-      const spec = specOf(name);
-      return `http://127.0.0.1:${overrides.get(name)?.[spec.portVariable] ?? env[spec.portVariable]}`;
-    };
-    const launch = async (name: string) => {
-      const spec = specOf(name);
-      const index = PROCESSES.indexOf(spec);
-      supervised.set(
-        name,
-        await supervise({
-          name,
-          start: () =>
-            startProcess({
-              name,
-              entry: spec.entry,
-              env: { ...env, ...spec.env, ...overrides.get(name) },
-              logs: options.logs,
-              index,
-              semiSpaceMiB: spec.semiSpaceMiB,
-            }),
-          ready: (running) => waitReady(running, urlOf(name)),
-          log: options.log,
-          onStart: (running) => track(name, running, spec.entry),
-          onGiveUp: options.onGiveUp ?? (() => {}),
-        }),
-      );
-    };
-    stops.unshift(async () => {
-      for (const p of replicas) await p.stop();
-      for (const s of [...supervised.values()].reverse()) await s.stop();
-    });
-    for (const tier of [0, 1, 2]) {
-      // Every launch of the tier settles before a failure is thrown: one still waiting for its
-      // process to get ready would add it to `supervised` after the stops below ran, leaving it
-      // (and its readiness polls) running in the caller's process.
-      const launched = await Promise.allSettled(names.filter((n) => n.spec.tier === tier).map((n) => launch(n.name)));
-      const failed = launched.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      if (failed) throw failed.reason;
-    }
+    const processes = createStackProcesses({ ...options, dataDir, state, env, names, overrides });
+    stops.unshift(processes.stopAll);
+    await processes.launchAll();
 
     let stopped: Promise<void> | null = null;
     const stop = () =>
@@ -252,51 +115,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return {
       restUrl: `http://127.0.0.1:${env.PORT}/api/v3`,
       graphqlUrl: `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
-      urls: Object.fromEntries(names.map((n) => [n.name, urlOf(n.name)])),
+      urls: Object.fromEntries(names.map((n) => [n.name, processes.urlOf(n.name)])),
       env,
       rootToken: seeded.token,
       rootPassword: seeded.password,
       get processes() {
-        return [...supervised.values()].map((s) => s.current());
+        return processes.processes();
       },
-      restarts: (name) => supervised.get(name)?.restarts() ?? 0,
-      stopProcess: async (name) => {
-        await supervised.get(name)?.stop();
-      },
-      restart: async (name) => {
-        await supervised.get(name)?.stop();
-        await launch(name);
-      },
-      startReplica: async (name, settings = {}) => {
-        const index = PROCESSES.findIndex((p) => p.name === name);
-        const spec = PROCESSES[index];
-        const replicaPort = await freePort();
-        const running = startProcess({
-          name: `${name}-${replicas.length + 2}`,
-          entry: spec.entry,
-          env: { ...env, ...spec.env, ...settings, [spec.portVariable]: String(replicaPort) },
-          logs: options.logs,
-          index,
-          semiSpaceMiB: spec.semiSpaceMiB,
-        });
-        replicas.push(running);
-        track(running.name, running, spec.entry);
-        const url = `http://127.0.0.1:${replicaPort}`;
-        await waitReady(running, url);
-        return Object.assign(running, { url });
-      },
-      restartPostgres: async (mode) => {
-        if (!pg) throw new Error('Postgres is not a local process of this stack');
-        await pg.restart(mode);
-      },
-      stopRedis: async () => {
-        if (!redis) throw new Error('Redis is not a local process of this stack');
-        await redis.stop();
-      },
-      startRedis: async () => {
-        if (!redis) throw new Error('Redis is not a local process of this stack');
-        redis = await startRedis(redisOptions);
-      },
+      restarts: processes.restarts,
+      stopProcess: processes.stopProcess,
+      restart: processes.restart,
+      startReplica: processes.startReplica,
+      ...servers,
       stop,
     };
   } catch (error) {
@@ -305,48 +135,4 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     keeper.release();
     throw error;
   }
-}
-
-/**
- * Takes the data folder for this launcher: refuses while another launcher runs on it, and stops
- * what one that died left running (its launcher.json says what).
- */
-async function claim(dataDir: string, log: (line: string) => void): Promise<LauncherState> {
-  const previous = readState(dataDir);
-  if (previous && launcherAlive(previous.pid)) {
-    throw new Error(
-      `another launcher (pid ${previous.pid}) is running on ${dataDir}: stop it first, or use another DATA_DIR`,
-    );
-  }
-  if (previous) {
-    const stopped = await stopLeftovers(previous);
-    if (stopped.length) log(`a launcher that died left processes running; stopped ${stopped.join(', ')}`);
-  }
-  const state: LauncherState = { pid: process.pid, services: [], servers: [] };
-  writeState(dataDir, state);
-  return state;
-}
-
-/**
- * Starts the keeper (keeper.ts), which stops what this launcher leaves running if it dies.
- * Neither the keeper nor its pipe keeps this process alive; `release` lets it go.
- */
-function startKeeper(dataDir: string) {
-  const keeper = spawn(process.execPath, [join(REPO_ROOT, 'infra/local/dist/keeper.js'), dataDir], {
-    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
-  });
-  const line = keeper.stdio[3] as Socket;
-  keeper.unref();
-  line.unref();
-  return { release: () => line.destroy() };
-}
-
-/** A random secret kept in a file only its owner reads, the same on every start with this data folder. */
-function keptSecret(file: string): string {
-  try {
-    writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return readFileSync(file, 'utf8').trim();
 }

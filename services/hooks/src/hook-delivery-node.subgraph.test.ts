@@ -1,18 +1,7 @@
-import { resolve } from 'node:path';
-import { ANONYMOUS, createAccessClient, createCursors, type Principal, type Sql } from '@hub/common';
-import {
-  createTestSchema,
-  createTestSubgraph,
-  membershipStandIn,
-  privateProject,
-  userPrincipal,
-} from '@hub/common/testing';
-import { createLoaders, type HooksContext } from './context';
-import type { DeliveryQueue } from './delivery/queue';
+import { ANONYMOUS, type Principal } from '@hub/common';
+import { membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
 import { newSigningSecret } from './delivery/signing';
-import { createHooksService } from './hooks-service';
-import { createResolvers } from './resolvers';
-import { createSystemHooksService } from './system-hooks-service';
+import { readingHooksSubgraph } from './testing/hooks-subgraph';
 
 // A delivery is a Node: node(id:) asks this subgraph for it by global id (and the gateway then by
 // databaseId), and it shows only to those who may see its hook.
@@ -32,8 +21,7 @@ const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) {
 } }`;
 
 describe('hooks subgraph: deliveries by global id', () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<HooksContext>>>;
+  const { db, subgraph, start, stop } = readingHooksSubgraph(membership);
   let projectHook: number;
   let systemHook: number;
   let projectDelivery: number;
@@ -49,20 +37,7 @@ describe('hooks subgraph: deliveries by global id', () => {
     entity({ __typename: 'HookDelivery', id: `gid://hub/HookDelivery/${id}` }, principal);
 
   beforeAll(async () => {
-    db = await createTestSchema('hooks', resolve(__dirname, '..', 'migrations'));
-    const access = createAccessClient({ membership, ttlMs: 0 });
-    // Reading delivers nothing: the queue is never called here.
-    const queue = {} as DeliveryQueue;
-    subgraph = await createTestSubgraph<HooksContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({
-        sql: db.sql,
-        hooks: createHooksService({ sql: db.sql, access, queue, allowLocal: true }),
-        systemHooks: createSystemHooksService({ sql: db.sql, queue, allowLocal: true }),
-        cursors: createCursors('a-secret-for-tests-only-0123456789'),
-      }),
-      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
-    });
+    await start();
     [{ id: projectHook }] = await db.sql<{ id: number }[]>`
       insert into hooks (project_id, url, signing_secret) values (10, 'https://example.com/p', ${newSigningSecret()}) returning id`;
     [{ id: systemHook }] = await db.sql<{ id: number }[]>`
@@ -78,10 +53,7 @@ describe('hooks subgraph: deliveries by global id', () => {
     await db.sql`insert into delivery_attempts (delivery_id, started_at, duration_ms, status_code, request_headers, worker)
       values (${projectDelivery}, now(), 5, 503, '{}', 'w')`;
   });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  afterAll(stop);
 
   it("answers a project hook's delivery to Masters and up of its project, and to admins", async () => {
     const expected = {

@@ -1,18 +1,6 @@
-import { resolve } from 'node:path';
-import { createAccessClient, createCursors, type Principal, type Sql } from '@hub/common';
-import {
-  createTestSchema,
-  createTestSubgraph,
-  errorCode,
-  membershipStandIn,
-  privateProject,
-  userPrincipal,
-} from '@hub/common/testing';
-import { createLoaders, type HooksContext } from './context';
-import type { DeliveryQueue } from './delivery/queue';
-import { createHooksService } from './hooks-service';
-import { createResolvers } from './resolvers';
-import { createSystemHooksService } from './system-hooks-service';
+import type { Principal, Sql } from '@hub/common';
+import { errorCode, membershipStandIn, privateProject, userPrincipal, type ConnectionPage } from '@hub/common/testing';
+import { readingHooksSubgraph } from './testing/hooks-subgraph';
 
 // The hooks subgraph's lists as connections: project hooks, system hooks and the delivery logs of
 // both page with cursors (first/after, last/before) in v3's order, also while rows come and go,
@@ -34,36 +22,15 @@ const numbered = (selection: string) => selection.replace(/\{ id \}/g, '{ id: da
 const ARGS_DEFS = `$first: Int, $after: String, $last: Int, $before: String, $page: Int, $perPage: Int`;
 const ARGS = `first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage`;
 
-interface Connection {
-  count: number;
-  edges: Array<{ cursor: string; node: { id: number } }>;
-  nodes: Array<{ id: number }>;
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
-
 describe('hooks subgraph: lists as connections', () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<HooksContext>>>;
+  const { db, subgraph, start, stop } = readingHooksSubgraph(membership);
   /** The project hook and the system hook whose delivery logs are paged. */
   let projectHook: number;
   let systemHook: number;
   let made = 0;
 
   beforeAll(async () => {
-    db = await createTestSchema('hooks', resolve(__dirname, '..', 'migrations'));
-    const access = createAccessClient({ membership, ttlMs: 0 });
-    // Listing delivers nothing: the queue is never called here.
-    const queue = {} as DeliveryQueue;
-    subgraph = await createTestSubgraph<HooksContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({
-        sql: db.sql,
-        hooks: createHooksService({ sql: db.sql, access, queue, allowLocal: true }),
-        systemHooks: createSystemHooksService({ sql: db.sql, queue, allowLocal: true }),
-        cursors: createCursors('a-secret-for-tests-only-0123456789'),
-      }),
-      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
-    });
+    await start();
     await db.sql`insert into hooks (project_id, url, signing_secret)
       select case when g % 5 = 0 then 11 else 10 end, 'https://example.com/' || g, 'whsec_x' from generate_series(1, 50) as g`;
     await db.sql`insert into hooks (kind, project_id, url, signing_secret)
@@ -75,10 +42,7 @@ describe('hooks subgraph: lists as connections', () => {
       select case g % 3 when 0 then ${projectHook}::int when 1 then ${systemHook}::int else ${projectHook + 1}::int end,
         'test:' || g, 'Push Hook', 'msg_' || g, '{}' from generate_series(1, 150) as g`;
   });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  afterAll(stop);
 
   /** One list: how to ask for a page of it, who may, and how rows of it are made and removed. */
   interface List {
@@ -167,7 +131,7 @@ describe('hooks subgraph: lists as connections', () => {
     },
   ];
 
-  const page = async (list: List, variables: Record<string, unknown>): Promise<Connection> => {
+  const page = async (list: List, variables: Record<string, unknown>): Promise<ConnectionPage> => {
     const answer = await list.ask(variables);
     expect(answer.errors).toBeUndefined();
     return list.pick(answer.data);
@@ -179,7 +143,7 @@ describe('hooks subgraph: lists as connections', () => {
     const deleted = new Set<number>();
     let cursor: string | null = null;
     for (let i = 0; i < 100; i++) {
-      const current: Connection = await page(
+      const current: ConnectionPage = await page(
         list,
         way === 'forward' ? { first: 7, after: cursor } : { last: 7, before: cursor },
       );

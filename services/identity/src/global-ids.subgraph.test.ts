@@ -1,48 +1,20 @@
-import { resolve } from 'node:path';
-import {
-  ANONYMOUS,
-  applyGroup,
-  createCursors,
-  createLogger,
-  groupAccessLookup,
-  memberGroups,
-  type AccessClient,
-  type InternalClient,
-  type Principal,
-  type Sql,
-} from '@hub/common';
-import { createTestSchema, createTestSubgraph, userPrincipal } from '@hub/common/testing';
+import { ANONYMOUS, createCursors, createLogger, type AccessClient, type Principal } from '@hub/common';
+import { groupMembershipStandIn, testSubgraph, userPrincipal } from '@hub/common/testing';
 import { createLoaders, type IdentityContext } from './context';
 import type { NamespaceRow } from './db/namespaces';
 import type { UserRow } from './db/users';
 import { createApplicationSettings } from './domain/application-settings';
 import { createTokenSealer } from './domain/token-seal';
-import { createGroupsService } from './groups-service';
-import { createIdentityService } from './identity-service';
+import { createGroupsService, type GroupsService } from './groups-service';
+import { createIdentityService, type IdentityService } from './identity-service';
 import { createKeysService } from './keys-service';
 import { createResolvers } from './resolvers';
 
 const silent = createLogger('test', 'silent');
 
-// Membership (another service) as identity asks it about groups: who is in which group. Only
-// members may read a group here (GitLab also lets those who see one of its projects; membership decides).
+// Membership (another service) as identity asks it about groups: who is in which group.
 const groupMembers = new Map<number, Set<number>>();
-const membership = {
-  call: async (endpoint: unknown, body: { userId: number | null; groupIds?: number[] }) => {
-    if (endpoint === groupAccessLookup)
-      return {
-        access: body.groupIds!.map((groupId) => {
-          const member = body.userId !== null && (groupMembers.get(groupId)?.has(body.userId) ?? false);
-          return { groupId, level: member ? 50 : null, readable: member };
-        }),
-      };
-    if (endpoint === memberGroups)
-      return { groupIds: [...groupMembers].filter(([, users]) => users.has(body.userId!)).map(([id]) => id) };
-    if (endpoint === applyGroup) return { applied: true };
-    throw new Error('not offered by this stand-in');
-  },
-  close: async () => {},
-} as unknown as InternalClient;
+const membership = groupMembershipStandIn(groupMembers);
 
 const ENTITY = `query($representations: [_Any!]!) {
   _entities(representations: $representations) {
@@ -54,8 +26,29 @@ const ENTITY = `query($representations: [_Any!]!) {
 }`;
 
 describe('global ids of users, groups and namespaces', () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<IdentityContext>>>;
+  let identity: IdentityService;
+  let groups: GroupsService;
+  const { db, subgraph, start, stop } = testSubgraph<IdentityContext>({
+    service: 'identity',
+    srcDir: __dirname,
+    build: (sql) => {
+      const sealer = createTokenSealer('test-key-'.repeat(5));
+      identity = createIdentityService({ sql, logger: silent, oauthTokenTtlSeconds: 60, sealer });
+      groups = createGroupsService({ sql, membership, logger: silent });
+      return {
+        resolvers: createResolvers({
+          sql,
+          identity,
+          groups,
+          settings: createApplicationSettings({ sql }),
+          keys: createKeysService({ sql, access: {} as AccessClient }),
+          externalUrl: 'http://hub.test',
+          cursors: createCursors('a-secret-for-tests-only-0123456789'),
+        }),
+        createContext: (principal) => ({ principal, loaders: createLoaders(sql) }),
+      };
+    },
+  });
   let alice: UserRow;
   let bob: UserRow;
   let admin: Principal;
@@ -69,23 +62,7 @@ describe('global ids of users, groups and namespaces', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestSchema('identity', resolve(__dirname, '..', 'migrations'));
-    const sealer = createTokenSealer('test-key-'.repeat(5));
-    const identity = createIdentityService({ sql: db.sql, logger: silent, oauthTokenTtlSeconds: 60, sealer });
-    const groups = createGroupsService({ sql: db.sql, membership, logger: silent });
-    subgraph = await createTestSubgraph<IdentityContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({
-        sql: db.sql,
-        identity,
-        groups,
-        settings: createApplicationSettings({ sql: db.sql }),
-        keys: createKeysService({ sql: db.sql, access: {} as AccessClient }),
-        externalUrl: 'http://hub.test',
-        cursors: createCursors('a-secret-for-tests-only-0123456789'),
-      }),
-      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql) }),
-    });
+    await start();
     const user = (username: string, isAdmin = false) =>
       identity.createUser({ username, email: `${username}@x.test`, name: username, password: 'password-1', isAdmin });
     alice = await user('alice');
@@ -96,10 +73,7 @@ describe('global ids of users, groups and namespaces', () => {
     group = await groups.createGroup(userPrincipal(alice.id, { username: 'alice' }), { name: 'Team', path: 'team' });
     groupMembers.set(group.id, new Set([alice.id]));
   });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  afterAll(stop);
 
   it('shows the global id as id and the number as databaseId', async () => {
     const result = await subgraph.run(

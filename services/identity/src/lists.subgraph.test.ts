@@ -1,23 +1,14 @@
 import { resolve } from 'node:path';
-import {
-  ANONYMOUS,
-  applyGroup,
-  createAccessClient,
-  createCursors,
-  createLogger,
-  groupAccessLookup,
-  memberGroups,
-  type InternalClient,
-  type Principal,
-  type Sql,
-} from '@hub/common';
+import { ANONYMOUS, createAccessClient, createCursors, createLogger, type Principal, type Sql } from '@hub/common';
 import {
   createTestSchema,
   createTestSubgraph,
   errorCode,
+  groupMembershipStandIn,
   membershipStandIn,
   privateProject,
   userPrincipal,
+  type ConnectionPage,
 } from '@hub/common/testing';
 import { createLoaders, type IdentityContext } from './context';
 import { createApplicationSettings } from './domain/application-settings';
@@ -35,34 +26,12 @@ const silent = createLogger('test', 'silent');
 
 // Membership (another service) as identity asks it about groups: who is a member of which.
 const groupMembers = new Map<number, Set<number>>();
-const groupMembership = {
-  call: async (endpoint: unknown, body: { userId: number | null; groupIds?: number[] }) => {
-    if (endpoint === groupAccessLookup)
-      return {
-        access: body.groupIds!.map((groupId) => {
-          const member = body.userId !== null && (groupMembers.get(groupId)?.has(body.userId) ?? false);
-          return { groupId, level: member ? 50 : null, readable: member };
-        }),
-      };
-    if (endpoint === memberGroups)
-      return { groupIds: [...groupMembers].filter(([, users]) => users.has(body.userId!)).map(([id]) => id) };
-    if (endpoint === applyGroup) return { applied: true };
-    throw new Error('not offered by this stand-in');
-  },
-  close: async () => {},
-} as unknown as InternalClient;
+const groupMembership = groupMembershipStandIn(groupMembers);
 
 /** The project whose deploy keys are listed (alice owns it: Master and more). */
 const PROJECT = 500;
 /** Another project: its deploy keys are never in PROJECT's list. */
 const OTHER_PROJECT = 501;
-
-interface Page {
-  count: number;
-  edges: Array<{ cursor: string; node: { id: number } }>;
-  nodes: Array<{ id: number }>;
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
 
 const CONNECTION = (id: string) => `{
   count
@@ -243,7 +212,7 @@ describe("identity's lists as connections", () => {
       principal,
     );
     expect(result.errors).toBeUndefined();
-    return list.pick(result.data) as Page;
+    return list.pick(result.data) as ConnectionPage;
   };
 
   /** Every page of a list from one end, in the list's order; `churn` changes the list between pages. */
@@ -252,7 +221,7 @@ describe("identity's lists as connections", () => {
     const deleted = new Set<number>();
     let cursor: string | null = null;
     for (let pages = 0; pages < 200; pages++) {
-      const current: Page = await cursorPage(
+      const current: ConnectionPage = await cursorPage(
         list,
         way === 'forward' ? { first: size, after: cursor } : { last: size, before: cursor },
       );

@@ -1,15 +1,6 @@
-import { resolve } from 'node:path';
-import { createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
-import {
-  createTestSchema,
-  createTestSubgraph,
-  membershipStandIn,
-  privateProject,
-  userPrincipal,
-} from '@hub/common/testing';
-import { createLoaders, type NotesContext } from './context';
-import { createNotesService } from './notes-service';
-import { createResolvers } from './resolvers';
+import { type InternalClient, type Sql } from '@hub/common';
+import { membershipStandIn, unusedClient, privateProject, userPrincipal } from '@hub/common/testing';
+import { notesTestSubgraph } from './testing/notes-subgraph';
 
 // The lists of notes, snippets, labels and milestones as connections: cursor pages (the public
 // schema's first/after, last/before) that stay true while rows come and go, and v3's pages by
@@ -26,7 +17,6 @@ const membership = membershipStandIn(
   [privateProject(PROJECT, OWNER), privateProject(NO_SNIPPETS, OWNER, { snippetsEnabled: false })],
   {},
 );
-const unused = { call: async () => ({}), close: async () => {} } as unknown as InternalClient;
 /** The repository service's answer: the project's one commit, by its full id. */
 const repository = {
   call: async (_contract: unknown, { projectId, ref }: { projectId: number; ref: string }) => ({
@@ -89,8 +79,12 @@ interface ListCase {
 }
 
 describe('notes subgraph: lists as connections', () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<NotesContext>>>;
+  const { db, subgraph, start, stop } = notesTestSubgraph({
+    membership,
+    identity: unusedClient,
+    mergeRequests,
+    repository,
+  });
   const as = userPrincipal(OWNER);
   let issueId: number;
   let snippetId: number;
@@ -99,14 +93,7 @@ describe('notes subgraph: lists as connections', () => {
   let labelCollation: string | null = null;
 
   beforeAll(async () => {
-    db = await createTestSchema('notes', resolve(__dirname, '..', 'migrations'));
-    const access = createAccessClient({ membership, ttlMs: 0 });
-    const notes = createNotesService({ sql: db.sql, access, identity: unused, mergeRequests, repository });
-    subgraph = await createTestSubgraph<NotesContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, notes, cursors: createCursors('a-secret-for-tests-only-0123456789') }),
-      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
-    });
+    await start();
     // The test server runs with the C locale, where any order by title is "C" order: a language's
     // collation on the column shows that the lists keep "C" order whatever the database's default.
     const [collation] = await db.sql<{ name: string }[]>`
@@ -137,10 +124,7 @@ describe('notes subgraph: lists as connections', () => {
       insert into milestones (project_id, iid, title, state)
       select ${PROJECT}, g, 'm' || g, case when g % 3 = 0 then 'closed' else 'active' end from generate_series(1, 40) as g`;
   });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  afterAll(stop);
 
   const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
   const removeOne = async (table: 'notes' | 'snippets' | 'labels' | 'milestones', where: ReturnType<Sql>) => {

@@ -1,16 +1,6 @@
-import { resolve } from 'node:path';
-import { ANONYMOUS, createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
-import {
-  createTestSchema,
-  createTestSubgraph,
-  errorCode,
-  membershipStandIn,
-  privateProject,
-  userPrincipal,
-} from '@hub/common/testing';
-import { createLoaders, type NotesContext } from './context';
-import { createNotesService } from './notes-service';
-import { createResolvers } from './resolvers';
+import { ANONYMOUS } from '@hub/common';
+import { errorCode, membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
+import { notesTestSubgraph } from './testing/notes-subgraph';
 
 const OWNER = 1;
 const GUEST = 2;
@@ -28,11 +18,6 @@ const membership = membershipStandIn(
   ],
   { [GUEST]: 10 },
 );
-const unused = { call: async () => ({}), close: async () => {} } as unknown as InternalClient;
-const identity = {
-  call: async (_c: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}` })) }),
-  close: async () => {},
-} as unknown as InternalClient;
 
 const CREATE_ISSUE = `mutation($p: Int!, $title: String!) { createIssue(input: { projectId: $p, title: $title }) { issue { id databaseId iid } } }`;
 const CREATE_MILESTONE = `mutation($p: Int!, $title: String!) { createMilestone(input: { projectId: $p, title: $title }) { milestone { id databaseId } } }`;
@@ -45,8 +30,7 @@ const PROJECT_ISSUE = `query($p: Int!, $id: Int!) { _entities(representations: [
 const PROJECT_MILESTONE = `query($p: Int!, $id: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { milestone(id: $id) { id databaseId title } } } }`;
 
 describe('notes subgraph: global ids of issues and milestones', () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<NotesContext>>>;
+  const { db, subgraph, start, stop } = notesTestSubgraph({ membership });
   const as = (userId: number) => userPrincipal(userId);
   let issue: { id: string; databaseId: number; iid: number };
   let publicIssue: { id: string; databaseId: number; iid: number };
@@ -63,14 +47,7 @@ describe('notes subgraph: global ids of issues and milestones', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestSchema('notes', resolve(__dirname, '..', 'migrations'));
-    const access = createAccessClient({ membership, ttlMs: 0 });
-    const notes = createNotesService({ sql: db.sql, access, identity, mergeRequests: unused, repository: unused });
-    subgraph = await createTestSubgraph<NotesContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, notes, cursors: createCursors('a-secret-for-tests-only-0123456789') }),
-      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
-    });
+    await start();
     issue = (await subgraph.run(CREATE_ISSUE, { p: 30, title: 'private' }, as(OWNER))).data!.createIssue.issue;
     publicIssue = (await subgraph.run(CREATE_ISSUE, { p: 31, title: 'public' }, as(OWNER))).data!.createIssue.issue;
     milestone = (await subgraph.run(CREATE_MILESTONE, { p: 30, title: 'private m' }, as(OWNER))).data!.createMilestone
@@ -83,10 +60,7 @@ describe('notes subgraph: global ids of issues and milestones', () => {
     [{ id: hiddenMilestoneId }] = await db.sql<{ id: number }[]>`
       insert into milestones (project_id, iid, title) values (32, 1, 'from before') returning id`;
   });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  afterAll(stop);
 
   it('shows the global id as id and the numeric id as databaseId', async () => {
     expect(typeof issue.databaseId).toBe('number');

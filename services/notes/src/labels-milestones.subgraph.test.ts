@@ -1,16 +1,6 @@
-import { resolve } from 'node:path';
-import { ANONYMOUS, createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
-import {
-  createTestSchema,
-  createTestSubgraph,
-  errorCode,
-  membershipStandIn,
-  privateProject,
-  userPrincipal,
-} from '@hub/common/testing';
-import { createLoaders, type NotesContext } from './context';
-import { createNotesService } from './notes-service';
-import { createResolvers } from './resolvers';
+import { ANONYMOUS } from '@hub/common';
+import { errorCode, membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
+import { notesTestSubgraph } from './testing/notes-subgraph';
 
 const OWNER = 1;
 const MASTER = 2;
@@ -28,11 +18,6 @@ const membership = membershipStandIn(
   ],
   LEVELS,
 );
-const unused = { call: async () => ({}), close: async () => {} } as unknown as InternalClient;
-const identity = {
-  call: async (_c: unknown, { ids }: { ids: number[] }) => ({ users: ids.map((id) => ({ id, username: `u${id}` })) }),
-  close: async () => {},
-} as unknown as InternalClient;
 
 /** A field of Project $p, as the gateway asks for it; $id when the field uses it. */
 const on = (field: string) =>
@@ -46,24 +31,11 @@ const UPDATE_MILESTONE = `mutation($p: Int!, $id: Int!, $e: MilestoneStateEvent,
 const VIEWER_ISSUES = `query($labels: [String!]) { viewerIssues(labels: $labels) { total nodes { title } } }`;
 
 describe("notes subgraph: labels, milestones and the viewer's issues", () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<NotesContext>>>;
+  const { db, subgraph, start, stop } = notesTestSubgraph({ membership });
   const as = (userId: number) => userPrincipal(userId);
 
-  beforeAll(async () => {
-    db = await createTestSchema('notes', resolve(__dirname, '..', 'migrations'));
-    const access = createAccessClient({ membership, ttlMs: 0 });
-    const notes = createNotesService({ sql: db.sql, access, identity, mergeRequests: unused, repository: unused });
-    subgraph = await createTestSubgraph<NotesContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, notes, cursors: createCursors('a-secret-for-tests-only-0123456789') }),
-      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
-    });
-  });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  beforeAll(start);
+  afterAll(stop);
 
   it('keeps labels per project: Reporters make them, a rename or removal rewrites issues and is announced for merge requests', async () => {
     expect(errorCode(await subgraph.run(CREATE_LABEL, { p: 20, name: 'bug', color: '#FF0000' }, as(GUEST)))).toBe(

@@ -1,17 +1,7 @@
-import { resolve } from 'node:path';
-import { createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
-import {
-  createTestSchema,
-  createTestSubgraph,
-  errorCode,
-  membershipStandIn,
-  privateProject,
-  userPrincipal,
-} from '@hub/common/testing';
-import { createLoaders, type NotesContext } from './context';
-import { createNotesService } from './notes-service';
+import { type InternalClient } from '@hub/common';
+import { errorCode, membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
 import { deleteProjectRows } from './db/project-rows';
-import { createResolvers } from './resolvers';
+import { notesTestSubgraph } from './testing/notes-subgraph';
 
 const OWNER = 1;
 const REPORTER = 2;
@@ -99,24 +89,11 @@ const CREATE_NOTE = `mutation($p: Int!, $k: NoteableKind = ISSUE, $i: Int!, $bod
 const NOTEABLE = `query($p: Int!, $k: NoteableKind!, $i: Int!) { _entities(representations: [{ __typename: "Project", databaseId: $p }]) { ... on Project { noteable(kind: $k, id: $i) { kind id notes { total nodes { body noteableType v3NoteableType } } } } } }`;
 
 describe('notes subgraph: issues, snippets and notes', () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<NotesContext>>>;
+  const { db, subgraph, start, stop } = notesTestSubgraph({ membership, identity, mergeRequests, repository });
   const as = (userId: number) => userPrincipal(userId);
 
-  beforeAll(async () => {
-    db = await createTestSchema('notes', resolve(__dirname, '..', 'migrations'));
-    const access = createAccessClient({ membership, ttlMs: 0 });
-    const notes = createNotesService({ sql: db.sql, access, identity, mergeRequests, repository });
-    subgraph = await createTestSubgraph<NotesContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({ sql: db.sql, notes, cursors: createCursors('a-secret-for-tests-only-0123456789') }),
-      createContext: (principal) => ({ principal, loaders: createLoaders(db.sql, access, principal) }),
-    });
-  });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  beforeAll(start);
+  afterAll(stop);
 
   it('opens issues with per-project iids and distinct labels; Guests may, strangers may not', async () => {
     const first = await subgraph.run(CREATE_ISSUE, { p: 10, title: 'one' }, as(GUEST));

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
-import { createAccessClient, createCursors, type InternalClient, type Sql } from '@hub/common';
+import { createAccessClient, createCursors, type InternalClient } from '@hub/common';
 import {
-  createTestSchema,
-  createTestSubgraph,
+  testSubgraph,
+  type ConnectionPage,
   errorCode,
   membershipStandIn,
   privateProject,
@@ -30,41 +29,37 @@ const EVENTS = (selection: string) => `
     }
   }`;
 
-interface Connection {
-  count: number;
-  edges: Array<{ cursor: string; node: { id: number } }>;
-  nodes: Array<{ id: number }>;
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
-
 describe('projects subgraph: a project’s events as a connection', () => {
-  let db: { sql: Sql; drop: () => Promise<void> };
-  let subgraph: Awaited<ReturnType<typeof createTestSubgraph<ProjectsContext>>>;
+  const { db, subgraph, start, stop } = testSubgraph<ProjectsContext>({
+    service: 'projects',
+    srcDir: __dirname,
+    build: (sql) => {
+      const access = createAccessClient({
+        membership: membershipStandIn([privateProject(1, OWNER), privateProject(2, OWNER)], {}),
+        ttlMs: 0,
+      });
+      // Reading a feed asks neither identity, membership's other endpoints nor other subgraphs.
+      const projects = {} as ProjectsService;
+      return {
+        resolvers: createResolvers({
+          sql,
+          projects,
+          membership: {} as InternalClient,
+          externalUrl: 'http://hub.test',
+          cursors: createCursors('a-secret-for-tests-only-0123456789'),
+        }),
+        createContext: (principal) => ({
+          principal,
+          loaders: createLoaders(sql, access, projects, {} as NodeLookup, principal),
+        }),
+      };
+    },
+  });
   let made = 0;
 
   beforeAll(async () => {
-    db = await createTestSchema('projects', resolve(__dirname, '..', 'migrations'));
+    await start();
     const { sql } = db;
-    const access = createAccessClient({
-      membership: membershipStandIn([privateProject(1, OWNER), privateProject(2, OWNER)], {}),
-      ttlMs: 0,
-    });
-    // Reading a feed asks neither identity, membership's other endpoints nor other subgraphs.
-    const projects = {} as ProjectsService;
-    subgraph = await createTestSubgraph<ProjectsContext>({
-      sdlPath: resolve(__dirname, 'schema.graphql'),
-      resolvers: createResolvers({
-        sql,
-        projects,
-        membership: {} as InternalClient,
-        externalUrl: 'http://hub.test',
-        cursors: createCursors('a-secret-for-tests-only-0123456789'),
-      }),
-      createContext: (principal) => ({
-        principal,
-        loaders: createLoaders(sql, access, projects, {} as NodeLookup, principal),
-      }),
-    });
     for (const id of [1, 2])
       await sql`insert into projects (id, namespace_id, namespace_path, namespace_name, owner_id, creator_id, name, path)
         values (${id}, ${id}, 'ns', 'ns', ${OWNER}, ${OWNER}, ${'p' + id}, ${'p' + id})`;
@@ -72,10 +67,7 @@ describe('projects subgraph: a project’s events as a connection', () => {
     await sql`insert into project_events (project_id, action_name, author_id, author_username)
       select 1 + (g % 3 = 0)::int, 'pushed to', ${OWNER}, 'owner' from generate_series(1, 120) as g`;
   });
-  afterAll(async () => {
-    await subgraph?.stop();
-    await db?.drop();
-  });
+  afterAll(stop);
 
   /** Project 1's event ids in v3's order: newest (largest id) first. */
   const ids = async (project = 1) =>
@@ -84,7 +76,7 @@ describe('projects subgraph: a project’s events as a connection', () => {
     );
   const ask = (variables: Record<string, unknown>, selection = CONNECTION, principal = owner) =>
     subgraph.run(EVENTS(selection), { p: 1, ...variables }, principal);
-  const page = async (variables: Record<string, unknown>): Promise<Connection> => {
+  const page = async (variables: Record<string, unknown>): Promise<ConnectionPage> => {
     const answer = await ask(variables);
     expect(answer.errors).toBeUndefined();
     return answer.data._entities[0].events;
@@ -96,7 +88,7 @@ describe('projects subgraph: a project’s events as a connection', () => {
     const deleted = new Set<number>();
     let cursor: string | null = null;
     for (let i = 0; i < 100; i++) {
-      const current: Connection = await page(
+      const current: ConnectionPage = await page(
         way === 'forward' ? { first: 7, after: cursor } : { last: 7, before: cursor },
       );
       expect(current.edges.map((edge) => edge.node.id)).toEqual(current.nodes.map((node) => node.id));

@@ -153,3 +153,5 @@ export const privateProject = (
   wikiEnabled: true,
   ...overrides,
 });
+
+export * from './subgraph-setup';

@@ -1,26 +1,16 @@
 import type { MergeServiceHandlers } from '@hub/protos';
-import { existingRepo, resolveCommit } from '../git/run';
-import { validateBranchName } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
-import { mergeSource, mergeTree } from './merge-source';
+import { mergeTree, withTargetAndSource } from './merge-source';
 
 export const CheckMergeability = (deps: WorkerDeps): MergeServiceHandlers['CheckMergeability'] =>
-  unary('CheckMergeability', deps, async (request) => {
-    const projectId = projectIdOf(request);
-    const repo = existingRepo(deps.root, projectId);
-    const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, 'target');
-    const source = await mergeSource(
-      deps.root,
-      repo,
-      request.source,
-      request.sourceRepository,
-      projectId,
-      deps.callers.secret,
-    );
-    try {
-      const { conflicts } = await mergeTree(repo, target, source.sha);
-      return { mergeable: conflicts.length === 0, conflicts };
-    } finally {
-      await source.release();
-    }
-  });
+  unary('CheckMergeability', deps, (request) =>
+    withTargetAndSource(
+      { root: deps.root, secret: deps.callers.secret },
+      projectIdOf(request),
+      request,
+      async (repo, target, source) => {
+        const { conflicts } = await mergeTree(repo, target, source);
+        return { mergeable: conflicts.length === 0, conflicts };
+      },
+    ),
+  );

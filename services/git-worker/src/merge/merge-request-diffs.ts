@@ -1,31 +1,22 @@
 import type { MergeServiceHandlers } from '@hub/protos';
 import { diffBetween } from '../diff/compare-refs';
-import { existingRepo, resolveCommit, runGit } from '../git/run';
-import { validateBranchName } from '../git/validate';
+import { runGit } from '../git/run';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
-import { mergeSource } from './merge-source';
+import { withTargetAndSource } from './merge-source';
 
 /** What a merge request changes: the diff from the merge base of target and source to source. */
 export const MergeRequestDiffs = (deps: WorkerDeps): MergeServiceHandlers['MergeRequestDiffs'] =>
-  unary('MergeRequestDiffs', deps, async (request) => {
-    const projectId = projectIdOf(request);
-    const repo = existingRepo(deps.root, projectId);
-    const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, 'target');
-    const source = await mergeSource(
-      deps.root,
-      repo,
-      request.source,
-      request.sourceRepository,
-      projectId,
-      deps.callers.secret,
-    );
-    try {
-      const base =
-        (await runGit(repo, ['merge-base', '--end-of-options', target, source.sha])).stdout.toString('utf8').trim() ||
-        target;
-      const { diffs, timedOut } = await diffBetween(repo, base, source.sha, deps.compareTimeoutMs, deps.startGit);
-      return { diffs, timedOut };
-    } finally {
-      await source.release();
-    }
-  });
+  unary('MergeRequestDiffs', deps, (request) =>
+    withTargetAndSource(
+      { root: deps.root, secret: deps.callers.secret },
+      projectIdOf(request),
+      request,
+      async (repo, target, source) => {
+        const base =
+          (await runGit(repo, ['merge-base', '--end-of-options', target, source])).stdout.toString('utf8').trim() ||
+          target;
+        const { diffs, timedOut } = await diffBetween(repo, base, source, deps.compareTimeoutMs, deps.startGit);
+        return { diffs, timedOut };
+      },
+    ),
+  );

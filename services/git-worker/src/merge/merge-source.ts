@@ -57,3 +57,27 @@ export async function mergeTree(
   if (result.code === 1) return { tree: lines[0], conflicts: lines.slice(1) };
   throw new Error(`git merge-tree failed: ${result.stderr.trim()}`);
 }
+
+/**
+ * Runs `use` on the commits of the target branch and of the source branch in the target's
+ * repository (`repo`), the source fetched for the call when a fork holds it and released after.
+ */
+export async function withTargetAndSource<T>(
+  deps: { root: string; secret: string },
+  projectId: number,
+  request: {
+    target: string;
+    source: string;
+    sourceRepository?: { projectId: number; remoteUrl?: string } | null;
+  },
+  use: (repo: string, target: string, source: string) => Promise<T>,
+): Promise<T> {
+  const repo = existingRepo(deps.root, projectId);
+  const target = await resolveCommit(repo, `refs/heads/${validateBranchName(request.target)}`, 'target');
+  const source = await mergeSource(deps.root, repo, request.source, request.sourceRepository, projectId, deps.secret);
+  try {
+    return await use(repo, target, source.sha);
+  } finally {
+    await source.release();
+  }
+}

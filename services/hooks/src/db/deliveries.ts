@@ -1,6 +1,7 @@
 import {
   currentTraceparent,
   EVENT_VERSION,
+  keysetPageById,
   type hooksEvents,
   type EventFields,
   type KeysetWindow,
@@ -9,7 +10,6 @@ import {
   type TransactionSql,
 } from '@hub/common';
 import type { HookRow, SystemHookRow } from './hooks';
-import { keysetPageById } from './id-keyset';
 
 export interface DeliveryRow {
   id: number;

@@ -1,5 +1,4 @@
-import type { KeysetWindow, PageWindow, Sql, TransactionSql } from '@hub/common';
-import { keysetPageById } from './id-keyset';
+import { keysetPageById, type KeysetWindow, type PageWindow, type Sql, type TransactionSql } from '@hub/common';
 
 export interface HookRow {
   id: number;

@@ -1,12 +1,4 @@
-import {
-  containsPattern,
-  keysetSql,
-  type KeysetColumn,
-  type KeysetWindow,
-  type PageWindow,
-  type Sql,
-  type TransactionSql,
-} from '@hub/common';
+import { containsPattern, idOrderedList, type Sql, type TransactionSql } from '@hub/common';
 
 export interface NamespaceRow {
   id: number;
@@ -70,49 +62,13 @@ function namespaceConditions(sql: Db, filter: NamespaceFilter) {
 /** The ordering a namespace list's cursors are made for (v3's, by id ascending); groups are a list of their own. */
 export const namespaceOrdering = (filter: Pick<NamespaceFilter, 'kind'>) =>
   filter.kind === 'group' ? 'groups:id:asc' : 'namespaces:id:asc';
-const NAMESPACE_ORDER_COLUMNS: KeysetColumn[] = [{ name: 'id', type: 'int' }];
 
-/** A page of namespaces by number (v3's page and per_page), in id order. */
-export async function listNamespaces(
-  sql: Db,
-  filter: NamespaceFilter,
-  window: PageWindow,
-): Promise<{ rows: NamespaceRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    sql<
-      NamespaceRow[]
-    >`select * from namespaces ${namespaceConditions(sql, filter)} order by id limit ${window.perPage} offset ${window.offset}`,
-    countNamespaces(sql, filter),
-  ]);
-  return { rows, total };
-}
-
-export async function countNamespaces(sql: Db, filter: NamespaceFilter): Promise<number> {
-  const [{ count }] = await sql<
-    { count: number }[]
-  >`select count(*)::int as count from namespaces ${namespaceConditions(sql, filter)}`;
-  return count;
-}
-
+const namespaceList = idOrderedList<NamespaceRow, NamespaceFilter>('namespaces', namespaceConditions);
+/** A page of namespaces by number (v3's page and per_page), by id ascending, and how many there are. */
+export const listNamespaces = namespaceList.page;
+export const countNamespaces = namespaceList.count;
 /** A keyset page of a namespace list (common/connections.ts), and whether rows lie past the caller's cursor. */
-export async function listNamespacesKeyset(
-  sql: Db,
-  filter: NamespaceFilter,
-  window: KeysetWindow,
-): Promise<{ rows: Array<NamespaceRow & { sortKey: string[] }>; beyond: boolean }> {
-  const where = namespaceConditions(sql, filter);
-  const keyset = keysetSql(sql, NAMESPACE_ORDER_COLUMNS, 'asc', window);
-  const [rows, beyond] = await Promise.all([
-    sql<Array<NamespaceRow & { sortKey: string[] }>>`
-      select *, ${keyset.sortKey} from namespaces ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
-    keyset.probe
-      ? sql`select exists(select 1 from namespaces ${where} ${keyset.probe}) as found`.then(
-          ([row]) => row.found as boolean,
-        )
-      : Promise.resolve(false),
-  ]);
-  return { rows: keyset.inOrder(rows), beyond };
-}
+export const listNamespacesKeyset = namespaceList.keyset;
 
 export async function insertGroupNamespace(
   tx: TransactionSql,

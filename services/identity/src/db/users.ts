@@ -1,12 +1,4 @@
-import {
-  containsPattern,
-  keysetSql,
-  type KeysetColumn,
-  type KeysetWindow,
-  type PageWindow,
-  type Sql,
-  type TransactionSql,
-} from '@hub/common';
+import { containsPattern, idOrderedList, type Sql, type TransactionSql } from '@hub/common';
 import { digest } from '../domain/tokens';
 
 /** A row of identity.users, camelCased. */
@@ -122,47 +114,13 @@ function userConditions(sql: Db, filter: UserFilter) {
 
 /** The ordering a user list's cursors are made for: v3's, by id ascending. */
 export const USER_ORDERING = 'users:id:asc';
-const USER_ORDER_COLUMNS: KeysetColumn[] = [{ name: 'id', type: 'int' }];
 
-/** A page of users by number (v3's page and per_page), by id ascending. */
-export async function listUsers(
-  sql: Db,
-  filter: UserFilter,
-  window: PageWindow,
-): Promise<{ rows: UserRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    sql<
-      UserRow[]
-    >`select * from users ${userConditions(sql, filter)} order by id limit ${window.perPage} offset ${window.offset}`,
-    countUsers(sql, filter),
-  ]);
-  return { rows, total };
-}
-
-export async function countUsers(sql: Db, filter: UserFilter): Promise<number> {
-  const [{ count }] = await sql<
-    { count: number }[]
-  >`select count(*)::int as count from users ${userConditions(sql, filter)}`;
-  return count;
-}
-
+const userList = idOrderedList<UserRow, UserFilter>('users', userConditions);
+/** A page of users by number (v3's page and per_page), by id ascending, and how many there are. */
+export const listUsers = userList.page;
+export const countUsers = userList.count;
 /** A keyset page of a user list (common/connections.ts), and whether rows lie past the caller's cursor. */
-export async function listUsersKeyset(
-  sql: Db,
-  filter: UserFilter,
-  window: KeysetWindow,
-): Promise<{ rows: Array<UserRow & { sortKey: string[] }>; beyond: boolean }> {
-  const where = userConditions(sql, filter);
-  const keyset = keysetSql(sql, USER_ORDER_COLUMNS, 'asc', window);
-  const [rows, beyond] = await Promise.all([
-    sql<Array<UserRow & { sortKey: string[] }>>`
-      select *, ${keyset.sortKey} from users ${where} ${keyset.bounds} ${keyset.order()} limit ${keyset.limit}`,
-    keyset.probe
-      ? sql`select exists(select 1 from users ${where} ${keyset.probe}) as found`.then(([row]) => row.found as boolean)
-      : Promise.resolve(false),
-  ]);
-  return { rows: keyset.inOrder(rows), beyond };
-}
+export const listUsersKeyset = userList.keyset;
 
 export async function insertUser(tx: TransactionSql, values: UserWritable): Promise<UserRow> {
   const [row] = await tx<UserRow[]>`insert into users ${tx(values as Record<string, unknown>)} returning *`;

@@ -1,6 +1,8 @@
 import {
   buryProject,
   keysetSql,
+  removeLabelFrom,
+  renameLabelIn,
   type KeysetColumn,
   type KeysetWindow,
   type PageWindow,
@@ -224,16 +226,10 @@ export async function deleteProjectMergeRequests(sql: Sql, projectId: number): P
   });
 }
 
-/** A project label's new name on every merge request of the project that has it (names stay sorted and distinct). */
-export async function renameLabel(sql: Db, projectId: number, from: string, to: string): Promise<void> {
-  await sql`
-    update merge_requests set labels = (
-      select coalesce(array_agg(l order by l collate "C"), '{}') from (select distinct unnest(array_replace(merge_requests.labels, ${from}::text, ${to}::text)) as l) named
-    )
-    where project_id = ${projectId} and labels @> array[${from}::text]`;
-}
+/** A project label's new name on every merge request of the project that has it. */
+export const renameLabel = (sql: Db, projectId: number, from: string, to: string) =>
+  renameLabelIn(sql, 'merge_requests', projectId, from, to);
 
 /** A removed project label leaves every merge request of the project. */
-export async function removeLabel(sql: Db, projectId: number, title: string): Promise<void> {
-  await sql`update merge_requests set labels = array_remove(labels, ${title}::text) where project_id = ${projectId} and labels @> array[${title}::text]`;
-}
+export const removeLabel = (sql: Db, projectId: number, title: string) =>
+  removeLabelFrom(sql, 'merge_requests', projectId, title);

@@ -1,5 +1,7 @@
 import {
   keysetSql,
+  removeLabelFrom,
+  renameLabelIn,
   type KeysetColumn,
   type KeysetWindow,
   type PageWindow,
@@ -147,19 +149,13 @@ export async function listIssuesKeyset(
 export const issueOrdering = (filter: IssueFilter) =>
   `issues:${filter.orderBy ?? 'created_at'}:${filter.sort ?? 'desc'}`;
 
-/** A label's new name on every issue of the project that has it (names stay sorted and distinct). */
-export async function renameIssueLabel(tx: TransactionSql, projectId: number, from: string, to: string): Promise<void> {
-  await tx`
-    update issues set labels = (
-      select coalesce(array_agg(l order by l collate "C"), '{}') from (select distinct unnest(array_replace(issues.labels, ${from}::text, ${to}::text)) as l) named
-    )
-    where project_id = ${projectId} and labels @> array[${from}::text]`;
-}
+/** A label's new name on every issue of the project that has it. */
+export const renameIssueLabel = (tx: TransactionSql, projectId: number, from: string, to: string) =>
+  renameLabelIn(tx, 'issues', projectId, from, to);
 
-/** A removed label leaves every issue of the project (GitLab destroyed its label links). */
-export async function removeIssueLabel(tx: TransactionSql, projectId: number, title: string): Promise<void> {
-  await tx`update issues set labels = array_remove(labels, ${title}::text) where project_id = ${projectId} and labels @> array[${title}::text]`;
-}
+/** A removed label leaves every issue of the project. */
+export const removeIssueLabel = (tx: TransactionSql, projectId: number, title: string) =>
+  removeLabelFrom(tx, 'issues', projectId, title);
 
 export async function deleteProjectIssues(sql: Db, projectId: number): Promise<void> {
   await sql`delete from issues where project_id = ${projectId}`;
