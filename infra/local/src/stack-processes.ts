@@ -65,9 +65,7 @@ export function createStackProcesses(options: {
         // Every launch of the tier settles before a failure is thrown: one still waiting for its
         // process to get ready would add it to `supervised` after stopAll ran, leaving it (and its
         // readiness polls) running in the caller's process.
-        const launched = await Promise.allSettled(
-          names.filter((n) => n.spec.tier === tier).map((n) => launch(n.name)),
-        );
+        const launched = await Promise.allSettled(names.filter((n) => n.spec.tier === tier).map((n) => launch(n.name)));
         const failed = launched.find((result): result is PromiseRejectedResult => result.status === 'rejected');
         if (failed) throw failed.reason;
       }
