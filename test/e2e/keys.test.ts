@@ -10,14 +10,9 @@ import {
   type TestProject,
   type TestUser,
 } from '../support/api';
+import { hugeKeyText, wire } from '../support/ssh-keys';
 
 // Fingerprints are unique across every key of the instance, so each test makes its own keys.
-const wire = (value: Buffer | string) => {
-  const bytes = Buffer.from(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-};
 const ed25519Blob = () =>
   Buffer.concat([
     wire('ssh-ed25519'),
@@ -31,19 +26,6 @@ const rsaKey = (comment = 'rsa@example') => {
     return wire(bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
   };
   return `ssh-rsa ${Buffer.concat([wire('ssh-rsa'), mpint(jwk.e!), mpint(jwk.n!)]).toString('base64')} ${comment}`;
-};
-/**
- * About 9 MiB of ECDSA lines whose points are off their curve (each costs a point check to
- * refuse), with a long run of spaces inside: text that identity must refuse without reading it.
- */
-const hugeKeyText = () => {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
-  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
-  point[40] ^= 1;
-  const line = `ecdsa-sha2-nistp384 ${Buffer.concat([wire('ecdsa-sha2-nistp384'), wire('nistp384'), wire(point)]).toString('base64')} bent`;
-  const lines = Array<string>(Math.floor((9 * 1024 * 1024) / (line.length + 1))).fill(line);
-  lines[100] += ` ${' '.repeat(100_000)}x`;
-  return lines.join('\n');
 };
 const TOO_LONG = 'is too long (maximum is 5000 characters)';
 const md5 = (key: string) =>

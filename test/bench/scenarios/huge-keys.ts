@@ -1,29 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'undici';
 import type { Probe } from '../measure';
 import { fmtMs, verdict } from '../report';
+import { hugeKeyText } from '../../support/ssh-keys';
 import type { BenchContext } from './context';
-
-const wire = (value: Buffer | string) => {
-  const bytes = Buffer.from(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-};
-
-/**
- * The e2e tests' key of megabytes (test/e2e/keys.test.ts): about 9 MiB of ECDSA lines whose points
- * are off their curve (each costs a point check to refuse), with a long run of spaces inside.
- */
-function hugeKeyText(): string {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
-  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
-  point[40] ^= 1;
-  const line = `ecdsa-sha2-nistp384 ${Buffer.concat([wire('ecdsa-sha2-nistp384'), wire('nistp384'), wire(point)]).toString('base64')} bent`;
-  const lines = Array<string>(Math.floor((9 * 1024 * 1024) / (line.length + 1))).fill(line);
-  lines[100] += ` ${' '.repeat(100_000)}x`;
-  return lines.join('\n');
-}
 
 /**
  * Refusing a key of megabytes, one request at a time: identity answers 400 from the length and
