@@ -92,7 +92,11 @@ export function createHooksService(deps: {
       const settings = await settingsOf(input, hook);
       return sql.begin(async (tx) => {
         await guardProjectWrite(tx, projectId);
-        return hooks.updateHook(tx, hook.id, settings);
+        // Deleted between the read and this write (a DELETE racing the PUT): v3's 404, as if it
+        // had been gone before; the payload would otherwise hold no hook, which the facade answers 500.
+        const updated = await hooks.updateHook(tx, hook.id, settings);
+        if (!updated) throw recordNotFound();
+        return updated;
       });
     },
 

@@ -77,7 +77,8 @@ export async function insertHook(
   return row;
 }
 
-export async function updateHook(sql: Db, id: number, changes: Partial<HookSettings>): Promise<HookRow> {
+/** The updated hook, or undefined when it is gone (deleted since it was read). */
+export async function updateHook(sql: Db, id: number, changes: Partial<HookSettings>): Promise<HookRow | undefined> {
   const [row] = await sql<
     HookRow[]
   >`update hooks set ${sql({ ...changes, updatedAt: new Date() })} where id = ${id} returning *`;
