@@ -44,18 +44,31 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * `backup --to DIR [--full] [--repos name=dir,...]`: without DATABASE_URL and REDIS_URL, the
- * stack `npm start` runs on this machine.
+ * stack `npm start` runs on this machine; with GIT_WORKER_SHARDS and no `--repos`, the shards
+ * it names, over git HTTP (a cluster's CronJob).
  */
 export async function backupCommand(args: string[]): Promise<void> {
   const to = flag(args, '--to');
   if (!to) throw new Error('usage: backup --to DIR [--full] [--repos name=dir,...]');
   const repos = flag(args, '--repos');
+  // In a cluster (GIT_WORKER_SHARDS set) the shards are read over their git HTTP side.
+  const remote = !repos && process.env.GIT_WORKER_SHARDS;
+  const remoteShards = remote
+    ? Object.fromEntries(
+        Object.entries(loadConfig(['GIT_WORKER_SHARDS'] as const).GIT_WORKER_SHARDS).map(([name, shard]) => [
+          name,
+          shard.httpUrl,
+        ]),
+      )
+    : undefined;
   await backup({
     to: resolve(to),
+    remoteShards,
+    principalSecret: process.env.PRINCIPAL_SECRET,
     databaseUrl:
       process.env.DATABASE_URL ?? `postgres://postgres@127.0.0.1:${process.env.LOCAL_POSTGRES_PORT ?? 15432}/hub`,
     redisUrl: process.env.REDIS_URL ?? `redis://127.0.0.1:${process.env.LOCAL_REDIS_PORT ?? 16379}`,
-    shards: repos ? reposFlag(repos) : localShards(localPaths().reposRoot),
+    shards: repos ? reposFlag(repos) : remote ? {} : localShards(localPaths().reposRoot),
     full: args.includes('--full'),
     log,
   });

@@ -23,6 +23,8 @@ export interface DatabaseSnapshot {
   /** Every service schema (those with an outbox) and the migrations applied to it. */
   schemas: Record<string, string[]>;
   events: EventPositions;
+  /** Every project in the snapshot: where its repository is, and its default branch. */
+  projects: Array<{ id: number; storage: string; defaultBranch: string }>;
 }
 
 /**
@@ -146,6 +148,13 @@ export async function dumpDatabase(options: {
     const pendingDeliveries = schemas.includes('hooks')
       ? Number((await snapshot.unsafe(`select count(*)::int as n from hooks.deliveries where state = 'pending'`))[0].n)
       : 0;
+    const projects = schemas.includes('projects')
+      ? (
+          await snapshot.unsafe(
+            'select id, repository_storage as storage, default_branch from projects.projects order by id',
+          )
+        ).map((r) => ({ id: Number(r.id), storage: String(r.storage), defaultBranch: String(r.default_branch) }))
+      : [];
     const [{ version }] = await snapshot<{ version: string }[]>`select current_setting('server_version') as version`;
     const pgDump = pgTool('pg_dump');
     const pgDumpVersion = (await capture(pgDump, ['--version'])).trim();
@@ -163,6 +172,7 @@ export async function dumpDatabase(options: {
       pgDumpVersion,
       schemas: migrations,
       events: { streams, outbox, pendingDeliveries },
+      projects,
     };
   } finally {
     locks.release();

@@ -11,7 +11,13 @@ import {
   writeManifest,
   type Manifest,
 } from './manifest';
-import { backupRepository, repositoriesOn, restoreRepository, type RepositoryEntry } from './repositories';
+import {
+  backupRepository,
+  mirrorRepository,
+  repositoriesOn,
+  restoreRepository,
+  type RepositoryEntry,
+} from './repositories';
 
 export { locateBackup, verifyFiles, type Manifest } from './manifest';
 export type { RepositoryEntry } from './repositories';
@@ -24,7 +30,15 @@ export interface BackupOptions {
   to: string;
   databaseUrl: string;
   redisUrl: string;
+  /** Shards whose REPOS_ROOT this process can read (the local stack's). */
   shards: ShardRoots;
+  /**
+   * Shards reached over their git HTTP side instead (name → URL, as in GIT_WORKER_SHARDS), with
+   * claims signed by `principalSecret`: in Kubernetes, where each shard's volume is its pod's.
+   * Each repository is mirrored into the set (`mirrors/`), then bundled from there.
+   */
+  remoteShards?: Record<string, string>;
+  principalSecret?: string;
   log: (line: string) => void;
   /** A full backup even when the set has one to build on. */
   full?: boolean;
@@ -73,6 +87,30 @@ export async function backup(options: BackupOptions): Promise<Manifest> {
       repositories.push(entry);
     }
   }
+  for (const [shard, httpUrl] of Object.entries(options.remoteShards ?? {})) {
+    if (!options.principalSecret) throw new Error('remote shards need PRINCIPAL_SECRET to sign their claims');
+    for (const project of snapshot.projects.filter((p) => p.storage === shard)) {
+      const mirror = join(to, 'mirrors', shard, `${project.id}.git`);
+      const found = await mirrorRepository({
+        httpUrl,
+        mirror,
+        projectId: project.id,
+        defaultBranch: project.defaultBranch,
+        secret: options.principalSecret,
+      });
+      if (!found) continue;
+      const entry = await backupRepository({
+        repo: mirror,
+        projectId: project.id,
+        shard,
+        setRoot: to,
+        path: join(id, 'repositories', shard, `${project.id}.bundle`),
+        previous: before.get(`${shard}/${project.id}`),
+      });
+      if (entry.bundles.at(-1)?.path.startsWith(`${id}/`)) written++;
+      repositories.push(entry);
+    }
+  }
   log(`repositories: ${repositories.length}, ${written} of them with a new bundle`);
 
   const manifest: Manifest = {
@@ -88,7 +126,7 @@ export async function backup(options: BackupOptions): Promise<Manifest> {
       node: process.version,
     },
     database: { ...(await fileEntry(to, databasePath)), schemas: snapshot.schemas, events: snapshot.events },
-    shards: Object.keys(options.shards),
+    shards: [...Object.keys(options.shards), ...Object.keys(options.remoteShards ?? {})],
     repositories,
   };
   writeManifest(to, manifest);

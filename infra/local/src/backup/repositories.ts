@@ -1,3 +1,4 @@
+import { GIT_ACCESS_HEADER, signClaims } from '@hub/common';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { capture, fileEntry, type FileEntry } from './files';
@@ -133,4 +134,45 @@ export async function restoreRepository(entry: RepositoryEntry, setRoot: string,
     rmSync(building, { recursive: true, force: true });
     throw new Error(`repository of project ${entry.projectId}: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/**
+ * Brings `mirror` (a bare repository kept in the backup set) up to date with a project's
+ * repository on a shard reached over its git HTTP side, as another shard reads a fork's source:
+ * with read-only claims signed with PRINCIPAL_SECRET. Only new objects cross the network. False
+ * when the shard has no such repository (its project was deleted meanwhile).
+ */
+export async function mirrorRepository(options: {
+  httpUrl: string;
+  mirror: string;
+  projectId: number;
+  defaultBranch: string;
+  secret: string;
+}): Promise<boolean> {
+  const { mirror, projectId } = options;
+  if (!existsSync(join(mirror, 'HEAD'))) {
+    mkdirSync(dirname(mirror), { recursive: true });
+    await capture('git', [...GIT, 'init', '--bare', '--quiet', '--', mirror]);
+  }
+  const claims = {
+    projectId,
+    userId: null,
+    username: null,
+    push: false,
+    pushProtected: false,
+    protectedBranches: [],
+    developersCanPush: [],
+    defaultBranch: options.defaultBranch,
+    create: false,
+  };
+  const url = `${options.httpUrl.replace(/\/$/, '')}/${projectId}.git`;
+  const header = `http.extraHeader=${GIT_ACCESS_HEADER}: ${signClaims(claims, options.secret)}`;
+  try {
+    await git(mirror, ['-c', header, 'fetch', '--quiet', '--prune', '--no-tags', url, '+refs/*:refs/*']);
+  } catch (error) {
+    if (/\b404\b|not found/i.test((error as Error).message)) return false;
+    throw error;
+  }
+  await git(mirror, ['symbolic-ref', 'HEAD', `refs/heads/${options.defaultBranch}`]);
+  return true;
 }
