@@ -24,8 +24,9 @@ import {
 } from '@hub/common';
 import { Gauge } from 'prom-client';
 import { createLoaders, type HooksContext } from './context';
-import { pendingDeliveriesAfter, stalePendingDeliveries, trimDeliveries } from './db/deliveries';
+import { stalePendingDeliveries, trimDeliveries } from './db/deliveries';
 import { createDeliveryQueue, type DeliveryQueue } from './delivery/queue';
+import { requeuePendingDeliveries } from './delivery/requeue';
 import { createSender } from './delivery/sender';
 import { startDeliveryWorker } from './delivery/worker';
 import { loadHooksConfig, SERVICE, type HooksConfig } from './env';
@@ -96,17 +97,10 @@ async function startWorkers(config: HooksConfig, sql: Sql, queue: DeliveryQueue,
     pauseAfterFailures: config.HOOK_PAUSE_AFTER_FAILURES,
     pauseBaseMs: config.HOOK_PAUSE_BASE_MS,
   });
-  // Redis may have lost the queue: a system restored from a backup starts with an empty one (the
-  // deliveries live in Postgres). Each pending delivery is queued again under its deterministic
-  // job id, which adds only the jobs that are missing.
-  void (async () => {
-    for (let after = 0; ;) {
-      const page = await pendingDeliveriesAfter(sql, after);
-      await queue.enqueue(page);
-      if (page.length === 0) return;
-      after = page[page.length - 1].id;
-    }
-  })().catch((error) => logger.warn({ err: error }, 'queueing pending deliveries again failed'));
+  // Redis may have lost the queue (a restore from a backup starts with an empty one).
+  requeuePendingDeliveries(sql, queue).catch((error) =>
+    logger.warn({ err: error }, 'queueing pending deliveries again failed'),
+  );
   const maintain = setInterval(() => {
     (async () => {
       await queue.enqueue(await stalePendingDeliveries(sql, STALE_PENDING_MS));

@@ -206,13 +206,6 @@ export async function stalePendingDeliveries(sql: Db, olderThanMs: number, limit
   return rows.map(asDelivery);
 }
 
-/** Pending deliveries after `afterId`, oldest first, `limit` at a time. */
-export async function pendingDeliveriesAfter(sql: Db, afterId: number, limit = 1000): Promise<DeliveryRow[]> {
-  const rows = await sql<DeliveryRow[]>`
-    select * from deliveries where state = 'pending' and id > ${afterId} order by id limit ${limit}`;
-  return rows.map(asDelivery);
-}
-
 export async function setDeliveryState(sql: Db, id: number, state: DeliveryRow['state']): Promise<void> {
   await sql`update deliveries set state = ${state}, delivered_at = ${state === 'delivered' ? new Date() : null} where id = ${id}`;
 }
