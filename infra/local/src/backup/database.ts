@@ -42,7 +42,8 @@ export function pgTool(name: 'pg_dump' | 'pg_restore'): string {
   return name;
 }
 
-const adminSql = (url: string) => postgres(url, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+// Two connections are held for the whole dump (the relays' locks, the snapshot): room for more.
+const adminSql = (url: string) => postgres(url, { max: 4, onnotice: () => {}, idle_timeout: 5 });
 
 async function serviceSchemas(sql: postgres.Sql): Promise<string[]> {
   const rows = await sql<{ schema: string }[]>`
