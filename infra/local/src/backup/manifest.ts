@@ -27,6 +27,9 @@ export interface Manifest {
   repositories: RepositoryEntry[];
 }
 
+/** A backup's folder name (the set also holds `mirrors/`). */
+const BACKUP_ID = /^\d{8}T\d{6}Z(-\d+)?$/;
+
 /** A folder name for a backup started at `at`: sortable, unique within the set. */
 export function backupId(setRoot: string, at: Date): string {
   const base = at
@@ -64,7 +67,7 @@ function parseManifest(file: string): Manifest {
 function finishedBackups(setRoot: string): string[] {
   if (!existsSync(setRoot)) return [];
   return readdirSync(setRoot)
-    .filter((name) => existsSync(join(setRoot, name, MANIFEST_FILE)))
+    .filter((name) => BACKUP_ID.test(name) && existsSync(join(setRoot, name, MANIFEST_FILE)))
     .sort();
 }
 
@@ -89,7 +92,7 @@ export function locateBackup(from: string): { setRoot: string; manifest: Manifes
   }
   const manifest = latestManifest(from);
   if (!manifest) {
-    const unfinished = readdirSync(from).filter((name) => statSync(join(from, name)).isDirectory());
+    const unfinished = readdirSync(from).filter((name) => BACKUP_ID.test(name));
     throw new Error(
       unfinished.length
         ? `${from} holds no finished backup: ${unfinished.join(', ')} lack ${MANIFEST_FILE} (a backup that was cut short)`
