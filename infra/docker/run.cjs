@@ -47,12 +47,27 @@ function seedRoot() {
   console.log('root is seeded');
 }
 
+/**
+ * `backup --to DIR` and `restore --from DIR` (docs/backup.md), the local CLI's commands: run by the
+ * CronJob `backup`, or by hand in a pod of this image. Not release steps: compose runs neither.
+ */
+const MAINTENANCE = ['backup', 'restore'];
+function maintenance(name, args) {
+  const result = spawnSync(process.execPath, [join(ROOT, 'infra/local/dist/cli.js'), name, ...args], {
+    stdio: 'inherit',
+  });
+  process.exit(result.status ?? 1);
+}
+
 function main(name) {
   if (Object.hasOwn(ONE_SHOT, name)) return ONE_SHOT[name]();
+  if (MAINTENANCE.includes(name)) return maintenance(name, process.argv.slice(3));
   const { PROCESSES, RUNTIME_V8_FLAGS } = require(join(ROOT, 'infra/local/dist/processes.js'));
   const spec = PROCESSES.find((p) => p.name === name);
   if (!spec) {
-    console.error(`usage: run.cjs <${[...PROCESSES.map((p) => p.name), ...Object.keys(ONE_SHOT)].join(' | ')}>`);
+    console.error(
+      `usage: run.cjs <${[...PROCESSES.map((p) => p.name), ...Object.keys(ONE_SHOT), ...MAINTENANCE].join(' | ')}>`,
+    );
     process.exit(2);
   }
   for (const [key, value] of Object.entries(spec.env ?? {})) process.env[key] ??= value;
@@ -64,4 +79,4 @@ function main(name) {
 
 if (require.main === module) main(process.argv[2]);
 
-module.exports = { ONE_SHOT_COMMANDS: Object.keys(ONE_SHOT) };
+module.exports = { ONE_SHOT_COMMANDS: Object.keys(ONE_SHOT), MAINTENANCE_COMMANDS: MAINTENANCE };

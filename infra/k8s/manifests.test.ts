@@ -19,7 +19,10 @@ import {
   type K8sObject,
 } from './system-model';
 
-const { ONE_SHOT_COMMANDS } = require('../docker/run.cjs') as { ONE_SHOT_COMMANDS: string[] };
+const { ONE_SHOT_COMMANDS, MAINTENANCE_COMMANDS } = require('../docker/run.cjs') as {
+  ONE_SHOT_COMMANDS: string[];
+  MAINTENANCE_COMMANDS: string[];
+};
 
 /**
  * The keys of the Secret production creates by hand (infra/k8s/overlays/prod), with made-up values
@@ -386,6 +389,35 @@ describe.each(overlayNames())('kustomize overlay %s', (overlay) => {
       const env = envOf(step, system.objects);
       expect([env.DATABASE_URL, env.ROOT_TOKEN, env.ROOT_PASSWORD].every(Boolean)).toBe(true);
     }
+  });
+
+  it('backs up nightly, one run at a time, from the image with git, into a claimed volume, reading the shards it may reach', () => {
+    const [cron, ...more] = system.of('CronJob');
+    expect(more).toEqual([]);
+    expect(cron.spec.concurrencyPolicy).toBe('Forbid');
+    const pod = cron.spec.jobTemplate.spec.template.spec;
+    const [container] = pod.containers;
+    const [command, flag, dir] = container.args;
+    expect([MAINTENANCE_COMMANDS.includes(command), flag]).toEqual([true, '--to']);
+    expect(dockerImages().find((i) => i.title === imageName(container.image))?.hasGit).toBe(true);
+    const mount = container.volumeMounts.find((m: K8sObject) => m.mountPath === dir);
+    const claim = pod.volumes.find((v: K8sObject) => v.name === mount?.name)?.persistentVolumeClaim?.claimName;
+    expect(system.of('PersistentVolumeClaim').map((c) => c.metadata.name)).toContain(claim);
+    const env = envOf(container, system.objects);
+    expect([env.DATABASE_URL, env.REDIS_URL, env.PRINCIPAL_SECRET, env.GIT_WORKER_SHARDS].every(Boolean)).toBe(true);
+    // It fetches from every shard GIT_WORKER_SHARDS names: each one's policy lets its pods in there.
+    const labels = cron.spec.jobTemplate.spec.template.metadata.labels;
+    const worker = system.workloads.find((w) => w.spec.name === 'git-worker')!;
+    const rules = system
+      .of('NetworkPolicy')
+      .filter((p) => selects(p.spec.podSelector, worker.podLabels))
+      .flatMap((p) => p.spec.ingress ?? []);
+    const httpRule = rules.find(
+      (rule: K8sObject) =>
+        rule.ports?.some((p: K8sObject) => p.port === 'http') &&
+        rule.from?.some((peer: K8sObject) => peer.podSelector && selects(peer.podSelector, labels)),
+    );
+    expect(httpRule).toBeDefined();
   });
 
   it('keeps the git worker a StatefulSet with a volume per replica at REPOS_ROOT behind a headless Service', () => {

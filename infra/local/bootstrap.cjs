@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry of `npm start`, `npm test`, `npm run bench` and `npm run fuzz` on a fresh clone: needs
+// Entry of `npm start`, `npm test`, `npm run backup`/`restore`, `npm run bench` and `npm run fuzz` on a fresh clone: needs
 // only Node 20+ and git. Installs the workspace with the pinned pnpm (when the lockfile changed
 // since the last install), builds everything (codegen, composition, TypeScript), then hands over.
 'use strict';
@@ -75,6 +75,11 @@ switch (command) {
       sh(process.execPath, [jest, ...process.argv.slice(3)]);
     } else testEverything();
     break;
+  case 'backup':
+  case 'restore':
+    // npm run backup -- --to DIR; npm run restore -- --from DIR (backup.md)
+    sh(process.execPath, [join(root, 'infra/local/dist/cli.js'), command, ...process.argv.slice(3)]);
+    break;
   case 'bench':
     sh(process.execPath, [join(root, 'test/dist/bench/bench.js'), ...process.argv.slice(3)]);
     break;
@@ -85,6 +90,6 @@ switch (command) {
     sh(process.execPath, [join(root, 'test/dist/chaos/main.js'), ...process.argv.slice(3)]);
     break;
   default:
-    console.error('usage: bootstrap.cjs start | test | bench | fuzz | chaos');
+    console.error('usage: bootstrap.cjs start | test | backup | restore | bench | fuzz | chaos');
     process.exit(2);
 }

@@ -1,4 +1,5 @@
 import { loadConfig, renderConfigTable } from '@hub/common';
+import { backupCommand, restoreCommand } from './backup/cli';
 import { startStack } from './stack';
 
 /** `--replicas rest-facade=2,gateway=2 --shards 2`: processes per kind, and git worker shards. */
@@ -74,9 +75,16 @@ if (command === 'start') {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });
+} else if (command === 'backup' || command === 'restore') {
+  (command === 'backup' ? backupCommand : restoreCommand)(process.argv.slice(3)).catch((error) => {
+    console.error(`${command} failed: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  });
 } else if (command === 'config-table') {
   process.stdout.write(renderConfigTable() + '\n');
 } else {
-  console.error('usage: cli.js start [--replicas kind=n,...] [--shards n] | config-table');
+  console.error(
+    'usage: cli.js start [--replicas kind=n,...] [--shards n] | backup --to DIR | restore --from DIR | config-table',
+  );
   process.exit(2);
 }

@@ -4,3 +4,4 @@ export { ensureChromium, freePort, sleep } from './system';
 export { startPostgres } from './postgres-server';
 export { startRedis } from './redis-server';
 export { readPidFile } from './pid-file';
+export { backup, restore, placeRepositories, type Manifest, type ShardRoots } from './backup';

@@ -15,6 +15,7 @@ import { Gauge } from 'prom-client';
 import { createLoaders, type HooksContext } from './context';
 import { stalePendingDeliveries, trimDeliveries } from './db/deliveries';
 import { createDeliveryQueue, type DeliveryQueue } from './delivery/queue';
+import { requeuePendingDeliveries } from './delivery/requeue';
 import { createSender } from './delivery/sender';
 import { startDeliveryWorker } from './delivery/worker';
 import { loadHooksConfig, SERVICE, type HooksConfig } from './env';
@@ -70,6 +71,10 @@ async function startWorkers(runtime: ServiceRuntime<HooksConfig>, queue: Deliver
     pauseAfterFailures: config.HOOK_PAUSE_AFTER_FAILURES,
     pauseBaseMs: config.HOOK_PAUSE_BASE_MS,
   });
+  // Redis may have lost the queue (a restore from a backup starts with an empty one).
+  requeuePendingDeliveries(sql, queue).catch((error) =>
+    logger.warn({ err: error }, 'queueing pending deliveries again failed'),
+  );
   const maintain = setInterval(() => {
     (async () => {
       await queue.enqueue(await stalePendingDeliveries(sql, STALE_PENDING_MS));
