@@ -35,7 +35,7 @@ const jest = join(root, 'node_modules/jest/bin/jest.js');
  * The whole of `npm test` in two lanes at once: the end-to-end tests wait mostly on the stack they
  * boot (about a minute) and on its answers, while the type-check, the lint and the unit and
  * subgraph tests keep a core busy; one after the other they took over 20 minutes on a 2-core
- * machine. Each lane stops at its first failure; the run fails when either lane does.
+ * machine. The e2e files that boot stacks of their own follow the unit tests in their lane. Each lane stops at its first failure; the run fails when either lane does.
  */
 function testEverything() {
   const lanes = [
@@ -43,6 +43,8 @@ function testEverything() {
       ['npx', ['-y', PNPM, 'run', 'typecheck']],
       ['npx', ['-y', PNPM, '--filter', '@hub/lint', 'run', '--silent', 'lint']],
       [process.execPath, [jest, '--selectProjects', 'unit', 'subgraph']],
+      // The end-to-end files with stacks of their own (jest.config.js), so both lanes end together.
+      [process.execPath, [jest, '--selectProjects', 'stacks']],
     ],
     [[process.execPath, [jest, '--selectProjects', 'e2e']]],
   ];

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { createSql, type Sql } from '@hub/common';
 import { startStack, type Stack } from '@hub/local';
 import { request } from 'undici';
-import { eventually } from '../support/api';
+import { eventually } from '../support/eventually';
 import { isolatedEnv, tempDir } from '../support/global-setup';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 

@@ -117,19 +117,8 @@ export async function internalGraphql<T = any>(
   return { status: response.status, body: (await response.json()) as { data?: T; errors?: any[] } };
 }
 
-/** Retries `check` until it stops throwing or the time is up (for effects that travel through events). */
-export async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+// Kept where the tests of the shared stack import it from; it needs no stack.
+export { eventually } from './eventually';
 
 export interface TestProject {
   id: number;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { stack } from './api';
+import { stackInfo } from './stack-info';
 
 export interface GitResult {
   code: number;
@@ -37,7 +37,8 @@ export function git(cwd: string, ...args: string[]): Promise<GitResult> {
 
 /** git over HTTP through the facade, with HTTP basic credentials in the URL when given. */
 export function remoteUrl(pathWithNamespace: string, login?: string, secret?: string): string {
-  const url = new URL(`${stack.baseUrl}/${pathWithNamespace}.git`);
+  // Read when called: the files with stacks of their own use the rest of this module without the shared one.
+  const url = new URL(`${stackInfo().baseUrl}/${pathWithNamespace}.git`);
   if (login) {
     url.username = encodeURIComponent(login);
     url.password = encodeURIComponent(secret ?? '');
