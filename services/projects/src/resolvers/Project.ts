@@ -3,7 +3,7 @@ import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/projec
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { projectEventList } from './project-lists';
-import { visibleProject } from './Query';
+import { visibleProject } from './visible-project';
 import { projectIds } from './nodes';
 
 export const createProjectResolvers = ({ sql, cursors, externalUrl }: ResolverDeps): ProjectResolvers => {

@@ -1,20 +1,11 @@
-import { memberProjects, can, requireAdmin, requireUser, type Principal } from '@hub/common';
-import { findProjectByFullPath, type ListAudience, type ProjectRow } from '../db/projects';
+import { memberProjects, requireAdmin, requireUser, type Principal } from '@hub/common';
+import { findProjectByFullPath, type ListAudience } from '../db/projects';
 import { projectList } from './project-lists';
 import type { ProjectsContext } from '../context';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { nodeQueries } from './nodes';
-
-/** A project the viewer may see, or null: a private project never reveals that it exists. */
-export async function visibleProject(
-  row: ProjectRow | null | undefined,
-  { principal, loaders }: ProjectsContext,
-): Promise<ProjectRow | null> {
-  if (!row) return null;
-  const access = await loaders.access.load(row.id);
-  return access && can(access, principal, 'read_project') ? row : null;
-}
+import { visibleProject } from './visible-project';
 
 export const createQueryResolvers = (deps: ResolverDeps): QueryResolvers => {
   const { sql, membership } = deps;

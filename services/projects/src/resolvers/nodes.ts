@@ -7,7 +7,7 @@ import type {
   ResolversInterfaceTypes,
   UserResolvers,
 } from '../generated/graphql';
-import { visibleProject } from './Query';
+import { visibleProject } from './visible-project';
 
 /** At most this many ids in one `nodes(ids:)`, as a connection's page. */
 const MAX_NODES = 100;
