@@ -59,7 +59,7 @@ describe('bench', () => {
     expect(parseOptions(['--quick', '--only', 'projects,repository']).only).toEqual(['projects', 'repository']);
     expect(parseOptions(['--quick', '--only', 'subscriptions']).only).toEqual(['subscriptions']);
     expect(() => parseOptions(['--only', 'projects,tags'])).toThrow(
-      '--only wants some of projects, repository, large-archive, webhooks, subscriptions, huge-keys',
+      '--only wants some of projects, repository, backup, large-archive, webhooks, subscriptions, huge-keys',
     );
     expect(parseOptions(['--only', 'large-archive']).archiveMiB).toBe(1024);
     expect(parseOptions(['--quick', '--archive-mib', '256']).archiveMiB).toBe(256);

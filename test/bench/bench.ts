@@ -13,6 +13,7 @@ import { commandLine, parseOptions, type SCENARIOS } from './options';
 import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
 import { Runner } from './runner';
 import { ProcessSampler, type ProcessRoot } from './sampler';
+import { benchBackup } from './scenarios/backup';
 import { benchHooks } from './scenarios/hooks';
 import { benchHugeKeys } from './scenarios/huge-keys';
 import { benchLargeArchive } from './scenarios/large-archive';
@@ -144,6 +145,8 @@ async function main() {
         () =>
           benchRepository(ctx, { commits: options.commits, headMiB: options.headMiB, historyMiB: options.historyMiB }),
       ],
+      // After the projects and the repository, before the 1 GiB tree: the dataset backups are timed on.
+      ['backup', () => benchBackup(ctx)],
       ['large-archive', () => benchLargeArchive(ctx, { mib: options.archiveMiB })],
       ['webhooks', () => benchHooks(ctx)],
       ['subscriptions', () => benchSubscriptions(ctx)],

@@ -23,7 +23,15 @@ export interface BenchOptions {
 }
 
 /** The scenarios of a run, in the order they run. */
-export const SCENARIOS = ['projects', 'repository', 'large-archive', 'webhooks', 'subscriptions', 'huge-keys'] as const;
+export const SCENARIOS = [
+  'projects',
+  'repository',
+  'backup',
+  'large-archive',
+  'webhooks',
+  'subscriptions',
+  'huge-keys',
+] as const;
 
 function scenariosOf(argv: string[]): string[] {
   const i = argv.indexOf('--only');
