@@ -2,7 +2,6 @@ import { ErrorCode, type Logger } from '@hub/common';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GatewayContext } from '../context';
 import type { LiveEntry } from './live-streams';
-import { liveTrace } from './live-trace';
 import { GATE_ALIAS, idsVariable, MAX_IDS, type MessageReadPlan } from './message-reads';
 
 export type ExecuteLive = (
@@ -113,7 +112,6 @@ export function createMessageReader(execute: ExecuteLive, logger: Logger, interv
       }
       try {
         const result = await execute(group.plan.query, { ...group.plan.variables, ...lists }, group.context);
-        liveTrace?.query(group.key, batch.length, started, 0);
         settle(group, batch, result);
       } catch (error) {
         logger.error({ err: error }, 'cannot read the objects of subscriptions’ messages');

@@ -25,7 +25,6 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { GatewayContext } from '../context';
 import { hasCredentials, readCredentials } from '../credentials';
-import { liveTrace } from './live-trace';
 import { coalesceWrites } from './live-writes';
 import {
   CLOSE_TRY_AGAIN_LATER,
@@ -299,16 +298,8 @@ export function serveSubscriptions(options: {
           fieldResolver: readByResponseKey,
         };
       },
-      onNext: (ctx, _id, _payload, _args, result) => {
-        if (liveTrace) {
-          const message = Object.values(result.data ?? {})[0] as { cursor?: string } | null;
-          if (message?.cursor) {
-            const text = Buffer.from(message.cursor, 'base64url').toString('utf8');
-            liveTrace.send(text.slice(text.indexOf('/') + 1), ctx.extra.socket.bufferedAmount);
-          }
-        }
-        return result.errors ? { ...result, errors: format(result.errors) } : undefined;
-      },
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: format(result.errors) } : undefined,
       onError: (_ctx, _id, _payload, errors) => format(errors),
     },
     wss,

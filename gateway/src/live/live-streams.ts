@@ -8,7 +8,6 @@ import {
   type Redis,
   type StreamedEvent,
 } from '@hub/common';
-import { liveTrace } from './live-trace';
 
 /** An event as subscriptions read it: its place in its stream, and the event checked against its contract. */
 export interface LiveEntry {
@@ -140,7 +139,6 @@ export function createLiveStreams(options: {
             // Nobody follows this stream: not worth parsing.
             if (following.size === 0) continue;
             const entry = entryOf(service, id, fields);
-            liveTrace?.tail(id, entries.length);
             for (const listener of following) listener(entry);
           }
         }

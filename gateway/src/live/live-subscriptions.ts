@@ -15,7 +15,6 @@ import {
 import type { GatewayContext } from '../context';
 import { errorOf, INVISIBLE, type ExecuteLive, type MessageRead, type MessageReader } from './live-reads';
 import { cursorOf, streamIdOfCursor, type Follower, type LiveEntry, type LiveStreams } from './live-streams';
-import { liveTrace } from './live-trace';
 import { GATE_ALIAS, planMessageReads, type MessageReadPlan } from './message-reads';
 import { TOPICS, type Scope, type Topic, type TopicMessage } from './topics';
 
@@ -253,7 +252,6 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage> {
     const fields = () => ({ ...message.fields, cursor: cursorOf(this.topic.service, entry.streamId) });
     try {
       const read = await reading;
-      liveTrace?.read(entry.streamId);
       if (read.visible) {
         // The group's subscribers share the message, and with it the executions of it.
         read.shared ??= { fields: fields(), objects: read.objects, results: new Map() } satisfies PreparedMessage;
