@@ -25,7 +25,6 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { GatewayContext } from '../context';
 import { hasCredentials, readCredentials } from '../credentials';
-import { coalesceWrites } from './live-writes';
 import {
   CLOSE_TRY_AGAIN_LATER,
   CLOSE_UNAUTHORIZED,
@@ -186,10 +185,7 @@ export function serveSubscriptions(options: {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      coalesceWrites(ws, socket);
-      wss.emit('connection', ws, request);
-    });
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   options.http.on('upgrade', onUpgrade);
 
