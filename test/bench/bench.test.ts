@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { fastImportStream, MIB } from './seed/fast-import';
 import { parseOptions } from './options';
 import { fmtBytes, fmtRatio, markdownTable, verdict } from './report';
+import { streamedAtOfCursor } from './scenarios/subscribers';
 import { pairDeliveries, type SentEvent } from './scenarios/subscriptions';
 import { median, percentile } from './stats';
 
@@ -108,6 +109,10 @@ describe('bench', () => {
       titles: [['bench seed 0']],
     });
     expect(short).toMatchObject({ expected: 3, received: 1, missing: 2, extra: 0, titlesBehind: 1 });
+  });
+
+  it("reads the time an event entered its stream from a message's cursor", () => {
+    expect(streamedAtOfCursor(Buffer.from('notes/1795813219567-12').toString('base64url'))).toBe(1795813219567);
   });
 
   it('escapes pipes in table cells', () => {
