@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { fastImportStream, MIB } from './seed/fast-import';
 import { parseOptions } from './options';
 import { fmtBytes, fmtRatio, markdownTable, verdict } from './report';
+import { streamedAtOfCursor } from './scenarios/subscribers';
 import { pairDeliveries, type SentEvent } from './scenarios/subscriptions';
 import { median, percentile } from './stats';
 
@@ -84,6 +85,9 @@ describe('bench', () => {
       // update: its title is newer, which is allowed), one arriving before its PUT returned.
       // Project 2's: its one update, then a repeat of it.
       arrivals: [Float64Array.from([1035, 1040, 1038]), Float64Array.from([1025, 1060])],
+      // When each message's event entered the stream, from its cursor: issue 11's second update
+      // and issue 21's entered it before their PUTs' answers were read.
+      streamedAt: [Float64Array.from([1028, 1012, 1036]), Float64Array.from([1015, 1015])],
       issueIds: [Int32Array.from([12, 11, 11]), Int32Array.from([21, 21])],
       titles: [
         ['bench 2', 'bench 3', 'bench 3'],
@@ -94,14 +98,21 @@ describe('bench', () => {
     expect(paired).toMatchObject({ expected: 4, received: 5, missing: 0, extra: 1, beforeReturn: 1, titlesBehind: 0 });
     expect(paired.fromReturn).toEqual([5, 30, 0, 5]);
     expect(paired.fromSend).toEqual([15, 40, 8, 15]);
+    expect(paired.fromStream).toEqual([7, 28, 2, 10]);
+    expect(paired.streamFromReturn).toEqual([-2, 2, -4, -5]);
 
     // A subscriber of project 1 that got only issue 11's first update, showing an older title.
     const short = pairDeliveries(events, projectOfIssue, [1], {
       arrivals: [Float64Array.from([1050])],
+      streamedAt: [Float64Array.from([1045])],
       issueIds: [Int32Array.from([11])],
       titles: [['bench seed 0']],
     });
     expect(short).toMatchObject({ expected: 3, received: 1, missing: 2, extra: 0, titlesBehind: 1 });
+  });
+
+  it("reads the time an event entered its stream from a message's cursor", () => {
+    expect(streamedAtOfCursor(Buffer.from('notes/1795813219567-12').toString('base64url'))).toBe(1795813219567);
   });
 
   it('escapes pipes in table cells', () => {

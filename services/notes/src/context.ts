@@ -1,5 +1,6 @@
 import { fitsIntegerColumn, type AccessClient, type Principal, type ProjectAccess, type Sql } from '@hub/common';
 import DataLoader from 'dataloader';
+import { findIssuesById, findIssuesByIid, type IssueRow } from './db/issues';
 import { findLabelsById } from './db/labels';
 import { findMilestonesById } from './db/milestones';
 import { findSnippetsById } from './db/snippets';
@@ -30,7 +31,11 @@ export interface UserRef {
   id: number;
 }
 
-/** Access answers, the votes of every issue or merge request a request shows and their milestones: one query per kind. */
+/**
+ * Access answers, the issues a request names (by id or by project and iid: node(ids:) and the
+ * subscriptions' reads ask for a hundred at once), the votes of every issue or merge request it
+ * shows and their milestones: one query per kind.
+ */
 export function createLoaders(sql: Sql, access: AccessClient, principal: Principal) {
   const votes = (noteableType: 'Issue' | 'MergeRequest') =>
     new DataLoader<number, Votes>(async (ids) => {
@@ -39,6 +44,15 @@ export function createLoaders(sql: Sql, access: AccessClient, principal: Princip
     });
   return {
     access: access.loader(principal) as DataLoader<number, ProjectAccess | null>,
+    issues: byId(sql, findIssuesById),
+    issuesByIid: new DataLoader<{ projectId: number; iid: number }, IssueRow | null, string>(
+      async (keys) => {
+        const wanted = keys.filter((key) => fitsIntegerColumn(key.projectId) && fitsIntegerColumn(key.iid));
+        const found = new Map((await findIssuesByIid(sql, wanted)).map((row) => [`${row.projectId}:${row.iid}`, row]));
+        return keys.map((key) => found.get(`${key.projectId}:${key.iid}`) ?? null);
+      },
+      { cacheKeyFn: (key) => `${key.projectId}:${key.iid}` },
+    ),
     issueVotes: votes('Issue'),
     mergeRequestVotes: votes('MergeRequest'),
     milestones: byId(sql, findMilestonesById),

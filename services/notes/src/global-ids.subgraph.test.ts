@@ -160,6 +160,35 @@ describe('notes subgraph: global ids of issues and milestones', () => {
     ).toBeNull();
   });
 
+  it('answers a batch of issues named by project and iid or by databaseId (loaded together) each by itself', async () => {
+    // Project 32's issue is there for read_project, as Project.issue shows it, though issues are off.
+    const result = await subgraph.run(
+      ENTITIES,
+      {
+        r: [
+          { __typename: 'Issue', projectId: 30, iid: issue.iid },
+          { __typename: 'Issue', projectId: 31, iid: 999_999 },
+          { __typename: 'Issue', projectId: 31, iid: publicIssue.iid },
+          { __typename: 'Issue', databaseId: publicIssue.databaseId },
+          { __typename: 'Issue', projectId: 32, iid: 1 },
+          { __typename: 'Issue', projectId: 30, iid: 2_147_483_648 },
+          { __typename: 'Issue', databaseId: issue.databaseId },
+        ],
+      },
+      as(GUEST),
+    );
+    expect(result.errors).toBeUndefined();
+    expect(result.data?._entities.map((e: { id: string } | null) => e?.id ?? null)).toEqual([
+      issue.id,
+      null,
+      publicIssue.id,
+      publicIssue.id,
+      `gid://hub/Issue/${hiddenIssueId}`,
+      null,
+      issue.id,
+    ]);
+  });
+
   it('answers each representation of a batch by itself', async () => {
     const result = await subgraph.run(
       ENTITIES,

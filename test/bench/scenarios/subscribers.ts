@@ -32,6 +32,11 @@ export interface SubscribersStatus {
   received: number;
   /** Warm-up messages that came after the clear (not kept). */
   lateWarmUp: number;
+  /**
+   * The share of this thread's time spent working since the clear: near 1, the clients could not
+   * keep up, and the latencies are the measuring thread's backlog rather than the gateway's.
+   */
+  busy: number;
   /** Errors and closes so far (the first few of each), and how many. */
   errors: string[];
   errorCount: number;
@@ -39,18 +44,30 @@ export interface SubscribersStatus {
   closeCount: number;
 }
 
-/** Per subscription: each message's arrival (ms on the shared clock), issue databaseId and title. */
+/**
+ * Per subscription: each message's arrival (ms on the shared clock), when its event entered the
+ * stream (the ms of the stream id its cursor names, on Redis's clock: the same machine's), its
+ * issue databaseId and title.
+ */
 export interface Collected {
   arrivals: Float64Array[];
+  streamedAt: Float64Array[];
   issueIds: Int32Array[];
   titles: string[][];
 }
 
 export const clock = () => performance.timeOrigin + performance.now();
 
+/** The ms part of the stream id a cursor (base64url of `<service>/<ms>-<seq>`) names. */
+export const streamedAtOfCursor = (cursor: string) => {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  return Number(text.slice(text.indexOf('/') + 1, text.indexOf('-')));
+};
+
 function run(setup: SubscribersSetup) {
   const clients = new Map<string, Client>();
   const arrivals: number[][] = setup.subscriptions.map(() => []);
+  const streamedAt: number[][] = setup.subscriptions.map(() => []);
   const issueIds: number[][] = setup.subscriptions.map(() => []);
   const titles: string[][] = setup.subscriptions.map(() => []);
   const errors: string[] = [];
@@ -60,6 +77,7 @@ function run(setup: SubscribersSetup) {
   let closing = false;
   let cleared = false;
   let lateWarmUp = 0;
+  let sinceClear = performance.eventLoopUtilization();
   const warm = new Set(setup.warmIssueIds);
   const failed = (text: string) => {
     errorCount++;
@@ -93,15 +111,18 @@ function run(setup: SubscribersSetup) {
 
   const open = () => {
     setup.subscriptions.forEach(({ token, projectId, socket }, i) => {
-      clientFor(socket, token).subscribe<{ issueUpdated: { issue: { databaseId: number; title: string } } }>(
+      clientFor(socket, token).subscribe<{
+        issueUpdated: { cursor: string; issue: { databaseId: number; title: string } };
+      }>(
         { query: setup.query, variables: { projectId } },
         {
           next: (result) => {
             const at = clock();
             if (result.errors) return failed(JSON.stringify(result.errors));
-            const { issue } = result.data!.issueUpdated;
+            const { cursor, issue } = result.data!.issueUpdated;
             if (cleared && warm.has(issue.databaseId)) return void lateWarmUp++;
             arrivals[i].push(at);
+            streamedAt[i].push(streamedAtOfCursor(cursor));
             issueIds[i].push(issue.databaseId);
             titles[i].push(issue.title);
           },
@@ -118,6 +139,7 @@ function run(setup: SubscribersSetup) {
     live: arrivals.filter((list) => list.length > 0).length,
     received: arrivals.reduce((sum, list) => sum + list.length, 0),
     lateWarmUp,
+    busy: performance.eventLoopUtilization(sinceClear).utilization,
     errors,
     errorCount,
     closes,
@@ -135,16 +157,19 @@ function run(setup: SubscribersSetup) {
         return answer(status());
       case 'clear':
         cleared = true;
-        for (const list of [...arrivals, ...issueIds, ...titles]) list.length = 0;
+        sinceClear = performance.eventLoopUtilization();
+        for (const list of [...arrivals, ...streamedAt, ...issueIds, ...titles]) list.length = 0;
         return answer(null);
       case 'collect': {
         const collected: Collected = {
           arrivals: arrivals.map((list) => Float64Array.from(list)),
+          streamedAt: streamedAt.map((list) => Float64Array.from(list)),
           issueIds: issueIds.map((list) => Int32Array.from(list)),
           titles,
         };
         return answer(collected, [
           ...collected.arrivals.map((a) => a.buffer as ArrayBuffer),
+          ...collected.streamedAt.map((a) => a.buffer as ArrayBuffer),
           ...collected.issueIds.map((a) => a.buffer as ArrayBuffer),
         ]);
       }

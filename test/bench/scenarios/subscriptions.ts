@@ -49,6 +49,13 @@ export interface Deliveries {
   /** Per delivered message: ms from the PUT's return, and from its sending. */
   fromReturn: number[];
   fromSend: number[];
+  /** Per delivered message: ms from its event's entry into the stream (the relay's XADD) to the client. */
+  fromStream: number[];
+  /**
+   * Per delivered event: ms from its PUT's return to its entry into the stream (negative when the
+   * relay wrote it before the facade's answer was read). With fromStream, where the time goes.
+   */
+  streamFromReturn: number[];
   /** Messages that came before their PUT's answer did (counted as 0 ms from the return). */
   beforeReturn: number;
   /** Messages showing a title older than their event's (the read ran before the update it announces). */
@@ -76,6 +83,7 @@ export function pairDeliveries(
     const project = projectOfIssue.get(event.issueId)!;
     eventsOfProject.set(project, (eventsOfProject.get(project) ?? 0) + 1);
   }
+  const streamed = new Set<SentEvent>();
   const result: Deliveries = {
     expected: 0,
     received: 0,
@@ -83,6 +91,8 @@ export function pairDeliveries(
     extra: 0,
     fromReturn: [],
     fromSend: [],
+    fromStream: [],
+    streamFromReturn: [],
     beforeReturn: 0,
     titlesBehind: 0,
   };
@@ -106,6 +116,12 @@ export function pairDeliveries(
       if (at < event.returnedAt) result.beforeReturn++;
       result.fromReturn.push(Math.max(0, at - event.returnedAt));
       result.fromSend.push(at - event.sentAt);
+      const streamedAt = collected.streamedAt[s][m];
+      result.fromStream.push(at - streamedAt);
+      if (!streamed.has(event)) {
+        streamed.add(event);
+        result.streamFromReturn.push(streamedAt - event.returnedAt);
+      }
       if (seqOfTitle(collected.titles[s][m]) < event.seq) result.titlesBehind++;
     });
     result.missing += expected - paired;
@@ -326,6 +342,17 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
         p99: percentile(deliveries.fromSend, 99),
         max: percentile(deliveries.fromSend, 100),
       },
+      fromStream: {
+        p50: percentile(deliveries.fromStream, 50),
+        p99: percentile(deliveries.fromStream, 99),
+        max: percentile(deliveries.fromStream, 100),
+      },
+      streamFromReturn: {
+        p50: percentile(deliveries.streamFromReturn, 50),
+        p99: percentile(deliveries.streamFromReturn, 99),
+      },
+      /** The subscribers' thread's share of time working, from the clear until the messages were in. */
+      subscribersBusy: status.busy,
       putReturn: {
         p50: percentile(
           sent.map((e) => e.returnedAt - e.sentAt),
@@ -358,7 +385,9 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
       figure:
         `${deliveries.received.toLocaleString('en-US')} of ${deliveries.expected.toLocaleString('en-US')} messages (${deliveries.missing} missing, ${deliveries.extra} extra) from ${sent.length} updates at ${figures.eventsPerSecond.toFixed(0)}/s; ` +
         `event → client from the PUT's return p50 ${fmtMs(latency.p50)}, p99 ${fmtMs(latency.p99)}, max ${fmtMs(latency.max)} ` +
-        `(from its sending p99 ${fmtMs(figures.fromSend.p99)}); ` +
+        `(from its sending p99 ${fmtMs(figures.fromSend.p99)}; from its stream entry p50 ${fmtMs(figures.fromStream.p50)}, p99 ${fmtMs(figures.fromStream.p99)}; ` +
+        `the entry p50 ${fmtMs(figures.streamFromReturn.p50)}, p99 ${fmtMs(figures.streamFromReturn.p99)} after the PUT's return; ` +
+        `the subscribers' thread ${(status.busy * 100).toFixed(0)} % busy); ` +
         `gateway RSS ${fmtBytes(figures.gatewayRss.before)} before, ${fmtBytes(figures.gatewayRss.open)} with the subscriptions open and idle, +${fmtBytes(growth)} at peak, ${fmtBytes(figures.gatewayRss.afterClose)} after the sockets closed`,
       anchor: '—',
       ratio: '—',

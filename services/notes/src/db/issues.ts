@@ -48,16 +48,19 @@ export async function findIssue(sql: Db, projectId: number, id: number, lock = f
   return row;
 }
 
-/** An issue by its id alone, whatever its project (the caller checks the project's access). */
-export async function findIssueById(sql: Db, id: number): Promise<IssueRow | undefined> {
-  const [row] = await sql<IssueRow[]>`select * from issues where id = ${id}`;
-  return row;
+/** Issues by their ids alone, whatever their projects (the caller checks each project's access). */
+export async function findIssuesById(sql: Db, ids: readonly number[]): Promise<IssueRow[]> {
+  return sql<IssueRow[]>`select * from issues where id = any(${ids as number[]}::int[])`;
 }
 
-/** An issue by its project and its number there (iid), as people name it. */
-export async function findIssueByIid(sql: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
-  const [row] = await sql<IssueRow[]>`select * from issues where project_id = ${projectId} and iid = ${iid}`;
-  return row;
+/** Issues by their projects and their numbers there (iids), as people name them. */
+export async function findIssuesByIid(
+  sql: Db,
+  keys: readonly { projectId: number; iid: number }[],
+): Promise<IssueRow[]> {
+  return sql<IssueRow[]>`
+    select * from issues where (project_id, iid) in (
+      select * from unnest(${keys.map((k) => k.projectId)}::int[], ${keys.map((k) => k.iid)}::int[]))`;
 }
 
 export async function updateIssue(tx: TransactionSql, id: number, changes: Partial<IssueRow>): Promise<IssueRow> {

@@ -1,5 +1,5 @@
 import { can, publicEnum, referencedDatabaseId, toGlobalId } from '@hub/common';
-import { findIssueById, findIssueByIid, type IssueRow } from '../db/issues';
+import type { IssueRow } from '../db/issues';
 import type { IssueResolvers, IssueState } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { noteListOf, noteOf } from './Noteable';
@@ -25,13 +25,13 @@ export const createIssueResolvers = (deps: ResolverDeps): IssueResolvers => {
     // project, as Project.issue (REST v3's GET /projects/:id/issues/:issue_id) requires, or the
     // issue is null, as one that does not exist.
     __resolveReference: async (reference, { principal, loaders }) => {
-      let issue: IssueRow | undefined;
+      let issue: IssueRow | null;
       if ('iid' in reference) {
-        issue = await findIssueByIid(deps.sql, reference.projectId, reference.iid);
+        issue = await loaders.issuesByIid.load({ projectId: reference.projectId, iid: reference.iid });
       } else {
         const id = referencedDatabaseId('Issue', reference);
         if (id === null) return null;
-        issue = await findIssueById(deps.sql, id);
+        issue = await loaders.issues.load(id);
       }
       if (!issue) return null;
       const access = await loaders.access.load(issue.projectId);
