@@ -28,6 +28,8 @@ export class Runner {
 
   private keepProcesses(label: string): void {
     this.report.processes[label] = Object.fromEntries(this.sampler.figures(label));
+    const counters = this.sampler.serverCounters(label);
+    if (counters) this.report.counters[label] = counters;
   }
 
   /** Fixed concurrency (options.connections unless given), medians over the rounds. */
