@@ -165,14 +165,14 @@ describe('docs/capacity.md and the prod overlay', () => {
     for (const name of SERVICES) {
       const hpa = find('HorizontalPodAutoscaler', name);
       const resources = find('Deployment', name).spec.template.spec.containers[0].resources;
-      expect({ name, min: hpa.spec.minReplicas, max: hpa.spec.maxReplicas, memory: resources.requests.memory }).toEqual(
-        {
-          name,
-          min: sized.replicas[name].min,
-          max: sized.replicas[name].max,
-          memory: `${sized.replicas[name].memoryRequest / MIB}Mi`,
-        },
-      );
+      const { min, max, cpuRequest, memoryRequest } = sized.replicas[name];
+      expect({ name, min: hpa.spec.minReplicas, max: hpa.spec.maxReplicas, ...resources.requests }).toEqual({
+        name,
+        min,
+        max,
+        cpu: Number.isInteger(cpuRequest) ? String(cpuRequest) : `${cpuRequest * 1000}m`,
+        memory: `${memoryRequest / MIB}Mi`,
+      });
     }
   });
 });

@@ -8,7 +8,7 @@ import { REPO_ROOT } from '@hub/local';
 import type { ServerCounters } from './counters';
 import { markdownTable } from './report';
 import type { GroupFigures } from './sampler';
-import { PROJECT_BYTES_LABEL, PUSHES_LABEL, WRITES_LABEL } from './labels';
+import { FIRST_PUSH_LABEL, PROJECT_BYTES_LABEL, PUSHES_LABEL, WRITES_LABEL } from './labels';
 
 export const RESULTS = 'bench/results.json';
 export const DOC = 'docs/capacity.md';
@@ -439,6 +439,9 @@ export function renderDoc(results: BenchResults): string {
   const classes = [...MIX, ...Object.values(GIT_AND_HOOKS)].map((mix) => classCost(results, mix));
   const cloneBytes = Number(results.figures[CLONE_LABEL]?.bytes ?? 0);
   const pushBytes = pushDiskBytes(results);
+  const cloneRead = results.processes[CLONE_LABEL]?.['git-worker']?.diskReadBytes;
+  const cloneCount = unitsOf(results, CLONE_LABEL) ?? 1;
+  const firstPush = results.processes[FIRST_PUSH_LABEL]?.['git-worker'];
   const notes: string[] = [];
   for (const c of classes) if (c.note) notes.push(`${c.mix.name}: ${c.note}.`);
   const uncounted = classes.filter((c) => !c.pgTransactions.measured).map((c) => c.mix.name);
@@ -548,14 +551,23 @@ export function renderDoc(results: BenchResults): string {
     '',
     '## Per request, from the bench',
     '',
-    "CPU milliseconds per request (or push, clone, delivery) by process (a kind costed by a project read shows its owner's cost in projects' column; the processes left out are in the total), how many a second one core serves over the whole stack, and what each asks of Postgres (transactions) and Redis (commands).",
+    "CPU milliseconds per request (or push, clone, delivery) by process (a kind costed by a project read shows its owner's cost in projects' column; the processes left out are in the total), how many a second one core serves over the whole stack, and what each asks of Postgres (transactions) and Redis (commands). Postgres's backends publish their counts about once a second, so a target's count may be off by about a second of its traffic.",
     '',
     markdownTable(
       ['kind', ...perProcess.map((p) => `${p} ms`), 'total ms', 'per second per core', 'Postgres tx', 'Redis cmds'],
       costRows,
     ),
     '',
-    `A clone moves ${fmtSize(cloneBytes)} (the bench's repository, every object). The git worker wrote ${fmtSize(pushBytes.value)} to disk per push${pushBytes.measured ? '' : ' (assumed)'}; Postgres grows by ${fmtSize(projectBytes(results).value)} per project${projectBytes(results).measured ? " (the bench's bulk copy of projects: the rows of one owner, without issues or merge requests)" : ' (assumed)'}.`,
+    [
+      `A clone moves ${fmtSize(cloneBytes)} (the bench's repository, every object)${cloneRead === undefined ? '' : `; the git worker read ${fmtSize(cloneRead / cloneCount)} a clone from disk (the rest came from the page cache)`}.`,
+      `The git worker wrote ${fmtSize(pushBytes.value)} to disk per push${pushBytes.measured ? '' : ' (assumed)'}.`,
+      firstPush
+        ? `The first push of the bench's repository (${fmtSize(Number(results.figures.repository?.packBytes ?? 0))}) cost it ${firstPush.cpuSeconds?.toFixed(1)} s of CPU and ${fmtSize(firstPush.diskWriteBytes ?? 0)} written.`
+        : '',
+      `Postgres grows by ${fmtSize(projectBytes(results).value)} per project${projectBytes(results).measured ? " (the bench's bulk copy of projects: the rows of one owner, without issues or merge requests)" : ' (assumed)'}.`,
+    ]
+      .filter(Boolean)
+      .join(' '),
     '',
     'Resident memory per process (with its children), idle after start-up and at its peak over every bench target:',
     '',
