@@ -537,7 +537,7 @@ export function renderDoc(results: BenchResults): string {
     '',
     '## The request mix',
     '',
-    "An assumption, not a measurement: GitLab.com's API traffic is mostly reads of projects, lists, merge requests, commits and files, with a few % writes. Each kind is costed by the bench target beside it; a kind the bench has no route of its own for is costed by a project read, its cost moved to the service that owns it.",
+    "An assumption, not a measurement: the mix GitLab.com's API is taken to see, mostly reads of projects, lists, merge requests, commits and files, with a few % writes. Each kind is costed by the bench target beside it; a kind the bench has no route of its own for is costed by a project read, its cost moved to the service that owns it.",
     '',
     markdownTable(
       ['kind', 'share', 'req/s', 'costed by (bench target)'],
