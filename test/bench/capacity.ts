@@ -31,7 +31,7 @@ export const TARGET = { projects: 1_000_000, users: 100_000, requestsPerSecond: 
 
 /**
  * The request mix (an assumption: mostly reads of projects, lists, merge requests, commits and
- * files, a few % writes, as GitLab.com's API traffic is described). Each class is costed by a
+ * files, a few % writes, as GitLab.com's API is taken to see). Each class is costed by a
  * bench target; `owner` moves the projects subgraph's share of a stand-in's cost to the service
  * that owns the class (a merge request read costs its service what a project read costs projects).
  */
