@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_TABLE } from '@hub/common';
 import { readPidFile, REPO_ROOT, startStack, type Stack } from '@hub/local';
+import { CounterReader } from './counters';
 import { closeProbes } from './measure';
 import { commandLine, parseOptions, type SCENARIOS } from './options';
 import { fmtBytes, loadAverage, machineInfo, Report, verdict } from './report';
@@ -118,8 +119,9 @@ async function main() {
     `topology: GATEWAY_MODE=${stack.env.GATEWAY_MODE} (the facade runs the gateway in-process, as the Kubernetes manifests and compose run it)`,
   );
   let failed = false;
+  const counters = new CounterReader(stack.env.DATABASE_URL!, stack.env.REDIS_URL!);
   try {
-    const sampler = new ProcessSampler(processRoots(stack, dir, extra));
+    const sampler = new ProcessSampler(processRoots(stack, dir, extra), counters);
     const runner = new Runner(options, sampler, report);
     await idleMemory(stack, sampler, report, options.quick ? 5 : 10, 'idle RSS after start-up', 13);
     const root = benchApi(stack.restUrl, stack.rootToken, 'root');
@@ -166,6 +168,7 @@ async function main() {
     await idleMemory(stack, sampler, report, 5, 'idle RSS after the run', null);
   } finally {
     await closeProbes().catch(() => {});
+    await counters.close().catch(() => {});
     await stack.stop();
     // KEEP_BENCH_DATA=1 keeps the stack's logs and data to read after a failed scenario.
     if (process.env.KEEP_BENCH_DATA) console.log(`kept the stack's logs and data in ${dir}`);

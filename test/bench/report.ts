@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import type { ServerCounters } from './counters';
 import type { GroupFigures } from './sampler';
 
 /** One line of the table: what we measured, the anchor beside it, their ratio, and the target. */
@@ -64,6 +65,8 @@ export class Report {
   readonly rows: Row[] = [];
   readonly raw: Record<string, unknown> = {};
   readonly processes: Record<string, Record<string, GroupFigures>> = {};
+  /** Postgres's and Redis's counts during each target (counters.ts). */
+  readonly counters: Record<string, ServerCounters> = {};
   readonly notes: string[] = [];
 
   row(row: Row): void {
@@ -121,7 +124,14 @@ export class Report {
     writeFileSync(
       join(dir, 'results.json'),
       JSON.stringify(
-        { info, rows: this.rows, notes: this.notes, figures: this.raw, processes: this.processes },
+        {
+          info,
+          rows: this.rows,
+          notes: this.notes,
+          figures: this.raw,
+          processes: this.processes,
+          counters: this.counters,
+        },
         null,
         2,
       ) + '\n',

@@ -28,6 +28,8 @@ export class Runner {
 
   private keepProcesses(label: string): void {
     this.report.processes[label] = Object.fromEntries(this.sampler.figures(label));
+    const counters = this.sampler.serverCounters(label);
+    if (counters) this.report.counters[label] = counters;
   }
 
   /** Fixed concurrency (options.connections unless given), medians over the rounds. */
@@ -93,9 +95,14 @@ export class Runner {
 
   /** Any other timed work (a clone, a first request), sampled under `label`. */
   async timed<T>(label: string, work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-    const started = performance.now();
-    const value = await this.sampler.during(label, work);
-    const ms = performance.now() - started;
+    // Timed inside the sampling: reading the data servers' counters around it takes milliseconds too.
+    let ms = 0;
+    const value = await this.sampler.during(label, async () => {
+      const started = performance.now();
+      const result = await work();
+      ms = performance.now() - started;
+      return result;
+    });
     this.keepProcesses(label);
     return { ms, value };
   }

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { benchApi } from '../seed/api';
+import { PUSHES_LABEL, WRITES_LABEL } from '../labels';
 import { fmtMs } from '../report';
 import { percentile } from '../stats';
 import type { BenchContext } from './context';
@@ -63,7 +64,10 @@ export async function benchHooks(ctx: BenchContext): Promise<void> {
         push_events: false,
       });
     await stack.stopProcess('hooks-worker');
-    for (let i = 0; i < events; i++) await root.post(`/projects/${project.id}/issues`, { title: `bench ${i}` });
+    // Sampled for the capacity model: what one write and its event cost Postgres and Redis.
+    await ctx.runner.timed(WRITES_LABEL, async () => {
+      for (let i = 0; i < events; i++) await root.post(`/projects/${project.id}/issues`, { title: `bench ${i}` });
+    });
     await stack.restart('hooks-worker');
     const { ms } = await ctx.runner.timed('webhooks drain', () => receiver.waitFor('/burst', hooks * events, 120_000));
     const rate = (hooks * events) / (ms / 1000);
@@ -82,17 +86,21 @@ export async function benchHooks(ctx: BenchContext): Promise<void> {
     git('init', '-q', '-b', 'master');
     const latencies: number[] = [];
     const pushes = quick ? 10 : 40;
-    for (let i = 0; i < pushes; i++) {
-      writeFileSync(join(work, 'n.txt'), String(i));
-      git('add', '-A');
-      git('commit', '-q', '-m', `push ${i}`);
-      git('push', '-q', remote, 'master');
-      const pushedAt = performance.now();
-      await receiver.waitFor('/push', i + 1, 10_000);
-      latencies.push(Math.max(0, receiver.arrivals('/push')[i] - pushedAt));
-    }
+    // Sampled for the capacity model: the git worker's CPU and disk per push of one small commit.
+    await ctx.runner.timed(PUSHES_LABEL, async () => {
+      for (let i = 0; i < pushes; i++) {
+        writeFileSync(join(work, 'n.txt'), String(i));
+        git('add', '-A');
+        git('commit', '-q', '-m', `push ${i}`);
+        git('push', '-q', remote, 'master');
+        const pushedAt = performance.now();
+        await receiver.waitFor('/push', i + 1, 10_000);
+        latencies.push(Math.max(0, receiver.arrivals('/push')[i] - pushedAt));
+      }
+    });
     rmSync(work, { recursive: true, force: true });
     const figures = {
+      events,
       deliveries: hooks * events,
       seconds: ms / 1000,
       rate,

@@ -1,6 +1,7 @@
 import { INTERNAL_GRAPHQL_PATH, LIMITED_HEADER, signLimited } from '@hub/common';
 import { capture, startMemoryServer } from '../anchors/memory-server';
 import { assertSameAnswer, startPartsFloor } from '../anchors/parts-floor';
+import { PROJECT_BYTES_LABEL } from '../labels';
 import { httpProbe } from '../measure';
 import { facadeOperation } from '../operations';
 import { fmtMs, fmtRate, fmtRatio, verdict } from '../report';
@@ -34,6 +35,7 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
 
     ctx.log(`seeding ${options.listProjects.toLocaleString('en-US')} projects`);
     const projectId = await seeder.topUp(options.listProjects);
+    report.record(PROJECT_BYTES_LABEL, seeder.lastCopy);
     const projectPath = `/projects/${projectId}`;
     const memory = await startMemoryServer(
       {
@@ -157,6 +159,7 @@ export async function benchProjects(ctx: BenchContext): Promise<void> {
     }
     ctx.log(`seeding ${options.largeProjects.toLocaleString('en-US')} projects`);
     await seeder.topUp(options.largeProjects);
+    report.record(PROJECT_BYTES_LABEL, seeder.lastCopy);
     report.note(
       `seeding: ${(options.largeProjects - options.listProjects).toLocaleString('en-US')} projects copied in ${seeder.lastCopySeconds.toFixed(1)} s (one INSERT … SELECT per table, the tables' triggers included)`,
     );

@@ -6,6 +6,7 @@ import { assertSameAnswer, startPartsFloor, type PartsFloor } from '../anchors/p
 import { startCgiAnchors, type CgiAnchors } from '../anchors/lighttpd';
 import { workerAlone } from '../anchors/worker-alone';
 import { commandProbe, httpProbe, type Probe, type SerialFigures } from '../measure';
+import { FIRST_PUSH_LABEL } from '../labels';
 import { fmtBytes, fmtMBps, fmtMs, fmtRate, fmtRatio, verdict } from '../report';
 import { git } from '../seed/git';
 import { MIB } from '../seed/fast-import';
@@ -72,7 +73,10 @@ export async function benchRepository(
     `generating and pushing a repository of ${spec.commits} commits (${spec.headMiB} MiB tree, ${spec.historyMiB} MiB more history)`,
   );
   const started = performance.now();
-  const repo = await seedRepository(user, { ...spec, rootFiles: 300 }, ctx.work, stack.env.REPOS_ROOT!);
+  // Sampled for the capacity model: the git worker's CPU and disk for one large first push.
+  const { value: repo } = await ctx.runner.timed(FIRST_PUSH_LABEL, () =>
+    seedRepository(user, { ...spec, rootFiles: 300 }, ctx.work, stack.env.REPOS_ROOT!),
+  );
   ctx.log(
     `  pushed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${repo.commits} commits, ${fmtBytes(repo.packBytes)} on disk at ${repo.diskPath}`,
   );

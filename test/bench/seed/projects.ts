@@ -17,6 +17,8 @@ export class ProjectSeeder {
   private count = 0;
   /** Seconds the last bulk copy took (the product's triggers on those tables run for every row). */
   lastCopySeconds = 0;
+  /** Projects the last bulk copy added, and how much the database grew by (tables and indexes). */
+  lastCopy = { projects: 0, bytes: 0 };
 
   constructor(
     private readonly api: BenchApi & { userId: number },
@@ -28,6 +30,11 @@ export class ProjectSeeder {
   /** Projects the bench user owns (and so sees in GET /projects) so far. */
   get total(): number {
     return this.count;
+  }
+
+  private async databaseBytes(): Promise<number> {
+    const [{ bytes }] = await this.sql<{ bytes: string }[]>`select pg_database_size(current_database()) as bytes`;
+    return Number(bytes);
   }
 
   private async create(name: string): Promise<number> {
@@ -46,9 +53,11 @@ export class ProjectSeeder {
     if (bulk > 0) {
       const started = performance.now();
       const from = this.count;
+      const sizeBefore = await this.databaseBytes();
       await this.copyProjects(from, bulk);
       this.count += bulk;
       this.lastCopySeconds = (performance.now() - started) / 1000;
+      this.lastCopy = { projects: bulk, bytes: (await this.databaseBytes()) - sizeBefore };
       process.stdout.write(`  copied ${bulk} projects in ${this.lastCopySeconds.toFixed(1)} s\n`);
     }
     // One project through the API after the bulk rows: its events reach every cache of the user's
