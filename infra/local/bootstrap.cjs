@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Entry of `npm start`, `npm test`, `npm run backup`/`restore`, `npm run bench` and `npm run fuzz` on a fresh clone: needs
-// only Node 20+ and git. Installs the workspace with the pinned pnpm (when the lockfile changed
-// since the last install), builds everything (codegen, composition, TypeScript), then hands over.
+// Entry of `npm start`, `npm test`, `npm run backup`/`restore`, `npm run bench` and `npm run fuzz`
+// on a fresh clone: needs only Node 20+ and git. Installs the workspace with the pinned pnpm (when
+// the lockfile changed since the last install), builds everything (codegen, composition,
+// TypeScript), then hands over.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
@@ -35,7 +36,8 @@ const jest = join(root, 'node_modules/jest/bin/jest.js');
  * The whole of `npm test` in two lanes at once: the end-to-end tests wait mostly on the stack they
  * boot (about a minute) and on its answers, while the type-check, the lint and the unit and
  * subgraph tests keep a core busy; one after the other they took over 20 minutes on a 2-core
- * machine. The e2e files that boot stacks of their own follow the unit tests in their lane. Each lane stops at its first failure; the run fails when either lane does.
+ * machine. The e2e files that boot stacks of their own follow the unit tests in their lane. Each
+ * lane stops at its first failure; the run fails when either lane does.
  */
 function testEverything() {
   const lanes = [
