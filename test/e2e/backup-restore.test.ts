@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort, REPO_ROOT, startStack, type Stack } from '@hub/local';
 import { isolatedEnv, tempDir } from '../support/global-setup';
 import { commitFiles, git, ok, workingCopy } from '../support/git';
+import { wire } from '../support/ssh-keys';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
 // A system with two git shards gets a rich dataset, a full backup (reading the shards' folders),
@@ -56,12 +57,6 @@ describe('backup and restore', () => {
     return url.toString();
   };
   const sshKey = () => {
-    const wire = (value: Buffer | string) => {
-      const bytes = Buffer.from(value);
-      const length = Buffer.alloc(4);
-      length.writeUInt32BE(bytes.length);
-      return Buffer.concat([length, bytes]);
-    };
     const x = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
     return `ssh-ed25519 ${Buffer.concat([wire('ssh-ed25519'), wire(x)]).toString('base64')} backup@example`;
   };

@@ -31,6 +31,7 @@ export * from './connections';
 export * from './keyset-sql';
 export * from './id-pages';
 export * from './basic-auth';
+export * from './shard-reads';
 export * from './label-sql';
 export * from './global-ids';
 export * from './public-enums';

@@ -1,4 +1,4 @@
-import { GIT_ACCESS_HEADER, signClaims } from '@hub/common';
+import { shardRead } from '@hub/common';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { capture, fileEntry, type FileEntry } from './files';
@@ -21,8 +21,8 @@ export interface RepositoryEntry {
 
 // One pack thread: a backup runs beside the system it copies, and must not take every core.
 const GIT = ['-c', 'safe.directory=*', '-c', 'pack.threads=1', '-c', 'core.quotepath=false'];
-const git = (repo: string, args: string[], input?: string) =>
-  capture('git', [...GIT, ...args], { cwd: repo, input, env: { ...process.env, GIT_DIR: repo } });
+const git = (repo: string, args: string[], input?: string, env: Record<string, string> = {}) =>
+  capture('git', [...GIT, ...args], { cwd: repo, input, env: { ...process.env, ...env, GIT_DIR: repo } });
 
 /** The project ids of the repositories under a shard's REPOS_ROOT (`<id>.git`; half-made ones are skipped). */
 export function repositoriesOn(root: string): number[] {
@@ -149,26 +149,14 @@ export async function mirrorRepository(options: {
   defaultBranch: string;
   secret: string;
 }): Promise<boolean> {
-  const { mirror, projectId } = options;
+  const { mirror } = options;
   if (!existsSync(join(mirror, 'HEAD'))) {
     mkdirSync(dirname(mirror), { recursive: true });
     await capture('git', [...GIT, 'init', '--bare', '--quiet', '--', mirror]);
   }
-  const claims = {
-    projectId,
-    userId: null,
-    username: null,
-    push: false,
-    pushProtected: false,
-    protectedBranches: [],
-    developersCanPush: [],
-    defaultBranch: options.defaultBranch,
-    create: false,
-  };
-  const url = `${options.httpUrl.replace(/\/$/, '')}/${projectId}.git`;
-  const header = `http.extraHeader=${GIT_ACCESS_HEADER}: ${signClaims(claims, options.secret)}`;
+  const { url, env } = shardRead(options);
   try {
-    await git(mirror, ['-c', header, 'fetch', '--quiet', '--prune', '--no-tags', url, '+refs/*:refs/*']);
+    await git(mirror, ['fetch', '--quiet', '--prune', '--no-tags', url, '+refs/*:refs/*'], undefined, env);
   } catch (error) {
     if (/\b404\b|not found/i.test((error as Error).message)) return false;
     throw error;
