@@ -21,6 +21,7 @@ import { encodeBranchNames } from './branch-paths';
 import { describeApi, OPENAPI_ROUTE } from './openapi';
 import { signInOf } from './rate-limits';
 import { routeHandler } from './route';
+import type { RenderedEntities } from './entities/rendered';
 import { apiRoutes, oauthTokenRoute } from './routes';
 import { V3Error } from './v3-errors';
 
@@ -92,6 +93,8 @@ export function createFacadeApp(deps: {
   trustedProxies: NetworkList;
   /** ETags and 304s for GETs (conditional/). */
   conditional: ConditionalRequests;
+  /** The projects this replica rendered, by revision (entities/rendered.ts); none kept without it. */
+  rendered?: RenderedEntities;
 }): Express {
   const { app } = createObservedApp({
     service: 'rest-facade',
@@ -118,6 +121,7 @@ export function createFacadeApp(deps: {
     res.type('application/json').send(description);
   });
 
+  const state = { rendered: deps.rendered };
   const api = express.Router();
   api.use(stripJsonSuffix);
   api.use(encodeBranchNames);
@@ -128,7 +132,8 @@ export function createFacadeApp(deps: {
   api.use(deps.rateLimits.api);
   // Raw files and archives stream from the git worker rather than answering JSON.
   api.use(deps.downloads);
-  for (const route of apiRoutes) api[route.method](route.path, routeHandler(route, deps.gateway, deps.conditional));
+  for (const route of apiRoutes)
+    api[route.method](route.path, routeHandler(route, deps.gateway, deps.conditional, state));
   app.use('/api/v3', api);
 
   app.post(
@@ -136,7 +141,7 @@ export function createFacadeApp(deps: {
     express.json({ limit: '64kb', strict: false }),
     express.urlencoded({ extended: false, limit: '64kb' }),
     deps.rateLimits.api,
-    routeHandler(oauthTokenRoute, deps.gateway, deps.conditional),
+    routeHandler(oauthTokenRoute, deps.gateway, deps.conditional, state),
   );
 
   app.use((_req, res) => {

@@ -11,6 +11,7 @@ export const loadFacadeConfig = () =>
     'LOG_LEVEL',
     'SHUTDOWN_GRACE_MS',
     'REDIS_URL',
+    'RENDERED_CACHE_MIB',
     ...ABUSE_LIMIT_VARIABLES,
   ] as const);
 

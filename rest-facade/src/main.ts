@@ -11,6 +11,7 @@ import {
 import { createAbuseLimits, startGatewayRuntime } from '@hub/gateway';
 import { createFacadeApp } from './app';
 import { createConditionalRequests } from './conditional/conditional-get';
+import { RenderedEntities } from './entities/rendered';
 import { createEmbeddedGatewayClient } from './embedded-gateway-client';
 import { loadEmbeddedGatewayConfig, loadFacadeConfig } from './env';
 import { createRemoteGatewayClient } from './gateway-client';
@@ -37,6 +38,8 @@ async function main() {
   const downloads = createDownloadRoutes({ gateway, git, workers, secret: config.PRINCIPAL_SECRET, logger });
   const limits = createAbuseLimits('facade', config, logger);
   const conditional = createConditionalRequests(config.REDIS_URL);
+  const rendered =
+    config.RENDERED_CACHE_MIB > 0 ? new RenderedEntities(config.RENDERED_CACHE_MIB * 1024 * 1024) : undefined;
   const app = createFacadeApp({
     gateway,
     logger,
@@ -45,6 +48,7 @@ async function main() {
     rateLimits: { api: facadeRateLimits(limits), git: gitRateLimits(limits) },
     trustedProxies: config.TRUSTED_PROXIES,
     conditional,
+    rendered,
   });
   const server = await listen(app, config.PORT);
   // A large push or clone may take longer than Node's default 5-minute request limit; headers still time out.

@@ -10,6 +10,7 @@ import {
   type ConditionalRequests,
 } from './conditional/conditional-get';
 import type { VersionScope } from './conditional/version-scopes';
+import type { RenderedEntities } from './entities/rendered';
 import { credentialHeaders, presentsCredentials } from './credentials';
 import type { GatewayCall, GatewayClient } from './gateway-client';
 import { writePaginationHeaders } from './pagination';
@@ -19,7 +20,9 @@ import type { JsonSchema } from './openapi/json-schema';
 import { UNAUTHORIZED } from './v3-errors';
 
 export interface RouteResult {
-  body: unknown;
+  body?: unknown;
+  /** The body as JSON text already (entities/rendered.ts): sent as it is, in place of `body`. */
+  json?: string;
   /** For lists: the window served and the total, for the pagination headers. */
   page?: { window: PageWindow; total: number };
 }
@@ -76,15 +79,29 @@ export interface Route extends RouteDoc {
    * made of them is answered 304 without asking a subgraph. Other GETs are tagged by their body.
    */
   versions?: VersionScope;
-  /** Reads the parameters and makes one gateway call. */
-  handle: (params: Params, gateway: GatewayCall) => Promise<RouteResult>;
+  /**
+   * Reads the parameters and makes one gateway call (two when a rendering must be made). `state`
+   * is absent where a handler runs on its own (the OpenAPI tests): then nothing is kept.
+   */
+  handle: (params: Params, gateway: GatewayCall, state?: RouteState) => Promise<RouteResult>;
+}
+
+/** What handlers keep in this replica, made by the composition root (main.ts). */
+export interface RouteState {
+  /** Absent when RENDERED_CACHE_MIB is 0: every answer is then rendered from one query. */
+  rendered?: RenderedEntities;
 }
 
 /**
  * Turns a route into an express handler: credentials, parameters, the call, status and headers.
  * Every JSON answer to a GET carries an ETag, and If-None-Match with a current one gets 304.
  */
-export function routeHandler(route: Route, gateway: GatewayClient, conditional: ConditionalRequests) {
+export function routeHandler(
+  route: Route,
+  gateway: GatewayClient,
+  conditional: ConditionalRequests,
+  state: RouteState,
+) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const headers = credentialHeaders(req);
@@ -102,13 +119,13 @@ export function routeHandler(route: Route, gateway: GatewayClient, conditional: 
           return answerNotModified(res, tag);
         }
       }
-      const result = await route.handle(params, call);
+      const result = await route.handle(params, call, state);
       const status = successStatus(route);
       if (route.contentTypes) {
         res.status(status).type(route.contentTypes[0]).send(result.body);
         return;
       }
-      const json = JSON.stringify(result.body) ?? '';
+      const json = result.json ?? JSON.stringify(result.body) ?? '';
       if (route.method === 'get' && status === 200) {
         tag ??= bodyTag(caller, json);
         if (isCurrent(req, tag)) return answerNotModified(res, tag);

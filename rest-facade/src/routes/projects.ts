@@ -17,6 +17,7 @@ import {
   type Visibility,
 } from '../generated/operations';
 import { presentProject, projectSchema } from '../entities/project';
+import { renderedProject, renderedProjectPage } from './rendered-projects';
 import { mapItems } from '../openapi/json-schema';
 import { bool, int, oneOf, PAGE, required, str } from '../param-docs';
 import { payloadEntity, type GatewayCall } from '../gateway-client';
@@ -81,10 +82,10 @@ const listRoute = (path: string, scope: ProjectScope, summary: string): Route =>
   summary,
   params: listParams(LIST_ORDERS),
   response: (g) => mapItems(g.select(ListProjectsDocument, 'projects.nodes'), projectSchema),
-  handle: async (p, gateway) => {
+  handle: async (p, gateway, state) => {
     const { window, variables } = listVariables(p, scope, LIST_ORDERS);
-    const { projects } = await gateway(ListProjectsDocument, variables);
-    return { body: projects.nodes.map(presentProject), page: { window, total: projects.total } };
+    const { json, total } = await renderedProjectPage(gateway, state?.rendered, variables);
+    return { json, page: { window, total } };
   },
 });
 
@@ -145,15 +146,15 @@ export const projectRoutes: Route[] = [
     summary: 'Finds the projects the caller may see whose name contains the query',
     params: { ...listParams(SEARCH_ORDERS), search: str('Ignored here: the path holds the query.') },
     response: (g) => mapItems(g.select(ListProjectsDocument, 'projects.nodes'), projectSchema),
-    handle: async (p, gateway) => {
+    handle: async (p, gateway, state) => {
       const { window, variables } = listVariables(p, 'VISIBLE', SEARCH_ORDERS);
       // GitLab 7.14 matched the name only here (the list routes' `search` looks further).
-      const { projects } = await gateway(ListProjectsDocument, {
+      const { json, total } = await renderedProjectPage(gateway, state?.rendered, {
         ...variables,
         search: null,
         nameContains: p.string('query') ?? '',
       });
-      return { body: projects.nodes.map(presentProject), page: { window, total: projects.total } };
+      return { json, page: { window, total } };
     },
   },
   {
@@ -162,10 +163,10 @@ export const projectRoutes: Route[] = [
     versions: projectWithParentScope,
     summary: "A project, with the caller's permissions",
     response: (g) => projectSchema(g.select(GetProjectDocument, 'project')),
-    handle: async (p, gateway) => {
-      const { project } = await gateway(GetProjectDocument, projectKey(p));
-      if (!project) throw PROJECT_NOT_FOUND();
-      return { body: presentProject(project) };
+    handle: async (p, gateway, state) => {
+      const json = await renderedProject(gateway, state?.rendered, projectKey(p));
+      if (json === null) throw PROJECT_NOT_FOUND();
+      return { json };
     },
   },
   {

@@ -443,6 +443,16 @@ export const CONFIG_TABLE = {
     fallback: '5000',
     parse: integer,
   }),
+  RENDERED_CACHE_MIB: spec({
+    description:
+      "How much v3 JSON the REST facade keeps of the projects it rendered, reused while a project's revision stays the same (a list page then asks the gateway for ids and revisions only). 0 keeps none.",
+    fallback: '16',
+    parse: (raw, name) => {
+      const value = integer(raw, name);
+      if (value < 0) throw new Error(`${name} must be 0 or more, got "${raw}"`);
+      return value;
+    },
+  }),
   SHUTDOWN_GRACE_MS: spec({
     description: 'How long a process waits for in-flight work on SIGTERM before exiting.',
     fallback: '10000',

@@ -76,24 +76,64 @@ type Db = Sql | TransactionSql;
 export interface ShownProjectRow extends ProjectRow {
   namespaceCopy: NamespaceCopyRow | null;
   forksCount: number;
+  /** What Project.revision is made from (revisionDigest). */
+  revision: string;
 }
 
+/**
+ * A list row when the list is asked for ids and revisions only: the facade's first question for a
+ * page, answered without reading the rows' other columns into the process.
+ */
+export type RevisionRow = Pick<ShownProjectRow, 'id' | 'forkedFromProjectId' | 'revision'>;
+
 /** What a Project resolver gets: a row, with the extras when a read brought them. */
-export type ProjectParent = ProjectRow & Partial<Pick<ShownProjectRow, 'namespaceCopy' | 'forksCount'>>;
+export type ProjectParent = ProjectRow & Partial<Pick<ShownProjectRow, 'namespaceCopy' | 'forksCount' | 'revision'>>;
 
 type Fragment = ReturnType<Sql>;
+
+/**
+ * What a shown row joins for its extras: `p` is the page's rows, `n` their namespace copies, `fc`
+ * their fork counts.
+ */
+const shownJoins = (sql: Db, rows: Fragment): Fragment => sql`
+    from (${rows}) p left join namespaces n on n.id = p.namespace_id
+    cross join lateral (select count(*)::int as forks_count from projects f where f.forked_from_project_id = p.id) fc`;
+
+/**
+ * What Project.revision is made from: which version of each row the project's fields are read
+ * from. Postgres writes every change of a row as a new row version stamped with its transaction's
+ * id (xmin), so the row's xmin changes with any column, those no field shows today included; the
+ * rows are the project's, its namespace copy (the owner's profile is in it), its fork source's
+ * and that source's namespace copy, with the fork count. A transaction id names a row version in
+ * one database cluster only: the cluster's identifier makes a restore into another cluster (whose
+ * transaction ids start again) differ too. Scalar subqueries, so each lookup is one index probe:
+ * joined, Postgres read the whole table to find the sources of a page without forks.
+ */
+const revisionDigest = (sql: Db): Fragment =>
+  sql`concat_ws('.',
+    (select system_identifier from pg_control_system()),
+    (select x.xmin from projects x where x.id = p.id), n.xmin, fc.forks_count,
+    (select s.xmin::text || '.' || coalesce(sn.xmin::text, '') from projects s
+      left join namespaces sn on sn.id = s.namespace_id where s.id = p.forked_from_project_id))`;
 
 /** `rows` (a subquery of projects rows) with their extras, in `order` (the page's, re-applied). */
 async function selectShown(sql: Db, rows: Fragment, order: Fragment = sql``): Promise<ShownProjectRow[]> {
   const found = await sql<ExtrasRow[]>`
-    select p.*, (select count(*) from projects f where f.forked_from_project_id = p.id)::int as forks_count,
+    select p.*, fc.forks_count, ${revisionDigest(sql)} as revision,
       n.id as ns_id, n.path as ns_path, n.name as ns_name, n.kind as ns_kind, n.description as ns_description,
       n.owner_id as ns_owner_id, n.owner as ns_owner, n.created_at as ns_created_at, n.updated_at as ns_updated_at
-    from (${rows}) p left join namespaces n on n.id = p.namespace_id ${order}`;
+    ${shownJoins(sql, rows)} ${order}`;
   return found.map(shown);
 }
 
-type ExtrasRow = ProjectRow & { forksCount: number } & {
+/** `rows` as ids and revisions only, in `order`. */
+function selectRevisions(sql: Db, rows: Fragment, order: Fragment): Promise<RevisionRow[]> {
+  return sql<RevisionRow[]>`
+    select p.id, p.forked_from_project_id, ${revisionDigest(sql)} as revision
+    ${shownJoins(sql, rows)} ${order}`;
+}
+
+type ExtrasRow = ProjectRow & { forksCount: number; revision: string } & {
   [K in keyof NamespaceCopyRow as `ns${Capitalize<K>}`]: NamespaceCopyRow[K] | null;
 };
 
@@ -108,7 +148,9 @@ const isNamespaceColumn = (key: string) =>
  */
 function shown(row: ExtrasRow): ShownProjectRow {
   const shownRow: Record<string, unknown> = {};
-  for (const key in row) if (!isNamespaceColumn(key)) shownRow[key] = row[key as keyof ExtrasRow];
+  for (const key in row) if (!isNamespaceColumn(key) && key !== 'revision') shownRow[key] = row[key as keyof ExtrasRow];
+  // Beside the row rather than one of its columns: not copied with it or compared as part of it.
+  Object.defineProperty(shownRow, 'revision', { value: row.revision, enumerable: false });
   shownRow.namespaceCopy =
     row.nsId === null
       ? null
@@ -311,15 +353,20 @@ const listOrder = (sql: Db, orderBy: ProjectOrder, direction: 'asc' | 'desc', ta
     direction === 'asc' ? sql`asc` : sql`desc`
   }`;
 
+/** How much of each row a list reads: all of it, or ids and revisions (RevisionRow). */
+export type ListShape = 'shown' | 'revisions';
+
 export async function listProjects(
   sql: Db,
   filter: ListFilter,
   window: PageWindow,
-): Promise<{ rows: ShownProjectRow[]; total: number }> {
+  shape: ListShape = 'shown',
+): Promise<{ rows: ShownProjectRow[] | RevisionRow[]; total: number }> {
   const conditions = listConditions(sql, filter);
   const order = (table: string) => listOrder(sql, filter.orderBy, filter.sort, table);
+  const page = pageRows(sql, conditions, sql``, order('projects'), window.perPage, window.offset);
   const [rows, total] = await Promise.all([
-    selectShown(sql, pageRows(sql, conditions, sql``, order('projects'), window.perPage, window.offset), order('p')),
+    shape === 'revisions' ? selectRevisions(sql, page, order('p')) : selectShown(sql, page, order('p')),
     countProjects(sql, filter),
   ]);
   return { rows, total };

@@ -1,5 +1,8 @@
 import { Visibility, can, referencedDatabaseId, visibilityEnumOf } from '@hub/common';
 import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
+import { revisionsAt } from '../domain/project-revision';
+import type { ProjectParent } from '../db/projects';
+import type { ProjectsContext } from '../context';
 import type { ProjectResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { projectEventList } from './project-lists';
@@ -8,6 +11,16 @@ import { projectIds } from './nodes';
 
 export const createProjectResolvers = ({ sql, cursors, externalUrl }: ResolverDeps): ProjectResolvers => {
   const urlsOf = projectUrlsAt(externalUrl);
+  const revisionOf = revisionsAt(externalUrl);
+  /** Project.revision of a row a write returned (without the digest), or of a fork. */
+  async function loadedRevision(p: ProjectParent, context: ProjectsContext): Promise<string> {
+    const digest = p.revision ?? (await context.loaders.projectById.load(p.id))?.revision;
+    if (digest === undefined) throw new Error(`project ${p.id} is gone`);
+    if (p.forkedFromProjectId === null) return revisionOf(digest, 'no fork');
+    const source = await visibleProject(await context.loaders.projectById.load(p.forkedFromProjectId), context);
+    return revisionOf(digest, source ? 'shown' : 'hidden');
+  }
+
   return {
     // Other subgraphs only reference projects the viewer reached through this one, but the check
     // is cheap and keeps a reference from revealing a private project.
@@ -48,6 +61,12 @@ export const createProjectResolvers = ({ sql, cursors, externalUrl }: ResolverDe
       p.forkedFromProjectId === null
         ? null
         : visibleProject(await context.loaders.projectById.load(p.forkedFromProjectId), context),
+
+    // A plain value for a read's row of a project that is no fork, the usual case on a list page.
+    revision: (p, _args, context) =>
+      p.revision !== undefined && p.forkedFromProjectId === null
+        ? revisionOf(p.revision, 'no fork')
+        : loadedRevision(p, context),
 
     permissions: async (p, _args, { loaders }) => {
       const access = await loaders.access.load(p.id);

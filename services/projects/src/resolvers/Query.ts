@@ -1,6 +1,6 @@
 import { memberProjects, requireAdmin, requireUser, type Principal } from '@hub/common';
 import { findProjectByFullPath, type ListAudience } from '../db/projects';
-import { projectList } from './project-lists';
+import { listShapeOf, projectList } from './project-lists';
 import type { ProjectsContext } from '../context';
 import type { QueryResolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
@@ -57,7 +57,7 @@ export const createQueryResolvers = (deps: ResolverDeps): QueryResolvers => {
       return project && { projectId: project.id, iid };
     },
 
-    projects: async (_parent, args, { principal }) =>
+    projects: async (_parent, args, { principal }, info) =>
       projectList(
         deps,
         {
@@ -69,6 +69,7 @@ export const createQueryResolvers = (deps: ResolverDeps): QueryResolvers => {
           sort: args.sort === 'ASC' ? 'asc' : 'desc',
         },
         args,
+        listShapeOf(info),
       ),
   };
 };
