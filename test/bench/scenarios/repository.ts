@@ -54,6 +54,14 @@ const eachPairOnce = <T>(pairs: T[], probeOf: (pair: T) => Probe): Probe => {
   };
 };
 
+/**
+ * The issue's targets for the git reads: raw blobs at 32 connections against cgit (which forks a
+ * CGI process per request), and the root tree and a cold compare against the git CLI.
+ */
+const RAW_32_GOAL = 1.5;
+const TREE_GOAL = 0.5;
+const COMPARE_GOAL = 1.0;
+
 /** Throughput of one-at-a-time downloads: bytes of one answer over the median time. */
 const mbps = (f: SerialFigures) => (f.bytes / f.p50) * 1000;
 
@@ -130,8 +138,8 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
     figure: `${fmtRate(raw.rps)} (${fmtMBps(raw.bytesPerSecond)}), p99 ${fmtMs(raw.p99)}, ${raw.errors} errors`,
     anchor: cgitRaw ? `cgit (CGI, fork per request): ${fmtRate(cgitRaw.rps)}` : na('cgit'),
     ratio: cgitRaw ? fmtRatio(raw.rps / cgitRaw.rps) : 'n/a',
-    goal: '≥ 0.8× cgit',
-    verdict: cgitRaw ? verdict(raw.rps / cgitRaw.rps >= 0.8, raw.errors === 0) : 'not available',
+    goal: `≥ ${RAW_32_GOAL.toFixed(1)}× cgit`,
+    verdict: cgitRaw ? verdict(raw.rps / cgitRaw.rps >= RAW_32_GOAL, raw.errors === 0) : 'not available',
   });
 
   // The floor each route's hops set (plain Node stand-ins, same calls, same answer sizes): where it
@@ -228,7 +236,7 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
     serial['facade tree root one at a time'],
     '`git ls-tree`',
     lsTree,
-    1.0,
+    TREE_GOAL,
     floorNote(serial['hop floor tree'], lsTree) +
       partsNote(serial['parts floor tree'], lsTree) +
       workerNote(serial['git worker alone tree'], lsTree),
@@ -239,7 +247,7 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
     serial['facade compare 100 commits, a new pair each time'],
     '`git diff` + `git log` (the same pairs)',
     diffLog,
-    1.5,
+    COMPARE_GOAL,
     repeatedNote +
       floorNote(serial['hop floor compare'], diffLog) +
       partsNote(serial['parts floor compare'], diffLog) +

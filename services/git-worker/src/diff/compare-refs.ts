@@ -1,7 +1,7 @@
-import type { Diff, DiffServiceHandlers } from '@hub/protos';
+import type { Commit, CompareRefsResponse, Diff, DiffServiceHandlers } from '@hub/protos';
 import { gitError } from '../git/errors';
 import type { ObjectReader } from '../git/object-reader';
-import { readCommitsFrom } from '../git/objects';
+import { parseCommit, readCommitsFrom } from '../git/objects';
 import { existingRepo, gitText, runGit, type StartGit } from '../git/run';
 import { validateRef } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
@@ -85,9 +85,14 @@ async function runDiff(
     { timeoutMs, maxOutput: MAX_DIFF_OUTPUT, start },
   );
   if (result.code === null) return { diffs: [], timedOut: true, code: null };
-  const { files, patch } = parseRawThenPatch(result.stdout);
+  return { diffs: diffsOf(result.stdout), timedOut: false, code: result.code };
+}
+
+/** Diff entries of one `--raw -p -z` output. */
+function diffsOf(out: Buffer): Diff[] {
+  const { files, patch } = parseRawThenPatch(out);
   const texts = splitPatch(patch);
-  return { diffs: files.map((file, i) => ({ ...file, diff: texts[i] ?? '' })), timedOut: false, code: result.code };
+  return files.map((file, i) => ({ ...file, diff: texts[i] ?? '' }));
 }
 
 /** Diff entries between two commits. */
@@ -119,6 +124,64 @@ async function diffFromMergeBase(
   return diffBetween(repo, from, to, timeoutMs, start);
 }
 
+/** The first batch of a first-parent walk; each next one is twice as large. */
+const FIRST_WALK_BATCH = 16;
+
+/**
+ * The commits in `to` not in `from`, newest first, when `from` is on `to`'s first-parent line
+ * with no merge between them (a branch ahead of its base: the usual compare), or null for any
+ * other shape (a merge on the way, `from` not met within MAX_COMMITS), which rev-list answers.
+ * Read in the warm reader as `to~0`, `to~1`, … pipelined in growing batches: no process started.
+ * Without merges every commit's one parent is the only way down, so the commits met before
+ * `from` are exactly `to ^from`, and `from` is the merge base.
+ */
+async function linearRange(reader: ObjectReader, from: string, to: string): Promise<Commit[] | null> {
+  const commits: Commit[] = [];
+  for (let depth = 0, batch = FIRST_WALK_BATCH; depth < MAX_COMMITS; depth += batch, batch *= 2) {
+    const count = Math.min(batch, MAX_COMMITS - depth);
+    const objects = await Promise.all(Array.from({ length: count }, (_, i) => reader.contents(`${to}~${depth + i}`)));
+    for (const object of objects) {
+      // Past the root commit: `from` is not on this line.
+      if (!object || object.type !== 'commit') return null;
+      if (object.oid === from) return commits;
+      const commit = parseCommit(object.oid, Buffer.concat(object.parts));
+      if (commit.parentIds.length !== 1) return null;
+      commits.push(commit);
+    }
+  }
+  return null;
+}
+
+/**
+ * The compare of a linear range (linearRange) with its diff from the repository's warm tree
+ * differ, started beside the walk on the guess that the range is linear; null when the walk says
+ * otherwise (the diff's answer is then left unread). A differ busy with another compare, or one
+ * that fails, gives way to a `git diff` of this compare's own.
+ */
+async function compareLinear(
+  deps: WorkerDeps,
+  repo: string,
+  reader: ObjectReader,
+  from: string,
+  to: string,
+): Promise<CompareRefsResponse | null> {
+  const differ = deps.readers.differ(repo);
+  const limits = { timeoutMs: deps.compareTimeoutMs, maxOutput: MAX_DIFF_OUTPUT };
+  const warm = differ.busy ? null : differ.diff(to, from, limits);
+  warm?.catch(() => {}); // read below only when the range is linear
+  const newestFirst = await linearRange(reader, from, to);
+  if (!newestFirst) return null;
+  const commits = newestFirst.reverse();
+  const output = warm ? await warm.catch(() => undefined) : undefined;
+  const { diffs, timedOut } =
+    output === undefined
+      ? await diffBetween(repo, from, to, deps.compareTimeoutMs, deps.startGit)
+      : output === null
+        ? { diffs: [], timedOut: true }
+        : { diffs: diffsOf(output), timedOut: false };
+  return { commit: commits.at(-1) ?? null, commits, diffs, timedOut, sameRef: false };
+}
+
 /** A commit a validated ref names, looked up in the warm reader, or REF_NOT_FOUND. */
 async function commitOf(reader: ObjectReader, ref: string, field: string): Promise<string> {
   const found = await reader.info(`${ref}^{commit}`);
@@ -128,8 +191,10 @@ async function commitOf(reader: ObjectReader, ref: string, field: string): Promi
 
 /**
  * Commits in `to` not in `from`, oldest first, and the diff from their merge base (three dots).
- * Refs resolve and commits are read in the warm reader; the diff runs beside the history walk:
- * one process deep, as `git diff` and `git log` would be. Answers are kept by commit pair
+ * Refs resolve and commits are read in the warm reader. A linear range is walked there too and
+ * diffed in the warm tree differ (compareLinear), with no process started; any other runs
+ * rev-list and `git diff` beside each other: one process deep, as `git diff` and `git log` would
+ * be. Answers are kept by commit pair
  * (`deps.compares`); the refs are resolved on every call, so a moved branch is seen at once.
  */
 export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'] =>
@@ -141,6 +206,8 @@ export const CompareRefs = (deps: WorkerDeps): DiffServiceHandlers['CompareRefs'
     const [from, to] = await Promise.all([commitOf(reader, fromRef, 'from'), commitOf(reader, toRef, 'to')]);
     if (from === to) return { commit: null, commits: [], diffs: [], timedOut: false, sameRef: true };
     return deps.compares.of(repo, from, to, async () => {
+      const linear = await compareLinear(deps, repo, reader, from, to);
+      if (linear) return linear;
       const [commits, { diffs, timedOut }] = await Promise.all([
         // The newest MAX_COMMITS, oldest first: a compare across all history must not read all of it.
         gitText(repo, ['rev-list', '--reverse', `--max-count=${MAX_COMMITS}`, '--end-of-options', to, `^${from}`], {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { TreeDiffer } from './tree-differ';
 
 export interface ObjectInfo {
   oid: string;
@@ -146,30 +147,42 @@ export class ObjectReader {
   }
 }
 
-/** Readers per repository, closed when idle and bounded in number (least recently used goes first). */
+/**
+ * The warm git processes of each repository: a reader, and a tree differ for compares (started on
+ * its first diff). Closed when idle and bounded in number (least recently used goes first); a
+ * repository evicted loses both.
+ */
 export function createReaderPool(options: { max?: number; idleMs?: number } = {}) {
   const max = options.max ?? 64;
   const idleMs = options.idleMs ?? 30_000;
   const readers = new Map<string, ObjectReader>();
+  const differs = new Map<string, TreeDiffer>();
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [repo, reader] of readers) if (now - reader.lastUsed > idleMs) evict(repo);
+    for (const [repo, differ] of differs) if (now - differ.lastUsed > idleMs) closeDiffer(repo);
   }, idleMs);
   sweep.unref();
+
+  function closeDiffer(repo: string) {
+    differs.get(repo)?.close();
+    differs.delete(repo);
+  }
 
   function evict(repo: string) {
     readers.get(repo)?.close();
     readers.delete(repo);
+    closeDiffer(repo);
   }
+
+  const oldest = <T extends { lastUsed: number }>(map: Map<string, T>) =>
+    [...map].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0][0];
 
   return {
     get(repo: string): ObjectReader {
       let reader = readers.get(repo);
       if (!reader) {
-        if (readers.size >= max) {
-          const oldest = [...readers.values()].sort((a, b) => a.lastUsed - b.lastUsed)[0];
-          evict(oldest.repo);
-        }
+        if (readers.size >= max) evict(oldest(readers));
         const created: ObjectReader = new ObjectReader(
           repo,
           () => readers.get(repo) === created && readers.delete(repo),
@@ -179,10 +192,19 @@ export function createReaderPool(options: { max?: number; idleMs?: number } = {}
       }
       return reader;
     },
+    differ(repo: string): TreeDiffer {
+      let differ = differs.get(repo);
+      if (!differ) {
+        if (differs.size >= max) closeDiffer(oldest(differs));
+        differ = new TreeDiffer(repo);
+        differs.set(repo, differ);
+      }
+      return differ;
+    },
     evict,
     close() {
       clearInterval(sweep);
-      for (const repo of [...readers.keys()]) evict(repo);
+      for (const repo of new Set([...readers.keys(), ...differs.keys()])) evict(repo);
     },
   };
 }
