@@ -126,19 +126,24 @@ async function diffFromMergeBase(
 
 /** The first batch of a first-parent walk; each next one is twice as large. */
 const FIRST_WALK_BATCH = 16;
+/**
+ * How deep the walk looks for `from` before leaving the range to rev-list: branches that diverged
+ * on a long line without merges would otherwise read MAX_COMMITS commits before learning that.
+ */
+const MAX_LINEAR_WALK = 240;
 
 /**
  * The commits in `to` not in `from`, newest first, when `from` is on `to`'s first-parent line
  * with no merge between them (a branch ahead of its base: the usual compare), or null for any
- * other shape (a merge on the way, `from` not met within MAX_COMMITS), which rev-list answers.
+ * other shape (a merge on the way, `from` not met within MAX_LINEAR_WALK), which rev-list answers.
  * Read in the warm reader as `to~0`, `to~1`, … pipelined in growing batches: no process started.
  * Without merges every commit's one parent is the only way down, so the commits met before
  * `from` are exactly `to ^from`, and `from` is the merge base.
  */
 async function linearRange(reader: ObjectReader, from: string, to: string): Promise<Commit[] | null> {
   const commits: Commit[] = [];
-  for (let depth = 0, batch = FIRST_WALK_BATCH; depth < MAX_COMMITS; depth += batch, batch *= 2) {
-    const count = Math.min(batch, MAX_COMMITS - depth);
+  for (let depth = 0, batch = FIRST_WALK_BATCH; depth < MAX_LINEAR_WALK; depth += batch, batch *= 2) {
+    const count = Math.min(batch, MAX_LINEAR_WALK - depth);
     const objects = await Promise.all(Array.from({ length: count }, (_, i) => reader.contents(`${to}~${depth + i}`)));
     for (const object of objects) {
       // Past the root commit: `from` is not on this line.
