@@ -106,7 +106,9 @@ const shownJoins = (sql: Db, rows: Fragment): Fragment => sql`
  * rows are the project's, its namespace copy (the owner's profile is in it), its fork source's
  * and that source's namespace copy, with the fork count. A transaction id names a row version in
  * one database cluster only: the cluster's identifier makes a restore into another cluster (whose
- * transaction ids start again) differ too. Scalar subqueries, so each lookup is one index probe:
+ * transaction ids start again) differ too. The ids are 32-bit: a stamp could come back only for a
+ * row changed again by the one transaction four billion later that reuses its id, while a replica
+ * still holds the old rendering. Scalar subqueries, so each lookup is one index probe:
  * joined, Postgres read the whole table to find the sources of a page without forks.
  */
 const revisionDigest = (sql: Db): Fragment =>
