@@ -127,8 +127,8 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   // Raw blob, 1 MiB: 32 parallel against cgit, one at a time against git cat-file.
   const rawUrl = `${api}/raw_blobs/${repo.assetBlob}`;
   const parallel = await runner.load([
-    { name: 'facade raw_blobs 1 MiB', load: { url: rawUrl, headers: auth } },
-    ...(cgi ? [{ name: 'cgit blob 1 MiB', load: { url: cgi.blobUrl(repo.assetBlob) } }] : []),
+    { name: 'facade raw_blobs 1 MiB', load: { url: rawUrl, headers: auth, largeBodies: true } },
+    ...(cgi ? [{ name: 'cgit blob 1 MiB', load: { url: cgi.blobUrl(repo.assetBlob), largeBodies: true } }] : []),
   ]);
   const raw = parallel['facade raw_blobs 1 MiB'];
   const cgitRaw = parallel['cgit blob 1 MiB'];
@@ -257,7 +257,11 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   const blobLoad = await runner.load([
     {
       name: 'facade blobs/:sha?filepath= 1 MiB',
-      load: { url: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`, headers: auth },
+      load: {
+        url: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`,
+        headers: auth,
+        largeBodies: true,
+      },
     },
   ]);
   const blob32 = blobLoad['facade blobs/:sha?filepath= 1 MiB'];
