@@ -2,10 +2,11 @@ import { api, createProject, createUser, eventually, stack, type TestUser } from
 
 /**
  * The facade keeps each project's v3 JSON as it rendered it, under the project's revision, and a
- * list page or GET /projects/:id reuses it while the revision holds. These tests render a project
- * first, change one thing its JSON shows, and check that the next answer shows the change: every
- * row the JSON is made from, and the one part that differs by viewer (whether a fork's source is
- * shown), so a rendering never outlives its values or reaches a viewer it was not made for.
+ * list page reuses it while the revision holds. These tests render a project first, change one
+ * thing its JSON shows, and check that the next answer shows the change: every row the JSON is
+ * made from, and the one part that differs by viewer (whether a fork's source is shown), so a
+ * rendering never outlives its values or reaches a viewer it was not made for. GET /projects/:id
+ * renders every time; it is checked beside the lists, and against them.
  */
 const listed = async (token: string, id: number, path = '/projects') => {
   const res = await api('GET', path, { token, query: { per_page: 100, order_by: 'id' } });
@@ -33,7 +34,7 @@ it('shows a change of the project itself at once, in lists and alone', async () 
   expect(updated.status).toBe(200);
   expect((await listed(alice.token, project.id))?.description).toBe('second');
   expect((await shown(alice.token, project.id)).description).toBe('second');
-  // The rendering made for the list serves GET /projects/:id, with the caller's permissions added.
+  // GET /projects/:id shows what the list shows, with the caller's permissions added.
   const alone = await shown(alice.token, project.id);
   expect(alone.permissions.project_access).toEqual({ access_level: 40, notification_level: 3 });
   expect(alone.permissions.group_access).toBeNull();

@@ -17,7 +17,7 @@ import {
   type Visibility,
 } from '../generated/operations';
 import { presentProject, projectSchema } from '../entities/project';
-import { renderedProject, renderedProjectPage } from './rendered-projects';
+import { renderedProjectPage } from './rendered-projects';
 import { mapItems } from '../openapi/json-schema';
 import { bool, int, oneOf, PAGE, required, str } from '../param-docs';
 import { payloadEntity, type GatewayCall } from '../gateway-client';
@@ -163,10 +163,10 @@ export const projectRoutes: Route[] = [
     versions: projectWithParentScope,
     summary: "A project, with the caller's permissions",
     response: (g) => projectSchema(g.select(GetProjectDocument, 'project')),
-    handle: async (p, gateway, state) => {
-      const json = await renderedProject(gateway, state?.rendered, projectKey(p));
-      if (json === null) throw PROJECT_NOT_FOUND();
-      return { json };
+    handle: async (p, gateway) => {
+      const { project } = await gateway(GetProjectDocument, projectKey(p));
+      if (!project) throw PROJECT_NOT_FOUND();
+      return { body: presentProject(project) };
     },
   },
   {

@@ -1,11 +1,7 @@
 import {
-  GetProjectDocument,
-  GetProjectRevisionDocument,
-  GetProjectToRenderDocument,
   ListProjectRevisionsDocument,
   ListProjectsDocument,
   ListProjectsToRenderDocument,
-  type GetProjectQueryVariables,
   type ListProjectsQueryVariables,
 } from '../generated/operations';
 import { presentProject } from '../entities/project';
@@ -55,31 +51,3 @@ async function renderProjectPage(
   );
   return { json: `[${parts.join(',')}]`, total: projects.total };
 }
-
-/**
- * GET /projects/:id as v3 JSON text, or null when the caller may not see it: the project as this
- * replica rendered it at its revision, then the caller's permissions (last, as GitLab showed them),
- * which belong to the caller and are never kept.
- */
-export async function renderedProject(
-  gateway: GatewayCall,
-  rendered: RenderedEntities | undefined,
-  key: GetProjectQueryVariables,
-): Promise<string | null> {
-  if (!rendered) {
-    const { project } = await gateway(GetProjectDocument, key);
-    return project && JSON.stringify(presentProject(project));
-  }
-  const { project } = await gateway(GetProjectRevisionDocument, key);
-  if (!project) return null;
-  const json = rendered.get(project.id, project.revision);
-  if (json !== undefined) return withPermissions(json, project.permissions);
-  const { project: full } = await gateway(GetProjectToRenderDocument, key);
-  if (!full) return null;
-  const { permissions, ...fields } = full;
-  return withPermissions(rendered.put(full.id, full.revision, JSON.stringify(presentProject(fields))), permissions);
-}
-
-/** A rendered project's JSON object with the caller's permissions as its last member. */
-const withPermissions = (json: string, permissions: unknown) =>
-  `${json.slice(0, -1)},"permissions":${JSON.stringify(permissions)}}`;
