@@ -118,8 +118,8 @@ interface Connection {
   headers: IncomingHttpHeaders;
   user: string;
   releases: Set<() => void>;
-  /** The credentials resolved last, and when. */
-  context: { value: Promise<GatewayContext>; at: number } | null;
+  /** The credentials resolved last, when, and what they resolved to once they have. */
+  context: { value: Promise<GatewayContext>; at: number; resolved: GatewayContext | null } | null;
 }
 
 /**
@@ -171,12 +171,20 @@ export function serveSubscriptions(options: {
     const now = Date.now();
     if (connection.context && now - connection.context.at < CREDENTIALS_FRESH_MS) return connection.context.value;
     const value = options.contextFor(connection.headers);
-    const held = { value, at: now };
+    const held: NonNullable<Connection['context']> = { value, at: now, resolved: null };
     connection.context = held;
-    value.catch(() => {
-      if (connection.context === held) connection.context = null;
-    });
+    value.then(
+      (context) => (held.resolved = context),
+      () => {
+        if (connection.context === held) connection.context = null;
+      },
+    );
     return value;
+  };
+  /** The socket's credentials when resolved within CREDENTIALS_FRESH_MS; null when they must be resolved again. */
+  const contextNow = (connection: Connection): GatewayContext | null => {
+    const held = connection.context;
+    return held?.resolved && Date.now() - held.at < CREDENTIALS_FRESH_MS ? held.resolved : null;
   };
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -246,7 +254,7 @@ export function serveSubscriptions(options: {
           headers,
           user,
           releases: new Set([socketPlace]),
-          context: { value: Promise.resolve(context), at: Date.now() },
+          context: { value: Promise.resolve(context), at: Date.now(), resolved: context },
         };
         connections.set(socket, connection);
         socket.once('close', () => {
@@ -254,7 +262,7 @@ export function serveSubscriptions(options: {
         });
         return true;
       },
-      onSubscribe(ctx, _id, payload) {
+      onSubscribe(ctx, id, payload) {
         const { socket } = ctx.extra;
         const connection = connections.get(socket)!;
         const document = checkDocument(payload.query);
@@ -281,9 +289,19 @@ export function serveSubscriptions(options: {
         connection.releases.add(release);
         const contextValue: LiveConnection = {
           context: () => contextOf(connection),
+          contextNow: () => contextNow(connection),
           close: (code, reason) => socket.close(code, reason),
           release,
           resultKey: `${payload.query}\n${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}`,
+          frames: {
+            prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`,
+            write(text, sent) {
+              if (socket.readyState !== socket.OPEN) return false;
+              socket.send(text, sent);
+              return true;
+            },
+            format,
+          },
         };
         return {
           schema,
