@@ -35,6 +35,26 @@ function liveWorld() {
     queueLimit: 8,
     logger,
   });
+  /** A connection whose socket takes frames: what it was written, and the `sent` callbacks not called yet. */
+  const framing = (userId: number, id: string) => {
+    const written: string[] = [];
+    const unsent: Array<() => void> = [];
+    const closed: Array<{ code: number; reason: string }> = [];
+    const value: LiveConnection = {
+      ...connection(userId),
+      close: (code, reason) => closed.push({ code, reason }),
+      frames: {
+        prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`,
+        write(text, sent) {
+          written.push(text);
+          unsent.push(sent);
+          return true;
+        },
+        format: (errors) => errors.map((error) => error.toJSON()),
+      },
+    };
+    return { connection: value, written, unsent, closed };
+  };
   const connection = (userId: number, query = ISSUES): LiveConnection => ({
     context: async () => ({ principal: { userId, isAdmin: false }, signedPrincipal: `u${userId}` }) as GatewayContext,
     close: () => {},
@@ -64,7 +84,7 @@ function liveWorld() {
     };
     for (const deliver of listeners) deliver(entry, true);
   };
-  return { connection, subscribe, publish, reads };
+  return { connection, framing, subscribe, publish, reads };
 }
 
 describe('subscribeSharingResults', () => {
@@ -110,5 +130,65 @@ describe('subscribeSharingResults', () => {
     expect(titles).toEqual([1, 2, 3, 2].map((n) => `title of ${toGlobalId('Issue', n)}`));
     expect(world.reads).toEqual([{ hubLive_issue: [1, 2, 3].map((n) => toGlobalId('Issue', n)) }]);
     await subscription.return!();
+  });
+
+  it('writes the frames of a connection that takes them, serialized once for subscriptions alike', async () => {
+    const world = liveWorld();
+    const [a, b] = [world.framing(1, 'a'), world.framing(1, 'b"quoted')];
+    const [first, second] = await Promise.all([world.subscribe(a.connection), world.subscribe(b.connection)]);
+    // graphql-ws asks for the first message once it has registered the subscription.
+    const ends = [first.next(), second.next()];
+    world.publish(7);
+    world.publish(8);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const frames = [...a.written, ...b.written].map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(frames.map((frame) => [frame.id, frame.type])).toEqual([
+      ['a', 'next'],
+      ['a', 'next'],
+      ['b"quoted', 'next'],
+      ['b"quoted', 'next'],
+    ]);
+    expect(frames[0]!.payload).toEqual({
+      data: {
+        issueUpdated: {
+          cursor: expect.any(String),
+          action: 'UPDATED',
+          issue: { title: `title of ${toGlobalId('Issue', 7)}` },
+        },
+      },
+    });
+    expect(frames[2]!.payload).toEqual(frames[0]!.payload);
+    // The payload is the very same string in both frames.
+    expect(b.written[0]!.endsWith(a.written[0]!.slice(a.connection.frames!.prefix.length))).toBe(true);
+    expect(world.reads).toHaveLength(1);
+    await first.return!();
+    await expect(ends[0]).resolves.toEqual({ value: undefined, done: true });
+    await second.return!();
+  });
+
+  it('closes a socket as a slow consumer once its frames wait unsent past the limit', async () => {
+    const world = liveWorld();
+    const slow = world.framing(1, 'slow');
+    const subscription = await world.subscribe(slow.connection);
+    const ended = subscription.next();
+    // The limit is 8: the ninth message finds eight frames unsent.
+    for (let issue = 1; issue <= 8; issue++) world.publish(issue);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(slow.written).toHaveLength(8);
+    world.publish(9);
+    expect(slow.closed).toEqual([{ code: 4008, reason: 'Slow consumer: 8 messages were waiting to be read' }]);
+    await expect(ended).resolves.toEqual({ value: undefined, done: true });
+
+    const fast = world.framing(2, 'fast');
+    const other = await world.subscribe(fast.connection);
+    void other.next();
+    for (let issue = 1; issue <= 12; issue++) {
+      world.publish(issue);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const sent of fast.unsent.splice(0)) sent();
+    }
+    expect(fast.written).toHaveLength(12);
+    expect(fast.closed).toEqual([]);
+    await other.return!();
   });
 });
