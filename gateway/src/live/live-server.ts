@@ -54,6 +54,34 @@ const DOCUMENTS_KEPT = 500;
  */
 const CONNECTION_INIT_WAIT_MS = 10_000;
 
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * A WebSocket text frame from the server (unmasked, RFC 6455 5.2) holding `prefix`, `payload` and
+ * a closing brace: one buffer, one write. Through ws's send a message was a string made for each
+ * subscriber, encoded again, and written as a header and a body through the socket's cork; the
+ * payload here is the group's, encoded once.
+ */
+export function textFrame(prefix: Buffer, payload: Buffer): Buffer {
+  const length = prefix.length + payload.length + 1;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, text
+  if (header === 2) frame[1] = length;
+  else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  prefix.copy(frame, header);
+  payload.copy(frame, header + prefix.length);
+  frame[header + length - 1] = CLOSE_BRACE;
+  return frame;
+}
+
 /** Places for `what` (subscriptions, sockets), per user and in all; a new one past either limit is refused. */
 function createPlaces(what: string, perUser: number, perProcess: number) {
   const byUser = new Map<string, number>();
@@ -141,8 +169,12 @@ export function serveSubscriptions(options: {
   logger: Logger;
 }) {
   const { schema, limits, logger } = options;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // No permessage-deflate (ws's default for servers): ws then writes each frame as it is sent, so
+  // frames written past it on the same socket (textFrame) keep their order.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const connections = new WeakMap<WebSocket, Connection>();
+  /** The TCP socket under each WebSocket, which subscriptions write their frames to. */
+  const streams = new WeakMap<WebSocket, Duplex>();
   const rules = [...specifiedRules, ...options.validationRules];
 
   const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
@@ -193,7 +225,10 @@ export function serveSubscriptions(options: {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      streams.set(ws, socket);
+      wss.emit('connection', ws, request);
+    });
   };
   options.http.on('upgrade', onUpgrade);
 
@@ -287,6 +322,8 @@ export function serveSubscriptions(options: {
           reserved();
         };
         connection.releases.add(release);
+        const stream = streams.get(socket)!;
+        const prefix = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
         const contextValue: LiveConnection = {
           context: () => contextOf(connection),
           contextNow: () => contextNow(connection),
@@ -294,10 +331,10 @@ export function serveSubscriptions(options: {
           release,
           resultKey: `${payload.query}\n${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}`,
           frames: {
-            prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`,
-            write(text, sent) {
+            // Once closing, nothing more: a frame after the close frame would break the protocol.
+            write(payload, sent) {
               if (socket.readyState !== socket.OPEN) return false;
-              socket.send(text, sent);
+              stream.write(textFrame(prefix, payload), sent);
               return true;
             },
             format,

@@ -59,10 +59,11 @@ export interface LiveConnection {
 
 /** graphql-ws `next` messages of one subscription, as the subscription writes them. */
 export interface LiveFrames {
-  /** What precedes each message's payload: `{"id":<the subscription's id>,"type":"next","payload":`. */
-  prefix: string;
-  /** Writes one message; false when the socket is no longer open, else `sent` follows once it has left the process. */
-  write(text: string, sent: () => void): boolean;
+  /**
+   * Writes the message `{"id":<the subscription's id>,"type":"next","payload":<payload>}`; false
+   * when the socket is no longer open, else `sent` follows once it has left the process.
+   */
+  write(payload: Buffer, sent: () => void): boolean;
   /** A result's errors as graphql-ws's onNext shows them. */
   format(errors: readonly GraphQLError[]): readonly GraphQLFormattedError[];
 }
@@ -90,7 +91,7 @@ interface PreparedMessage {
   /** Executions of this message by result key, for a message shared by a group's subscriptions. */
   results?: Map<string, ExecutionResult | Promise<ExecutionResult>>;
   /** The same serialized as `next` payloads (LiveFrames), by result key. */
-  payloads?: Map<string, string>;
+  payloads?: Map<string, Buffer>;
 }
 
 const principalKey = (principal: Principal) =>
@@ -141,6 +142,9 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
   /** Why the subscription cannot go on (its catch-up failed): its last message says so. */
   private failure: GraphQLError | null = null;
   private readonly recent = new Set<string>();
+  /** The same ids in the order they came, as a ring: the oldest is dropped without an iterator. */
+  private readonly recentRing: string[] = [];
+  private recentAt = 0;
   private follower: Follower | null = null;
   private wakeReader: (() => void) | null = null;
   private roomWaiters: Array<() => void> = [];
@@ -230,7 +234,12 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
     const outboxId = entry.event.event.id;
     if (this.recent.has(outboxId)) return;
     this.recent.add(outboxId);
-    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value!);
+    if (this.recentRing.length < RECENT) this.recentRing.push(outboxId);
+    else {
+      this.recent.delete(this.recentRing[this.recentAt]!);
+      this.recentRing[this.recentAt] = outboxId;
+      this.recentAt = (this.recentAt + 1) % RECENT;
+    }
     if (live && this.backlog >= this.deps.queueLimit) {
       this.connection.close(
         CLOSE_SLOW_CONSUMER,
@@ -474,21 +483,20 @@ export async function subscribeSharingResults(
   const frames = connection.frames;
   if (frames && source instanceof LiveSubscription) {
     const serialized = (result: ExecutionResult) =>
-      JSON.stringify(result.errors ? { ...result, errors: frames.format(result.errors) } : result);
-    const writeFrame = (payload: string, sent: () => void) => frames.write(`${frames.prefix}${payload}}`, sent);
+      Buffer.from(JSON.stringify(result.errors ? { ...result, errors: frames.format(result.errors) } : result));
     const write: WriteMessage = (message, sent) => {
       const known = message.payloads?.get(key);
-      if (known !== undefined) return writeFrame(known, sent);
+      if (known !== undefined) return frames.write(known, sent);
       const result = executed(message);
       if (isPromise(result))
         return result.then((done) => {
           const payload = serialized(done);
           message.payloads?.set(key, payload);
-          return writeFrame(payload, sent);
+          return frames.write(payload, sent);
         });
       const payload = serialized(result);
       message.payloads?.set(key, payload);
-      return writeFrame(payload, sent);
+      return frames.write(payload, sent);
     };
     let ended: Promise<void> | null = null;
     const direct: AsyncIterableIterator<ExecutionResult> = {
