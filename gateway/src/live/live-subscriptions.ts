@@ -60,12 +60,15 @@ export interface LiveConnection {
 /** graphql-ws `next` messages of one subscription, as the subscription writes them. */
 export interface LiveFrames {
   /**
-   * Writes the message `{"id":<the subscription's id>,"type":"next","payload":<payload>}`; false
+   * Writes the message `{"id":<the subscription's id>,"type":"next","payload":<payload>}`, the
+   * payload given as its UTF-8 bytes, one character per byte (`bytes`); false
    * when the socket is no longer open, else `sent` follows once it has left the process.
    */
-  write(payload: Buffer, sent: () => void): boolean;
+  write(payload: string, sent: () => void): boolean;
   /** A result's errors as graphql-ws's onNext shows them. */
   format(errors: readonly GraphQLError[]): readonly GraphQLFormattedError[];
+  /** A text's UTF-8 bytes, one character per byte. */
+  bytes(text: string): string;
 }
 
 export interface LiveDependencies {
@@ -91,7 +94,7 @@ interface PreparedMessage {
   /** Executions of this message by result key, for a message shared by a group's subscriptions. */
   results?: Map<string, ExecutionResult | Promise<ExecutionResult>>;
   /** The same serialized as `next` payloads (LiveFrames), by result key. */
-  payloads?: Map<string, Buffer>;
+  payloads?: Map<string, string>;
 }
 
 const principalKey = (principal: Principal) =>
@@ -157,8 +160,12 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
   /** The read of the queue's head, once this waits for it. */
   private waitingFor: PendingRead | null = null;
   private write: WriteMessage | null = null;
-  /** The read group of the principal last seen, and that principal. */
-  private group = { principal: '', key: '' };
+  /** The read group of the principal last seen, that principal, and the context it was seen in. */
+  private group: { context: GatewayContext | null; principal: string; key: string } = {
+    context: null,
+    principal: '',
+    key: '',
+  };
   /** Subscriptions of one kind (field and arguments) take the same message from an entry. */
   private readonly kind: string;
   /** What the read groups of this subscription have in common: field and plan. */
@@ -274,8 +281,14 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
   }
 
   private readQueued(context: GatewayContext) {
-    const principal = principalKey(context.principal);
-    if (principal !== this.group.principal) this.group = { principal, key: `${principal}\n${this.groupBase}` };
+    // The same context (the socket's, resolved at most once a second) has the same principal.
+    if (context !== this.group.context) {
+      const principal = principalKey(context.principal);
+      this.group =
+        principal === this.group.principal
+          ? { ...this.group, context }
+          : { context, principal, key: `${principal}\n${this.groupBase}` };
+    }
     // Reads are asked in queue order: those before the last one asked for have theirs.
     let first = this.queue.length;
     while (first > 0 && !this.queue[first - 1]!.read) first--;
@@ -483,7 +496,7 @@ export async function subscribeSharingResults(
   const frames = connection.frames;
   if (frames && source instanceof LiveSubscription) {
     const serialized = (result: ExecutionResult) =>
-      Buffer.from(JSON.stringify(result.errors ? { ...result, errors: frames.format(result.errors) } : result));
+      frames.bytes(JSON.stringify(result.errors ? { ...result, errors: frames.format(result.errors) } : result));
     const write: WriteMessage = (message, sent) => {
       const known = message.payloads?.get(key);
       if (known !== undefined) return frames.write(known, sent);
