@@ -25,6 +25,8 @@ export interface LiveEntry {
    * however many subscriptions of that kind it is offered to (live-subscriptions.ts).
    */
   messages?: Map<string, unknown>;
+  /** The `next` payloads made of this entry, by result key and the data read (live-subscriptions.ts). */
+  payloads?: Map<string, string>;
 }
 
 type StreamReply = Array<[string, Array<[string, string[]]>]> | null;

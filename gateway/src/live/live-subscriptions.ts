@@ -95,6 +95,20 @@ interface PreparedMessage {
   results?: Map<string, ExecutionResult | Promise<ExecutionResult>>;
   /** The same serialized as `next` payloads (LiveFrames), by result key. */
   payloads?: Map<string, string>;
+  /**
+   * The objects as JSON, when they are plain data: groups (principals) whose reads of an entry
+   * answered the same data make the same payload of it, kept in `payloadsByData` (the entry's) by
+   * result key and data. Each group still reads with its own principal; only the execution and
+   * serialization of an answer already seen are spared (ten users on a project: one, not ten).
+   */
+  data?: string;
+  payloadsByData?: Map<string, string>;
+}
+
+/** The objects of a read as JSON; undefined when an error stands for one (errors are not data). */
+function dataOf(objects: Record<string, unknown>): string | undefined {
+  for (const key in objects) if (objects[key] instanceof Error) return undefined;
+  return JSON.stringify(objects);
 }
 
 const principalKey = (principal: Principal) =>
@@ -119,7 +133,7 @@ async function sees(deps: LiveDependencies, scope: Scope, context: GatewayContex
 interface Queued {
   entry: LiveEntry;
   message: TopicMessage;
-  read?: PendingRead;
+  read: PendingRead | undefined;
 }
 
 /** Outbox ids a subscription remembers having sent, to drop a relay's repeats. */
@@ -255,7 +269,8 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
       this.finish();
       return;
     }
-    this.queue.push({ entry, message });
+    // With its read in place from the start, the item keeps one shape.
+    this.queue.push({ entry, message, read: undefined });
     this.askReads();
     this.pump();
   }
@@ -427,6 +442,8 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
       objects: value.objects,
       results: new Map(),
       payloads: new Map(),
+      data: dataOf(value.objects),
+      payloadsByData: (item.entry.payloads ??= new Map()),
     } satisfies PreparedMessage;
     return value.shared as PreparedMessage;
   }
@@ -500,15 +517,24 @@ export async function subscribeSharingResults(
     const write: WriteMessage = (message, sent) => {
       const known = message.payloads?.get(key);
       if (known !== undefined) return frames.write(known, sent);
+      // Another group's read of the entry answered the same data: its payload serves this one.
+      const dataKey = message.data === undefined ? undefined : `${key}\n${message.data}`;
+      const seen = dataKey === undefined ? undefined : message.payloadsByData?.get(dataKey);
+      if (seen !== undefined) {
+        message.payloads!.set(key, seen);
+        return frames.write(seen, sent);
+      }
       const result = executed(message);
       if (isPromise(result))
         return result.then((done) => {
           const payload = serialized(done);
           message.payloads?.set(key, payload);
+          if (dataKey !== undefined) message.payloadsByData?.set(dataKey, payload);
           return frames.write(payload, sent);
         });
       const payload = serialized(result);
       message.payloads?.set(key, payload);
+      if (dataKey !== undefined) message.payloadsByData?.set(dataKey, payload);
       return frames.write(payload, sent);
     };
     let ended: Promise<void> | null = null;
