@@ -195,4 +195,54 @@ describe('subscribeSharingResults', () => {
     expect(fast.closed).toEqual([]);
     await other.return!();
   });
+
+  it('sends a final message made before graphql-ws asked for any, then ends', async () => {
+    // A catch-up that fails at once: its 503 is the subscription's last message.
+    const streams = {
+      follow: async (
+        _service: string,
+        _after: string | null,
+        _deliver: unknown,
+        flow: { failed: (error: unknown) => void },
+      ) => {
+        setImmediate(() => flow.failed(new Error('Redis away')));
+        return { stop: () => {} };
+      },
+    } as unknown as LiveStreams;
+    const execute: ExecuteLive = async () => ({ data: { hubGate: { __typename: 'Project' } } });
+    const schema = buildLiveSchema(readApiSchemaSdl('public'), {
+      streams,
+      execute,
+      reader: createMessageReader(execute, logger, 0),
+      queueLimit: 8,
+      logger,
+    });
+    const written: string[] = [];
+    const connection: LiveConnection = {
+      context: async () => ({ principal: { userId: 1, isAdmin: false }, signedPrincipal: 'u1' }) as GatewayContext,
+      close: () => {},
+      release: () => {},
+      resultKey: ISSUES,
+      frames: {
+        write: (payload) => written.push(Buffer.from(payload, 'latin1').toString()) > 0,
+        format: (errors) => errors.map((error) => error.toJSON()),
+        bytes: (text) => Buffer.from(text).toString('latin1'),
+      },
+    };
+    const subscription = (await subscribeSharingResults({
+      schema,
+      document: parse(ISSUES),
+      variableValues: { projectId: 3 },
+      contextValue: connection,
+      fieldResolver: readByResponseKey,
+    })) as AsyncIterableIterator<ExecutionResult>;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(written).toEqual([]);
+    await expect(subscription.next()).resolves.toEqual({ value: undefined, done: true });
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(written[0]!)).toMatchObject({
+      data: null,
+      errors: [{ message: '503 Service Unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+    });
+  });
 });

@@ -23,6 +23,7 @@ import {
   type ReadWaiter,
 } from './live-reads';
 import { cursorOf, streamIdOfCursor, type Follower, type LiveEntry, type LiveStreams } from './live-streams';
+import { CloseCode } from 'graphql-ws';
 import { GATE_ALIAS, planMessageReads, type MessageReadPlan } from './message-reads';
 import { TOPICS, type Scope, type Topic, type TopicMessage } from './topics';
 
@@ -105,10 +106,14 @@ interface PreparedMessage {
   payloadsByData?: Map<string, string>;
 }
 
-/** The objects of a read as JSON; undefined when an error stands for one (errors are not data). */
+/** Objects larger than this as JSON are not compared: kept as keys, they would cost more than they save. */
+const MAX_SHARED_DATA = 64 * 1024;
+
+/** The objects of a read as JSON; undefined when an error stands for one (errors are not data), or when large. */
 function dataOf(objects: Record<string, unknown>): string | undefined {
   for (const key in objects) if (objects[key] instanceof Error) return undefined;
-  return JSON.stringify(objects);
+  const data = JSON.stringify(objects);
+  return data.length <= MAX_SHARED_DATA ? data : undefined;
 }
 
 const principalKey = (principal: Principal) =>
@@ -235,7 +240,9 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
   sendTo(write: WriteMessage): Promise<void> {
     const ended = new Promise<void>((resolve) => (this.ended = resolve));
     this.write = write;
-    for (const message of this.ready.splice(0)) this.emit(message);
+    this.guarded(() => {
+      for (const message of this.ready.splice(0)) this.deliver(message);
+    });
     if (this.finished) this.ended!();
     else this.pump();
     return ended;
@@ -349,8 +356,31 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
     this.pump();
   }
 
-  /** Makes the messages whose reads have come, in stream order, as far as it can without waiting. */
+  /**
+   * Makes the messages whose reads have come, in stream order, as far as it can without waiting.
+   * It runs inside the tail's hand-out and a read's settling, which go on to other subscriptions:
+   * a failure here ends this subscription's socket (4500, as graphql-ws ends one on an internal
+   * error) and stops there.
+   */
   private pump() {
+    this.guarded(() => this.pumpNow());
+  }
+
+  private guarded(step: () => void) {
+    try {
+      step();
+    } catch (error) {
+      this.broke(error);
+    }
+  }
+
+  private broke(error: unknown) {
+    this.deps.logger.error({ err: error }, 'cannot send a subscription’s message');
+    this.connection.close(CloseCode.InternalServerError, 'Internal server error');
+    this.finish();
+  }
+
+  private pumpNow() {
     while (!this.finished && !this.busy) {
       const item = this.queue[0];
       if (!item) {
@@ -373,8 +403,10 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
         this.busy = true;
         void this.prepareGone(item).then((message) => {
           this.busy = false;
-          if (message) this.emit(message);
-          this.pump();
+          this.guarded(() => {
+            if (message) this.emit(message);
+            this.pumpNow();
+          });
         });
         return;
       }
@@ -384,7 +416,11 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
 
   /** Hands a message on: to the socket when writing, else to `next()`. */
   private emit(message: PreparedMessage) {
-    if (this.finished) return;
+    if (!this.finished) this.deliver(message);
+  }
+
+  /** Hands a message on, even past the end: a final message made before graphql-ws asked for any (`sendTo`). */
+  private deliver(message: PreparedMessage) {
     if (!this.write) {
       this.ready.push(message);
       this.wakeReader?.();
@@ -394,12 +430,15 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
       else if (written !== false) {
         // Not made at once (an execution that waits): what follows waits for it.
         this.busy = true;
-        void written.then((later) => {
-          if (later) this.unsent++;
-          this.busy = false;
-          if (message.final) this.finish();
-          else this.pump();
-        });
+        void written.then(
+          (later) => {
+            if (later) this.unsent++;
+            this.busy = false;
+            if (message.final) this.finish();
+            else this.pump();
+          },
+          (error: unknown) => this.broke(error),
+        );
         return;
       }
     }
