@@ -163,6 +163,14 @@ interface Connection {
   user: string;
   releases: Set<() => void>;
   credentials: Credentials;
+  /** The TCP socket is corked until the end of this turn: its frames of the turn go in one write. */
+  corked: boolean;
+}
+
+/** The end of a turn in which a socket's frames were corked. */
+function uncork(connection: Connection, stream: Duplex) {
+  connection.corked = false;
+  stream.uncork();
 }
 
 /**
@@ -320,7 +328,12 @@ export function serveSubscriptions(options: {
           return false;
         }
         const [credentials, letGo] = holdCredentials(headers, context);
-        const connection: Connection = { user, releases: new Set([socketPlace, letGo]), credentials };
+        const connection: Connection = {
+          user,
+          releases: new Set([socketPlace, letGo]),
+          credentials,
+          corked: false,
+        };
         connections.set(socket, connection);
         socket.once('close', () => {
           for (const release of connection.releases) release();
@@ -364,6 +377,13 @@ export function serveSubscriptions(options: {
             // Once closing, nothing more: a frame after the close frame would break the protocol.
             write(payload, sent) {
               if (socket.readyState !== socket.OPEN) return false;
+              // A read's settling or the tail's hand-out makes every message of its entries at
+              // once: what a socket gets of them goes in one write.
+              if (!connection.corked) {
+                connection.corked = true;
+                stream.cork();
+                process.nextTick(uncork, connection, stream);
+              }
               stream.write(textFrame(prefix, payload), 'latin1', sent);
               return true;
             },
