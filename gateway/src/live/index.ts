@@ -7,7 +7,7 @@ import { createMessageReader, type ExecuteLive } from './live-reads';
 import { createSubscriptionLimits, serveSubscriptions } from './live-server';
 import { createLiveStreams } from './live-streams';
 import { buildLiveSchema } from './live-subscriptions';
-import { TOPIC_SERVICES } from './topics';
+import { routesOf, TOPIC_SERVICES } from './topics';
 
 /**
  * GraphQL subscriptions for the gateway's composition root: the streams read once per process and
@@ -37,6 +37,7 @@ export function createSubscriptions(options: {
     redis,
     services: TOPIC_SERVICES,
     read: createKnownEventReader(logger),
+    routes: routesOf,
     logger,
   });
   const execute: ExecuteLive = async (query, variables, contextValue) => {

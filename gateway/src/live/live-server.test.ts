@@ -1,4 +1,6 @@
-import { createSubscriptionLimits, headersOfConnectionParams } from './live-server';
+import { once } from 'node:events';
+import { WebSocket, WebSocketServer } from 'ws';
+import { bytesOf, createSubscriptionLimits, headersOfConnectionParams, textFrame } from './live-server';
 
 describe('the subscriptions’ limits', () => {
   it('gives each user as many places as allowed, the process as many in all, and takes back each place once', () => {
@@ -32,5 +34,31 @@ describe('headersOfConnectionParams', () => {
     expect(headersOfConnectionParams({ Authorization: 'Bearer x' })).toEqual({ authorization: 'Bearer x' });
     expect(headersOfConnectionParams({ privateToken: 7, sudo: 'root', cookie: 'c' })).toEqual({});
     expect(headersOfConnectionParams(undefined)).toEqual({});
+  });
+});
+
+describe('textFrame', () => {
+  it('makes text frames a WebSocket client reads, whatever the length', async () => {
+    const prefix = '{"id":"é1","type":"next","payload":';
+    const payloads = [10, 90, 126, 5_000, 65_535, 70_000].map((n) => `{"data":"${'ü'.repeat(n)}"}`);
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await once(server, 'listening');
+    // Written to the TCP socket under the server's WebSocket, as the subscriptions write them.
+    server.on('connection', (_ws, request) => {
+      for (const payload of payloads) request.socket.write(textFrame(bytesOf(prefix), bytesOf(payload)), 'latin1');
+    });
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as { port: number }).port}`);
+    const messages: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      client.on('error', reject);
+      client.on('message', (data: Buffer, isBinary: boolean) => {
+        expect(isBinary).toBe(false);
+        messages.push(data.toString());
+        if (messages.length === payloads.length) resolve();
+      });
+    });
+    expect(messages).toEqual(payloads.map((payload) => `${prefix}${payload}}`));
+    client.close();
+    await new Promise((resolve) => server.close(resolve));
   });
 });

@@ -199,6 +199,34 @@ describe('following a stream', () => {
     await streams.stop();
   });
 
+  it('hands a routed follower only the entries of its route, and an unrouted one every entry', async () => {
+    const store = memoryRedis();
+    // Odd outbox ids are of route "odd", even ones of "even".
+    const routes = (_service: string, event: { event: { id: string } }) => [
+      Number(event.event.id) % 2 ? 'odd' : 'even',
+    ];
+    const streams = createLiveStreams({
+      blocking: store.redis,
+      redis: store.redis,
+      services: ['notes'],
+      read,
+      routes: routes as never,
+      logger,
+    });
+    const seen: Record<string, string[]> = { odd: [], even: [], all: [] };
+    const follow = (name: string, route?: string) =>
+      streams.follow('notes', null, (entry) => seen[name]!.push(entry.event!.event.id), open, route);
+    const [odd] = await Promise.all([follow('odd', 'odd'), follow('even', 'even'), follow('all')]);
+    for (const id of ['1', '2', '3', '4']) store.add(id);
+    await until(() => seen.all!.length === 4);
+    expect(seen).toEqual({ odd: ['1', '3'], even: ['2', '4'], all: ['1', '2', '3', '4'] });
+    odd.stop();
+    store.add('5');
+    await until(() => seen.all!.length === 5);
+    expect(seen.odd).toEqual(['1', '3']);
+    await streams.stop();
+  });
+
   it('refuses a cursor older than what a trimmed stream keeps', async () => {
     const store = memoryRedis(true);
     store.add('1');

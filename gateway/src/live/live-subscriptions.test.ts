@@ -35,6 +35,30 @@ function liveWorld() {
     queueLimit: 8,
     logger,
   });
+  /** A connection whose socket takes frames: what it was written, and the `sent` callbacks not called yet. */
+  const framing = (userId: number, id: string) => {
+    const written: string[] = [];
+    const payloads: string[] = [];
+    const unsent: Array<() => void> = [];
+    const closed: Array<{ code: number; reason: string }> = [];
+    const value: LiveConnection = {
+      ...connection(userId),
+      close: (code, reason) => closed.push({ code, reason }),
+      frames: {
+        write(payload, sent) {
+          written.push(
+            `{"id":${JSON.stringify(id)},"type":"next","payload":${Buffer.from(payload, 'latin1').toString()}}`,
+          );
+          payloads.push(payload);
+          unsent.push(sent);
+          return true;
+        },
+        format: (errors) => errors.map((error) => error.toJSON()),
+        bytes: (text) => Buffer.from(text).toString('latin1'),
+      },
+    };
+    return { connection: value, written, payloads, unsent, closed };
+  };
   const connection = (userId: number, query = ISSUES): LiveConnection => ({
     context: async () => ({ principal: { userId, isAdmin: false }, signedPrincipal: `u${userId}` }) as GatewayContext,
     close: () => {},
@@ -64,7 +88,7 @@ function liveWorld() {
     };
     for (const deliver of listeners) deliver(entry, true);
   };
-  return { connection, subscribe, publish, reads };
+  return { connection, framing, subscribe, publish, reads };
 }
 
 describe('subscribeSharingResults', () => {
@@ -110,5 +134,115 @@ describe('subscribeSharingResults', () => {
     expect(titles).toEqual([1, 2, 3, 2].map((n) => `title of ${toGlobalId('Issue', n)}`));
     expect(world.reads).toEqual([{ hubLive_issue: [1, 2, 3].map((n) => toGlobalId('Issue', n)) }]);
     await subscription.return!();
+  });
+
+  it('writes the frames of a connection that takes them, serialized once for subscriptions alike', async () => {
+    const world = liveWorld();
+    const [a, b] = [world.framing(1, 'a'), world.framing(1, 'b"quoted')];
+    const [first, second] = await Promise.all([world.subscribe(a.connection), world.subscribe(b.connection)]);
+    // graphql-ws asks for the first message once it has registered the subscription.
+    const ends = [first.next(), second.next()];
+    world.publish(7);
+    world.publish(8);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const frames = [...a.written, ...b.written].map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(frames.map((frame) => [frame.id, frame.type])).toEqual([
+      ['a', 'next'],
+      ['a', 'next'],
+      ['b"quoted', 'next'],
+      ['b"quoted', 'next'],
+    ]);
+    expect(frames[0]!.payload).toEqual({
+      data: {
+        issueUpdated: {
+          cursor: expect.any(String),
+          action: 'UPDATED',
+          issue: { title: `title of ${toGlobalId('Issue', 7)}` },
+        },
+      },
+    });
+    expect(frames[2]!.payload).toEqual(frames[0]!.payload);
+    // One payload for both, serialized once.
+    expect(b.payloads).toEqual(a.payloads);
+    expect(world.reads).toHaveLength(1);
+    await first.return!();
+    await expect(ends[0]).resolves.toEqual({ value: undefined, done: true });
+    await second.return!();
+  });
+
+  it('closes a socket as a slow consumer once its frames wait unsent past the limit', async () => {
+    const world = liveWorld();
+    const slow = world.framing(1, 'slow');
+    const subscription = await world.subscribe(slow.connection);
+    const ended = subscription.next();
+    // The limit is 8: the ninth message finds eight frames unsent.
+    for (let issue = 1; issue <= 8; issue++) world.publish(issue);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(slow.written).toHaveLength(8);
+    world.publish(9);
+    expect(slow.closed).toEqual([{ code: 4008, reason: 'Slow consumer: 8 messages were waiting to be read' }]);
+    await expect(ended).resolves.toEqual({ value: undefined, done: true });
+
+    const fast = world.framing(2, 'fast');
+    const other = await world.subscribe(fast.connection);
+    void other.next();
+    for (let issue = 1; issue <= 12; issue++) {
+      world.publish(issue);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const sent of fast.unsent.splice(0)) sent();
+    }
+    expect(fast.written).toHaveLength(12);
+    expect(fast.closed).toEqual([]);
+    await other.return!();
+  });
+
+  it('sends a final message made before graphql-ws asked for any, then ends', async () => {
+    // A catch-up that fails at once: its 503 is the subscription's last message.
+    const streams = {
+      follow: async (
+        _service: string,
+        _after: string | null,
+        _deliver: unknown,
+        flow: { failed: (error: unknown) => void },
+      ) => {
+        setImmediate(() => flow.failed(new Error('Redis away')));
+        return { stop: () => {} };
+      },
+    } as unknown as LiveStreams;
+    const execute: ExecuteLive = async () => ({ data: { hubGate: { __typename: 'Project' } } });
+    const schema = buildLiveSchema(readApiSchemaSdl('public'), {
+      streams,
+      execute,
+      reader: createMessageReader(execute, logger, 0),
+      queueLimit: 8,
+      logger,
+    });
+    const written: string[] = [];
+    const connection: LiveConnection = {
+      context: async () => ({ principal: { userId: 1, isAdmin: false }, signedPrincipal: 'u1' }) as GatewayContext,
+      close: () => {},
+      release: () => {},
+      resultKey: ISSUES,
+      frames: {
+        write: (payload) => written.push(Buffer.from(payload, 'latin1').toString()) > 0,
+        format: (errors) => errors.map((error) => error.toJSON()),
+        bytes: (text) => Buffer.from(text).toString('latin1'),
+      },
+    };
+    const subscription = (await subscribeSharingResults({
+      schema,
+      document: parse(ISSUES),
+      variableValues: { projectId: 3 },
+      contextValue: connection,
+      fieldResolver: readByResponseKey,
+    })) as AsyncIterableIterator<ExecutionResult>;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(written).toEqual([]);
+    await expect(subscription.next()).resolves.toEqual({ value: undefined, done: true });
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(written[0]!)).toMatchObject({
+      data: null,
+      errors: [{ message: '503 Service Unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+    });
   });
 });

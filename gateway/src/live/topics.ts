@@ -25,6 +25,13 @@ export interface Topic {
   scope(args: Record<string, unknown>): Scope;
   /** The message an event makes for a subscription with these arguments; null when it is not one of its. */
   message(event: KnownEvent, args: Record<string, unknown>): TopicMessage | null;
+  /**
+   * The route of a subscription with these arguments: every event `message` takes for it has this
+   * route among its `routes` (they may have it and still be turned down by `message`).
+   */
+  route(args: Record<string, unknown>): string;
+  /** The routes of an event for this topic; none for an event it never makes a message of. */
+  routes(event: KnownEvent): string[];
   /** The object field whose object must be visible to the subscriber for a message to be sent. */
   primary: string;
   /** A selection on the primary object that must answer without error, as for a scope. */
@@ -100,6 +107,8 @@ export const TOPICS: Record<string, Topic> = {
     primary: 'event',
     service: 'projects',
     scope: (args) => projectScope(Number(args.projectId)),
+    route: (args) => `project:${String(args.projectId)}`,
+    routes: (event) => (event.key === 'projects:project_event.created' ? [`project:${event.payload.project_id}`] : []),
     message(event, args) {
       if (event.key !== 'projects:project_event.created' || event.payload.project_id !== args.projectId) return null;
       return {
@@ -114,6 +123,11 @@ export const TOPICS: Record<string, Topic> = {
     gate: CODE_GATE,
     service: 'git_worker',
     scope: (args) => projectScope(Number(args.projectId), CODE_GATE),
+    route: (args) => `project:${String(args.projectId)}`,
+    routes: (event) =>
+      event.key === 'git_worker:push' || event.key === 'git_worker:tag_push'
+        ? [`project:${event.payload.project_id}`]
+        : [],
     message(event, args) {
       if (event.key !== 'git_worker:push' && event.key !== 'git_worker:tag_push') return null;
       const push = event.payload;
@@ -140,6 +154,13 @@ export const TOPICS: Record<string, Topic> = {
       if (name === 'projectId') return projectScope(id);
       return { id: toGlobalId('MergeRequest', Math.max(1, id)), missing: notFound('Merge Request') };
     },
+    route: (args) =>
+      args.projectId != null ? `project:${String(args.projectId)}` : `merge_request:${String(args.mergeRequestId)}`,
+    routes(event) {
+      if (!MERGE_REQUEST_ACTIONS[event.key] || !event.key.startsWith('mergerequests:merge_request.')) return [];
+      const payload = (event as Extract<KnownEvent, { key: `mergerequests:${string}` }>).payload;
+      return [`project:${payload.project_id}`, `merge_request:${payload.merge_request_id}`];
+    },
     message(event, args) {
       const action = MERGE_REQUEST_ACTIONS[event.key];
       if (!action || !event.key.startsWith('mergerequests:merge_request.')) return null;
@@ -165,6 +186,12 @@ export const TOPICS: Record<string, Topic> = {
       if (name === 'projectId') return projectScope(id);
       return { id: toGlobalId('Issue', Math.max(1, id)), missing: notFound('Issue') };
     },
+    route: (args) => (args.projectId != null ? `project:${String(args.projectId)}` : `issue:${String(args.issueId)}`),
+    routes(event) {
+      if (!ISSUE_ACTIONS[event.key]) return [];
+      const payload = (event as Extract<KnownEvent, { key: `notes:issue.${string}` }>).payload;
+      return [`project:${payload.project_id}`, `issue:${payload.issue_id}`];
+    },
     message(event, args) {
       const action = ISSUE_ACTIONS[event.key];
       if (!action) return null;
@@ -186,6 +213,12 @@ export const TOPICS: Record<string, Topic> = {
       const missing = { Issue: 'Issue', MergeRequest: 'Merge Request', Snippet: 'Snippet' }[type as string]!;
       return { id: toGlobalId(type, id), missing: notFound(missing) };
     },
+    route(args) {
+      const { type, id } = parseGlobalId(args.noteableId)!;
+      return `${type}:${id}`;
+    },
+    routes: (event) =>
+      event.key === 'notes:note.created' ? [`${event.payload.noteable_type}:${event.payload.noteable_id}`] : [],
     message(event, args) {
       if (event.key !== 'notes:note.created') return null;
       const { type, id } = parseGlobalId(args.noteableId)!;
@@ -204,6 +237,14 @@ export const TOPICS: Record<string, Topic> = {
       const { type, id } = globalIdOf(args, 'hookId', ['Hook', 'SystemHook']);
       return { id: toGlobalId(type, id), missing: notFound('Hook') };
     },
+    route(args) {
+      const { type, id } = parseGlobalId(args.hookId)!;
+      return `${type === 'SystemHook' ? 'system_hook' : 'hook'}:${id}`;
+    },
+    routes: (event) =>
+      event.key === 'hooks:hook_delivery.attempted'
+        ? [`${event.payload.system_hook ? 'system_hook' : 'hook'}:${event.payload.hook_id}`]
+        : [],
     message(event, args) {
       if (event.key !== 'hooks:hook_delivery.attempted') return null;
       const { type, id } = parseGlobalId(args.hookId)!;
@@ -224,3 +265,19 @@ export const TOPICS: Record<string, Topic> = {
 
 /** The services whose streams some subscription follows. */
 export const TOPIC_SERVICES = [...new Set(Object.values(TOPICS).map((topic) => topic.service))];
+
+/** Topics by the service whose stream they follow, each with its field name. */
+const TOPICS_OF = new Map(
+  TOPIC_SERVICES.map((service) => [service, Object.entries(TOPICS).filter(([, topic]) => topic.service === service)]),
+);
+
+/**
+ * The routes of an event of `service`'s stream for every topic following it, each prefixed with
+ * its topic's field name (a subscription follows `<field>:<its topic's route>`; live-streams.ts).
+ */
+export function routesOf(service: string, event: KnownEvent): string[] {
+  const routes: string[] = [];
+  for (const [field, topic] of TOPICS_OF.get(service) ?? [])
+    for (const route of topic.routes(event)) routes.push(`${field}:${route}`);
+  return routes;
+}

@@ -294,9 +294,10 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
         status = await subscribers.status();
       }
       const drainedSeconds = (clock() - start) / 1000;
-      return { sent, failures, produceSeconds, drainedSeconds, openSeconds, status, open };
+      const drained = ctx.processes().get('gateway');
+      return { sent, failures, produceSeconds, drainedSeconds, openSeconds, status, open, drained };
     });
-    const { sent, failures, produceSeconds, drainedSeconds, openSeconds, status, open } = run.value;
+    const { sent, failures, produceSeconds, drainedSeconds, openSeconds, status, open, drained } = run.value;
     const collected = await subscribers.collect();
     const deliveries = pairDeliveries(
       sent,
@@ -310,6 +311,10 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
     const after = ctx.processes().get('gateway');
     const during = report.processes[label]?.gateway;
     const growth = during ? during.peakTreeRss - during.startTreeRss : NaN;
+    // The gateway's CPU (user and system) from the clear until the messages were in, per message:
+    // on a machine shared with other work, steadier than the latencies.
+    const gatewayCpuSeconds = open && drained ? drained.cpu - open.cpu : NaN;
+    const cpuPerMessageUs = (gatewayCpuSeconds * 1e6) / deliveries.received;
 
     const figures = {
       subscriptions: subscriptions.length,
@@ -353,6 +358,8 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
       },
       /** The subscribers' thread's share of time working, from the clear until the messages were in. */
       subscribersBusy: status.busy,
+      gatewayCpuSeconds,
+      gatewayCpuPerMessageUs: cpuPerMessageUs,
       putReturn: {
         p50: percentile(
           sent.map((e) => e.returnedAt - e.sentAt),
@@ -388,6 +395,7 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
         `(from its sending p99 ${fmtMs(figures.fromSend.p99)}; from its stream entry p50 ${fmtMs(figures.fromStream.p50)}, p99 ${fmtMs(figures.fromStream.p99)}; ` +
         `the entry p50 ${fmtMs(figures.streamFromReturn.p50)}, p99 ${fmtMs(figures.streamFromReturn.p99)} after the PUT's return; ` +
         `the subscribers' thread ${(status.busy * 100).toFixed(0)} % busy); ` +
+        `gateway CPU ${cpuPerMessageUs.toFixed(1)} µs a message (${gatewayCpuSeconds.toFixed(1)} s); ` +
         `gateway RSS ${fmtBytes(figures.gatewayRss.before)} before, ${fmtBytes(figures.gatewayRss.open)} with the subscriptions open and idle, +${fmtBytes(growth)} at peak, ${fmtBytes(figures.gatewayRss.afterClose)} after the sockets closed`,
       anchor: '—',
       ratio: '—',
