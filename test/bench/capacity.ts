@@ -569,6 +569,9 @@ export function renderDoc(results: BenchResults): string {
       .filter(Boolean)
       .join(' '),
     '',
+    // The one row whose measurement stands for routes that cost more: said where it is read.
+    'The lists row is measured on the projects list, which the facade answers from the projects it rendered before ([performance.md](performance.md#rendered-projects)). Lists of issues and merge requests keep no renderings and cost more a page; the bench does not measure them, so this row understates them.',
+    '',
     'Resident memory per process (with its children), idle after start-up and at its peak over every bench target:',
     '',
     markdownTable(['process', 'idle', 'peak'], rssRows),
