@@ -3,6 +3,7 @@ import { gitError } from '../git/errors';
 import type { ObjectReader } from '../git/object-reader';
 import { parseCommit, readCommitsFrom } from '../git/objects';
 import { existingRepo, gitText, runGit, type StartGit } from '../git/run';
+import { RAW_THEN_PATCH_ARGS } from '../git/tree-differ';
 import { validateRef } from '../git/validate';
 import { projectIdOf, unary, type WorkerDeps } from '../rpc';
 
@@ -68,22 +69,11 @@ async function runDiff(
   timeoutMs: number,
   start: StartGit,
 ): Promise<{ diffs: Diff[]; timedOut: boolean; code: number | null }> {
-  const result = await runGit(
-    repo,
-    [
-      'diff',
-      '--raw',
-      '-p',
-      '-z',
-      '--full-index',
-      '-M',
-      '--no-color',
-      '--no-ext-diff',
-      '--end-of-options',
-      ...revisions,
-    ],
-    { timeoutMs, maxOutput: MAX_DIFF_OUTPUT, start },
-  );
+  const result = await runGit(repo, ['diff', ...RAW_THEN_PATCH_ARGS, '--end-of-options', ...revisions], {
+    timeoutMs,
+    maxOutput: MAX_DIFF_OUTPUT,
+    start,
+  });
   if (result.code === null) return { diffs: [], timedOut: true, code: null };
   return { diffs: diffsOf(result.stdout), timedOut: false, code: result.code };
 }

@@ -2,22 +2,14 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
 /**
- * The arguments of `git diff --raw -p -z --full-index -M` for `diff-tree`: the same raw records
- * then patch, as parseRawThenPatch reads them. `--no-commit-id`: no header line per diff.
+ * The output format of every diff a compare reads: raw records, then the patch, NUL-separated with
+ * full ids and renames, as parseRawThenPatch reads them. `git diff` and `git diff-tree` take it
+ * alike, so a diff from either parses the same.
  */
-export const DIFF_TREE_ARGS = [
-  'diff-tree',
-  '--stdin',
-  '--no-commit-id',
-  '-r',
-  '--raw',
-  '-p',
-  '-z',
-  '--full-index',
-  '-M',
-  '--no-color',
-  '--no-ext-diff',
-];
+export const RAW_THEN_PATCH_ARGS = ['--raw', '-p', '-z', '--full-index', '-M', '--no-color', '--no-ext-diff'];
+
+/** `diff-tree` reading commit pairs from stdin; `--no-commit-id`: no header line per diff. */
+const DIFF_TREE_ARGS = ['diff-tree', '--stdin', '--no-commit-id', '-r', ...RAW_THEN_PATCH_ARGS];
 
 /** A diff's output, or null when it was cut short (too slow or too large). */
 export type TreeDiff = Buffer | null;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Visibility, can, referencedDatabaseId, visibilityEnumOf } from '@hub/common';
 import { fullPathOf, nameWithNamespaceOf, projectUrlsAt } from '../domain/project-urls';
 import { revisionsAt } from '../domain/project-revision';
@@ -14,8 +15,9 @@ export const createProjectResolvers = ({ sql, cursors, externalUrl }: ResolverDe
   const revisionOf = revisionsAt(externalUrl);
   /** Project.revision of a row a write returned (without the digest), or of a fork. */
   async function loadedRevision(p: ProjectParent, context: ProjectsContext): Promise<string> {
-    const digest = p.revision ?? (await context.loaders.projectById.load(p.id))?.revision;
-    if (digest === undefined) throw new Error(`project ${p.id} is gone`);
+    // Deleted while this request ran: a revision no rendering is ever kept under, rather than an
+    // error that would fail the whole page.
+    const digest = p.revision ?? (await context.loaders.projectById.load(p.id))?.revision ?? `gone.${randomUUID()}`;
     if (p.forkedFromProjectId === null) return revisionOf(digest, 'no fork');
     const source = await visibleProject(await context.loaders.projectById.load(p.forkedFromProjectId), context);
     return revisionOf(digest, source ? 'shown' : 'hidden');
