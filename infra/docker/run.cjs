@@ -62,7 +62,7 @@ function maintenance(name, args) {
 function main(name) {
   if (Object.hasOwn(ONE_SHOT, name)) return ONE_SHOT[name]();
   if (MAINTENANCE.includes(name)) return maintenance(name, process.argv.slice(3));
-  const { PROCESSES, RUNTIME_V8_FLAGS } = require(join(ROOT, 'infra/local/dist/processes.js'));
+  const { PROCESSES, runtimeV8Flags } = require(join(ROOT, 'infra/local/dist/processes.js'));
   const spec = PROCESSES.find((p) => p.name === name);
   if (!spec) {
     console.error(
@@ -72,7 +72,7 @@ function main(name) {
   }
   for (const [key, value] of Object.entries(spec.env ?? {})) process.env[key] ??= value;
   // The flags the local launcher puts on the command line, set here before the program allocates.
-  for (const flag of RUNTIME_V8_FLAGS) require('node:v8').setFlagsFromString(flag);
+  for (const flag of runtimeV8Flags(spec)) require('node:v8').setFlagsFromString(flag);
   // In this process, not a child: signals reach the program's own shutdown handling directly.
   require(join(ROOT, spec.entry));
 }

@@ -47,6 +47,7 @@ export function createStackProcesses(options: {
             logs: options.logs,
             index,
             semiSpaceMiB: spec.semiSpaceMiB,
+            heapGrowingPercent: spec.heapGrowingPercent,
           }),
         ready: (running) => waitReady(running, urlOf(name)),
         log: options.log,
@@ -97,6 +98,7 @@ export function createStackProcesses(options: {
         logs: options.logs,
         index,
         semiSpaceMiB: spec.semiSpaceMiB,
+        heapGrowingPercent: spec.heapGrowingPercent,
       });
       replicas.push(running);
       track(running.name, running, spec.entry);
