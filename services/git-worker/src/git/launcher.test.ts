@@ -23,21 +23,30 @@ function finish(
   });
 }
 
-/** This process's launcher children, found in /proc (the launcher does not say its pid). */
-function launcherPids(): number[] {
+/** The processes whose parent is `parent`, found in /proc. */
+function childrenOf(parent: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('launcher-process.js'))
-        pids.push(Number(entry));
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
   }
   return pids;
+}
+
+/** This process's launcher children (the launcher does not say its pid). */
+function launcherPids(): number[] {
+  return childrenOf(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher-process.js');
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }
 
 describe('git launcher', () => {
@@ -111,12 +120,15 @@ describe('git launcher', () => {
   it('fails the runs in flight when the launcher dies (error, then close), and starts it again for the next run', async () => {
     const waiting = launcher.spawn('git', ['cat-file', '--batch'], repo, {});
     const ended = finish(waiting);
-    // The launcher is forked on the first send, which spawn() starts without waiting for it.
-    for (const deadline = Date.now() + 10_000; launcherPids().length === 0 && Date.now() < deadline;)
+    // The launcher is forked on the first send, which spawn() starts without waiting for it; the
+    // run is in flight once the launcher has started its git. Killed any earlier, the spawn
+    // request can still be on its way and fail as sent to no launcher, a different failure.
+    const inFlight = () => launcherPids().find((launcherPid) => childrenOf(launcherPid).length > 0);
+    for (const deadline = Date.now() + 10_000; inFlight() === undefined && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 10));
-    const [pid] = launcherPids();
+    const pid = inFlight();
     expect(pid).toBeGreaterThan(0);
-    process.kill(pid, 'SIGKILL');
+    process.kill(pid!, 'SIGKILL');
     const result = await ended;
     expect(result.errors.map((e) => e.message)).toContain('the git launcher exited');
     expect(result.code).toBeNull();
