@@ -147,6 +147,26 @@ export function createGit(shards: GitShards) {
         throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
       }
     },
+    /** Tree's answer with the tree object's id (null with no entries where `tree` lists nothing). */
+    identifiedTree: async (projectId: number, target: string, path: string) => {
+      try {
+        const { entries, treeId } = await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path });
+        return { id: treeId, entries };
+      } catch (error) {
+        if (oneOf(error, ['PATH_NOT_FOUND'])) return { id: null, entries: [] };
+        throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+      }
+    },
+    /** The id identifiedTree would answer, without the entries: the same errors, null for no folder. */
+    treeId: async (projectId: number, target: string, path: string) => {
+      try {
+        return (await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path, idOnly: true }))
+          .treeId;
+      } catch (error) {
+        if (oneOf(error, ['PATH_NOT_FOUND'])) return null;
+        throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+      }
+    },
     /** A ref naming no commit compares as nothing (gitlab_git's Compare: no commits, no diffs, not the same). */
     compare: async (projectId: number, from: string, to: string) => {
       try {
