@@ -63,6 +63,8 @@ export function createGit(shards: GitShards) {
   const commits = shards.unary('commit');
 
   return {
+    /** The shard of the project's repository, as every call here is routed. */
+    storageOf: (projectId: number) => shards.storageOf(projectId),
     listBranches: (projectId: number) =>
       orEmpty(
         ref.ListBranches({ repository: repository(projectId) }).then((r) => r.branches),

@@ -82,6 +82,7 @@ export const createRepositoryResolvers = ({ git, cursors }: ResolverDeps): Repos
 
 /** The reads that name their refs, answered as Repository answers them. */
 export const createRepositoryReadsResolvers = ({ git }: ResolverDeps): RepositoryReadsResolvers => ({
+  storage: (reads) => git.storageOf(reads.projectId),
   branches: (reads) => branchesOf(git, reads.projectId),
   branch: (reads, { name }) => branchOf(git, reads.projectId, name),
   tags: (reads) => tagsOf(git, reads.projectId),
