@@ -61,6 +61,16 @@ it('lists nothing for a path that names no folder, and refuses a ref that names 
   expect([missing.status, missing.body]).toEqual([404, { message: '404 Tree Not Found' }]);
 });
 
+it('refuses a commit the repository lacks, and lists it once a push brings it', async () => {
+  const next = await commitFiles(wc, { 'later.txt': 'later\n' }, 'later');
+  const before = await tree(owner.token, { ref_name: next });
+  expect([before.status, before.body]).toEqual([404, { message: '404 Tree Not Found' }]);
+  await push();
+  const after = await tree(owner.token, { ref_name: next });
+  expect(after.status).toBe(200);
+  expect(names(after.body)).toContain('later.txt');
+});
+
 it('refuses a removed member on the next request, a rendering of the folder notwithstanding', async () => {
   const leaving = await createUser();
   await addMember(project.id, leaving.id, 20);

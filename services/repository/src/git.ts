@@ -9,6 +9,7 @@ import {
   type GitShards,
   type NotFoundNouns,
 } from '@hub/protos';
+import type { TreeIds } from './tree-ids';
 
 export type CommitValue = Commit;
 /** A folder entry as the worker lists it (type: tree, blob or commit). */
@@ -43,7 +44,7 @@ const TAG_REFUSALS: Record<string, string> = {
  * The git worker calls this service makes, with errors already in API terms, each sent to the
  * shard holding the project's repository (a fork's source on another shard is fetched from there).
  */
-export function createGit(shards: GitShards) {
+export function createGit(shards: GitShards, options: { treeIds?: TreeIds } = {}) {
   const api = <T>(work: Promise<T>, nouns?: NotFoundNouns): Promise<T> =>
     work.catch((error) => Promise.reject(gitDomainError(error, nouns)));
   /** A repository the worker has not made yet lists as empty. */
@@ -159,15 +160,23 @@ export function createGit(shards: GitShards) {
         throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
       }
     },
-    /** The id identifiedTree would answer, without the entries: the same errors, null for no folder. */
+    /**
+     * The id identifiedTree would answer, without the entries: the same errors, null for no folder;
+     * kept (treeIds) for a commit named by its full id.
+     */
     treeId: async (projectId: number, target: string, path: string) => {
+      const known = options.treeIds?.get(projectId, target, path);
+      if (known !== undefined) return known;
+      let treeId: string | null;
       try {
-        return (await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path, idOnly: true }))
+        treeId = (await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path, idOnly: true }))
           .treeId;
       } catch (error) {
-        if (oneOf(error, ['PATH_NOT_FOUND'])) return null;
-        throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+        if (!oneOf(error, ['PATH_NOT_FOUND'])) throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+        treeId = null;
       }
+      options.treeIds?.set(projectId, target, path, treeId);
+      return treeId;
     },
     /** A ref naming no commit compares as nothing (gitlab_git's Compare: no commits, no diffs, not the same). */
     compare: async (projectId: number, from: string, to: string) => {
