@@ -24,6 +24,11 @@ export class RenderedEntities {
     return entry.json;
   }
 
+  /** The revision `id` is held at, if any (a caller that can ask for "changed since" says it). */
+  revisionOf(id: number | string): string | undefined {
+    return this.entries.get(id)?.revision;
+  }
+
   /** Keeps `json` as the rendering of `id` at `revision` (replacing an older one); returns it. */
   put(id: number | string, revision: string, json: string): string {
     const old = this.entries.get(id);

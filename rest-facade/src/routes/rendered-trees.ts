@@ -1,8 +1,4 @@
-import {
-  IdentifiedTreeAtRefDocument,
-  TreeIdAtRefDocument,
-  type TreeAtRefQueryVariables,
-} from '../generated/operations';
+import { IdentifiedTreeAtRefDocument, type TreeAtRefQueryVariables } from '../generated/operations';
 import type { RenderedEntities } from '../entities/rendered';
 import type { GatewayCall } from '../gateway-client';
 
@@ -11,11 +7,11 @@ const NO_FOLDER = '[]';
 
 /**
  * A folder at a ref, as v3 JSON text. A tree object never changes, so what this replica rendered
- * of a tree's entries is kept under the tree's id (per project: a rendering is reached only
- * through the repository whose reader found that id). The gateway is asked for the folder's tree
- * id first: the ref is resolved, and the caller's access checked, on every request; the entries
- * are asked for, with the id they were read from, only when this replica holds no rendering of
- * that id. A root of 300 entries is resolved, shaped and serialized by three processes when asked
+ * of a folder is kept under the id of the tree it was read from, and the gateway is told that id:
+ * while the ref still names that tree the answer is the id alone, found without reading the
+ * folder, and the rendering is reused. What the ref names, and the caller's access, are asked on
+ * every request, in one query; a folder not rendered yet (or changed) comes whole in the same
+ * answer. A root of 300 entries is resolved, shaped and serialized by three processes when asked
  * whole; its id is one string.
  */
 export async function renderedTree(
@@ -23,13 +19,17 @@ export async function renderedTree(
   rendered: RenderedEntities,
   variables: TreeAtRefQueryVariables,
 ): Promise<string> {
-  const { treeId } = (await gateway(TreeIdAtRefDocument, variables)).repositoryReads;
-  if (treeId === null) return NO_FOLDER;
-  const key = `tree ${variables.projectId} ${treeId}`;
-  const json = rendered.get(key, treeId);
-  if (json !== undefined) return json;
-  const { id, entries } = (await gateway(IdentifiedTreeAtRefDocument, variables)).repositoryReads.identifiedTree;
-  // The ref may have moved between the two asks: the entries are kept under the id they came with.
-  const made = JSON.stringify(entries);
-  return id === null ? made : rendered.put(`tree ${variables.projectId} ${id}`, id, made);
+  const key = `tree ${variables.projectId} ${variables.ref}\n${variables.path ?? ''}`;
+  const ask = async (unlessId: string | null) =>
+    (await gateway(IdentifiedTreeAtRefDocument, { ...variables, unlessId })).repositoryReads.identifiedTree;
+  let { id, entries } = await ask(rendered.revisionOf(key) ?? null);
+  if (id === null) return NO_FOLDER;
+  if (entries === null) {
+    const json = rendered.get(key, id);
+    if (json !== undefined) return json;
+    // Evicted while the question was out: asked whole.
+    ({ id, entries } = await ask(null));
+    if (id === null || entries === null) return NO_FOLDER;
+  }
+  return rendered.put(key, id, JSON.stringify(entries));
 }

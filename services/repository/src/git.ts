@@ -62,6 +62,24 @@ export function createGit(shards: GitShards, options: { treeIds?: TreeIds } = {}
   const diff = shards.unary('diff');
   const repos = shards.unary('repository');
   const commits = shards.unary('commit');
+  /**
+   * A folder's tree id, found without reading the folder (null for no folder there); kept
+   * (treeIds) for a commit named by its full id.
+   */
+  const treeIdOf = async (projectId: number, target: string, path: string): Promise<string | null> => {
+    const known = options.treeIds?.get(projectId, target, path);
+    if (known !== undefined) return known;
+    let treeId: string | null;
+    try {
+      treeId = (await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path, idOnly: true }))
+        .treeId;
+    } catch (error) {
+      if (!oneOf(error, ['PATH_NOT_FOUND'])) throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+      treeId = null;
+    }
+    options.treeIds?.set(projectId, target, path, treeId);
+    return treeId;
+  };
 
   return {
     /** The shard of the project's repository, as every call here is routed. */
@@ -150,33 +168,31 @@ export function createGit(shards: GitShards, options: { treeIds?: TreeIds } = {}
         throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
       }
     },
-    /** Tree's answer with the tree object's id (null with no entries where `tree` lists nothing). */
-    identifiedTree: async (projectId: number, target: string, path: string) => {
+    /**
+     * Tree's answer with the tree object's id (null with no entries where `tree` lists nothing);
+     * the id alone when it is `unlessId`.
+     */
+    identifiedTree: async (
+      projectId: number,
+      target: string,
+      path: string,
+      unlessId: string | null,
+    ): Promise<{ id: string | null; entries: TreeEntryValue[] | null }> => {
+      if (unlessId !== null) {
+        const id = await treeIdOf(projectId, target, path);
+        if (id === null) return { id, entries: [] };
+        if (id === unlessId) return { id, entries: null };
+      }
+      let answer: { id: string | null; entries: TreeEntryValue[] };
       try {
         const { entries, treeId } = await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path });
-        return { id: treeId, entries };
-      } catch (error) {
-        if (oneOf(error, ['PATH_NOT_FOUND'])) return { id: null, entries: [] };
-        throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
-      }
-    },
-    /**
-     * The id identifiedTree would answer, without the entries: the same errors, null for no folder;
-     * kept (treeIds) for a commit named by its full id.
-     */
-    treeId: async (projectId: number, target: string, path: string) => {
-      const known = options.treeIds?.get(projectId, target, path);
-      if (known !== undefined) return known;
-      let treeId: string | null;
-      try {
-        treeId = (await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path, idOnly: true }))
-          .treeId;
+        answer = { id: treeId, entries };
       } catch (error) {
         if (!oneOf(error, ['PATH_NOT_FOUND'])) throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
-        treeId = null;
+        answer = { id: null, entries: [] };
       }
-      options.treeIds?.set(projectId, target, path, treeId);
-      return treeId;
+      options.treeIds?.set(projectId, target, path, answer.id);
+      return answer;
     },
     /** A ref naming no commit compares as nothing (gitlab_git's Compare: no commits, no diffs, not the same). */
     compare: async (projectId: number, from: string, to: string) => {

@@ -88,8 +88,8 @@ export const createRepositoryReadsResolvers = ({ git }: ResolverDeps): Repositor
   tags: (reads) => tagsOf(git, reads.projectId),
   contributors: (reads) => git.contributors(reads.projectId),
   tree: (reads, { ref, path }) => git.tree(reads.projectId, ref, path ?? ''),
-  treeId: (reads, { ref, path }) => git.treeId(reads.projectId, ref, path ?? ''),
-  identifiedTree: (reads, { ref, path }) => git.identifiedTree(reads.projectId, ref, path ?? ''),
+  identifiedTree: (reads, { ref, path, unlessId }) =>
+    git.identifiedTree(reads.projectId, ref, path ?? '', unlessId ?? null),
   compare: (reads, { from, to }) => compareOf(git, reads.projectId, from, to),
   commit: (reads, { ref }) => git.findCommit(reads.projectId, ref),
   commits: (reads, { ref, page, perPage }) => commitsOf(git, reads.projectId, ref, page, perPage),
