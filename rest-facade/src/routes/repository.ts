@@ -32,6 +32,7 @@ import { payloadEntity } from '../gateway-client';
 import type { Route } from '../route';
 import { v3Error } from '../v3-errors';
 import { projectIdOf, projectKey, projectRepository } from './project-key';
+import { renderedTree } from './rendered-trees';
 
 const BRANCH_NOT_FOUND = () => v3Error(404, '404 Branch Not Found');
 
@@ -167,12 +168,15 @@ export const repositoryRoutes: Route[] = [
     summary: 'Lists a folder of the repository',
     params: { ref_name: str('A branch, tag or commit; the default branch by default.'), path: str('The folder.') },
     response: (g) => g.select(TreeAtRefDocument, 'repositoryReads.tree'),
-    handle: async (p, gateway) => {
+    handle: async (p, gateway, state) => {
       const key = projectKey(p);
       const [ref, path] = [p.string('ref_name') ?? null, p.string('path') ?? null];
       // Without a ref the project names the default branch; by id at a ref, the repository subgraph answers alone.
-      if (key.id !== null && ref)
-        return { body: (await gateway(TreeAtRefDocument, { projectId: key.id, ref, path })).repositoryReads.tree };
+      if (key.id !== null && ref) {
+        const variables = { projectId: key.id, ref, path };
+        if (state?.rendered) return { json: await renderedTree(gateway, state.rendered, variables) };
+        return { body: (await gateway(TreeAtRefDocument, variables)).repositoryReads.tree };
+      }
       return { body: (await projectRepository(gateway(TreeDocument, { ...key, ref, path }))).tree };
     },
   },

@@ -115,6 +115,10 @@ export async function createServiceRuntime<C extends RuntimeConfig>(options: {
       cacheHandlers.push(settingsChangeHandler(settings, logger));
       return settings;
     },
+    /** A cache of the service's own that every replica keeps: `handler` drops what events make stale (followChanges). */
+    followedCache(handler: ChangeHandler): void {
+      cacheHandlers.push(handler);
+    },
     /** consumeEvents as this service's group, on a blocking connection of its own; stopped at shutdown. */
     consumeEvents(consumer: Omit<Parameters<typeof consumeEvents>[0], 'redis' | 'group' | 'logger'>) {
       const consuming = consumeEvents({

@@ -9,6 +9,7 @@ import {
   type GitShards,
   type NotFoundNouns,
 } from '@hub/protos';
+import type { TreeIds } from './tree-ids';
 
 export type CommitValue = Commit;
 /** A folder entry as the worker lists it (type: tree, blob or commit). */
@@ -43,7 +44,7 @@ const TAG_REFUSALS: Record<string, string> = {
  * The git worker calls this service makes, with errors already in API terms, each sent to the
  * shard holding the project's repository (a fork's source on another shard is fetched from there).
  */
-export function createGit(shards: GitShards) {
+export function createGit(shards: GitShards, options: { treeIds?: TreeIds } = {}) {
   const api = <T>(work: Promise<T>, nouns?: NotFoundNouns): Promise<T> =>
     work.catch((error) => Promise.reject(gitDomainError(error, nouns)));
   /** A repository the worker has not made yet lists as empty. */
@@ -61,8 +62,28 @@ export function createGit(shards: GitShards) {
   const diff = shards.unary('diff');
   const repos = shards.unary('repository');
   const commits = shards.unary('commit');
+  /**
+   * A folder's tree id, found without reading the folder (null for no folder there); kept
+   * (treeIds) for a commit named by its full id.
+   */
+  const treeIdOf = async (projectId: number, target: string, path: string): Promise<string | null> => {
+    const known = options.treeIds?.get(projectId, target, path);
+    if (known !== undefined) return known;
+    let treeId: string | null;
+    try {
+      treeId = (await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path, idOnly: true }))
+        .treeId;
+    } catch (error) {
+      if (!oneOf(error, ['PATH_NOT_FOUND'])) throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+      treeId = null;
+    }
+    options.treeIds?.set(projectId, target, path, treeId);
+    return treeId;
+  };
 
   return {
+    /** The shard of the project's repository, as every call here is routed. */
+    storageOf: (projectId: number) => shards.storageOf(projectId),
     listBranches: (projectId: number) =>
       orEmpty(
         ref.ListBranches({ repository: repository(projectId) }).then((r) => r.branches),
@@ -146,6 +167,32 @@ export function createGit(shards: GitShards) {
         if (oneOf(error, ['PATH_NOT_FOUND'])) return [];
         throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
       }
+    },
+    /**
+     * Tree's answer with the tree object's id (null with no entries where `tree` lists nothing);
+     * the id alone when it is `unlessId`.
+     */
+    identifiedTree: async (
+      projectId: number,
+      target: string,
+      path: string,
+      unlessId: string | null,
+    ): Promise<{ id: string | null; entries: TreeEntryValue[] | null }> => {
+      if (unlessId !== null) {
+        const id = await treeIdOf(projectId, target, path);
+        if (id === null) return { id, entries: [] };
+        if (id === unlessId) return { id, entries: null };
+      }
+      let answer: { id: string | null; entries: TreeEntryValue[] };
+      try {
+        const { entries, treeId } = await blob.GetTreeEntries({ repository: repository(projectId), ref: target, path });
+        answer = { id: treeId, entries };
+      } catch (error) {
+        if (!oneOf(error, ['PATH_NOT_FOUND'])) throw gitDomainError(error, { REF_NOT_FOUND: 'Tree' });
+        answer = { id: null, entries: [] };
+      }
+      options.treeIds?.set(projectId, target, path, answer.id);
+      return answer;
     },
     /** A ref naming no commit compares as nothing (gitlab_git's Compare: no commits, no diffs, not the same). */
     compare: async (projectId: number, from: string, to: string) => {

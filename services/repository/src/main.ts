@@ -10,6 +10,7 @@ import { createEventHandler, createEventOrder } from './events';
 import { createGit } from './git';
 import { createInternalRoutes } from './internal/routes';
 import { createResolvers } from './resolvers';
+import { createTreeIds } from './tree-ids';
 
 /** Composition root: config → runtime (Postgres, Redis, relay) → clients → server → shutdown. */
 async function main() {
@@ -26,7 +27,9 @@ async function main() {
     lookup: (projectId) => storageOf(sql, projectId),
   });
   runtime.onStop('resources', async () => shards.close());
-  const git = createGit(shards);
+  const treeIds = createTreeIds();
+  runtime.followedCache(treeIds.changeHandler(logger));
+  const git = createGit(shards, { treeIds });
 
   runtime.consumeEvents({
     services: ['projects', 'git_worker'],

@@ -157,6 +157,10 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
   // The facade and the CLI walk the first half, the worker alone the second: a pair the facade
   // has asked is in the worker's cache, and its second asking would not be cold.
   const [coldPairs, workerPairs] = [pairs.slice(0, pairs.length >> 1), pairs.slice(pairs.length >> 1)];
+  // The facade keeps what it rendered of a folder by tree id, and repository a folder's tree id by
+  // commit: a cold tree is the root at a commit never asked before (each commit's root differs).
+  const treeAt = (commit: string) => `/projects/${repo.projectId}/repository/tree?ref_name=${commit}`;
+  const coldTrees = chain.slice(1);
   const floors = await startFloors(auth, {
     raw: rawUrl,
     blob: `${api}/blobs/${repo.head}?filepath=${encodeURIComponent(repo.assetPath)}`,
@@ -186,6 +190,10 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
       { name: 'hop floor blobs', probe: httpProbe(floors.blob.url) },
       { name: 'facade tree root one at a time', probe: httpProbe(stack.restUrl + treePath, auth) },
       { name: 'git ls-tree <commit>', probe: cli.tree(repo.head) },
+      {
+        name: 'facade tree root, a commit not asked before',
+        probe: eachPairOnce(coldTrees, (commit) => httpProbe(stack.restUrl + treeAt(commit), auth)),
+      },
       { name: 'hop floor tree', probe: httpProbe(floors.tree.url) },
       { name: 'parts floor tree', probe: httpProbe(parts.restUrl + treePath, auth) },
       { name: 'git worker alone tree', probe: worker.tree(repo.projectId, repo.head) },
@@ -224,6 +232,8 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
     `; parts floor (the same parts, subgraph answers replayed from memory) ${fmtMs(floor.p50)} = ${fmtRatio(floor.p50 / anchor.p50)} the anchor`;
   const workerNote = (alone: SerialFigures, anchor: SerialFigures) =>
     `; the git worker alone (over gRPC, no subgraph or facade) ${fmtMs(alone.p50)} = ${fmtRatio(alone.p50 / anchor.p50)} the anchor`;
+  const coldTreeNote = (cold: SerialFigures, anchor: SerialFigures) =>
+    `; at a commit not asked before (nothing kept for its folder yet) ${fmtMs(cold.p50)} = ${fmtRatio(cold.p50 / anchor.p50)} the anchor`;
   const [lsTree, diffLog] = [
     serial['git ls-tree <commit>'],
     serial['git diff + git log (100 commits), a new pair each time'],
@@ -237,7 +247,8 @@ async function measureReads(ctx: BenchContext, repo: SeededRepository, cgi: CgiA
     '`git ls-tree`',
     lsTree,
     TREE_GOAL,
-    floorNote(serial['hop floor tree'], lsTree) +
+    coldTreeNote(serial['facade tree root, a commit not asked before'], lsTree) +
+      floorNote(serial['hop floor tree'], lsTree) +
       partsNote(serial['parts floor tree'], lsTree) +
       workerNote(serial['git worker alone tree'], lsTree),
   );

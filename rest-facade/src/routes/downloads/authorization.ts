@@ -1,15 +1,18 @@
 import { clientAddress } from '@hub/common';
 import type { Request } from 'express';
 import { credentialHeaders, presentsCredentials } from '../../credentials';
-import { RepositoryDownloadDocument } from '../../generated/operations';
+import { RepositoryDownloadByIdDocument, RepositoryDownloadDocument } from '../../generated/operations';
 import { Params } from '../../params';
 import { UNAUTHORIZED, v3Error } from '../../v3-errors';
 import { PROJECT_NOT_FOUND, projectKey } from '../project-key';
 import type { DownloadDeps } from './deps';
 
 /**
- * The gateway authorizes a download (the project's repository must be readable, one fetch to
- * projects) and names the project and its shard.
+ * The gateway authorizes a download (the project's repository must be readable) and names the
+ * project and its shard: one fetch to projects, or, for a project named by id whose name and
+ * default branch the download does not need, one to the repository subgraph, which answers from
+ * its access answers and the shards it knows without reading the project (a 1 MiB raw blob cost
+ * projects and Postgres about 0.8 ms of CPU to authorize).
  */
 export function createDownloadAuthorization(deps: DownloadDeps) {
   const authorize = async (
@@ -23,6 +26,16 @@ export function createDownloadAuthorization(deps: DownloadDeps) {
     if (!project.canDownloadCode) throw v3Error(403, '403 Forbidden');
     deps.git.remember(project.id, project.repositoryStorage);
     return project;
+  };
+
+  /** The same refusals as authorize's (the project's 404 before the code's 403), for a project named by id. */
+  const authorizeById = async (req: Request, headers: ReturnType<typeof credentialHeaders>, projectId: number) => {
+    const { repositoryReads } = await deps.gateway.forRequest(headers, clientAddress(req))(
+      RepositoryDownloadByIdDocument,
+      { projectId },
+    );
+    deps.git.remember(projectId, repositoryReads.storage);
+    return { id: projectId, repositoryStorage: repositoryReads.storage };
   };
 
   const credentialsOf = (req: Request) => {
@@ -67,7 +80,7 @@ export function createDownloadAuthorization(deps: DownloadDeps) {
       }
       let project;
       try {
-        project = await authorize(req, headers, key);
+        project = key.id === null ? await authorize(req, headers, key) : await authorizeById(req, headers, key.id);
       } catch (error) {
         early?.cancel();
         throw error;

@@ -34,6 +34,29 @@ describe('BlobService', () => {
     expect(nested.entries.map((e: { name: string }) => e.name)).toEqual(['ünï cödé.txt']);
   });
 
+  it("GetTreeEntries: the tree object's id with the entries, and alone (id_only) without reading them", async () => {
+    for (const path of ['', 'src', '/src/deep/']) {
+      const id = r.git('rev-parse', `master:${path.replace(/^\/|\/$/g, '')}`);
+      const full = await call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path });
+      const alone = await call(h.blob, 'GetTreeEntries', {
+        repository: r.repository,
+        ref: 'master',
+        path,
+        idOnly: true,
+      });
+      expect([full.treeId, alone.treeId]).toEqual([id, id]);
+      expect(full.entries.length).toBeGreaterThan(0);
+      expect(alone.entries).toEqual([]);
+    }
+    const refused = (ref: string, path: string) =>
+      failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref, path, idOnly: true }));
+    expect(await refused('master', 'nope')).toBe('PATH_NOT_FOUND');
+    expect(await refused('master', 'README.md')).toBe('PATH_NOT_FOUND');
+    expect(await refused('master', '../..')).toBe('INVALID_ARGUMENT');
+    expect(await refused('nope', '')).toBe('REF_NOT_FOUND');
+    expect(await refused('nope', 'src')).toBe('REF_NOT_FOUND');
+  });
+
   it('GetTreeEntries: missing paths, files, escapes and bad refs are refused', async () => {
     expect(
       await failureKind(call(h.blob, 'GetTreeEntries', { repository: r.repository, ref: 'master', path: 'nope' })),

@@ -26,9 +26,10 @@ const sortTreeEntries = (entries: TreeEntry[]): TreeEntry[] =>
 
 /**
  * The entries of one folder, read as a tree object from the warm reader (a path that is not a
- * folder is 404). The ref is peeled in the same lookup as the folder: one round trip to the
- * reader for the root, two for a folder below it (its type is checked before its bytes are read,
- * since a path may name a blob of any size).
+ * folder is 404), with the tree object's id. The ref is peeled in the same lookup as the folder:
+ * one round trip to the reader for the root, two for a folder below it (its type is checked before
+ * its bytes are read, since a path may name a blob of any size). With `idOnly`, the folder is
+ * found but not read: one round trip, whatever the folder's size.
  */
 export const GetTreeEntries = (deps: WorkerDeps): BlobServiceHandlers['GetTreeEntries'] =>
   unary('GetTreeEntries', deps, async (request) => {
@@ -38,16 +39,18 @@ export const GetTreeEntries = (deps: WorkerDeps): BlobServiceHandlers['GetTreeEn
     const reader = deps.readers.get(repo);
     const refNotFound = () => gitError('REF_NOT_FOUND', 'the ref names no commit', 'ref_name');
     const pathNotFound = () => gitError('PATH_NOT_FOUND', 'no tree at this path', 'path');
+    const name = path === '' ? `${commit}^{tree}` : `${commit}:${path}`;
     let tree;
-    if (path === '') {
-      tree = await reader.contents(`${commit}^{tree}`);
+    if (path === '' && !request.idOnly) {
+      tree = await reader.contents(name);
       if (!tree) throw refNotFound();
     } else {
-      const found = await reader.info(`${commit}:${path}`);
-      if (!found) throw (await reader.info(commit)) ? pathNotFound() : refNotFound();
+      const found = await reader.info(name);
+      if (!found) throw path !== '' && (await reader.info(commit)) ? pathNotFound() : refNotFound();
       if (found.type !== 'tree') throw pathNotFound();
+      if (request.idOnly) return { entries: [], treeId: found.oid };
       tree = await reader.contents(found.oid);
     }
     if (!tree || tree.type !== 'tree') throw pathNotFound();
-    return { entries: sortTreeEntries(parseTree(Buffer.concat(tree.parts))) };
+    return { entries: sortTreeEntries(parseTree(Buffer.concat(tree.parts))), treeId: tree.oid };
   });

@@ -82,11 +82,14 @@ export const createRepositoryResolvers = ({ git, cursors }: ResolverDeps): Repos
 
 /** The reads that name their refs, answered as Repository answers them. */
 export const createRepositoryReadsResolvers = ({ git }: ResolverDeps): RepositoryReadsResolvers => ({
+  storage: (reads) => git.storageOf(reads.projectId),
   branches: (reads) => branchesOf(git, reads.projectId),
   branch: (reads, { name }) => branchOf(git, reads.projectId, name),
   tags: (reads) => tagsOf(git, reads.projectId),
   contributors: (reads) => git.contributors(reads.projectId),
   tree: (reads, { ref, path }) => git.tree(reads.projectId, ref, path ?? ''),
+  identifiedTree: (reads, { ref, path, unlessId }) =>
+    git.identifiedTree(reads.projectId, ref, path ?? '', unlessId ?? null),
   compare: (reads, { from, to }) => compareOf(git, reads.projectId, from, to),
   commit: (reads, { ref }) => git.findCommit(reads.projectId, ref),
   commits: (reads, { ref, page, perPage }) => commitsOf(git, reads.projectId, ref, page, perPage),
