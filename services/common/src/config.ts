@@ -445,7 +445,7 @@ export const CONFIG_TABLE = {
   }),
   RENDERED_CACHE_MIB: spec({
     description:
-      "How much v3 JSON the REST facade keeps of the projects it rendered, reused while a project's revision stays the same (a list page then asks the gateway for ids and revisions only). 0 keeps none.",
+      "How much v3 JSON the REST facade keeps of the projects and repository folders it rendered, reused while a project's revision or a folder's tree stays the same (a list page then asks the gateway for ids and revisions only, a folder for its tree id). 0 keeps none.",
     fallback: '16',
     parse: (raw, name) => {
       const value = integer(raw, name);

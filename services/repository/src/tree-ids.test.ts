@@ -1,4 +1,5 @@
 import type { Logger, StreamedEvent } from '@hub/common';
+import { testProjectFacts } from '@hub/common/testing';
 import { createTreeIds } from './tree-ids';
 
 const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger;
@@ -61,18 +62,7 @@ describe('the tree ids kept for folders at commits named by their full id', () =
           namespace_id: 3,
           actor_id: 1,
           actor_username: 'u',
-          facts: {
-            projectId: 3,
-            ownerId: 1,
-            visibilityLevel: 0,
-            archived: false,
-            issuesEnabled: true,
-            mergeRequestsEnabled: true,
-            snippetsEnabled: false,
-            wikiEnabled: true,
-            version: 2,
-            deleted: true,
-          },
+          facts: testProjectFacts(3, 1, { version: 2, deleted: true }),
           forked_from_project_id: null,
           default_branch: 'master',
           import_url: null,
