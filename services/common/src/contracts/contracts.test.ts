@@ -7,8 +7,10 @@ import {
   memberGroups,
   memberProjects,
   membershipEvents,
+  mergeRequestAttributes,
   mergeRequestFind,
   namespacesLookup,
+  issueAttributes,
   projectsLookup,
   usersLookup,
 } from './index';
@@ -85,5 +87,44 @@ describe('internal lookups', () => {
     expect(usersLookup.request.safeParse({ ids: [2 ** 31] }).success).toBe(false);
     expect(usersLookup.request.safeParse({ ids: [1.5] }).success).toBe(false);
     expect(membershipEvents.schemas['member.added'].safeParse({ ...member, user_id: 0 }).success).toBe(false);
+  });
+});
+
+describe('assignees as stored', () => {
+  // GitLab kept assignee_id as the client sent it; no user has 0 or a negative id, so it shows as
+  // none. Refused here, it made the issuable's events unreadable and its notes answer 500.
+  const mr = {
+    id: 3,
+    iid: 1,
+    project_id: 5,
+    target_project_id: 5,
+    source_project_id: 5,
+    target_branch: 'master',
+    source_branch: 'feature',
+    title: 't',
+    description: '',
+    state: 'opened',
+    author_id: 1,
+    milestone_id: null,
+    merge_status: 'can_be_merged',
+    merge_commit_sha: null,
+    work_in_progress: false,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+  };
+  const issue = { ...mr, labels: [] } as Record<string, unknown>;
+  for (const key of ['target_project_id', 'source_project_id', 'target_branch', 'source_branch']) delete issue[key];
+  for (const key of ['merge_status', 'merge_commit_sha', 'work_in_progress']) delete issue[key];
+
+  it.each([0, -1, null, 7])('carries assignee_id %p in a merge request and an issue', (assignee) => {
+    expect(
+      mergeRequestFind.response.safeParse({ found: true, attributes: { ...mr, assignee_id: assignee } }).success,
+    ).toBe(true);
+    expect(issueAttributes.safeParse({ ...issue, assignee_id: assignee }).success).toBe(true);
+  });
+
+  it('still refuses what no client can send', () => {
+    expect(mergeRequestAttributes.safeParse({ ...mr, assignee_id: 2 ** 31 }).success).toBe(false);
+    expect(issueAttributes.safeParse({ ...issue, assignee_id: 1.5 }).success).toBe(false);
   });
 });

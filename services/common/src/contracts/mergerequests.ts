@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineEvents, endpoint, payload } from './define';
 import { pushedCommit } from './git-worker';
-import { actor, id, lookupId, timestamp } from './shared';
+import { actor, assigneeId, id, lookupId, timestamp } from './shared';
 
 /** A merge request as its events carry it: GitLab's hook attributes (its columns, snake_case). */
 export const mergeRequestAttributes = z.object({
@@ -17,7 +17,7 @@ export const mergeRequestAttributes = z.object({
   description: z.string(),
   state: z.enum(['opened', 'closed', 'merged', 'reopened']),
   author_id: id,
-  assignee_id: id.nullable(),
+  assignee_id: assigneeId.nullable(),
   milestone_id: id.nullable(),
   merge_status: z.string(),
   merge_commit_sha: z.string().nullable(),
@@ -41,7 +41,7 @@ const mergeRequest = payload({
   source_branch: z.string(),
   target_branch: z.string(),
   author_id: id,
-  assignee_id: id.nullable(),
+  assignee_id: assigneeId.nullable(),
   merge_commit_sha: z.string().nullable(),
   attributes: mergeRequestAttributes,
 });

@@ -4,7 +4,7 @@ import { titleProblems } from '../label-rules';
 import { pushedCommit } from './git-worker';
 import { defineEvents, endpoint, payload } from './define';
 import { mergeRequestAttributes } from './mergerequests';
-import { actor, id, timestamp } from './shared';
+import { actor, assigneeId, id, timestamp } from './shared';
 
 /** Issues, snippets and notes as their events carry them: GitLab's hook attributes. */
 export const issueAttributes = z.object({
@@ -15,7 +15,7 @@ export const issueAttributes = z.object({
   description: z.string(),
   state: z.enum(['opened', 'closed', 'reopened']),
   author_id: id,
-  assignee_id: id.nullable(),
+  assignee_id: assigneeId.nullable(),
   milestone_id: id.nullable(),
   labels: z.array(z.string()),
   created_at: timestamp,

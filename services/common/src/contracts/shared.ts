@@ -20,5 +20,12 @@ export const lookupId = z
   .int()
   .min(-MAX_INT32 - 1)
   .max(MAX_INT32);
+/**
+ * An issue's or merge request's assignee as stored: the id as the client sent it, as GitLab kept
+ * it, 0 and negatives included. No user has those, so the assignee shows as none; a contract that
+ * refused them made every later event of the issuable unreadable and every note on the merge
+ * request a 500.
+ */
+export const assigneeId = lookupId;
 /** Ids a lookup is asked for in one request: at most 1,000. */
 export const lookupIds = z.array(lookupId).max(1000);
