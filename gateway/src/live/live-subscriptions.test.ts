@@ -31,6 +31,7 @@ function liveWorld() {
   const schema = buildLiveSchema(readApiSchemaSdl('public'), {
     streams,
     execute,
+    lookups: new Map(),
     reader: createMessageReader(execute, logger, 0),
     queueLimit: 8,
     logger,
@@ -213,6 +214,7 @@ describe('subscribeSharingResults', () => {
     const schema = buildLiveSchema(readApiSchemaSdl('public'), {
       streams,
       execute,
+      lookups: new Map(),
       reader: createMessageReader(execute, logger, 0),
       queueLimit: 8,
       logger,

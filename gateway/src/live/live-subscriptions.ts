@@ -24,7 +24,7 @@ import {
 } from './live-reads';
 import { cursorOf, streamIdOfCursor, type Follower, type LiveEntry, type LiveStreams } from './live-streams';
 import { CloseCode } from 'graphql-ws';
-import { GATE_ALIAS, planMessageReads, type MessageReadPlan } from './message-reads';
+import { GATE_ALIAS, planMessageReads, type MessageReadPlan, type OwnerLookups } from './message-reads';
 import { TOPICS, type Scope, type Topic, type TopicMessage } from './topics';
 
 /** graphql-ws close codes of ours, beside the protocol's own (4400, 4401, 4403, 4429, …). */
@@ -74,8 +74,10 @@ export interface LiveFrames {
 
 export interface LiveDependencies {
   streams: LiveStreams;
-  /** Runs a query against the public graph with a subscriber's context. */
+  /** Runs a query against the graph (the internal contract, for `lookups`) with a subscriber's context. */
   execute: ExecuteLive;
+  /** The owners' one-hop lookups by global ids that `execute` may use, by type. */
+  lookups: OwnerLookups;
   /** Reads messages' objects in batches, shared by subscribers who read alike. */
   reader: MessageReader;
   /** Messages a subscription may have waiting; one more and its socket is closed as a slow consumer. */
@@ -656,7 +658,7 @@ async function subscribe(
   try {
     const scope = topic.scope(args);
     const after = args.after == null ? null : streamIdOfCursor(String(args.after), topic.service);
-    const plan = planMessageReads(info, messageType, { primary: topic.primary, selection: topic.gate });
+    const plan = planMessageReads(info, messageType, { primary: topic.primary, selection: topic.gate }, deps.lookups);
     if (!(await sees(deps, scope, await connection.context()))) throw scope.missing;
     const subscription = new LiveSubscription(fieldName, topic, args, scope, plan, connection, deps);
     await subscription.start(after);

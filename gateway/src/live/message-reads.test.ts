@@ -1,5 +1,6 @@
 import {
   buildSchema,
+  getNamedType,
   GraphQLError,
   parse,
   subscribe,
@@ -7,7 +8,9 @@ import {
   type GraphQLResolveInfo,
   validate,
 } from 'graphql';
-import { planMessageReads } from './message-reads';
+import { NODE_OWNERS, type NodeType } from '@hub/common';
+import { readApiSchemaSdl } from '../api-schema';
+import { ownerLookupsOf, planMessageReads } from './message-reads';
 
 const schema = buildSchema(`
   interface Node { id: ID! }
@@ -84,5 +87,54 @@ describe('planMessageReads', () => {
       `subscription ($hubLive_issue: Int) { issueUpdated(issueId: 1) { issue { notes(first: $hubLive_issue) } } }`,
     );
     expect(() => planMessageReads(info, messageType, { primary: 'issue' })).toThrow(/reserved/);
+  });
+
+  it("asks each type's owner lookup where the schema has one, and nodes(ids:) for the others", async () => {
+    const withLookup = buildSchema(`
+      interface Node { id: ID! }
+      type User implements Node { id: ID! username: String! }
+      type Issue implements Node { id: ID! title: String! author: User! notes(first: Int): [String!]! }
+      type Query { nodes(ids: [ID!]!): [Node]! issueNodes(ids: [ID!]!): [Issue]! }
+    `);
+    const lookups = ownerLookupsOf(withLookup);
+    expect([...lookups]).toEqual([['Issue', 'issueNodes']]);
+    const info = await infoOf(`subscription { issueUpdated(issueId: 1) { issue { title } actor { username } } }`);
+    const query = squash(planMessageReads(info, messageType, { primary: 'issue' }, lookups).query);
+    expect(query).toContain('hubGate: issueNodes(ids: $hubLive_issue) { __typename ... on Issue { __typename } }');
+    expect(query).toContain('hub0: issueNodes(ids: $hubLive_issue) { __typename ... on Issue { __typename title } }');
+    expect(query).toContain('hub1: nodes(ids: $hubLive_actor) { __typename ... on User { __typename username } }');
+    expect(
+      validate(withLookup, parse(squash(planMessageReads(info, messageType, { primary: 'issue' }, lookups).query))),
+    ).toEqual([]);
+  });
+
+  it('takes as a lookup only a field named and typed as one', () => {
+    const lookalikes = buildSchema(`
+      type Issue { id: ID! }
+      type Note { id: ID! }
+      type User { id: ID! }
+      type Query {
+        issueNodes(ids: [ID!]): [Issue]!
+        noteNodes(ids: [ID!]!): [Note!]!
+        userList(ids: [ID!]!): [User]!
+      }
+    `);
+    expect([...ownerLookupsOf(lookalikes)]).toEqual([]);
+  });
+
+  it("finds in the internal contract a lookup for every object a subscription message carries that projects' nodes(ids:) does not answer itself, and none in the public one", () => {
+    const internal = buildSchema(readApiSchemaSdl('internal'));
+    const lookups = ownerLookupsOf(internal);
+    const live = buildSchema(readApiSchemaSdl('public'));
+    const carried = new Set<string>();
+    for (const field of Object.values(live.getSubscriptionType()!.getFields()))
+      for (const messageField of Object.values((getNamedType(field.type) as GraphQLObjectType).getFields())) {
+        const type = getNamedType(messageField.type);
+        if ('getFields' in type) carried.add(type.name);
+      }
+    expect(carried.size).toBeGreaterThan(4);
+    for (const type of carried)
+      expect([type, lookups.has(type) || NODE_OWNERS[type as NodeType] === 'projects']).toEqual([type, true]);
+    expect([...ownerLookupsOf(buildSchema(readApiSchemaSdl('public')))]).toEqual([]);
   });
 });

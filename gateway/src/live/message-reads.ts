@@ -12,6 +12,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
+  type GraphQLSchema,
   type GraphQLResolveInfo,
   type SelectionNode,
   type SelectionSetNode,
@@ -20,7 +21,8 @@ import {
 
 /**
  * How a subscription reads the objects of its messages through the supergraph: the subscriber's
- * own selection of each object field, asked of `nodes(ids:)` under the subscriber's principal,
+ * own selection of each object field, asked of the type owner's lookup by global ids (`lookups`;
+ * `nodes(ids:)` for a type without one) under the subscriber's principal,
  * beside a `gate` that says whether each message's primary object is visible to them at all. One
  * query reads the objects of many messages (live-reads.ts batches them): planned once when the
  * subscription starts, so the gateway plans it once and every batch reuses it.
@@ -45,8 +47,34 @@ export interface MessageReadPlan {
 export const GATE_ALIAS = 'hubGate';
 /** The variable listing an object field's global ids. */
 export const idsVariable = (field: string) => `hubLive_${field}`;
-/** `nodes(ids:)` takes at most this many ids at once. */
+/** `nodes(ids:)` and the owners' lookups take at most this many ids at once. */
 export const MAX_IDS = 100;
+
+/** By object type: the root field that reads objects of the type by global ids in one hop. */
+export type OwnerLookups = ReadonlyMap<string, string>;
+
+/**
+ * The owners' lookups a schema has: `<type>Nodes(ids: [ID!]!): [<Type>]!` (services/common's
+ * `ownedNodes`), which answer as `nodes(ids:)` does. `nodes(ids:)` is answered by projects, which
+ * asks the owner whether the viewer may see each object before the gateway asks the owner again for
+ * its fields: three hops in turn where the lookup takes one. The lookups are internal (the
+ * contract the facade and these reads run on), not the public contract.
+ */
+export function ownerLookupsOf(schema: GraphQLSchema): OwnerLookups {
+  const lookups = new Map<string, string>();
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
+    const type = getNamedType(field.type);
+    const ids = field.args.find((arg) => arg.name === 'ids');
+    if (
+      field.name === `${type.name[0]!.toLowerCase()}${type.name.slice(1)}Nodes` &&
+      String(field.type) === `[${type.name}]!` &&
+      ids &&
+      String(ids.type) === '[ID!]!'
+    )
+      lookups.set(type.name, field.name);
+  }
+  return lookups;
+}
 
 const name = (value: string) => ({ kind: Kind.NAME, value }) as const;
 const typename: FieldNode = { kind: Kind.FIELD, name: name('__typename') };
@@ -60,11 +88,17 @@ const withTypenames = <T extends DocumentNode>(document: T): T =>
         : { ...set, selections: [typename, ...set.selections] },
   });
 
-function nodeField(alias: string, field: string, type: string, selections: readonly SelectionNode[]): FieldNode {
+function nodeField(
+  alias: string,
+  field: string,
+  type: string,
+  selections: readonly SelectionNode[],
+  lookups: OwnerLookups,
+): FieldNode {
   return {
     kind: Kind.FIELD,
     alias: name(alias),
-    name: name('nodes'),
+    name: name(lookups.get(type) ?? 'nodes'),
     arguments: [
       {
         kind: Kind.ARGUMENT,
@@ -90,6 +124,7 @@ export function planMessageReads(
   info: GraphQLResolveInfo,
   messageType: GraphQLObjectType,
   gate: { primary: string; selection?: string },
+  lookups: OwnerLookups = new Map(),
 ): MessageReadPlan {
   const fields = messageType.getFields();
   const objectFields = new Set(
@@ -185,9 +220,9 @@ export function planMessageReads(
         selectionSet: {
           kind: Kind.SELECTION_SET,
           selections: [
-            nodeField(GATE_ALIAS, gate.primary, typeOf(gate.primary), gateSelections),
+            nodeField(GATE_ALIAS, gate.primary, typeOf(gate.primary), gateSelections, lookups),
             ...selections.map(({ field, alias, responseKey }) =>
-              nodeField(alias, field, typeOf(field), byKey.get(responseKey)!.selections),
+              nodeField(alias, field, typeOf(field), byKey.get(responseKey)!.selections, lookups),
             ),
           ],
         },

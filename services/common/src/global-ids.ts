@@ -93,3 +93,44 @@ export async function readOrNull<T>(read: () => Promise<T | null | undefined>): 
  * does not names no row there, and must not reach a query (Postgres refuses it as out of range).
  */
 export const fitsIntegerColumn = (id: number) => id <= 2_147_483_647;
+
+/** `nodes(ids:)` and the owners' lookups (`ownedNodes`) take at most this many ids at once. */
+export const MAX_NODE_IDS = 100;
+
+/** `ids` within MAX_NODE_IDS, each a global id: their parsed forms, or BAD_USER_INPUT naming the argument. */
+export function requireGlobalIds(ids: readonly string[]): { type: NodeType; id: number }[] {
+  if (ids.length > MAX_NODE_IDS)
+    throw new DomainError(ErrorCode.BAD_USER_INPUT, `"ids" holds at most ${MAX_NODE_IDS} ids, got ${ids.length}`, {
+      argument: 'ids',
+    });
+  return ids.map((id) => requireGlobalId(id, 'ids'));
+}
+
+/**
+ * An owner's batch lookup of one type it owns by global id (`issueNodes(ids:)`, say): what
+ * `nodes(ids:)` answers for those ids, in one hop. `nodes(ids:)` is answered by projects, which asks
+ * the owner's `_entities` whether the caller may see each object before the gateway asks the owner
+ * again for its fields; here the owner's entity resolution (`resolveReference`, the rule of its
+ * `_entities` for a reference by global id) is the whole answer. An object the caller may not see is
+ * null, as one that does not exist; an id of another type is BAD_USER_INPUT.
+ */
+export function ownedNodes<N extends NodeType, R, C, I>(
+  type: N,
+  resolveReference: (reference: { __typename: N; id: string }, context: C, info: I) => R,
+) {
+  // What a reference resolver may answer besides the object: another reference, which ours never do.
+  type Resolved = Exclude<Awaited<R>, { __typename: N }>;
+  return (_parent: unknown, { ids }: { ids: readonly string[] }, context: C, info: I): Promise<Resolved[]> => {
+    requireGlobalIds(ids).forEach((parsed, index) => {
+      if (parsed.type !== type)
+        throw new DomainError(
+          ErrorCode.BAD_USER_INPUT,
+          `"ids" holds ${JSON.stringify(ids[index])}, not a global id of type ${type}`,
+          {
+            argument: 'ids',
+          },
+        );
+    });
+    return Promise.all(ids.map((id) => resolveReference({ __typename: type, id }, context, info) as Resolved));
+  };
+}

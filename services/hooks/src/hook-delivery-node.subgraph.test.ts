@@ -113,4 +113,38 @@ describe('hooks subgraph: deliveries by global id', () => {
     const one = { id: `gid://hub/HookDelivery/${projectDelivery}`, databaseId: projectDelivery };
     expect(answer.data?._entities[0].hook).toEqual({ deliveries: { nodes: [one] }, delivery: one });
   });
+
+  it("answers hookDeliveryNodes(ids:), the gateway's one-hop lookup, as _entities answers each global id", async () => {
+    const ids = [projectDelivery, systemDelivery, systemDelivery + 1_000_000].map(
+      (id) => `gid://hub/HookDelivery/${id}`,
+    );
+    const LOOKUP = `query($ids: [ID!]!) { hookDeliveryNodes(ids: $ids) {
+      __typename id databaseId hookId eventName state attempts { statusCode }
+    } }`;
+    for (const principal of [
+      userPrincipal(OWNER),
+      userPrincipal(MASTER),
+      userPrincipal(DEVELOPER),
+      userPrincipal(STRANGER),
+      admin,
+      ANONYMOUS,
+    ]) {
+      const looked = await subgraph.run(LOOKUP, { ids }, principal);
+      expect(looked.errors).toBeUndefined();
+      const entities = await subgraph.run(
+        ENTITIES,
+        { r: ids.map((id) => ({ __typename: 'HookDelivery', id })) },
+        principal,
+      );
+      expect(looked.data!.hookDeliveryNodes).toEqual(entities.data!._entities);
+    }
+    const masters = await subgraph.run(LOOKUP, { ids }, userPrincipal(MASTER));
+    expect(
+      masters.data!.hookDeliveryNodes.map((found: { databaseId: number } | null) => found?.databaseId ?? null),
+    ).toEqual([projectDelivery, null, null]);
+    const admins = await subgraph.run(LOOKUP, { ids }, admin);
+    expect(
+      admins.data!.hookDeliveryNodes.map((found: { databaseId: number } | null) => found?.databaseId ?? null),
+    ).toEqual([projectDelivery, systemDelivery, null]);
+  });
 });

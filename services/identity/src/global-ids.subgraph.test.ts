@@ -192,5 +192,26 @@ describe('global ids of users, groups and namespaces', () => {
       expect(result.errors).toBeUndefined();
       expect(result.data?._entities).toEqual(refs.map(() => null));
     });
+
+    it("answers userNodes(ids:), the gateway's one-hop lookup, as _entities answers each global id", async () => {
+      const ids = [alice.id, bob.id, 999_999].map((id) => `gid://hub/User/${id}`);
+      const LOOKUP = `query($ids: [ID!]!) { userNodes(ids: $ids) { __typename id databaseId username } }`;
+      for (const principal of [userPrincipal(bob.id), admin, ANONYMOUS]) {
+        const looked = await subgraph.run(LOOKUP, { ids }, principal);
+        expect(looked.errors).toBeUndefined();
+        const entities = await subgraph.run(
+          ENTITY,
+          { representations: ids.map((id) => ({ __typename: 'User', id })) },
+          principal,
+        );
+        expect(looked.data!.userNodes).toEqual(entities.data!._entities);
+      }
+      const bobs = await subgraph.run(LOOKUP, { ids }, userPrincipal(bob.id));
+      expect(bobs.data!.userNodes.map((found: { username: string } | null) => found?.username ?? null)).toEqual([
+        'alice',
+        'bob',
+        null,
+      ]);
+    });
   });
 });

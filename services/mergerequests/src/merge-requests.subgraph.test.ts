@@ -556,6 +556,34 @@ describe('merge requests subgraph', () => {
       );
     });
 
+    it("answers mergeRequestNodes(ids:), the gateway's one-hop lookup, as _entities answers each global id", async () => {
+      const ids = [inPrivate, inDisabled, inPublic, inGone, missing].map((id) => `gid://hub/MergeRequest/${id}`);
+      const LOOKUP = `query($ids: [ID!]!) { mergeRequestNodes(ids: $ids) { id databaseId projectId iid title } }`;
+      for (const principal of [
+        as(OWNER),
+        as(DEVELOPER),
+        as(STRANGER),
+        ANONYMOUS,
+        userPrincipal(99, { isAdmin: true }),
+      ]) {
+        const looked = await subgraph.run(LOOKUP, { ids }, principal);
+        expect(looked.errors).toBeUndefined();
+        const entities = await subgraph.run(
+          ENTITY,
+          { r: ids.map((id) => ({ __typename: 'MergeRequest', id })) },
+          principal,
+        );
+        expect(looked.data!.mergeRequestNodes).toEqual(entities.data!._entities);
+      }
+      const owners = await subgraph.run(LOOKUP, { ids }, as(OWNER));
+      expect(
+        owners.data!.mergeRequestNodes.map((found: { databaseId: number } | null) => found?.databaseId ?? null),
+      ).toEqual([inPrivate, null, inPublic, null, null]);
+      expect(errorCode(await subgraph.run(LOOKUP, { ids: [`gid://hub/Issue/${inPrivate}`] }, as(OWNER)))).toBe(
+        'BAD_USER_INPUT',
+      );
+    });
+
     it('resolves each reference of a batch on its own, and keeps the databaseId and projectId iid references as they were', async () => {
       const batch = await subgraph.run(
         ENTITY,

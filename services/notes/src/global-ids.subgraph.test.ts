@@ -210,4 +210,65 @@ describe('notes subgraph: global ids of issues and milestones', () => {
       publicIssue.id,
     ]);
   });
+
+  it("answers issueNodes(ids:) and noteNodes(ids:), the gateway's one-hop lookups, as _entities answers each global id", async () => {
+    const note = (
+      await subgraph.run(
+        `mutation($p: Int!, $i: Int!) { createNote(input: { projectId: $p, noteable: ISSUE, noteableId: $i, body: "n" }) { note { id } } }`,
+        { p: 30, i: issue.databaseId },
+        as(OWNER),
+      )
+    ).data!.createNote.note as { id: string };
+    const issueIds = [issue.id, publicIssue.id, `gid://hub/Issue/${hiddenIssueId}`, 'gid://hub/Issue/999999', issue.id];
+    const noteIds = [note.id, 'gid://hub/Note/999999'];
+    const LOOKUPS = `query($i: [ID!]!, $n: [ID!]!) {
+      issueNodes(ids: $i) { __typename id databaseId title }
+      noteNodes(ids: $n) { __typename id }
+    }`;
+    const NOTE_ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Note { __typename id } } }`;
+    for (const principal of [as(OWNER), as(GUEST), as(STRANGER), ANONYMOUS]) {
+      const looked = await subgraph.run(LOOKUPS, { i: issueIds, n: noteIds }, principal);
+      expect(looked.errors).toBeUndefined();
+      const issues = await subgraph.run(
+        ENTITIES,
+        { r: issueIds.map((id) => ({ __typename: 'Issue', id })) },
+        principal,
+      );
+      const notes = await subgraph.run(
+        NOTE_ENTITIES,
+        { r: noteIds.map((id) => ({ __typename: 'Note', id })) },
+        principal,
+      );
+      expect(looked.data!.issueNodes).toEqual(issues.data!._entities);
+      expect(looked.data!.noteNodes).toEqual(notes.data!._entities);
+    }
+    // The owner sees all that exists; a stranger only the public project's issue.
+    const owners = await subgraph.run(LOOKUPS, { i: issueIds, n: noteIds }, as(OWNER));
+    expect(owners.data!.issueNodes.map((found: { id: string } | null) => found?.id ?? null)).toEqual([
+      issue.id,
+      publicIssue.id,
+      `gid://hub/Issue/${hiddenIssueId}`,
+      null,
+      issue.id,
+    ]);
+    expect(owners.data!.noteNodes.map((found: { id: string } | null) => found?.id ?? null)).toEqual([note.id, null]);
+    const strangers = await subgraph.run(LOOKUPS, { i: issueIds, n: noteIds }, as(STRANGER));
+    expect(strangers.data!.issueNodes.map((found: { id: string } | null) => found?.id ?? null)).toEqual([
+      null,
+      publicIssue.id,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it.each([
+    ['of another type', ['gid://hub/Milestone/1'], /not a global id of type Issue/],
+    ['not a global id', ['1'], /not a global id/],
+    ['more than 100', Array.from({ length: 101 }, (_, i) => `gid://hub/Issue/${i + 1}`), /at most 100 ids/],
+  ])('refuses issueNodes(ids:) an id %s with BAD_USER_INPUT', async (_name, ids, message) => {
+    const result = await subgraph.run(`query($i: [ID!]!) { issueNodes(ids: $i) { id } }`, { i: ids }, as(OWNER));
+    expect(errorCode(result)).toBe('BAD_USER_INPUT');
+    expect(result.errors?.[0]?.message).toMatch(message);
+  });
 });

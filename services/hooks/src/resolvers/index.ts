@@ -1,3 +1,4 @@
+import { ownedNodes } from '@hub/common';
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createHookResolvers } from './Hook';
@@ -10,15 +11,21 @@ import { createSystemHookResolvers } from './SystemHook';
 
 export type { ResolverDeps };
 
-export const createResolvers = (deps: ResolverDeps): Resolvers => ({
-  Query: createQueryResolvers(deps),
-  Project: createProjectResolvers(deps),
-  Hook: createHookResolvers(deps),
-  SystemHook: createSystemHookResolvers(deps),
-  HookDelivery: createHookDeliveryResolvers(deps),
-  HookDeliveryAttempt: hookDeliveryAttemptResolvers,
-  HookConnection: hookConnectionResolvers,
-  HookDeliveryConnection: hookDeliveryConnectionResolvers,
-  SystemHookConnection: systemHookConnectionResolvers,
-  Mutation: createMutationResolvers(deps),
-});
+export function createResolvers(deps: ResolverDeps): Resolvers {
+  const delivery = createHookDeliveryResolvers(deps);
+  return {
+    Query: {
+      ...createQueryResolvers(deps),
+      hookDeliveryNodes: ownedNodes('HookDelivery', delivery.__resolveReference!),
+    },
+    Project: createProjectResolvers(deps),
+    Hook: createHookResolvers(deps),
+    SystemHook: createSystemHookResolvers(deps),
+    HookDelivery: delivery,
+    HookDeliveryAttempt: hookDeliveryAttemptResolvers,
+    HookConnection: hookConnectionResolvers,
+    HookDeliveryConnection: hookDeliveryConnectionResolvers,
+    SystemHookConnection: systemHookConnectionResolvers,
+    Mutation: createMutationResolvers(deps),
+  };
+}

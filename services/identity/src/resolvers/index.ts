@@ -1,4 +1,4 @@
-import { DateTimeScalar } from '@hub/common';
+import { DateTimeScalar, ownedNodes } from '@hub/common';
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createGroupMutations, createGroupQueries, createGroupResolvers } from './Group';
@@ -21,23 +21,31 @@ import {
 
 export type { ResolverDeps };
 
-export const createResolvers = (deps: ResolverDeps): Resolvers => ({
-  DateTime: DateTimeScalar,
-  Query: { ...createQueryResolvers(deps), ...createGroupQueries(deps), ...createSettingsQueryResolvers(deps) },
-  Mutation: {
-    ...createMutationResolvers(deps),
-    ...createGroupMutations(deps),
-    ...createSettingsMutationResolvers(deps),
-    ...createKeyMutations(deps),
-  },
-  User: { ...createUserResolvers(deps), ...createUserKeyResolvers(deps) },
-  Project: createProjectResolvers(deps),
-  Namespace: createNamespaceResolvers(deps),
-  Group: createGroupResolvers(deps),
-  UserConnection: userConnectionResolvers,
-  NamespaceConnection: namespaceConnectionResolvers,
-  GroupConnection: groupConnectionResolvers,
-  SshKeyConnection: sshKeyConnectionResolvers,
-  SshKey: createSshKeyResolvers(deps),
-  ApplicationSettings: applicationSettingsResolvers,
-});
+export function createResolvers(deps: ResolverDeps): Resolvers {
+  const user = createUserResolvers(deps);
+  return {
+    DateTime: DateTimeScalar,
+    Query: {
+      ...createQueryResolvers(deps),
+      ...createGroupQueries(deps),
+      ...createSettingsQueryResolvers(deps),
+      userNodes: ownedNodes('User', user.__resolveReference!),
+    },
+    Mutation: {
+      ...createMutationResolvers(deps),
+      ...createGroupMutations(deps),
+      ...createSettingsMutationResolvers(deps),
+      ...createKeyMutations(deps),
+    },
+    User: { ...user, ...createUserKeyResolvers(deps) },
+    Project: createProjectResolvers(deps),
+    Namespace: createNamespaceResolvers(deps),
+    Group: createGroupResolvers(deps),
+    UserConnection: userConnectionResolvers,
+    NamespaceConnection: namespaceConnectionResolvers,
+    GroupConnection: groupConnectionResolvers,
+    SshKeyConnection: sshKeyConnectionResolvers,
+    SshKey: createSshKeyResolvers(deps),
+    ApplicationSettings: applicationSettingsResolvers,
+  };
+}

@@ -1,3 +1,4 @@
+import { ownedNodes } from '@hub/common';
 import type { Resolvers } from '../generated/graphql';
 import type { ResolverDeps } from './deps';
 import { createIssueResolvers } from './Issue';
@@ -24,15 +25,21 @@ import { userResolvers } from './User';
 export type { ResolverDeps };
 
 export function createResolvers(deps: ResolverDeps): Resolvers {
+  const issue = createIssueResolvers(deps);
+  const note = createNoteResolvers(deps);
   return {
     MergeRequest: createMergeRequestResolvers(deps),
     Project: { ...createProjectResolvers(deps), ...createProjectLabelsMilestonesResolvers(deps) },
     Snippet: createSnippetResolvers(deps),
-    Issue: createIssueResolvers(deps),
-    Note: createNoteResolvers(deps),
+    Issue: issue,
+    Note: note,
     Noteable: createNoteableResolvers(deps),
     Mutation: { ...createMutationResolvers(deps), ...createLabelMilestoneMutationResolvers(deps) },
-    Query: createQueryResolvers(deps),
+    Query: {
+      ...createQueryResolvers(deps),
+      issueNodes: ownedNodes('Issue', issue.__resolveReference!),
+      noteNodes: ownedNodes('Note', note.__resolveReference!),
+    },
     Label: createLabelResolvers(deps),
     Milestone: createMilestoneResolvers(deps),
     IssueConnection: issueConnectionResolvers,

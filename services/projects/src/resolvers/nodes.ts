@@ -1,4 +1,4 @@
-import { accessLevelEnumOf, DomainError, ErrorCode, requireGlobalId, toGlobalId, userStateEnumOf } from '@hub/common';
+import { accessLevelEnumOf, requireGlobalId, requireGlobalIds, toGlobalId, userStateEnumOf } from '@hub/common';
 import type { ProjectsContext } from '../context';
 import type {
   AccessSettingResolvers,
@@ -9,9 +9,6 @@ import type {
 } from '../generated/graphql';
 import { visibleProject } from './visible-project';
 
-/** At most this many ids in one `nodes(ids:)`, as a connection's page. */
-const MAX_NODES = 100;
-
 /**
  * `node(id:)` and `nodes(ids:)`: projects it answers itself; for another owner's type it answers
  * the keys the gateway needs to ask that owner, once the owner said the caller may see it.
@@ -19,11 +16,7 @@ const MAX_NODES = 100;
 export const nodeQueries: Pick<QueryResolvers, 'node' | 'nodes'> = {
   node: (_parent, { id }, context) => nodeOf(requireGlobalId(id, 'id'), id, context),
   nodes: (_parent, { ids }, context) => {
-    if (ids.length > MAX_NODES)
-      throw new DomainError(ErrorCode.BAD_USER_INPUT, `"ids" holds at most ${MAX_NODES} ids, got ${ids.length}`, {
-        argument: 'ids',
-      });
-    const parsed = ids.map((id) => requireGlobalId(id, 'ids'));
+    const parsed = requireGlobalIds(ids);
     return Promise.all(parsed.map((node, index) => nodeOf(node, ids[index]!, context)));
   },
 };
