@@ -104,6 +104,46 @@ describe('consumer groups over the event streams', () => {
     await eventually(async () => expect(handled).toEqual(['1', '2']), 10_000);
   });
 
+  it('reads its own pending entries at start and after a failure, not before every read of new ones', async () => {
+    const service = unique('svc');
+    const redis = createRedis(stackInfo().redisUrl, { blocking: true });
+    // Which entries each XREADGROUP asked for: '0' its own pending ones, '>' new ones.
+    const reads: string[] = [];
+    const xreadgroup = redis.xreadgroup.bind(redis) as (...args: unknown[]) => Promise<unknown>;
+    (redis as unknown as { xreadgroup: (...args: unknown[]) => Promise<unknown> }).xreadgroup = (...args) => {
+      reads.push(String(args[args.length - 1]));
+      return xreadgroup(...args);
+    };
+    const handled: string[] = [];
+    let failOn = '';
+    const running = consumeEvents({
+      redis,
+      group: 'g',
+      services: [service],
+      logger,
+      handle: async (e) => {
+        if (e.id === failOn) {
+          failOn = '';
+          throw new Error('not yet');
+        }
+        handled.push(e.id);
+      },
+    });
+    stops.push(running.stop);
+    for (let i = 1; i <= 10; i++) {
+      await publish(service, i);
+      await eventually(async () => expect(handled).toHaveLength(i));
+    }
+    expect(reads.filter((from) => from === '0')).toHaveLength(1);
+    expect(reads.filter((from) => from === '>').length).toBeGreaterThanOrEqual(10);
+    failOn = '11';
+    await publish(service, 11);
+    await publish(service, 12);
+    await eventually(async () => expect(handled.slice(10)).toEqual(['11', '12']), 10_000);
+    // The retry came from a read of its own pending entries, and one more found none left.
+    expect(reads.filter((from) => from === '0').length).toBeGreaterThanOrEqual(3);
+  });
+
   describe('members that are gone', () => {
     /** Entries 1 and 2 delivered to `name`, which never acknowledges them (SIGKILL right after reading). */
     async function leftPendingBy(service: string, group: string, name: string) {

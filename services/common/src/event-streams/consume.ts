@@ -62,13 +62,25 @@ export function consumeEvents(options: {
   const count = options.batchSize ?? 100;
   let stopped = false;
   const alive = keepAlive(redis, group, consumer);
-  const handleReply = createReplyHandler({
+  const handleAll = createReplyHandler({
     handleEntry: createDispatcher({ redis, group, logger, serviceOf, handle: options.handle }),
     logger,
     serviceOf,
     orderKeys: options.orderKeys,
     concurrency: options.concurrency ?? 8,
   });
+  /**
+   * Whether this consumer may hold entries it has not acknowledged: set when a reply (read or
+   * claimed) was not wholly handled, cleared once a read of its own pending entries finds none.
+   * Reading them before every read of new entries doubled the reads: two XREADGROUPs per event
+   * and group at a steady trickle, where one is enough while nothing has failed.
+   */
+  let mayHoldPending = true;
+  const handleReply = async (reply: StreamReply) => {
+    const handled = await handleAll(reply);
+    if (!handled) mayHoldPending = true;
+    return handled;
+  };
   const claims = createClaims({ redis, group, consumer, streams, count, claimIdleMs, logger, handleReply });
 
   async function ensureGroups() {
@@ -104,9 +116,13 @@ export function consumeEvents(options: {
           groupsReady = true;
         }
         // Our own unacknowledged entries first: one whose handler failed is retried before newer ones.
-        if (!(await handleReply(await read('0')))) {
-          await sleep(1000);
-          continue;
+        if (mayHoldPending) {
+          const own = await read('0');
+          if (!own?.some(([, list]) => list.length > 0)) mayHoldPending = false;
+          else {
+            if (!(await handleReply(own))) await sleep(1000);
+            continue;
+          }
         }
         if (Date.now() - lastTakeOver >= ALIVE_TTL_MS / 3) {
           lastTakeOver = Date.now();
@@ -120,6 +136,7 @@ export function consumeEvents(options: {
       } catch (error) {
         if (stopped) break;
         groupsReady = false;
+        mayHoldPending = true;
         logger.warn({ err: error, group }, 'event streams unavailable; retrying');
         await sleep(1000);
       }
