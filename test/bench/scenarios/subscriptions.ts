@@ -28,6 +28,13 @@ const EVENTS_PER_SECOND = 100;
 const ISSUES_PER_PROJECT = 20;
 /** PUTs the producer has in flight at most; past it, events go out late and the rate shows it. */
 const MAX_IN_FLIGHT = 64;
+/**
+ * Seconds of updates at the measured rate, to the warm-up issues, before the measured ones: from
+ * idle, the first seconds at 100 a second ran with cold code and pools (reads of a group's
+ * messages p50 64 ms in the first 5 s, 8 ms from the 15th on, the gateway's event loop 92 % busy
+ * against 75 %), and those seconds alone made the p99.
+ */
+const WARM_SECONDS = 10;
 const ISSUE_UPDATES = `subscription ($projectId: Int) {
   issueUpdated(projectId: $projectId) { cursor action issue { databaseId title } }
 }`;
@@ -170,7 +177,8 @@ const statusText = (s: SubscribersStatus) =>
  * pages that each hold their own; the gateway's harder case for memory, and each message costs it
  * one frame either way). Issues are retitled through the REST facade at 100 a second, spread over
  * the projects, so each update fans out to 200 subscriptions; every subscription must receive
- * every update of its project. Measures event → client latency per message (from the PUT's
+ * every update of its project. The same load runs for WARM_SECONDS on warm-up issues first, and only
+ * then are updates measured. Measures event → client latency per message (from the PUT's
  * return, and from its sending) and the gateway's RSS during the run and after the sockets close.
  */
 export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
@@ -216,6 +224,39 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
     if (response.statusCode !== 200) throw new Error(`PUT issue ${issue.id}: ${response.statusCode} ${text}`);
   };
 
+  /**
+   * Retitles `count` issues at EVENTS_PER_SECOND (`pick` chooses each), at most MAX_IN_FLIGHT at
+   * once; the updates that succeeded, in the order sent, the failures, and how long it took.
+   */
+  const produce = async (count: number, pick: (seq: number) => { id: number; projectId: number }, title: string) => {
+    const sent: SentEvent[] = [];
+    const failures: string[] = [];
+    const inFlight = new Set<Promise<void>>();
+    const start = clock();
+    for (let seq = 0; seq < count; seq++) {
+      const due = start + (seq * 1000) / EVENTS_PER_SECOND;
+      const wait = due - clock();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+      const issue = pick(seq);
+      const event: SentEvent = { seq, issueId: issue.id, sentAt: clock(), returnedAt: NaN };
+      const put = retitle(issue, `${title} ${seq}`).then(
+        () => {
+          event.returnedAt = clock();
+          sent.push(event);
+        },
+        (error: Error) => {
+          failures.push(error.message.slice(0, 300));
+        },
+      );
+      inFlight.add(put);
+      void put.finally(() => inFlight.delete(put));
+    }
+    await Promise.all(inFlight);
+    sent.sort((a, b) => a.seq - b.seq);
+    return { sent, failures, seconds: (clock() - start) / 1000, start };
+  };
+
   const before = ctx.processes().get('gateway');
   const subscribers = startSubscribers({
     url: stack.graphqlUrl.replace(/^http/, 'ws'),
@@ -241,7 +282,13 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
       const openSeconds = (clock() - opened) / 1000;
-      ctx.log(`all live after ${openSeconds.toFixed(1)} s; ${EVENTS_PER_SECOND} updates/s for ${seconds} s`);
+      const warmSeconds = ctx.runner.options.quick ? 3 : WARM_SECONDS;
+      ctx.log(
+        `all live after ${openSeconds.toFixed(1)} s; warming up at ${EVENTS_PER_SECOND} updates/s for ${warmSeconds} s`,
+      );
+      const warming = await produce(warmSeconds * EVENTS_PER_SECOND, (seq) => warmIssues[seq % PROJECTS]!, 'warm load');
+      if (warming.failures.length) throw new Error(`warming up: ${JSON.stringify(warming.failures.slice(0, 3))}`);
+      ctx.log(`${EVENTS_PER_SECOND} updates/s for ${seconds} s`);
       // Let the warm-up's messages drain before measuring (any that come later are set aside).
       for (let last = -1; ;) {
         const { received } = await subscribers.status();
@@ -253,34 +300,17 @@ export async function benchSubscriptions(ctx: BenchContext): Promise<void> {
       // What the open subscriptions hold before any backlog: the peak below includes the backlog.
       const open = ctx.processes().get('gateway');
 
-      const total = seconds * EVENTS_PER_SECOND;
-      const sent: SentEvent[] = [];
-      const failures: string[] = [];
-      const inFlight = new Set<Promise<void>>();
-      const start = clock();
-      for (let seq = 0; seq < total; seq++) {
-        const due = start + (seq * 1000) / EVENTS_PER_SECOND;
-        const wait = due - clock();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
-        // Spread over the projects first, then over each project's issues.
-        const issue = issues[(seq % PROJECTS) * ISSUES_PER_PROJECT + (Math.floor(seq / PROJECTS) % ISSUES_PER_PROJECT)];
-        const event: SentEvent = { seq, issueId: issue.id, sentAt: clock(), returnedAt: NaN };
-        const put = retitle(issue, `bench ${seq}`).then(
-          () => {
-            event.returnedAt = clock();
-            sent.push(event);
-          },
-          (error: Error) => {
-            failures.push(error.message.slice(0, 300));
-          },
-        );
-        inFlight.add(put);
-        void put.finally(() => inFlight.delete(put));
-      }
-      await Promise.all(inFlight);
-      const produceSeconds = (clock() - start) / 1000;
-      sent.sort((a, b) => a.seq - b.seq);
+      // Spread over the projects first, then over each project's issues.
+      const {
+        sent,
+        failures,
+        seconds: produceSeconds,
+        start,
+      } = await produce(
+        seconds * EVENTS_PER_SECOND,
+        (seq) => issues[(seq % PROJECTS) * ISSUES_PER_PROJECT + (Math.floor(seq / PROJECTS) % ISSUES_PER_PROJECT)]!,
+        'bench',
+      );
 
       // Every expected message, or no progress for 10 s (then the shortfall is the finding).
       const subscribersOf = new Map<number, number>();
