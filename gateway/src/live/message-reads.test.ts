@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import { NODE_OWNERS, type NodeType } from '@hub/common';
 import { readApiSchemaSdl } from '../api-schema';
-import { ownerLookupsOf, planMessageReads } from './message-reads';
+import { createReadPlans, ownerLookupsOf, planMessageReads } from './message-reads';
 
 const schema = buildSchema(`
   interface Node { id: ID! }
@@ -136,5 +136,25 @@ describe('planMessageReads', () => {
     for (const type of carried)
       expect([type, lookups.has(type) || NODE_OWNERS[type as NodeType] === 'projects']).toEqual([type, true]);
     expect([...ownerLookupsOf(buildSchema(readApiSchemaSdl('public')))]).toEqual([]);
+  });
+
+  it('plans once per operation and variable values, and shares one plan among those that read alike', async () => {
+    const plans = createReadPlans(new Map());
+    const gate = { primary: 'issue' };
+    const document = `subscription ($issueId: Int, $n: Int) { issueUpdated(issueId: $issueId) { issue { notes(first: $n) } } }`;
+    // Each infoOf parses the document anew, so each has an operation object of its own: equal
+    // plans are still one object, found by their key.
+    let info = await infoOf(document, { issueId: 1, n: 2 });
+    const first = plans(info, messageType, gate);
+    expect(plans(info, messageType, gate)).toBe(first);
+    // Another issue: a variable the reads do not use; the same plan.
+    const other = await infoOf(document, { issueId: 2, n: 2 });
+    expect(plans(other, messageType, gate)).toBe(first);
+    // Another value of a variable they use: a plan of its own.
+    info = await infoOf(document, { issueId: 1, n: 3 });
+    const third = plans(info, messageType, gate);
+    expect(third.id).not.toBe(first.id);
+    expect(third.variables).toEqual({ n: 3 });
+    expect(first.variables).toEqual({ n: 2 });
   });
 });

@@ -14,6 +14,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   type GraphQLResolveInfo,
+  type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
   type VariableDefinitionNode,
@@ -232,4 +233,44 @@ export function planMessageReads(
   };
   const query = print(withTypenames(document));
   return { query, idFields, selections, variables, key: `${query}\n${JSON.stringify(variables)}` };
+}
+
+/** A plan as subscriptions share it: `id` is short and equal for plans with the same `key`. */
+export interface SharedPlan extends MessageReadPlan {
+  id: string;
+}
+
+/** Distinct plans kept (by `key`); past it, the oldest is forgotten, and an equal plan made later gets an id of its own. */
+const PLANS_KEPT = 500;
+/** Plans kept per operation (one per set of variable values), past which further ones are planned each time. */
+const PLANS_PER_OPERATION = 1000;
+
+/**
+ * `planMessageReads`, planned once per operation and variable values, and one plan object for
+ * all plans with the same key. Subscriptions of one document (its operation is one object while
+ * live-server.ts keeps the document parsed) usually plan alike: 1,000 open subscriptions held
+ * 1,000 plans, each a printed query of some sixty joined pieces and a group key holding it again,
+ * about 5 MiB of the gateway's heap, and planning each made the garbage that grew its heap while
+ * they opened.
+ */
+export function createReadPlans(lookups: OwnerLookups) {
+  const byOperation = new WeakMap<OperationDefinitionNode, Map<string, SharedPlan>>();
+  const byKey = new Map<string, SharedPlan>();
+  let made = 0;
+  return (info: GraphQLResolveInfo, messageType: GraphQLObjectType, gate: { primary: string; selection?: string }) => {
+    let plans = byOperation.get(info.operation);
+    if (!plans) byOperation.set(info.operation, (plans = new Map()));
+    const variables = `${info.fieldName}\n${JSON.stringify(info.variableValues)}`;
+    const known = plans.get(variables);
+    if (known) return known;
+    const plan = planMessageReads(info, messageType, gate, lookups);
+    let shared = byKey.get(plan.key);
+    if (!shared) {
+      shared = { ...plan, id: String(++made) };
+      if (byKey.size >= PLANS_KEPT) byKey.delete(byKey.keys().next().value!);
+      byKey.set(plan.key, shared);
+    }
+    if (plans.size < PLANS_PER_OPERATION) plans.set(variables, shared);
+    return shared;
+  };
 }

@@ -42,7 +42,8 @@ export interface Scope {
   id: string;
   /** A selection on the scope object that must answer without error (a repository's code, say). */
   gate?: string;
-  missing: DomainError;
+  /** The refusal for a subscriber who may not see it: made when needed, as an error's stack costs memory while the subscription runs. */
+  missing(): DomainError;
 }
 
 export interface TopicMessage {
@@ -80,7 +81,7 @@ const userOf = (payload: { actor_id: number | null }) =>
 const projectScope = (projectId: number, gate?: string): Scope => ({
   id: toGlobalId('Project', Math.max(1, projectId)),
   gate,
-  missing: notFound('Project'),
+  missing: () => notFound('Project'),
 });
 
 /** Code is what a push reveals: the repository must answer, as it does only for those who may read code. */
@@ -152,7 +153,7 @@ export const TOPICS: Record<string, Topic> = {
     scope(args) {
       const { name, id } = oneOf(args, ['projectId', 'mergeRequestId']);
       if (name === 'projectId') return projectScope(id);
-      return { id: toGlobalId('MergeRequest', Math.max(1, id)), missing: notFound('Merge Request') };
+      return { id: toGlobalId('MergeRequest', Math.max(1, id)), missing: () => notFound('Merge Request') };
     },
     route: (args) =>
       args.projectId != null ? `project:${String(args.projectId)}` : `merge_request:${String(args.mergeRequestId)}`,
@@ -184,7 +185,7 @@ export const TOPICS: Record<string, Topic> = {
     scope(args) {
       const { name, id } = oneOf(args, ['projectId', 'issueId']);
       if (name === 'projectId') return projectScope(id);
-      return { id: toGlobalId('Issue', Math.max(1, id)), missing: notFound('Issue') };
+      return { id: toGlobalId('Issue', Math.max(1, id)), missing: () => notFound('Issue') };
     },
     route: (args) => (args.projectId != null ? `project:${String(args.projectId)}` : `issue:${String(args.issueId)}`),
     routes(event) {
@@ -211,7 +212,7 @@ export const TOPICS: Record<string, Topic> = {
     scope(args) {
       const { type, id } = globalIdOf(args, 'noteableId', ['Issue', 'MergeRequest', 'Snippet']);
       const missing = { Issue: 'Issue', MergeRequest: 'Merge Request', Snippet: 'Snippet' }[type as string]!;
-      return { id: toGlobalId(type, id), missing: notFound(missing) };
+      return { id: toGlobalId(type, id), missing: () => notFound(missing) };
     },
     route(args) {
       const { type, id } = parseGlobalId(args.noteableId)!;
@@ -235,7 +236,7 @@ export const TOPICS: Record<string, Topic> = {
     service: 'hooks',
     scope(args) {
       const { type, id } = globalIdOf(args, 'hookId', ['Hook', 'SystemHook']);
-      return { id: toGlobalId(type, id), missing: notFound('Hook') };
+      return { id: toGlobalId(type, id), missing: () => notFound('Hook') };
     },
     route(args) {
       const { type, id } = parseGlobalId(args.hookId)!;
