@@ -75,7 +75,8 @@ function liveWorld() {
       fieldResolver: readByResponseKey,
     })) as AsyncIterableIterator<ExecutionResult>;
   let seq = 0;
-  const publish = (issueId: number) => {
+  /** An entry about `issueId`; `outboxId` as the relay numbered its row (its own by default). */
+  const publish = (issueId: number, outboxId?: number) => {
     seq++;
     const entry: LiveEntry = {
       service: 'notes',
@@ -83,7 +84,7 @@ function liveWorld() {
       reads: new Map(),
       event: {
         key: 'notes:issue.updated',
-        event: { id: String(seq), occurredAt: '2026-11-27T00:00:00.000Z' },
+        event: { id: String(outboxId ?? seq), occurredAt: '2026-11-27T00:00:00.000Z' },
         payload: { project_id: 3, issue_id: issueId, actor_id: null },
       } as unknown as KnownEvent,
     };
@@ -135,6 +136,33 @@ describe('subscribeSharingResults', () => {
     expect(titles).toEqual([1, 2, 3, 2].map((n) => `title of ${toGlobalId('Issue', n)}`));
     expect(world.reads).toEqual([{ hubLive_issue: [1, 2, 3].map((n) => toGlobalId('Issue', n)) }]);
     await subscription.return!();
+  });
+
+  it("drops a relay's repeat of an outbox row among the last 128 sent, and only those", async () => {
+    const world = liveWorld();
+    const framed = world.framing(1, 'r');
+    const subscription = await world.subscribe(framed.connection);
+    const ended = subscription.next();
+    /** One entry, read, written and sent before the next (the queue limit is 8). */
+    const deliver = async (issueId: number, outboxId: number) => {
+      world.publish(issueId, outboxId);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const sent of framed.unsent.splice(0)) sent();
+    };
+    await deliver(41, 1_000_001);
+    // The relay crashed after writing to the stream and wrote the row again: a later entry, the same id.
+    await deliver(41, 1_000_001);
+    expect(framed.written).toHaveLength(1);
+    for (let n = 1; n <= 127; n++) await deliver(n, 2_000_000 + n);
+    await deliver(1, 2_000_001);
+    expect(framed.written).toHaveLength(128);
+    // A 129th id pushes the first out of the window: an entry with it is sent again.
+    await deliver(42, 3_000_000);
+    await deliver(41, 1_000_001);
+    expect(framed.written).toHaveLength(130);
+    expect(framed.closed).toEqual([]);
+    await subscription.return!();
+    await ended;
   });
 
   it('writes the frames of a connection that takes them, serialized once for subscriptions alike', async () => {
