@@ -144,6 +144,27 @@ describe('consumer groups over the event streams', () => {
     expect(reads.filter((from) => from === '0').length).toBeGreaterThanOrEqual(3);
   });
 
+  it('acknowledges the events a consumer does not want without handing them to it', async () => {
+    const service = unique('svc');
+    const handled: string[] = [];
+    const running = consumeEvents({
+      redis: createRedis(stackInfo().redisUrl, { blocking: true }),
+      group: 'picky',
+      services: [service],
+      logger,
+      wants: (event) => event.type === 'wanted.thing',
+      handle: async (e) => void handled.push(e.id),
+    });
+    stops.push(running.stop);
+    for (let i = 1; i <= 6; i++) await publish(service, i, i % 3 === 0 ? 'wanted.thing' : 'other.thing');
+    await eventually(async () => {
+      expect(handled).toEqual(['3', '6']);
+      // Every entry acknowledged: none left pending with the group.
+      const [pending] = (await writer.xpending(eventStream(service), 'picky')) as [number];
+      expect(pending).toBe(0);
+    });
+  });
+
   describe('members that are gone', () => {
     /** Entries 1 and 2 delivered to `name`, which never acknowledges them (SIGKILL right after reading). */
     async function leftPendingBy(service: string, group: string, name: string) {

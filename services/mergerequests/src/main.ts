@@ -36,8 +36,11 @@ async function main() {
   // A deleted project takes its merge requests with it; a renamed or removed label (kept by
   // notes) is renamed or removed on the project's merge requests.
   const readEvent = createKnownEventReader(logger);
+  const handled = new Set(['projects:project.deleted', 'notes:label.updated', 'notes:label.deleted']);
   runtime.consumeEvents({
     services: ['projects', 'notes'],
+    // Issues and notes (most of notes' stream) are nothing to merge requests.
+    wants: (event) => handled.has(`${event.service}:${event.type}`),
     handle: async (event) => {
       const known = readEvent(event);
       if (known?.key === 'projects:project.deleted') await deleteProjectMergeRequests(sql, known.payload.project_id);

@@ -34,6 +34,13 @@ export function consumeEvents(options: {
   services: string[];
   logger: Logger;
   handle: (event: StreamedEvent) => Promise<void>;
+  /**
+   * The events `handle` acts on, when it passes most over (all when unset): the others are
+   * acknowledged as they come, without the handler, and advance no resource version, as nothing
+   * was made of them. A consumer of another service's stream that wants a few of its events
+   * skips parsing and a MULTI for each of the rest.
+   */
+  wants?: (event: StreamedEvent) => boolean;
   batchSize?: number;
   /**
    * How long an entry may sit with a consumer before another takes it over. Shorter means a dead
@@ -63,7 +70,7 @@ export function consumeEvents(options: {
   let stopped = false;
   const alive = keepAlive(redis, group, consumer);
   const handleAll = createReplyHandler({
-    handleEntry: createDispatcher({ redis, group, logger, serviceOf, handle: options.handle }),
+    handleEntry: createDispatcher({ redis, group, logger, serviceOf, handle: options.handle, wants: options.wants }),
     logger,
     serviceOf,
     orderKeys: options.orderKeys,

@@ -35,6 +35,8 @@ export function createDispatcher(options: {
   /** The service whose events a stream carries. */
   serviceOf: (stream: string) => string;
   handle: (event: StreamedEvent) => Promise<void>;
+  /** The events `handle` acts on (all when unset); the others are acknowledged without it. */
+  wants?: (event: StreamedEvent) => boolean;
 }) {
   const { redis, group, logger } = options;
   const attempts = new Map<string, number>();
@@ -69,6 +71,11 @@ export function createDispatcher(options: {
 
   return async function handleEntry({ stream, id, fields }: Entry): Promise<boolean> {
     const event = fields && parseStreamEntry(options.serviceOf(stream), id, fields);
+    if (event && options.wants && !options.wants(event)) {
+      // Nothing is made of it here, so no version advances with its acknowledgement.
+      await redis.xack(stream, group, id);
+      return true;
+    }
     if (event) {
       try {
         await continueTrace(
