@@ -15,8 +15,9 @@ import { routesOf, TOPIC_SERVICES } from './topics';
  * the public schema made executable for them, then (`serve`) the WebSocket endpoint on the HTTP
  * server with its limits. Subscribers' documents are validated against the public contract; the
  * reads of their messages' objects run on the internal one, a superset that adds the owners'
- * one-hop lookups by global id (message-reads.ts): the same selections answer the same there. `ready` answers once the streams can be read: a subscription's catch-up
- * reads fail fast while Redis is away rather than hang, so the process is not ready before.
+ * one-hop lookups by global id (message-reads.ts): the same selections answer the same there.
+ * `ready` answers once the streams can be read: a subscription's catch-up reads fail fast while
+ * Redis is away rather than hang, so the process is not ready before.
  */
 export function createSubscriptions(options: {
   runtime: GatewayRuntime<'public' | 'internal'>;

@@ -166,9 +166,9 @@ class LiveSubscription implements AsyncIterableIterator<PreparedMessage>, ReadWa
   /** Why the subscription cannot go on (its catch-up failed): its last message says so. */
   private failure: GraphQLError | null = null;
   /**
-   * The last RECENT outbox ids sent, as a ring of numbers (the relay's ids are a bigserial's): 1 KiB
-   * a subscription, searched in place. As a Set of strings beside a ring of them, each held 5 KiB
-   * once full, and every message made a Set entry to collect.
+   * The last RECENT outbox ids sent, as a ring of numbers (the relay's ids come from a bigserial,
+   * exact as doubles below 2^53): 1 KiB a subscription, searched in place. As a Set of strings
+   * beside a ring of them, each held 5 KiB once full, and every message made a Set entry to collect.
    */
   private readonly recent = new Float64Array(RECENT).fill(NaN);
   private recentAt = 0;
