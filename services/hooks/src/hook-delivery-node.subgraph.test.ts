@@ -1,5 +1,5 @@
 import { ANONYMOUS, type Principal } from '@hub/common';
-import { membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
+import { lookupBesideEntities, membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
 import { newSigningSecret } from './delivery/signing';
 import { readingHooksSubgraph } from './testing/hooks-subgraph';
 
@@ -118,9 +118,11 @@ describe('hooks subgraph: deliveries by global id', () => {
     const ids = [projectDelivery, systemDelivery, systemDelivery + 1_000_000].map(
       (id) => `gid://hub/HookDelivery/${id}`,
     );
-    const LOOKUP = `query($ids: [ID!]!) { hookDeliveryNodes(ids: $ids) {
-      __typename id databaseId hookId eventName state attempts { statusCode }
-    } }`;
+    const LOOKUP = {
+      field: 'hookDeliveryNodes',
+      type: 'HookDelivery',
+      selection: '__typename id databaseId hookId eventName state attempts { statusCode }',
+    };
     for (const principal of [
       userPrincipal(OWNER),
       userPrincipal(MASTER),
@@ -129,22 +131,15 @@ describe('hooks subgraph: deliveries by global id', () => {
       admin,
       ANONYMOUS,
     ]) {
-      const looked = await subgraph.run(LOOKUP, { ids }, principal);
-      expect(looked.errors).toBeUndefined();
-      const entities = await subgraph.run(
-        ENTITIES,
-        { r: ids.map((id) => ({ __typename: 'HookDelivery', id })) },
-        principal,
-      );
-      expect(looked.data!.hookDeliveryNodes).toEqual(entities.data!._entities);
+      const { errors, nodes, entities } = await lookupBesideEntities(subgraph, LOOKUP, ids, principal);
+      expect(errors).toBeUndefined();
+      expect(nodes).toEqual(entities);
     }
-    const masters = await subgraph.run(LOOKUP, { ids }, userPrincipal(MASTER));
-    expect(
-      masters.data!.hookDeliveryNodes.map((found: { databaseId: number } | null) => found?.databaseId ?? null),
-    ).toEqual([projectDelivery, null, null]);
-    const admins = await subgraph.run(LOOKUP, { ids }, admin);
-    expect(
-      admins.data!.hookDeliveryNodes.map((found: { databaseId: number } | null) => found?.databaseId ?? null),
-    ).toEqual([projectDelivery, systemDelivery, null]);
+    const databaseIds = async (principal: Principal) =>
+      (await lookupBesideEntities(subgraph, LOOKUP, ids, principal)).nodes?.map(
+        (found) => (found as { databaseId: number } | null)?.databaseId ?? null,
+      );
+    expect(await databaseIds(userPrincipal(MASTER))).toEqual([projectDelivery, null, null]);
+    expect(await databaseIds(admin)).toEqual([projectDelivery, systemDelivery, null]);
   });
 });

@@ -1,5 +1,5 @@
 import { ANONYMOUS, createCursors, createLogger, type AccessClient, type Principal } from '@hub/common';
-import { groupMembershipStandIn, testSubgraph, userPrincipal } from '@hub/common/testing';
+import { groupMembershipStandIn, lookupBesideEntities, testSubgraph, userPrincipal } from '@hub/common/testing';
 import { createLoaders, type IdentityContext } from './context';
 import type { NamespaceRow } from './db/namespaces';
 import type { UserRow } from './db/users';
@@ -195,19 +195,14 @@ describe('global ids of users, groups and namespaces', () => {
 
     it("answers userNodes(ids:), the gateway's one-hop lookup, as _entities answers each global id", async () => {
       const ids = [alice.id, bob.id, 999_999].map((id) => `gid://hub/User/${id}`);
-      const LOOKUP = `query($ids: [ID!]!) { userNodes(ids: $ids) { __typename id databaseId username } }`;
+      const LOOKUP = { field: 'userNodes', type: 'User', selection: '__typename id databaseId username' };
       for (const principal of [userPrincipal(bob.id), admin, ANONYMOUS]) {
-        const looked = await subgraph.run(LOOKUP, { ids }, principal);
-        expect(looked.errors).toBeUndefined();
-        const entities = await subgraph.run(
-          ENTITY,
-          { representations: ids.map((id) => ({ __typename: 'User', id })) },
-          principal,
-        );
-        expect(looked.data!.userNodes).toEqual(entities.data!._entities);
+        const { errors, nodes, entities } = await lookupBesideEntities(subgraph, LOOKUP, ids, principal);
+        expect(errors).toBeUndefined();
+        expect(nodes).toEqual(entities);
       }
-      const bobs = await subgraph.run(LOOKUP, { ids }, userPrincipal(bob.id));
-      expect(bobs.data!.userNodes.map((found: { username: string } | null) => found?.username ?? null)).toEqual([
+      const { nodes: bobs } = await lookupBesideEntities(subgraph, LOOKUP, ids, userPrincipal(bob.id));
+      expect(bobs?.map((found) => (found as { username: string } | null)?.username ?? null)).toEqual([
         'alice',
         'bob',
         null,

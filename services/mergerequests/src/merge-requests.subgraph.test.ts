@@ -14,6 +14,7 @@ import {
   createTestSchema,
   createTestSubgraph,
   errorCode,
+  lookupBesideEntities,
   membershipStandIn,
   privateProject,
   userPrincipal,
@@ -558,7 +559,11 @@ describe('merge requests subgraph', () => {
 
     it("answers mergeRequestNodes(ids:), the gateway's one-hop lookup, as _entities answers each global id", async () => {
       const ids = [inPrivate, inDisabled, inPublic, inGone, missing].map((id) => `gid://hub/MergeRequest/${id}`);
-      const LOOKUP = `query($ids: [ID!]!) { mergeRequestNodes(ids: $ids) { id databaseId projectId iid title } }`;
+      const LOOKUP = {
+        field: 'mergeRequestNodes',
+        type: 'MergeRequest',
+        selection: 'id databaseId projectId iid title',
+      };
       for (const principal of [
         as(OWNER),
         as(DEVELOPER),
@@ -566,22 +571,20 @@ describe('merge requests subgraph', () => {
         ANONYMOUS,
         userPrincipal(99, { isAdmin: true }),
       ]) {
-        const looked = await subgraph.run(LOOKUP, { ids }, principal);
-        expect(looked.errors).toBeUndefined();
-        const entities = await subgraph.run(
-          ENTITY,
-          { r: ids.map((id) => ({ __typename: 'MergeRequest', id })) },
-          principal,
-        );
-        expect(looked.data!.mergeRequestNodes).toEqual(entities.data!._entities);
+        const { errors, nodes, entities } = await lookupBesideEntities(subgraph, LOOKUP, ids, principal);
+        expect(errors).toBeUndefined();
+        expect(nodes).toEqual(entities);
       }
-      const owners = await subgraph.run(LOOKUP, { ids }, as(OWNER));
-      expect(
-        owners.data!.mergeRequestNodes.map((found: { databaseId: number } | null) => found?.databaseId ?? null),
-      ).toEqual([inPrivate, null, inPublic, null, null]);
-      expect(errorCode(await subgraph.run(LOOKUP, { ids: [`gid://hub/Issue/${inPrivate}`] }, as(OWNER)))).toBe(
-        'BAD_USER_INPUT',
-      );
+      const { nodes: owners } = await lookupBesideEntities(subgraph, LOOKUP, ids, as(OWNER));
+      expect(owners?.map((found) => (found as { databaseId: number } | null)?.databaseId ?? null)).toEqual([
+        inPrivate,
+        null,
+        inPublic,
+        null,
+        null,
+      ]);
+      const ISSUE_ID = `query { mergeRequestNodes(ids: ["gid://hub/Issue/${inPrivate}"]) { id } }`;
+      expect(errorCode(await subgraph.run(ISSUE_ID, {}, as(OWNER)))).toBe('BAD_USER_INPUT');
     });
 
     it('resolves each reference of a batch on its own, and keeps the databaseId and projectId iid references as they were', async () => {

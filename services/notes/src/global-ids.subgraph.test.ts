@@ -1,5 +1,5 @@
 import { ANONYMOUS } from '@hub/common';
-import { errorCode, membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
+import { errorCode, lookupBesideEntities, membershipStandIn, privateProject, userPrincipal } from '@hub/common/testing';
 import { notesTestSubgraph } from './testing/notes-subgraph';
 
 const OWNER = 1;
@@ -219,43 +219,41 @@ describe('notes subgraph: global ids of issues and milestones', () => {
         as(OWNER),
       )
     ).data!.createNote.note as { id: string };
-    const issueIds = [issue.id, publicIssue.id, `gid://hub/Issue/${hiddenIssueId}`, 'gid://hub/Issue/999999', issue.id];
-    const noteIds = [note.id, 'gid://hub/Note/999999'];
-    const LOOKUPS = `query($i: [ID!]!, $n: [ID!]!) {
-      issueNodes(ids: $i) { __typename id databaseId title }
-      noteNodes(ids: $n) { __typename id }
-    }`;
-    const NOTE_ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Note { __typename id } } }`;
+    // Past a Postgres integer, and at the end of the safe range: no such row, no error.
+    const issueIds = [
+      issue.id,
+      publicIssue.id,
+      `gid://hub/Issue/${hiddenIssueId}`,
+      'gid://hub/Issue/999999',
+      issue.id,
+      `gid://hub/Issue/${2 ** 31}`,
+    ];
+    const noteIds = [note.id, 'gid://hub/Note/999999', `gid://hub/Note/${Number.MAX_SAFE_INTEGER}`];
+    const ISSUES = { field: 'issueNodes', type: 'Issue', selection: '__typename id databaseId title' };
+    const NOTES = { field: 'noteNodes', type: 'Note', selection: '__typename id' };
+    const ids = (nodes: unknown[] | undefined) => nodes?.map((found) => (found as { id: string } | null)?.id ?? null);
     for (const principal of [as(OWNER), as(GUEST), as(STRANGER), ANONYMOUS]) {
-      const looked = await subgraph.run(LOOKUPS, { i: issueIds, n: noteIds }, principal);
-      expect(looked.errors).toBeUndefined();
-      const issues = await subgraph.run(
-        ENTITIES,
-        { r: issueIds.map((id) => ({ __typename: 'Issue', id })) },
-        principal,
-      );
-      const notes = await subgraph.run(
-        NOTE_ENTITIES,
-        { r: noteIds.map((id) => ({ __typename: 'Note', id })) },
-        principal,
-      );
-      expect(looked.data!.issueNodes).toEqual(issues.data!._entities);
-      expect(looked.data!.noteNodes).toEqual(notes.data!._entities);
+      const issues = await lookupBesideEntities(subgraph, ISSUES, issueIds, principal);
+      expect(issues.errors).toBeUndefined();
+      expect(issues.nodes).toEqual(issues.entities);
+      const notes = await lookupBesideEntities(subgraph, NOTES, noteIds, principal);
+      expect(notes.errors).toBeUndefined();
+      expect(notes.nodes).toEqual(notes.entities);
     }
     // The owner sees all that exists; a stranger only the public project's issue.
-    const owners = await subgraph.run(LOOKUPS, { i: issueIds, n: noteIds }, as(OWNER));
-    expect(owners.data!.issueNodes.map((found: { id: string } | null) => found?.id ?? null)).toEqual([
+    expect(ids((await lookupBesideEntities(subgraph, ISSUES, issueIds, as(OWNER))).nodes)).toEqual([
       issue.id,
       publicIssue.id,
       `gid://hub/Issue/${hiddenIssueId}`,
       null,
       issue.id,
+      null,
     ]);
-    expect(owners.data!.noteNodes.map((found: { id: string } | null) => found?.id ?? null)).toEqual([note.id, null]);
-    const strangers = await subgraph.run(LOOKUPS, { i: issueIds, n: noteIds }, as(STRANGER));
-    expect(strangers.data!.issueNodes.map((found: { id: string } | null) => found?.id ?? null)).toEqual([
+    expect(ids((await lookupBesideEntities(subgraph, NOTES, noteIds, as(OWNER))).nodes)).toEqual([note.id, null, null]);
+    expect(ids((await lookupBesideEntities(subgraph, ISSUES, issueIds, as(STRANGER))).nodes)).toEqual([
       null,
       publicIssue.id,
+      null,
       null,
       null,
       null,

@@ -77,6 +77,33 @@ export async function createTestSubgraph<Context extends { principal: Principal 
   };
 }
 
+/**
+ * An owner's lookup by global ids (`ownedNodes`: `issueNodes(ids:)`, say) beside its `_entities` for
+ * the same ids as references by global id, both as `principal` and selecting `selection`: the
+ * lookup is meant to answer exactly as `_entities` does, id by id.
+ */
+export async function lookupBesideEntities(
+  subgraph: Pick<Awaited<ReturnType<typeof createTestSubgraph>>, 'run'>,
+  lookup: { field: string; type: string; selection: string },
+  ids: string[],
+  principal: Principal,
+) {
+  const [looked, entities] = await Promise.all([
+    subgraph.run(`query($ids: [ID!]!) { ${lookup.field}(ids: $ids) { ${lookup.selection} } }`, { ids }, principal),
+    subgraph.run(
+      `query($r: [_Any!]!) { _entities(representations: $r) { ... on ${lookup.type} { ${lookup.selection} } } }`,
+      { r: ids.map((id) => ({ __typename: lookup.type, id })) },
+      principal,
+    ),
+  ]);
+  return {
+    /** The lookup's errors (none expected) and answers. */
+    errors: looked.errors,
+    nodes: looked.data?.[lookup.field] as unknown[] | undefined,
+    entities: entities.data?._entities as unknown[] | undefined,
+  };
+}
+
 /** The code of the first error of a result (NOT_FOUND, FORBIDDEN, ...), or null. */
 export const errorCode = (result: { errors?: readonly GraphQLFormattedError[] }) =>
   (result.errors?.[0]?.extensions?.code as string | undefined) ?? null;
